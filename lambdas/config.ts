@@ -1,0 +1,61 @@
+// The only module that reads process.env: parsed once per cold start, passed in everywhere else.
+import { ENV } from './topology/env';
+
+export interface Config {
+  tableName: string;
+  queueUrls: Record<string, string>;
+  stateMachineArns: Record<string, string>;
+  endpoints: { dynamodb?: string; sqs?: string; stepFunctions?: string };
+  region: string;
+  rateLimit: { ratePerSecond: number; burst: number };
+  /** host -> "ip:port" (PDS_RESOLVE), lower-case hosts. */
+  resolve: Record<string, string>;
+  crawlDelayMs: number;
+  affiliateMerchantsFile?: string;
+  /** country code -> proxy URL (PDS_EGRESS_PROXIES="de=http://proxy:8080,..."). */
+  egressProxies: Record<string, string>;
+}
+
+const pairs = (raw: string | undefined): Array<[string, string]> =>
+  (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => {
+      const i = s.indexOf('=');
+      if (i <= 0) throw new Error(`Expected key=value, got "${s}"`);
+      return [s.slice(0, i).trim().toLowerCase(), s.slice(i + 1).trim()];
+    });
+
+export function parseRateLimit(raw: string | undefined): { ratePerSecond: number; burst: number } {
+  if (!raw) return { ratePerSecond: 20, burst: 40 };
+  const [rps, burst] = raw.split(':').map(Number);
+  if (!(rps > 0) || !(burst > 0)) throw new Error(`PDS_RATE_LIMIT must be <rps>:<burst>, got "${raw}"`);
+  return { ratePerSecond: rps, burst };
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const queueUrls: Record<string, string> = {};
+  if (env[ENV.extractQueueUrl]) queueUrls['extract-work'] = env[ENV.extractQueueUrl]!;
+  if (env[ENV.crawlQueueUrl]) queueUrls['crawl-work'] = env[ENV.crawlQueueUrl]!;
+  const stateMachineArns: Record<string, string> = {};
+  if (env[ENV.extractStateMachineArn]) stateMachineArns.extract = env[ENV.extractStateMachineArn]!;
+  if (env[ENV.crawlStateMachineArn]) stateMachineArns.crawl = env[ENV.crawlStateMachineArn]!;
+  if (env[ENV.agenticStateMachineArn]) stateMachineArns.agentic = env[ENV.agenticStateMachineArn]!;
+  return {
+    tableName: env[ENV.tableName] ?? 'pds',
+    queueUrls,
+    stateMachineArns,
+    endpoints: {
+      dynamodb: env[ENV.dynamodbEndpoint] || undefined,
+      sqs: env[ENV.sqsEndpoint] || undefined,
+      stepFunctions: env[ENV.stepFunctionsEndpoint] || undefined,
+    },
+    region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
+    rateLimit: parseRateLimit(env[ENV.rateLimit]),
+    resolve: Object.fromEntries(pairs(env[ENV.resolve])),
+    crawlDelayMs: env[ENV.crawlDelayMs] !== undefined ? Number(env[ENV.crawlDelayMs]) : 1000,
+    affiliateMerchantsFile: env[ENV.affiliateMerchants] || undefined,
+    egressProxies: Object.fromEntries(pairs(env[ENV.egressProxies])),
+  };
+}

@@ -1,0 +1,98 @@
+// The embedded engines behind `npm start` and the tests: dynalite (DynamoDB on LevelDB,
+// persisted under dataDir) and fauxqs (SQS, in memory, so queues are recreated at each start).
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import dynalite from 'dynalite';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { TABLE } from '../topology/table';
+import { QUEUES } from '../topology/queues';
+
+export interface Engines {
+  dynamodbEndpoint: string;
+  sqsEndpoint: string;
+  tableName: string;
+  /** queue logical name -> URL (DLQs are `<name>-dlq`). */
+  queueUrls: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+export interface EngineOptions {
+  /** LevelDB directory; omitted = in memory (tests). One dynalite per directory. */
+  dataDir?: string;
+  tableName?: string;
+}
+
+export async function startEngines(options: EngineOptions = {}): Promise<Engines> {
+  const tableName = options.tableName ?? 'pds';
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const dynamo = dynalite({
+    ...(options.dataDir ? { path: options.dataDir } : {}),
+    createTableMs: 0,
+    deleteTableMs: 0,
+    updateTableMs: 0,
+  });
+  await new Promise<void>((resolve, reject) => {
+    dynamo.once('error', reject);
+    dynamo.listen(0, '127.0.0.1', () => resolve());
+  });
+  const dynamodbEndpoint = `http://127.0.0.1:${(dynamo.address() as AddressInfo).port}`;
+  await ensureTable(dynamodbEndpoint, tableName);
+
+  const { startFauxqs } = await import('fauxqs');
+  const fauxqs = await startFauxqs({ port: 0, host: '127.0.0.1', logger: false } as Parameters<typeof startFauxqs>[0]);
+  const sqsEndpoint = `http://127.0.0.1:${fauxqs.port}`;
+  const queueUrls: Record<string, string> = {};
+  for (const queue of QUEUES) {
+    const dlq = fauxqs.createQueue(`${queue.name}-dlq`, { attributes: { MessageRetentionPeriod: '1209600' } });
+    const main = fauxqs.createQueue(queue.name, {
+      attributes: {
+        VisibilityTimeout: String(queue.visibilityTimeoutSeconds),
+        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.queueArn, maxReceiveCount: queue.maxReceiveCount }),
+      },
+    });
+    queueUrls[queue.name] = main.queueUrl;
+    queueUrls[`${queue.name}-dlq`] = dlq.queueUrl;
+  }
+
+  return {
+    dynamodbEndpoint,
+    sqsEndpoint,
+    tableName,
+    queueUrls,
+    async stop() {
+      await fauxqs.stop();
+      await new Promise<void>((resolve) => dynamo.close(() => resolve()));
+    },
+  };
+}
+
+async function ensureTable(endpoint: string, tableName: string): Promise<void> {
+  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  try {
+    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    return;
+  } catch (error) {
+    if ((error as { name?: string }).name !== 'ResourceNotFoundException') throw error;
+  }
+  const keys = [TABLE.partitionKey, TABLE.sortKey, ...TABLE.indexes.flatMap((i) => [i.partitionKey, i.sortKey])];
+  await client.send(
+    new CreateTableCommand({
+      TableName: tableName,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: keys.map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+      KeySchema: [
+        { AttributeName: TABLE.partitionKey, KeyType: 'HASH' },
+        { AttributeName: TABLE.sortKey, KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: TABLE.indexes.map((index) => ({
+        IndexName: index.name,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: 'HASH' },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    }),
+  );
+  client.destroy();
+}

@@ -1,0 +1,23 @@
+// SQS work queues; each has a dead-letter queue. Plain data read by CDK and the local runtime.
+export interface QueueSpec {
+  /** Logical name: CDK id, local queue name, and the key in config. */
+  name: string;
+  /** Worker handler module under lambdas/workers/ that consumes it (exports `handler`). */
+  worker: string;
+  batchSize: number;
+  visibilityTimeoutSeconds: number;
+  /** Receives before a message moves to the DLQ. */
+  maxReceiveCount: number;
+  envVar: string;
+}
+
+export const QUEUES: readonly QueueSpec[] = [
+  {
+    name: 'extract-work',
+    worker: 'extract-worker',
+    batchSize: 1,
+    visibilityTimeoutSeconds: 300,
+    maxReceiveCount: 3,
+    envVar: 'PDS_EXTRACT_QUEUE_URL',
+  },
+];

@@ -1,0 +1,87 @@
+// The one route table: plain data. The CDK stack (lib/) and the local server (lambdas/local/)
+// are both built from it, so a route cannot exist in one and not the other.
+
+export type Family = 'legacy' | 'v1' | 'v2' | 'public';
+export type Scope = 'search' | 'catalog' | 'extract' | 'crawl' | 'affiliate' | 'usage';
+export type Method = 'GET' | 'POST' | 'DELETE';
+
+export interface Route {
+  /** OpenAPI operationId and the stable name of the route everywhere (logs, CDK ids). */
+  operationId: string;
+  method: Method;
+  /** Path template in API Gateway form (`{execution_id}`); also the usage-metering key. */
+  path: string;
+  /** Handler module under lambdas/http/, without extension; it exports `handler`. */
+  handler: string;
+  family: Family;
+  /** Scope the caller's key needs; null for unauthenticated routes. */
+  scope: Scope | null;
+}
+
+const r = (
+  operationId: string,
+  method: Method,
+  path: string,
+  family: Family,
+  scope: Scope | null,
+  handler: string,
+): Route => ({ operationId, method, path, family, scope, handler });
+
+export const ROUTES: readonly Route[] = [
+  // unauthenticated
+  r('health', 'GET', '/health', 'public', null, 'public/health'),
+  r('openapi', 'GET', '/openapi.json', 'public', null, 'public/openapi'),
+
+  // legacy /api
+  r('legacySearch', 'POST', '/api/search', 'legacy', 'search', 'legacy/search'),
+  r('legacyRegularSearch', 'POST', '/api/regular-search', 'legacy', 'search', 'legacy/regular-search'),
+  r('legacyProducts', 'POST', '/api/products', 'legacy', 'extract', 'legacy/products'),
+  r('legacyProduct', 'POST', '/api/product', 'legacy', 'extract', 'legacy/product'),
+  r('legacyFeed', 'GET', '/api/feed', 'legacy', 'search', 'legacy/feed'),
+  r('legacyVendors', 'GET', '/api/vendors', 'legacy', 'catalog', 'legacy/vendors'),
+  r('legacyUsage', 'GET', '/api/usage', 'legacy', 'usage', 'legacy/usage'),
+
+  // v1
+  r('v1AgenticSearchMini', 'POST', '/v1/agentic-search-mini', 'v1', 'search', 'v1/agentic-search-mini'),
+  r('v1AgenticSearch', 'POST', '/v1/agentic-search', 'v1', 'search', 'v1/agentic-search'),
+  r('v1Listings', 'POST', '/v1/listings', 'v1', 'catalog', 'v1/listings'),
+  r('v1Collections', 'POST', '/v1/collections', 'v1', 'catalog', 'v1/collections'),
+  r('v1ProductsStart', 'POST', '/v1/products', 'v1', 'extract', 'v1/products-start'),
+  r('v1ProductsList', 'GET', '/v1/products', 'v1', 'extract', 'v1/products-list'),
+  r('v1ProductsStatus', 'GET', '/v1/products/{execution_id}', 'v1', 'extract', 'v1/products-status'),
+  r('v1ProductsCancel', 'DELETE', '/v1/products/{execution_id}', 'v1', 'extract', 'v1/products-cancel'),
+  r('v1ExtractStart', 'POST', '/v1/extract', 'v1', 'extract', 'v1/extract-start'),
+  r('v1ExtractList', 'GET', '/v1/extract', 'v1', 'extract', 'v1/extract-list'),
+  r('v1ExtractStatus', 'GET', '/v1/extract/{execution_id}', 'v1', 'extract', 'v1/extract-status'),
+  r('v1ExtractCancel', 'DELETE', '/v1/extract/{execution_id}', 'v1', 'extract', 'v1/extract-cancel'),
+  r('v1Affiliate', 'POST', '/v1/affiliate', 'v1', 'affiliate', 'v1/affiliate'),
+  r('v1CrawlStart', 'POST', '/v1/crawl', 'v1', 'crawl', 'v1/crawl-start'),
+  r('v1CrawlList', 'GET', '/v1/crawl', 'v1', 'crawl', 'v1/crawl-list'),
+  r('v1CrawlStatus', 'GET', '/v1/crawl/{execution_id}', 'v1', 'crawl', 'v1/crawl-status'),
+  r('v1CrawlCancel', 'DELETE', '/v1/crawl/{execution_id}', 'v1', 'crawl', 'v1/crawl-cancel'),
+  r('v1Vendors', 'GET', '/v1/vendors', 'v1', 'catalog', 'v1/vendors'),
+
+  // v2
+  r('v2AgenticSearchMini', 'POST', '/v2/agentic-search-mini', 'v2', 'search', 'v2/agentic-search-mini'),
+  r('v2AgenticSearchStart', 'POST', '/v2/agentic-search', 'v2', 'search', 'v2/agentic-search-start'),
+  r('v2AgenticSearchStatus', 'GET', '/v2/agentic-search/{execution_id}', 'v2', 'search', 'v2/agentic-search-status'),
+  r('v2Listings', 'GET', '/v2/listings', 'v2', 'catalog', 'v2/listings'),
+  r('v2Collections', 'GET', '/v2/collections', 'v2', 'catalog', 'v2/collections'),
+  r('v2Vendors', 'GET', '/v2/vendors', 'v2', 'catalog', 'v2/vendors'),
+  r('v2Usage', 'GET', '/v2/usage', 'v2', 'usage', 'v2/usage'),
+  r('v2Affiliate', 'POST', '/v2/affiliate', 'v2', 'affiliate', 'v2/affiliate'),
+  r('v2CrawlStart', 'POST', '/v2/crawl', 'v2', 'crawl', 'v2/crawl-start'),
+  r('v2CrawlList', 'GET', '/v2/crawl', 'v2', 'crawl', 'v2/crawl-list'),
+  r('v2CrawlStatus', 'GET', '/v2/crawl/{execution_id}', 'v2', 'crawl', 'v2/crawl-status'),
+  r('v2CrawlCancel', 'DELETE', '/v2/crawl/{execution_id}', 'v2', 'crawl', 'v2/crawl-cancel'),
+  r('v2ExtractStart', 'POST', '/v2/extract', 'v2', 'extract', 'v2/extract-start'),
+  r('v2ExtractList', 'GET', '/v2/extract', 'v2', 'extract', 'v2/extract-list'),
+  r('v2ExtractStatus', 'GET', '/v2/extract/{execution_id}', 'v2', 'extract', 'v2/extract-status'),
+  r('v2ExtractCancel', 'DELETE', '/v2/extract/{execution_id}', 'v2', 'extract', 'v2/extract-cancel'),
+];
+
+export const OPERATIONS = ROUTES.filter((route) => route.family !== 'public');
+
+/** Routes whose capability is not built yet answer 501 in their family's shape. */
+export const familyOf = (path: string): Family =>
+  path.startsWith('/api/') ? 'legacy' : path.startsWith('/v1/') ? 'v1' : path.startsWith('/v2/') ? 'v2' : 'public';
