@@ -1,14 +1,23 @@
-// Step Functions state machines: ASL under statemachines/, each Task mapped to a handler module
-// under lambdas/workers/ (exports `handler`). On AWS each Task resource is `${<Name>FnArn}`;
-// locally the runner overrides the Task by its state name with the same handler.
+// Step Functions state machines: ASL under statemachines/, each Lambda Task mapped to a worker
+// module under lambdas/workers/ (exports `handler`). Plain data read by CDK and the local runner.
+//
+// Substitution convention inside the ASL (CDK definitionSubstitutions; the local runner fills
+// the same keys):
+//   "${<FnKey>FnArn}"       for a Lambda Task, FnKey = key of `tasks`
+//   "${<QueueKey>QueueUrl}" for an sqs:sendMessage.waitForTaskToken Task, QueueKey = key of
+//                            `queues`, value = queue logical name in topology/queues.ts
 export interface WorkflowSpec {
+  /** Logical name: CDK id, key in Config.stateMachineArns, prefix of local ARNs. */
   name: string;
+  /** File under statemachines/. */
   aslFile: string;
-  /** State name of each Task -> worker handler module. */
+  /** FnKey -> worker module under lambdas/workers/. */
   tasks: Record<string, string>;
-  /** State name of each sqs:sendMessage.waitForTaskToken Task -> queue name. */
-  queueTasks: Record<string, string>;
+  /** QueueKey -> queue logical name. */
+  queues: Record<string, string>;
+  /** ENV name that carries this state machine's ARN to the API handlers. */
   envVar: string;
+  /** Execution-level deadline; a stalled execution is failed after it. */
   timeoutSeconds: number;
 }
 
