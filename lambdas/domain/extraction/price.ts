@@ -1,0 +1,658 @@
+// Locale-aware price parsing: "1.299,99 €" -> 1299.99 EUR, "CHF 1'049,95", "From £12", "Free".
+// Pure: no I/O, no dependencies. Currency tokens come from the table below, which extends the
+// symbol list of scrapinghub/price-parser (BSD-3-Clause, data from StorePilot/coinify) with the
+// spellings scraped pages actually use (руб., грн, تومان, 元, yen ...). Returns ISO 4217 codes.
+
+export interface PriceHints {
+  /** A currency the page states elsewhere: an ISO code ("CAD") or nearby text ("Pris NOK"). */
+  currency?: string | null;
+  /** Two-letter country of the store; resolves "$", "kr", "£" and separator ambiguity. */
+  countryCode?: string | null;
+  /** Forces the decimal separator when the caller knows it (e.g. from the page's locale). */
+  decimalSeparator?: '.' | ',' | '€' | null;
+}
+
+export interface ParsedPrice {
+  amount: number | null;
+  currency: string | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Currency data. One line per ISO code: CODE then the tokens that denote it, separated by "|".
+// A token listed under several codes is ambiguous and is resolved by hints, country, default.
+const CURRENCY_TOKENS = `
+AED|د.إ|د.إ.|درهم|Dh|Dhs
+AFN|Af|؋
+ALL|Lek
+AMD|դր.|֏
+ANG|ƒ
+AOA|Kz|kwz
+ARS|AR$|$
+AUD|AU$|A$|$
+AWG|ƒ|Afl.
+AZN|man.|ман.|₼
+BAM|KM|км
+BDT|Tk|৳
+BBD|Bds$|$
+BGN|лв.|лв
+BHD|BD|د.ب|.د.ب|د.ب.
+BIF|FBu|Fbu
+BND|BN$|$
+BOB|Bs|$b
+BRL|R$
+BSD|$
+BTN|Nu.|Nu
+BWP|P
+BYN|Br|Rbl
+BZD|BZ$|$
+CAD|CA$|C$|CAD$|CAN$|CND|$
+CDF|FrCD
+CHF|Fr.|SFr|CHf|chf|GFr|franc|francs
+CLP|CL$|$
+CNY|CN¥|元|圆|圓|人民币|yuan|RMB|¥
+COP|CO$|$
+CRC|₡
+CUC|CUC$|$
+CUP|₱
+CVE|CV$|Esc
+CZK|Kč|Kc
+DJF|Fdj
+DKK|Dkr|kr|Kr|kr.
+DOP|RD$
+DZD|DA|دج|د.ج|د.ج.
+EGP|ج.م|ج.م.|E£|جنيه|LE
+ERN|Nfk|ናቕፋ|نافكا
+ETB|Br|ብር
+EUR|€|euro|euros|Euro
+FJD|FJ$|$
+GBP|£|￡|pound|pounds|stg|GBp
+GEL|ლ|ლარი|lari|₾
+GHS|GH₵|₵|GH¢
+GMD|D
+GNF|FG|GFr
+GTQ|Q|q
+GYD|G$|GY$|$
+HKD|HK$|$
+HNL|L
+HRK|kn
+HTG|G
+HUF|Ft
+IDR|Rp
+ILS|₪|nis|ש״ח|ש"ח|ש'ח|ש.ח
+INR|₹|Rs|Rs.|Re|र|रु|টকা
+IQD|ع.د|د.ع|د.ع.
+IRR|﷼|ریال|ريال|تومان
+ISK|Ikr|kr
+JMD|J$|$
+JOD|JD|د.أ|د.ا|د.أ.|دينار أردني
+JPY|¥|￥|円|yen
+KES|Ksh|KSh|KShs
+KGS|сом|с|som
+KHR|៛
+KMF|CF|FC|KMF
+KPW|₩|원
+KRW|₩|원
+KWD|KD|د.ك|د.ك.|دينار كويتي
+KYD|CI$|$
+KZT|тңг.|тг|₸
+LAK|₭
+LBP|LB£|ل.ل|ل.ل.
+LKR|SLRs|SL Re|රු|ரூ|Rs
+LRD|LD|L$|$
+LYD|LD|ل.د|د.ل|د.ل.
+MAD|د.م|د.م.|DH
+MDL|lei
+MGA|Ar
+MKD|ден|ДЕН|mkd
+MMK|K|Ks
+MNT|₮
+MOP|MOP$
+MRU|UM
+MUR|MURs|₨
+MVR|MRf|Rf
+MWK|MK
+MXN|MX$|$
+MYR|RM
+MZN|MTn|MT
+NAD|N$
+NGN|₦
+NIO|C$
+NOK|Nkr|kr|Kr|kr.
+NPR|NPRs|नेरू|रू|₨
+NZD|NZ$|$
+OMR|ر.ع|ر.ع.
+PAB|B/.
+PEN|S/.|S/
+PGK|K
+PHP|₱
+PKR|PKRs|₨|Rs
+PLN|zł|Zł|zl|pln
+PYG|₲
+QAR|QR|ر.ق|ر.ق.
+RON|lei|leu|Lei|LEI
+RSD|din.|дин.|din|дин|Дин|Dinara|dinara
+RUB|₽|руб.|руб|рублей|рубля|рубль|р.|Р|RUR
+RWF|FRw|RF|R₣|FR
+SAR|SR|ر.س|ر.س.
+SBD|SI$|$
+SCR|₨
+SDG|ج.س|ج.س.
+SEK|Skr|kr|Kr|kr.
+SGD|S$|SGD$|$
+SLL|Le|Sl
+SOS|Ssh|ش.ص
+SRD|$
+SSP|SSP
+STN|Db
+SYP|SY£|ل.س|ل.س.
+SZL|L|E
+THB|฿|บาท
+TJS|ЅM
+TMT|T
+TND|DT|د.ت|د.ت.
+TOP|T$
+TRY|TL|₺
+TTD|TT$|$
+TWD|NT$|NT
+TZS|TSh
+UAH|₴|грн|грн.|hrn
+UGX|USh
+USD|US$|$|U.S.$
+UYU|$U|$
+UZS|so'm|soʻm|Sʻ|S'|сўм
+VES|Bs.S|Bs.F.
+VND|₫|đ|VNĐ|VND
+VUV|VT|Vt
+WST|WS$|$
+XAF|FCFA
+XOF|CFA
+XPF|CFP
+YER|ر.ي|ر.ي.
+ZAR|R
+ZMW|ZK
+ZWL|Z$|$
+ILS|ش.ج
+ITL|₤
+PTE|Esc
+`;
+
+// ISO codes of replaced or non-circulating currencies: codes only, never chosen for a symbol.
+const CODE_ONLY = 'DEM FRF ITL ESP PTE NLG BEF ATS FIM GRD IEP LUF CYP MTL SKK SIT EEK LTL LVL'.split(' ');
+
+/** Which currency an ambiguous token means when nothing else decides. */
+const TOKEN_DEFAULT: Record<string, string> = {
+  $: 'USD', '£': 'GBP', '¥': 'JPY', '₩': 'KRW', 원: 'KRW', kr: 'SEK', Kr: 'SEK', 'kr.': 'DKK', Br: 'BYN', Rs: 'INR',
+  '₨': 'PKR', '₱': 'PHP', ƒ: 'ANG', K: 'MMK', L: 'HNL', LD: 'LYD', lei: 'RON', GFr: 'CHF', C$: 'CAD', 'ريال': 'SAR',
+};
+/** Currency of each supported store country (spec: Limits), for "$", "kr", "£" ... */
+const COUNTRY_CURRENCY: Record<string, string> = {
+  nl: 'EUR', ca: 'CAD', si: 'EUR', co: 'COP', by: 'BYN', ee: 'EUR', no: 'NOK', br: 'BRL', us: 'USD', de: 'EUR',
+  es: 'EUR', vn: 'VND', il: 'ILS', th: 'THB', gb: 'GBP', ph: 'PHP', kg: 'KGS', in: 'INR', ru: 'RUB', fr: 'EUR',
+  hk: 'HKD', ua: 'UAH', jp: 'JPY', at: 'EUR', mm: 'MMK', my: 'MYR', pl: 'PLN', au: 'AUD', nz: 'NZD', ro: 'RON',
+  tw: 'TWD', mx: 'MXN', id: 'IDR', dk: 'DKK', ng: 'NGN', ch: 'CHF', hu: 'HUF', sg: 'SGD', sa: 'SAR', ae: 'AED',
+  cn: 'CNY', ar: 'ARS', cl: 'CLP', it: 'EUR', tr: 'TRY', lv: 'EUR', gh: 'GHS', sk: 'EUR', gr: 'EUR', eg: 'EGP',
+  lu: 'EUR', bg: 'BGN', se: 'SEK', lt: 'EUR', lk: 'LKR', kz: 'KZT', hr: 'EUR', bd: 'BDT', kr: 'KRW', cz: 'CZK',
+  fi: 'EUR', ie: 'EUR', be: 'EUR', pt: 'EUR', za: 'ZAR', uk: 'GBP', kw: 'KWD', bh: 'BHD', om: 'OMR', jo: 'JOD',
+  qa: 'QAR', md: 'MDL', rs: 'RSD',
+};
+
+// ISO 4217 minor-unit exponents that differ from the default 2.
+const EXPONENT: Record<string, number> = {
+  BIF: 0, CLP: 0, DJF: 0, GNF: 0, ISK: 0, JPY: 0, KMF: 0, KRW: 0, PYG: 0, RWF: 0, UGX: 0, UYI: 0, VND: 0, VUV: 0,
+  XAF: 0, XOF: 0, XPF: 0, BHD: 3, IQD: 3, JOD: 3, KWD: 3, LYD: 3, OMR: 3, TND: 3, CLF: 4, UYW: 4,
+};
+
+/** Digits after the decimal point in the currency's minor unit (ISO 4217): JPY 0, KWD 3, else 2. */
+export function currencyExponent(code: string | null | undefined): number {
+  if (!code) return 2;
+  return EXPONENT[code.trim().toUpperCase()] ?? 2;
+}
+
+/** Converts an amount in minor units (cents) to units: (1999, 'USD') -> 19.99, (500, 'JPY') -> 500. */
+export function parseMinorUnits(value: string | number, currency: string): number {
+  const minor = typeof value === 'number' ? value : Number(String(value).trim());
+  if (!Number.isFinite(minor)) return Number.NaN;
+  const exponent = currencyExponent(currency);
+  return roundTo(minor / 10 ** exponent, exponent);
+}
+
+function roundTo(value: number, digits: number): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Token index, built once per process.
+
+interface TokenInfo {
+  codes: string[];
+  /** Latin-letter words (kr, Lek, euro, lowercase codes) and one-letter tokens must touch a number. */
+  needsNumber: boolean;
+  isCode: boolean;
+}
+
+interface CurrencyIndex {
+  tokens: Map<string, TokenInfo>;
+  /** Lower-cased 3-letter ISO codes -> code. */
+  codes: Map<string, string>;
+  pattern: RegExp;
+}
+
+let index: CurrencyIndex | null = null;
+
+function currencyIndex(): CurrencyIndex {
+  if (index) return index;
+  const tokens = new Map<string, TokenInfo>();
+  const codes = new Map<string, string>();
+  for (const line of CURRENCY_TOKENS.split('\n')) {
+    if (!line.trim()) continue;
+    const [code, ...symbols] = line.split('|');
+    codes.set(code.toLowerCase(), code);
+    for (const symbol of symbols) {
+      const info = tokens.get(symbol) ?? { codes: [], needsNumber: isWeakToken(symbol), isCode: false };
+      if (!info.codes.includes(code)) info.codes.push(code);
+      tokens.set(symbol, info);
+    }
+  }
+  for (const code of CODE_ONLY) codes.set(code.toLowerCase(), code);
+  const alternatives = [...new Set([...tokens.keys(), ...[...codes.values()]])]
+    .sort((a, b) => b.length - a.length)
+    .map(tokenPattern);
+  const pattern = new RegExp(alternatives.join('|'), 'giu');
+  index = { tokens, codes, pattern };
+  return index;
+}
+
+function isWeakToken(symbol: string): boolean {
+  const letters = symbol.replace(/[.\s]/g, '');
+  if (/^[A-Za-z'ʻ]+$/.test(letters)) return true;
+  // A lone letter of any script ("Р", "с", "D") reads as a word unless it touches a number.
+  return [...letters].length === 1 && /\p{L}/u.test(letters);
+}
+
+function tokenPattern(token: string): string {
+  let body = token.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // "AU $59.95", "US $1.23": a space may sit between a country prefix and "$".
+  if (/^[A-Z]{1,3}\\\$$/.test(body)) body = body.replace('\\$', ' ?\\$');
+  // Letters may not continue a word-like token: "Kč" in "Kčs" or "L" in "Lamp" is no token,
+  // while "€HT" still holds "€".
+  const letter = /^[\p{L}\p{M}]/u;
+  const before = letter.test(token) ? '(?<![\\p{L}\\p{M}])' : '';
+  const after = letter.test([...token].at(-1) ?? '') ? '(?![\\p{L}\\p{M}])' : '';
+  return `${before}${body}${after}`;
+}
+
+interface FoundCurrency {
+  start: number;
+  end: number;
+  token: string;
+  codes: string[];
+  /** 3 = ISO code, 2 = unambiguous symbol, 1 = ambiguous symbol. */
+  strength: number;
+}
+
+function findCurrencies(text: string, wholeTextIsToken = false): FoundCurrency[] {
+  const { tokens, codes, pattern } = currencyIndex();
+  const found: FoundCurrency[] = [];
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(text), guard = 0; m && guard < 200; m = pattern.exec(text), guard++) {
+    const raw = m[0];
+    const start = m.index;
+    const end = start + raw.length;
+    const exact = tokens.get(raw) ?? tokens.get(raw.replace(' ', ''));
+    const code = raw.length === 3 ? codes.get(raw.toLowerCase()) : undefined;
+    const touches = wholeTextIsToken || touchesNumber(text, start, end);
+    if (code && (raw === code || touches)) {
+      found.push({ start, end, token: raw, codes: [code], strength: 3 });
+    } else if (exact && (!exact.needsNumber || touches)) {
+      const choices = exact.codes.filter((c) => !CODE_ONLY.includes(c) || exact.codes.length === 1);
+      found.push({ start, end, token: raw, codes: choices, strength: choices.length > 1 ? 1 : 2 });
+    }
+  }
+  return found;
+}
+
+function touchesNumber(text: string, start: number, end: number): boolean {
+  const before = text.slice(Math.max(0, start - 4), start);
+  const after = text.slice(end, end + 4);
+  return /\d[\s:.,\-–*]{0,3}$/.test(before) || /^[\s:.]{0,2}\.?\d/.test(after);
+}
+
+function resolveCurrency(found: FoundCurrency, hintCodes: string[], country: string | null): string {
+  if (found.codes.length === 1) return found.codes[0];
+  const hinted = hintCodes.find((c) => found.codes.includes(c));
+  if (hinted) return hinted;
+  const local = country ? COUNTRY_CURRENCY[country] : undefined;
+  if (local && found.codes.includes(local)) return local;
+  const preferred = TOKEN_DEFAULT[found.token.replace(' ', '')];
+  if (preferred && found.codes.includes(preferred)) return preferred;
+  return found.codes[0];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Numbers.
+
+interface NumberSpan {
+  start: number;
+  end: number;
+  raw: string;
+  /** Decimal separator forced by the shape, e.g. "35€ 99". */
+  euroDecimal: boolean;
+}
+
+const THREE_DECIMAL_CURRENCIES = new Set(['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND']);
+
+function findNumbers(text: string, euroSeparator: boolean): NumberSpan[] {
+  const spans: NumberSpan[] = [];
+  const n = text.length;
+  let i = 0;
+  for (let guard = 0; i < n && guard < 500; guard++) {
+    const startsNumber = isDigit(text[i]) || (text[i] === '.' && /^\.{1,2}\d/.test(text.slice(i, i + 3)));
+    if (!startsNumber) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let j = i;
+    while (j < n) {
+      const ch = text[j];
+      if (isDigit(ch) || ch === '.' || ch === ',') {
+        j++;
+      } else if ((ch === "'" || ch === '’') && isDigit(text[j - 1]) && /^\d{3}(?!\d)/.test(text.slice(j + 1, j + 5))) {
+        j++;
+      } else if (
+        ch === ' ' &&
+        isDigit(text[j - 1]) &&
+        !/[.,]/.test(text.slice(start, j)) &&
+        /^\d{3}(?!\d)/.test(text.slice(j + 1, j + 5)) &&
+        groupLength(text, j) <= 3
+      ) {
+        // "1 298,00", "120 000 000": a space between 3-digit groups is a thousands separator.
+        j++;
+      } else if (ch === ' ' && (text[j - 1] === '.' || text[j - 1] === ',') && isDigit(text[j - 2] ?? '') && /^\d{2}(?!\d)/.test(text.slice(j + 1, j + 4))) {
+        // "559. 99", "130, 38": a stray space after the decimal separator.
+        j++;
+      } else {
+        break;
+      }
+    }
+    let raw = text.slice(start, j).replace(/[\s'’]/g, '');
+    let end = j;
+    let euroDecimal = false;
+    // "35€ 99", "1250€600": the euro sign written where the decimal separator goes.
+    const euro = /^€( ?)(\d+)/.exec(text.slice(j));
+    if (euro && (euroSeparator || /^\d+$/.test(raw)) && text.split('€').length === 2) {
+      const digitsOk = euro[1] ? euro[2].length === 2 : true;
+      if (digitsOk) {
+        raw = `${raw.replace(/[.,]/g, '')}.${euro[2]}`;
+        end = j + euro[0].length;
+        euroDecimal = true;
+      }
+    }
+    spans.push({ start, end, raw, euroDecimal });
+    i = Math.max(end, start + 1);
+  }
+  return spans;
+}
+
+function groupLength(text: string, spaceAt: number): number {
+  let k = spaceAt - 1;
+  while (k >= 0 && isDigit(text[k])) k--;
+  return spaceAt - 1 - k;
+}
+
+function isDigit(ch: string | undefined): boolean {
+  return ch !== undefined && ch >= '0' && ch <= '9';
+}
+
+function numberValue(
+  raw: string,
+  decimalHint: '.' | ',' | null,
+  currency: string | null,
+  country: string | null,
+): number | null {
+  let s = raw;
+  // Leading separators: ".75" is 0.75; in "$.750.30" the stray dot is noise.
+  const lead = /^[.,]+/.exec(s)?.[0] ?? '';
+  if (lead && decimalHint && lead.includes(decimalHint) && !s.slice(lead.length).includes(decimalHint)) return toNumber(`0.${s.replace(/[.,]/g, '')}`);
+  if (lead) {
+    const rest = s.slice(lead.length);
+    s = /[.,]/.test(rest) ? rest : `.${rest}`;
+    if (!/[.,]/.test(rest)) return toNumber(s);
+  }
+  s = s.replace(/[.,]+$/, '');
+  if (!s) return null;
+  const dots = count(s, '.');
+  const commas = count(s, ',');
+  let decimal: '.' | ',' | null;
+  if (decimalHint) {
+    decimal = s.includes(decimalHint) ? decimalHint : null;
+  } else if (dots && commas) {
+    decimal = s.lastIndexOf('.') > s.lastIndexOf(',') ? '.' : ',';
+    if (count(s, decimal) > 1) decimal = null;
+  } else if (dots + commas === 0) {
+    decimal = null;
+  } else {
+    const sep = dots ? '.' : ',';
+    const occurrences = dots || commas;
+    const [intPart, fraction] = [s.slice(0, s.lastIndexOf(sep)), s.slice(s.lastIndexOf(sep) + 1)];
+    if (occurrences > 1) {
+      decimal = null;
+    } else if (fraction.length !== 3) {
+      decimal = sep;
+    } else {
+      // "34.000" / "1,500": a thousands group, unless the currency counts thousandths
+      // (KWD 423.923), or the integer part cannot lead a group ("0.500", "1235.999").
+      const thousandths =
+        (currency !== null && THREE_DECIMAL_CURRENCIES.has(currency)) ||
+        (currency === null && country !== null && THREE_DECIMAL_CURRENCIES.has(COUNTRY_CURRENCY[country] ?? ''));
+      decimal = thousandths || /^0+$/.test(intPart) || intPart.length > 3 ? sep : null;
+    }
+  }
+  let normalized: string;
+  if (decimal === null) {
+    normalized = s.replace(/[.,]/g, '');
+  } else {
+    const at = s.lastIndexOf(decimal);
+    const whole = s.slice(0, at).replace(/[.,]/g, '');
+    const fraction = s.slice(at + 1).replace(/[.,]/g, '');
+    normalized = `${whole || '0'}.${fraction}`;
+  }
+  return toNumber(normalized);
+}
+
+function count(s: string, ch: string): number {
+  let c = 0;
+  for (const x of s) if (x === ch) c++;
+  return c;
+}
+
+function toNumber(s: string): number | null {
+  if (!/^\d*\.?\d+$|^\d+\.?$/.test(s)) return null;
+  const v = Number(s);
+  return Number.isFinite(v) ? v : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Which number is the price.
+
+const UNIT_AFTER = /^\s?(?:ft|feet|foot|inch(?:es)?|in\.|cm|mm|km|m²|sq\s?ft|sqft|litre|liter|litres|liters|lbs?|oz|kg|mg|ml|gb|tb|mb|ghz|mhz|mah|w\b|v\b|hz|%|x\b|pcs|pieces|stk|ausgaben|issues)/i;
+const MONTH =
+  /(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)/i;
+const RANGE_JOIN = /^\s*(?:-|–|—|to|bis|à|a|al|до|tot|til|till)\s*$/i;
+const QUANTITY_BEFORE = /(?:заказ|qty|quantity|min\.?|артикул|код товара|sku|item\s*#?|model|art\.?\s*nr\.?)\s*[:#]?\s*$/i;
+
+interface Candidate {
+  span: NumberSpan;
+  currency: FoundCurrency | null;
+  /** The currency is written before the number ("$12") rather than after ("12 €"). */
+  prefix: boolean;
+}
+
+function rejectsAsPrice(text: string, span: NumberSpan): boolean {
+  const after = text.slice(span.end, span.end + 12);
+  const before = text.slice(Math.max(0, span.start - 24), span.start);
+  if (/^\s?%/.test(after)) return true;
+  // Dates: "15.08.2017", "25-09", "July, 2004".
+  if (/^\d{1,2}[./]\d{1,2}[./]\d{2,4}$/.test(span.raw)) return true;
+  if (/^-\d/.test(after) || (/\d-$/.test(before) && /^\d{1,4}$/.test(span.raw))) return true;
+  if (new RegExp(`${MONTH.source}\\.?,?\\s*$`, 'i').test(before) && /^\d{4}$/.test(span.raw)) return true;
+  if (QUANTITY_BEFORE.test(before) && !/^\s?[€$£]/.test(after)) return true;
+  return false;
+}
+
+function choosePrice(text: string, numbers: NumberSpan[], currencies: FoundCurrency[]): Candidate | null {
+  const candidates: Candidate[] = [];
+  for (const span of numbers) {
+    if (rejectsAsPrice(text, span)) continue;
+    const attached = attachedCurrency(text, span, currencies, numbers);
+    if (!attached.currency && UNIT_AFTER.test(text.slice(span.end, span.end + 10))) continue;
+    candidates.push({ span, ...attached });
+  }
+  if (!candidates.length) return null;
+  const withCurrency = candidates.filter((c) => c.currency);
+  if (!withCurrency.length) return candidates[0];
+  // "Was $120.00 Now $60.00": the current price follows "now".
+  const was = /\b(?:was|statt|avant|antes|prima)\b/i.exec(text);
+  const now = was ? /\b(?:now|jetzt|nu|maintenant|ahora|adesso)\b/i.exec(text.slice(was.index)) : null;
+  if (was && now) {
+    now.index += was.index;
+    const current = withCurrency.find((c) => c.span.start > now.index);
+    // "Was: $124.95 Now: $0.00" is a placeholder, not a giveaway.
+    if (current && !/^[0.,]+$/.test(current.span.raw)) return current;
+  }
+  const first = withCurrency[0];
+  const position = candidates.indexOf(first);
+  // "From 26 to 50 €": one suffix currency covers a range; the lowest (first) end is the price.
+  if (!first.prefix && position > 0) {
+    const previous = candidates[position - 1];
+    if (!previous.currency && RANGE_JOIN.test(text.slice(previous.span.end, first.span.start))) return previous;
+  }
+  // Bare numbers before a prefixed price ("50 - $2.00") are quantities; unprefixed prices are
+  // written the same way ("€ 10.00 € 8.00"), so the first currency-attached number wins.
+  return first;
+}
+
+/**
+ * The currency written against this number. A token directly before a number is that number's
+ * prefix ("$2.00"), so in "50 - $2.00" the "$" does not also count as a suffix of 50.
+ */
+function attachedCurrency(
+  text: string,
+  span: NumberSpan,
+  currencies: FoundCurrency[],
+  numbers: NumberSpan[],
+): { currency: FoundCurrency | null; prefix: boolean } {
+  let best: { currency: FoundCurrency | null; prefix: boolean } = { currency: null, prefix: false };
+  let bestGap = Number.POSITIVE_INFINITY;
+  const prefixStyle = currencies.length > 0 && numbers.length > 0 && currencies[0].start < numbers[0].start;
+  for (const c of currencies) {
+    if (c.end <= span.start) {
+      const gap = text.slice(c.end, span.start);
+      if (/^[\s:$]{0,3}$/.test(gap) && gap.length < bestGap) {
+        best = { currency: c, prefix: true };
+        bestGap = gap.length;
+      }
+    } else if (c.start >= span.end) {
+      const gap = text.slice(span.end, c.start);
+      const next = numbers.find((n) => n.start >= c.end);
+      const gapToNext = next ? text.slice(c.end, next.start) : null;
+      // Between two numbers the token belongs to the nearer one; on a tie, to the side the
+      // string writes its currencies on ("3,49 zł 1,75 zł" is suffix, "$ 1 $ 2" prefix).
+      const prefixOfNext =
+        gapToNext !== null &&
+        /^[\s:]{0,2}$/.test(gapToNext) &&
+        (gapToNext.length < gap.length || (gapToNext.length === gap.length && prefixStyle));
+      if (/^[\s,.\-–*]{0,3}$/.test(gap) && gap.length < bestGap && !prefixOfNext) {
+        best = { currency: c, prefix: false };
+        bestGap = gap.length;
+      }
+    }
+  }
+  return best;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const FREE = /\b(?:free|gratis|kostenlos|gratuit|gratuito|бесплатно|zdarma|darmowy)\b/i;
+const FREE_SHIPPING = /\b(?:free|gratis|kostenlose?r?)\s+(?:shipping|delivery|returns|versand|lieferung)\b/i;
+
+function normalizeText(text: string): string {
+  return (
+    text
+      // NBSP, narrow NBSP, thin, figure and other spaces used as thousands separators.
+      .replace(/[\u00a0\u2000-\u200a\u202f\u205f\u3000]/g, ' ')
+      .replace(/[\u200b-\u200d\u2060\ufeff]/g, '')
+      // Arabic-Indic and Persian digits, fullwidth digits.
+      .replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660))
+      .replace(/[\u06f0-\u06f9]/g, (d) => String(d.charCodeAt(0) - 0x06f0))
+      .replace(/[\uff10-\uff19]/g, (d) => String(d.charCodeAt(0) - 0xff10))
+      .replace(/[\u066b]/g, '.')
+      .replace(/[\u066c]/g, ',')
+      .replace(/\s+/g, ' ')
+  );
+}
+
+/**
+ * Reads the price in a scraped string. The amount is the first price (the lower end of a range);
+ * null when the string holds none. "Free" is 0. The currency is an ISO 4217 code or null.
+ */
+export function parsePrice(text: string | null | undefined, hints: PriceHints = {}): ParsedPrice {
+  const country = hints.countryCode ? hints.countryCode.trim().toLowerCase() : null;
+  const source = typeof text === 'string' ? normalizeText(text).slice(0, 2000) : '';
+  const hintText = typeof hints.currency === 'string' ? normalizeText(hints.currency).slice(0, 500) : '';
+
+  const inText = findCurrencies(source);
+  const inHint = hintText ? findCurrencies(hintText, isBareToken(hintText)) : [];
+  const hintCodes = inHint.filter((c) => c.strength >= 2).map((c) => c.codes[0]);
+
+  const numbers = findNumbers(source, hints.decimalSeparator === '€');
+  const chosen = choosePrice(source, numbers, inText);
+
+  const currency = pickCurrency(chosen?.currency ?? null, inText, inHint, hintCodes, country);
+  let amount: number | null = null;
+  if (chosen) {
+    const separator = hints.decimalSeparator === '€' ? null : (hints.decimalSeparator ?? null);
+    amount = chosen.span.euroDecimal ? toNumber(chosen.span.raw) : numberValue(chosen.span.raw, separator, currency, country);
+  }
+  if (FREE_SHIPPING.test(source)) {
+    amount = null;
+  } else if (amount === null && FREE.test(source)) {
+    amount = 0;
+  }
+  return { amount, currency };
+}
+
+function isBareToken(hint: string): boolean {
+  const trimmed = hint.trim();
+  return trimmed.length > 0 && trimmed.length <= 8 && !/\s\S+\s/.test(trimmed);
+}
+
+function pickCurrency(
+  attached: FoundCurrency | null,
+  inText: FoundCurrency[],
+  inHint: FoundCurrency[],
+  hintCodes: string[],
+  country: string | null,
+): string | null {
+  const strongest = (list: FoundCurrency[]) =>
+    list.reduce<FoundCurrency | null>((best, c) => (!best || c.strength > best.strength ? c : best), null);
+  // A code or unambiguous symbol in the text wins; the one touching the price first.
+  const textBest = strongest(inText);
+  if (textBest && textBest.strength >= 2) {
+    const pick = attached && attached.strength >= 2 ? attached : (sameCurrencyNeighbour(attached, inText) ?? textBest);
+    return resolveCurrency(pick, hintCodes, country);
+  }
+  // The page names a currency outright ("CAD" beside "$4.99"): it says which dollar is meant.
+  if (hintCodes.length) return hintCodes[0];
+  if (textBest) return resolveCurrency(attached ?? textBest, hintCodes, country);
+  const hintBest = strongest(inHint);
+  return hintBest ? resolveCurrency(hintBest, [], country) : null;
+}
+
+/** "SGD4.90 $": a stronger token elsewhere in the string names the same family as the attached one. */
+function sameCurrencyNeighbour(attached: FoundCurrency | null, inText: FoundCurrency[]): FoundCurrency | null {
+  const strong = inText.filter((c) => c.strength >= 2);
+  if (!attached) return strong[0] ?? null;
+  return strong.find((c) => attached.codes.includes(c.codes[0])) ?? strong[0] ?? null;
+}
