@@ -9,6 +9,8 @@ export interface QueueSpec {
   /** Receives before a message moves to the DLQ. */
   maxReceiveCount: number;
   envVar: string;
+  /** Worker module that processes messages landing in the dead-letter queue (`<name>-dlq`). */
+  dlqWorker?: string;
 }
 
 export const QUEUES: readonly QueueSpec[] = [
