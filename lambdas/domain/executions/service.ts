@@ -1,0 +1,209 @@
+// Executions use-cases shared by crawl, extraction and agentic search: create, read (scoped to the
+// caller's organization), list, cancel, progress and the deadline reaper.
+import { AppError, conflict, notFound } from '../errors';
+import type { WorkflowEngine } from '../../ports/workflow';
+import type { ExecutionPatch, ExecutionStore } from '../../ports/executions';
+import {
+  CANCELLED_MESSAGE,
+  DEADLINE_MESSAGE,
+  GROUP_OF,
+  TERMINAL,
+  summarize,
+  type Execution,
+  type ExecutionGroup,
+  type ExecutionKind,
+  type ExecutionSummary,
+  type StatusFilter,
+} from './model';
+import { kindOfExecutionId, newExecutionId } from './ids';
+
+export interface ExecutionsDeps {
+  store: ExecutionStore;
+  workflows: WorkflowEngine;
+  now?: () => Date;
+}
+
+export interface CreateExecution {
+  org: string;
+  kind: ExecutionKind;
+  /** Vendor host (extract-vendor) or crawled host (crawl); part of the id. */
+  subject?: string;
+  /** Use this id instead of minting one (when the caller needed it earlier). */
+  id?: string;
+  options?: Record<string, unknown>;
+  input?: Record<string, number>;
+  counters?: Record<string, number>;
+  workflow?: string | null;
+  /** From creation; after it an unfinished execution is failed by the reaper. */
+  deadlineSeconds: number;
+  waitingFor?: string | null;
+}
+
+export interface Pagination {
+  page: number;
+  page_size: number;
+  total_items: number;
+  total_pages: number;
+  has_next: boolean;
+  has_prev: boolean;
+}
+
+export function pagination(page: number, pageSize: number, total: number): Pagination {
+  const totalPages = Math.ceil(total / pageSize);
+  return { page, page_size: pageSize, total_items: total, total_pages: totalPages, has_next: page < totalPages, has_prev: page > 1 };
+}
+
+export interface ListExecutions {
+  org: string;
+  group: ExecutionGroup;
+  status?: StatusFilter;
+  /** 1-based; default 1. */
+  page?: number;
+  /** 1..100; default 20 (v1 passes its `limit` here). */
+  pageSize?: number;
+}
+
+export interface ExecutionList {
+  items: ExecutionSummary[];
+  pagination: Pagination;
+}
+
+export type Executions = ReturnType<typeof createExecutions>;
+
+export function createExecutions(deps: ExecutionsDeps) {
+  const { store, workflows } = deps;
+  const now = deps.now ?? (() => new Date());
+  const iso = () => now().toISOString();
+
+  async function stopWorkflow(execution: Execution, cause: string): Promise<void> {
+    if (!execution.workflow) return;
+    try {
+      await workflows.stop(execution.workflow, execution.id, cause);
+    } catch {
+      // The execution item is already terminal and is the only truth: workers and the
+      // finalizer check it and do nothing more, so a failed stop only wastes a little work.
+    }
+  }
+
+  /** Fails an unfinished execution whose deadline has passed; returns the current item. */
+  async function reapIfOverdue(execution: Execution): Promise<Execution> {
+    if (TERMINAL.has(execution.status) || Date.parse(execution.deadline) > now().getTime()) return execution;
+    const failed = await store.transition(execution.id, ['pending', 'running'], 'failed', { error: DEADLINE_MESSAGE, stop_date: iso() });
+    if (failed) {
+      await stopWorkflow(failed, DEADLINE_MESSAGE);
+      return failed;
+    }
+    return (await store.get(execution.id)) ?? execution;
+  }
+
+  /** The caller's execution, reaped if overdue. Unknown id or another org's: NOT_FOUND. */
+  async function find(org: string, id: string, expectedGroup?: ExecutionGroup): Promise<Execution> {
+    const kind = kindOfExecutionId(id);
+    if (!kind || (expectedGroup && GROUP_OF[kind] !== expectedGroup)) throw notFound(`Execution ${String(id).slice(0, 100)} not found`);
+    const execution = await store.get(id);
+    if (!execution || execution.org !== org) throw notFound(`Execution ${id} not found`);
+    return reapIfOverdue(execution);
+  }
+
+  return {
+    async create(request: CreateExecution): Promise<Execution> {
+      const created = now();
+      const execution: Execution = {
+        id: request.id ?? newExecutionId(request.kind, request.subject),
+        org: request.org,
+        kind: request.kind,
+        status: 'pending',
+        error: null,
+        created_at: created.toISOString(),
+        start_date: null,
+        stop_date: null,
+        deadline: new Date(created.getTime() + request.deadlineSeconds * 1000).toISOString(),
+        options: request.options ?? {},
+        input: request.input ?? {},
+        counters: request.counters ?? {},
+        waiting_for: request.waitingFor ?? null,
+        workflow: request.workflow ?? null,
+        finalized: false,
+      };
+      await store.create(execution);
+      return execution;
+    },
+
+    find,
+
+    /** Internal read for workers (no org check, no reaping). */
+    get: (id: string) => store.get(id),
+
+    async list(request: ListExecutions): Promise<ExecutionList> {
+      const page = Math.max(1, Math.floor(request.page ?? 1));
+      const pageSize = Math.min(100, Math.max(1, Math.floor(request.pageSize ?? 20)));
+      const { items, total } = await store.list({
+        org: request.org,
+        group: request.group,
+        status: request.status,
+        offset: (page - 1) * pageSize,
+        limit: pageSize,
+      });
+      return { items: items.map(summarize), pagination: pagination(page, pageSize, total) };
+    },
+
+    /** pending -> running; null if it is not pending any more (cancelled, reaped). */
+    markRunning: (id: string, patch: ExecutionPatch = {}) =>
+      store.transition(id, ['pending'], 'running', { ...patch, start_date: iso() }),
+
+    /** running -> completed with final counters; null if it was cancelled or failed meanwhile. */
+    complete: (id: string, patch: ExecutionPatch = {}) =>
+      store.transition(id, ['running'], 'completed', { ...patch, stop_date: iso(), finalized: true, error: null }),
+
+    /** pending|running -> failed; null if already terminal (the first terminal writer wins). */
+    async fail(id: string, error: string, patch: ExecutionPatch = {}): Promise<Execution | null> {
+      const failed = await store.transition(id, ['pending', 'running'], 'failed', { ...patch, error, stop_date: iso() });
+      if (failed) await stopWorkflow(failed, error);
+      return failed;
+    },
+
+    update: (id: string, whileIn: Parameters<ExecutionStore['update']>[1], patch: ExecutionPatch) => store.update(id, whileIn, patch),
+
+    addProgress: (id: string, batchId: string, increments: Record<string, number>) => store.addProgress(id, batchId, increments),
+
+    /**
+     * Cancels the caller's execution: marks it failed with "Execution was cancelled" and stops
+     * its workflow. Finished: 409. Pending on a crawl: 409 saying so.
+     */
+    async cancel(org: string, id: string, expectedGroup?: ExecutionGroup): Promise<Execution> {
+      const execution = await find(org, id, expectedGroup);
+      if (TERMINAL.has(execution.status)) throw alreadyFinished(execution);
+      if (execution.status === 'pending' && execution.waiting_for) {
+        throw conflict(
+          `Execution ${id} is waiting for crawl ${execution.waiting_for} and cannot be cancelled; cancel the crawl instead`,
+        );
+      }
+      const cancelled = await store.transition(id, ['pending', 'running'], 'failed', { error: CANCELLED_MESSAGE, stop_date: iso() });
+      if (!cancelled) {
+        const current = await store.get(id);
+        throw alreadyFinished(current ?? execution);
+      }
+      await stopWorkflow(cancelled, CANCELLED_MESSAGE);
+      return cancelled;
+    },
+
+    reapIfOverdue,
+
+    /** Fails every overdue execution (bounded per call); run on a schedule. */
+    async reapOverdue(options: { limit?: number } = {}): Promise<{ failed: string[] }> {
+      const ids = await store.overdue(iso(), options.limit ?? 100);
+      const failed: string[] = [];
+      for (const id of ids) {
+        const execution = await store.get(id);
+        if (!execution) continue;
+        const after = await reapIfOverdue(execution);
+        if (after.status === 'failed' && after.error === DEADLINE_MESSAGE && execution.status !== 'failed') failed.push(id);
+      }
+      return { failed };
+    },
+  };
+}
+
+function alreadyFinished(execution: Execution): AppError {
+  return conflict(`Execution ${execution.id} has already finished (${execution.status})`);
+}
