@@ -1,0 +1,348 @@
+// The AWS deployment, built only from the topology tables: one table, one HTTP API with a Lambda
+// per route, SQS work queues with DLQs and workers, Step Functions from the ASL files.
+import { existsSync, readFileSync } from 'node:fs';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { AttributeType, BillingMode, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
+import type { Construct } from 'constructs';
+import { ENV } from '../lambdas/topology/env';
+import { QUEUES, type QueueSpec } from '../lambdas/topology/queues';
+import { ROUTES, type Route, type Scope } from '../lambdas/topology/routes';
+import { TABLE } from '../lambdas/topology/table';
+import { WORKFLOWS, type WorkflowSpec } from '../lambdas/topology/workflows';
+import { buildSubstitutions } from './asl-substitutions';
+import { nodeFunction } from './node-function';
+import { assertSourcesExist, projectLayout, REAPER_WORKER, type SourceLayout } from './source-layout';
+
+/** A queue entry with the optional dead-letter consumer (older tables lack the field). */
+type QueueWithDlqWorker = QueueSpec & { dlqWorker?: string };
+
+export interface Topology {
+  routes: readonly Route[];
+  queues: readonly QueueWithDlqWorker[];
+  workflows: readonly WorkflowSpec[];
+}
+
+export interface ProductDataStackProps extends StackProps {
+  /** Defaults to the tables in lambdas/topology/. */
+  topology?: Partial<Topology>;
+  /** Defaults to the repository layout under the current working directory. */
+  sources?: SourceLayout;
+  /** RETAIN (default) keeps the data when the stack is deleted. */
+  tableRemovalPolicy?: RemovalPolicy;
+}
+
+/** The workflow a route's scope drives; absent scopes start no executions. */
+export const WORKFLOW_FOR_SCOPE: Partial<Record<Scope, string>> = {
+  extract: 'extract',
+  crawl: 'crawl',
+  search: 'agentic',
+};
+
+const HTTP_TIMEOUT_SECONDS = 29; // the HTTP API integration limit is 30 s
+const TASK_WORKER_TIMEOUT_SECONDS = 300;
+const LAMBDA_MAX_TIMEOUT_SECONDS = 900;
+
+/** `v1ProductsStart` -> `V1ProductsStart`, `extract-work` -> `ExtractWork`: stable construct ids. */
+export const pascal = (name: string): string =>
+  name
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((part) => part[0].toUpperCase() + part.slice(1))
+    .join('');
+
+function httpSizing(route: Route): { memorySize: number; timeoutSeconds: number } {
+  if (route.family === 'public') return { memorySize: 256, timeoutSeconds: 10 };
+  // Search ranks in memory: 1769 MB is one full vCPU.
+  if (route.scope === 'search') return { memorySize: 1769, timeoutSeconds: HTTP_TIMEOUT_SECONDS };
+  return { memorySize: 1024, timeoutSeconds: HTTP_TIMEOUT_SECONDS };
+}
+
+export class ProductDataStack extends Stack {
+  readonly table: Table;
+  readonly api: HttpApi;
+  readonly queues = new Map<string, Queue>();
+  readonly deadLetterQueues = new Map<string, Queue>();
+  readonly workers = new Map<string, NodejsFunction>();
+  readonly stateMachines = new Map<string, StateMachine>();
+  readonly routeFunctions = new Map<string, NodejsFunction>();
+  readonly reaper?: NodejsFunction;
+
+  constructor(scope: Construct, id: string, props: ProductDataStackProps = {}) {
+    super(scope, id, props);
+    const topology: Topology = {
+      routes: props.topology?.routes ?? ROUTES,
+      queues: props.topology?.queues ?? QUEUES,
+      workflows: props.topology?.workflows ?? WORKFLOWS,
+    };
+    const sources = props.sources ?? projectLayout(process.cwd());
+    checkTopology(topology, sources);
+
+    this.table = this.createTable(props.tableRemovalPolicy ?? RemovalPolicy.RETAIN);
+    for (const spec of topology.queues) this.createQueue(spec);
+
+    // Workers before state machines (their ARNs are substituted into the ASL), state machines
+    // before HTTP functions (whose environment carries the state machine ARNs).
+    const taskWorkers = new Set(topology.workflows.flatMap((w) => Object.values(w.tasks)));
+    this.createWorkers(topology, sources, taskWorkers);
+    for (const workflow of topology.workflows) this.createStateMachine(workflow, sources);
+
+    const apiEnvironment = { ...this.dataEnvironment(topology), ...this.stateMachineEnvironment(topology) };
+    // A task worker's ARN is in its state machine's definition, so giving it the state machine
+    // ARN back would be a dependency cycle; the other workers may start executions.
+    for (const [name, fn] of this.workers) {
+      if (taskWorkers.has(name)) continue;
+      for (const [key, value] of Object.entries(this.stateMachineEnvironment(topology))) fn.addEnvironment(key, value);
+    }
+
+    const fallback = nodeFunction(this, 'FallbackFn', {
+      entry: sources.fallbackHandler,
+      description: 'HTTP $default: unknown routes',
+      memorySize: 256,
+      timeoutSeconds: 10,
+      environment: apiEnvironment,
+    });
+    this.api = new HttpApi(this, 'Api', {
+      description: 'Product-data API (legacy, v1, v2)',
+      defaultIntegration: new HttpLambdaIntegration('FallbackIntegration', fallback),
+    });
+    for (const route of topology.routes) this.createRoute(route, sources, apiEnvironment);
+
+    if (existsSync(sources.reaperWorker)) this.reaper = this.createReaper(sources, apiEnvironment);
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'Base URL of the HTTP API' });
+    new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'DynamoDB table (npm run keys -- --table)' });
+    for (const [name, machine] of this.stateMachines) {
+      new CfnOutput(this, `${pascal(name)}StateMachineArn`, { value: machine.stateMachineArn });
+    }
+    for (const [name, queue] of this.queues) new CfnOutput(this, `${pascal(name)}QueueUrl`, { value: queue.queueUrl });
+  }
+
+  private createTable(removalPolicy: RemovalPolicy): Table {
+    const table = new Table(this, 'Table', {
+      partitionKey: { name: TABLE.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: TABLE.sortKey, type: AttributeType.STRING },
+      billingMode: BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      removalPolicy,
+      deletionProtection: removalPolicy === RemovalPolicy.RETAIN,
+    });
+    for (const index of TABLE.indexes) {
+      table.addGlobalSecondaryIndex({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: AttributeType.STRING },
+      });
+    }
+    return table;
+  }
+
+  private createQueue(spec: QueueWithDlqWorker): void {
+    const id = `${pascal(spec.name)}Queue`;
+    const visibilityTimeout = Duration.seconds(spec.visibilityTimeoutSeconds);
+    const deadLetterQueue = new Queue(this, `${id}Dlq`, {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      // Its consumer (if any) runs with the same timeout as the main queue's worker.
+      visibilityTimeout,
+    });
+    const queue = new Queue(this, id, {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      visibilityTimeout,
+      deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: spec.maxReceiveCount },
+    });
+    this.queues.set(spec.name, queue);
+    this.deadLetterQueues.set(spec.name, deadLetterQueue);
+  }
+
+  private dataEnvironment(topology: Topology): Record<string, string> {
+    const environment: Record<string, string> = { [ENV.tableName]: this.table.tableName };
+    for (const spec of topology.queues) environment[spec.envVar] = this.queues.get(spec.name)!.queueUrl;
+    return environment;
+  }
+
+  private stateMachineEnvironment(topology: Topology): Record<string, string> {
+    const environment: Record<string, string> = {};
+    for (const workflow of topology.workflows) {
+      environment[workflow.envVar] = this.stateMachines.get(workflow.name)!.stateMachineArn;
+    }
+    return environment;
+  }
+
+  private createWorkers(topology: Topology, sources: SourceLayout, taskWorkers: Set<string>): void {
+    // A worker's timeout may not exceed the visibility timeout of any queue it consumes.
+    const consumed = new Map<string, number[]>();
+    const consume = (worker: string, seconds: number) => consumed.set(worker, [...(consumed.get(worker) ?? []), seconds]);
+    for (const spec of topology.queues) {
+      consume(spec.worker, spec.visibilityTimeoutSeconds);
+      if (spec.dlqWorker) consume(spec.dlqWorker, spec.visibilityTimeoutSeconds);
+    }
+    const names = new Set([...consumed.keys(), ...taskWorkers]);
+    const environment = this.dataEnvironment(topology);
+    for (const name of names) {
+      const limits = consumed.get(name) ?? [];
+      const fn = nodeFunction(this, `${pascal(name)}Fn`, {
+        entry: sources.worker(name),
+        description: `Worker ${name}`,
+        memorySize: 1024,
+        timeoutSeconds: limits.length > 0 ? Math.min(LAMBDA_MAX_TIMEOUT_SECONDS, ...limits) : TASK_WORKER_TIMEOUT_SECONDS,
+        environment,
+      });
+      this.table.grantReadWriteData(fn);
+      // Task tokens are the capability; the callback APIs take no state machine resource here
+      // that could be named without a cycle (the state machine definition names this function).
+      fn.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['states:SendTaskSuccess', 'states:SendTaskFailure', 'states:SendTaskHeartbeat'],
+          resources: ['*'],
+        }),
+      );
+      this.workers.set(name, fn);
+    }
+    for (const spec of topology.queues) {
+      const eventSource = (queue: Queue) =>
+        new SqsEventSource(queue, {
+          batchSize: spec.batchSize,
+          reportBatchItemFailures: true,
+          // Batches above 10 messages need a batching window.
+          maxBatchingWindow: spec.batchSize > 10 ? Duration.seconds(1) : undefined,
+        });
+      this.workers.get(spec.worker)!.addEventSource(eventSource(this.queues.get(spec.name)!));
+      if (spec.dlqWorker) this.workers.get(spec.dlqWorker)!.addEventSource(eventSource(this.deadLetterQueues.get(spec.name)!));
+    }
+  }
+
+  private createStateMachine(workflow: WorkflowSpec, sources: SourceLayout): void {
+    const id = `${pascal(workflow.name)}StateMachine`;
+    const aslPath = sources.stateMachine(workflow.aslFile);
+    const aslText = readFileSync(aslPath, 'utf8');
+    const definitionSubstitutions = buildSubstitutions(
+      workflow,
+      aslText,
+      (worker) => this.workers.get(worker)!.functionArn,
+      (queueName) => this.queues.get(queueName)!.queueUrl,
+    );
+    const logGroup = new LogGroup(this, `${id}Logs`, {
+      // The vendedlogs prefix keeps CloudWatch's resource policy small across many machines.
+      logGroupName: `/aws/vendedlogs/states/${this.stackName}-${workflow.name}`,
+      retention: RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    const machine = new StateMachine(this, id, {
+      stateMachineType: StateMachineType.STANDARD,
+      definitionBody: DefinitionBody.fromString(withDeadline(aslText, workflow, aslPath)),
+      definitionSubstitutions,
+      tracingEnabled: true,
+      logs: { destination: logGroup, level: LogLevel.ALL, includeExecutionData: false },
+    });
+    // File-based definitions get no automatic grants: name every function and queue it uses.
+    for (const worker of new Set(Object.values(workflow.tasks))) this.workers.get(worker)!.grantInvoke(machine);
+    for (const queueName of new Set(Object.values(workflow.queues))) this.queues.get(queueName)!.grantSendMessages(machine);
+    this.stateMachines.set(workflow.name, machine);
+  }
+
+  private createRoute(route: Route, sources: SourceLayout, environment: Record<string, string>): void {
+    const id = pascal(route.operationId);
+    const fn = nodeFunction(this, `Route${id}Fn`, {
+      entry: sources.httpHandler(route.handler),
+      description: `${route.method} ${route.path} (${route.operationId})`,
+      ...httpSizing(route),
+      environment,
+    });
+    // Authentication and usage metering read and write the table on every authenticated call.
+    if (route.scope !== null) this.table.grantReadWriteData(fn);
+    const workflowName = route.scope ? WORKFLOW_FOR_SCOPE[route.scope] : undefined;
+    const machine = workflowName ? this.stateMachines.get(workflowName) : undefined;
+    if (machine) {
+      machine.grantStartExecution(fn);
+      machine.grantExecution(fn, 'states:StopExecution', 'states:DescribeExecution');
+    }
+    this.api.addRoutes({
+      path: route.path,
+      methods: [HttpMethod[route.method]],
+      integration: new HttpLambdaIntegration(`${id}Integration`, fn),
+    });
+    this.routeFunctions.set(route.operationId, fn);
+  }
+
+  private createReaper(sources: SourceLayout, environment: Record<string, string>): NodejsFunction {
+    const fn = nodeFunction(this, 'ExecutionReaperFn', {
+      entry: sources.reaperWorker,
+      description: `Worker ${REAPER_WORKER}: fails executions past their deadline`,
+      memorySize: 512,
+      timeoutSeconds: 120,
+      environment,
+    });
+    this.table.grantReadWriteData(fn);
+    for (const machine of this.stateMachines.values()) {
+      machine.grantRead(fn);
+      machine.grantExecution(fn, 'states:StopExecution');
+    }
+    new Rule(this, 'ExecutionReaperSchedule', {
+      description: 'Fails stalled executions',
+      schedule: Schedule.rate(Duration.minutes(5)),
+      targets: [new LambdaFunction(fn)],
+    });
+    return fn;
+  }
+}
+
+/**
+ * The ASL with the workflow's execution deadline. CDK applies `timeout` only to definitions it
+ * builds itself (a file-based body would silently drop it), so it is written into the JSON.
+ */
+function withDeadline(aslText: string, workflow: WorkflowSpec, aslPath: string): string {
+  let definition: Record<string, unknown>;
+  try {
+    definition = JSON.parse(aslText);
+  } catch (error) {
+    throw new Error(`Workflow "${workflow.name}": ${aslPath} is not valid JSON (${(error as Error).message})`);
+  }
+  return JSON.stringify({ ...definition, TimeoutSeconds: workflow.timeoutSeconds }, null, 2);
+}
+
+/** Fails synth early, naming every missing file and every dangling name in the tables. */
+function checkTopology(topology: Topology, sources: SourceLayout): void {
+  const problems: string[] = [];
+  const queueNames = new Set(topology.queues.map((q) => q.name));
+  const seen = new Set<string>();
+  for (const route of topology.routes) {
+    const key = `${route.method} ${route.path}`;
+    if (seen.has(key)) problems.push(`duplicate route ${key}`);
+    seen.add(key);
+  }
+  for (const workflow of topology.workflows) {
+    for (const queueName of Object.values(workflow.queues)) {
+      if (!queueNames.has(queueName)) problems.push(`workflow "${workflow.name}" names unknown queue "${queueName}"`);
+    }
+  }
+  if (problems.length > 0) throw new Error(`ProductDataStack: invalid topology:\n  - ${problems.join('\n  - ')}`);
+
+  const needed: Array<{ file: string; usedBy: string }> = [
+    { file: sources.fallbackHandler, usedBy: 'HTTP $default route' },
+    ...topology.routes.map((route) => ({ file: sources.httpHandler(route.handler), usedBy: `route ${route.operationId}` })),
+    ...topology.queues.flatMap((spec) => [
+      { file: sources.worker(spec.worker), usedBy: `queue ${spec.name} worker` },
+      ...(spec.dlqWorker ? [{ file: sources.worker(spec.dlqWorker), usedBy: `queue ${spec.name} DLQ worker` }] : []),
+    ]),
+    ...topology.workflows.flatMap((workflow) => [
+      { file: sources.stateMachine(workflow.aslFile), usedBy: `workflow ${workflow.name}` },
+      ...Object.entries(workflow.tasks).map(([fnKey, worker]) => ({
+        file: sources.worker(worker),
+        usedBy: `workflow ${workflow.name} task ${fnKey}`,
+      })),
+    ]),
+  ];
+  assertSourcesExist(sources, needed);
+}

@@ -1,0 +1,74 @@
+// Builds the stack the way bin/app.ts does (same cdk.json context), over fixture sources.
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { ProductDataStack, type ProductDataStackProps } from '../../lib/product-data-stack';
+import type { SourceLayout } from '../../lib/source-layout';
+import type { QueueSpec } from '../../lambdas/topology/queues';
+import type { WorkflowSpec } from '../../lambdas/topology/workflows';
+
+export const ROOT = process.cwd();
+export const FIXTURES = path.join(ROOT, 'test', 'infra', 'fixtures');
+export const FIXTURE_HANDLER = path.join(FIXTURES, 'handler.ts');
+
+const cdkContext = (): Record<string, unknown> => JSON.parse(readFileSync(path.join(ROOT, 'cdk.json'), 'utf8')).context;
+
+/** Every module resolves to the fixture handler; ASL files come from fixtures/statemachines. */
+export function fixtureLayout(overrides: Partial<SourceLayout> = {}): SourceLayout {
+  return {
+    rootDir: ROOT,
+    httpHandler: () => FIXTURE_HANDLER,
+    worker: () => FIXTURE_HANDLER,
+    stateMachine: (aslFile) => path.join(FIXTURES, 'statemachines', aslFile),
+    fallbackHandler: FIXTURE_HANDLER,
+    reaperWorker: FIXTURE_HANDLER,
+    ...overrides,
+  };
+}
+
+export const FIXTURE_QUEUES: Array<QueueSpec & { dlqWorker?: string }> = [
+  {
+    name: 'extract-work',
+    worker: 'extract-worker',
+    dlqWorker: 'extract-dead-letter',
+    batchSize: 1,
+    visibilityTimeoutSeconds: 300,
+    maxReceiveCount: 3,
+    envVar: 'PDS_EXTRACT_QUEUE_URL',
+  },
+  {
+    name: 'crawl-work',
+    worker: 'crawl-worker',
+    batchSize: 20,
+    visibilityTimeoutSeconds: 120,
+    maxReceiveCount: 5,
+    envVar: 'PDS_CRAWL_QUEUE_URL',
+  },
+];
+
+export const FIXTURE_WORKFLOWS: WorkflowSpec[] = [
+  {
+    name: 'extract',
+    aslFile: 'fan-out.asl.json',
+    tasks: { Prepare: 'extract-prepare', Finish: 'extract-finish' },
+    queues: { Work: 'extract-work' },
+    envVar: 'PDS_EXTRACT_STATE_MACHINE_ARN',
+    timeoutSeconds: 3600,
+  },
+  {
+    name: 'crawl',
+    aslFile: 'fan-out.asl.json',
+    tasks: { Prepare: 'crawl-prepare', Finish: 'crawl-finish' },
+    queues: { Work: 'crawl-work' },
+    envVar: 'PDS_CRAWL_STATE_MACHINE_ARN',
+    timeoutSeconds: 7200,
+  },
+];
+
+export function synthStack(props: ProductDataStackProps, { bundling = false, outdir }: { bundling?: boolean; outdir?: string } = {}) {
+  const context = { ...cdkContext(), ...(bundling ? {} : { 'aws:cdk:bundling-stacks': [] }) };
+  const app = new App({ context, outdir });
+  const stack = new ProductDataStack(app, 'TestStack', { env: { region: 'eu-west-1' }, ...props });
+  return { app, stack, template: Template.fromStack(stack) };
+}
