@@ -19,6 +19,8 @@ export interface FetchedPage {
   headers: Record<string, string | string[] | undefined>;
   contentType: string;
   body: string;
+  /** Raw bytes, only for non-text bodies the caller asked for via Accept (e.g. a gzipped sitemap). */
+  bodyBytes?: Uint8Array;
 }
 
 /**
