@@ -1,0 +1,187 @@
+// Merge the readers' candidates into one product with the source of every field. Trust order:
+// platform JSON > JSON-LD > microdata > OpenGraph > DOM, with three exceptions that come from
+// where peers lose points: the price the shopper sees beats stale markup (a sale price shown
+// beside a struck-through markup price; markup sources disagreeing); a compare-at price is kept
+// only when greater than the price; the title prefers the page's h1 over og:title (often the
+// site name).
+import type { Availability, ImageCandidate, ProductCandidate, Source, VariantCandidate } from './candidate';
+import { SOURCE_TRUST } from './candidate';
+import type { DomReading } from './readers/dom';
+
+export interface MergedProduct {
+  title: string | null;
+  description: string | null;
+  descriptionHtml: string | null;
+  brand: string | null;
+  vendor: string | null;
+  sku: string | null;
+  gtin: string | null;
+  mpn: string | null;
+  platformId: string | null;
+  handle: string | null;
+  url: string | null;
+  productType: string | null;
+  category: string | null;
+  tags: string[];
+  images: ImageCandidate[];
+  price: number | null;
+  currency: string | null;
+  compareAt: number | null;
+  priceRange: { min: number; max: number } | null;
+  availability: Availability | null;
+  options: Array<{ name: string; values: string[] }>;
+  variants: VariantCandidate[];
+  rating: ProductCandidate['rating'];
+  reviews: NonNullable<ProductCandidate['reviews']>;
+  videoUrl: string | null;
+  facts: Record<string, string>;
+  related: string[];
+  /** Field -> the reader it came from (kept internally, never in the record). */
+  provenance: Record<string, Source | 'url'>;
+}
+
+type ScalarKey = 'title' | 'description' | 'descriptionHtml' | 'brand' | 'vendor' | 'sku' | 'gtin' | 'mpn' | 'platformId' | 'handle' | 'url' | 'productType' | 'category' | 'videoUrl' | 'availability';
+
+const TITLE_ORDER: Source[] = ['platform_json', 'json_ld', 'microdata', 'dom', 'opengraph'];
+
+function ordered(candidates: ProductCandidate[], order: Source[] = SOURCE_TRUST): ProductCandidate[] {
+  return [...candidates].sort((a, b) => order.indexOf(a.source) - order.indexOf(b.source));
+}
+
+const same = (a: number, b: number) => Math.abs(a - b) < 0.005;
+
+interface PriceChoice {
+  price: number | null;
+  currency: string | null;
+  compareAt: number | null;
+  source: Source | null;
+}
+
+/** Chooses the current price; see the module comment for the rules. */
+export function choosePrice(candidates: ProductCandidate[], dom: DomReading | null): PriceChoice {
+  const sorted = ordered(candidates);
+  const platform = sorted.find((c) => c.source === 'platform_json' && c.price != null);
+  const anyCurrency = sorted.find((c) => c.currency)?.currency ?? null;
+  if (platform) return { price: platform.price!, currency: platform.currency ?? anyCurrency, compareAt: platform.compareAt ?? null, source: 'platform_json' };
+
+  const markup = sorted.filter((c) => c.source !== 'dom' && c.source !== 'platform_json' && c.price != null);
+  const domCandidate = sorted.find((c) => c.source === 'dom' && c.price != null) ?? null;
+  const shown = dom?.priceCandidates.filter((p) => !p.former && p.score > 0) ?? [];
+  const struck = dom?.priceCandidates.filter((p) => p.former) ?? [];
+  const isShown = (n: number) => shown.some((p) => same(p.amount, n));
+  const isStruck = (n: number) => struck.some((p) => same(p.amount, n)) && !isShown(n);
+
+  if (markup.length) {
+    let pick = markup[0];
+    // Markup sources disagree: one names the other's price as its regular price, or only one
+    // of them is shown on the page as a current price.
+    const distinct = markup.filter((m) => !same(m.price!, pick.price!));
+    if (distinct.length) {
+      const namedAsRegular = markup.find((m) => markup.some((o) => o !== m && o.compareAt != null && same(o.compareAt, m.price!)));
+      const shownOnes = markup.filter((m) => isShown(m.price!));
+      if (namedAsRegular) pick = markup.find((m) => m !== namedAsRegular && m.price! < namedAsRegular.price!) ?? pick;
+      else if (shownOnes.length === 1) pick = shownOnes[0];
+    }
+    let price = pick.price!;
+    let compareAt = pick.compareAt ?? markup.find((m) => m.compareAt != null)?.compareAt ?? null;
+    let source: Source = pick.source;
+    let currency = pick.currency ?? markup.find((m) => m.currency)?.currency ?? anyCurrency;
+    // Stale markup: the page strikes the markup price through and shows a lower one.
+    if (domCandidate && !same(domCandidate.price!, price) && domCandidate.price! < price && isStruck(price)) {
+      compareAt = price;
+      price = domCandidate.price!;
+      source = 'dom';
+      currency = currency ?? domCandidate.currency ?? null;
+    }
+    return { price, currency, compareAt: compareAt != null && compareAt > price ? compareAt : null, source };
+  }
+  if (domCandidate) {
+    const compareAt = domCandidate.compareAt ?? null;
+    return { price: domCandidate.price!, currency: domCandidate.currency ?? anyCurrency, compareAt: compareAt != null && compareAt > domCandidate.price! ? compareAt : null, source: 'dom' };
+  }
+  return { price: null, currency: anyCurrency, compareAt: null, source: null };
+}
+
+function imageKey(url: string): string {
+  return url
+    .replace(/^https?:/, '')
+    .replace(/\?.*$/, '')
+    .replace(/_(\d+x\d*|\d*x\d+|pico|icon|thumb|small|compact|medium|large|grande|original|master)(@\dx)?(?=\.[a-z0-9]+$)/i, '')
+    .toLowerCase();
+}
+
+export function dedupeImages(images: ImageCandidate[]): ImageCandidate[] {
+  const byKey = new Map<string, ImageCandidate>();
+  for (const img of images) {
+    const url = img.url.startsWith('//') ? `https:${img.url}` : img.url;
+    const key = imageKey(url);
+    const existing = byKey.get(key);
+    if (!existing) byKey.set(key, { ...img, url });
+    else {
+      existing.width ??= img.width ?? null;
+      existing.height ??= img.height ?? null;
+      existing.alt ??= img.alt ?? null;
+      if (img.variantIds?.length) existing.variantIds = [...new Set([...(existing.variantIds ?? []), ...img.variantIds])];
+    }
+  }
+  return [...byKey.values()];
+}
+
+export function mergeCandidates(candidates: ProductCandidate[], dom: DomReading | null, urlSku: string | null = null): MergedProduct {
+  const provenance: MergedProduct['provenance'] = {};
+  const sorted = ordered(candidates);
+  const pick = <K extends ScalarKey>(key: K, order?: Source[]): NonNullable<ProductCandidate[K]> | null => {
+    for (const c of order ? ordered(candidates, order) : sorted) {
+      const v = c[key];
+      if (v != null && v !== '') {
+        provenance[key] = c.source;
+        return v as NonNullable<ProductCandidate[K]>;
+      }
+    }
+    return null;
+  };
+  const price = choosePrice(candidates, dom);
+  if (price.source) provenance.price = price.source;
+  const withVariants = sorted.find((c) => c.variants?.length);
+  const withOptions = withVariants?.options?.length ? withVariants : sorted.find((c) => c.options?.length);
+  if (withVariants) provenance.variants = withVariants.source;
+  const images = dedupeImages(sorted.flatMap((c) => c.images ?? []));
+  let sku = pick('sku');
+  if (!sku && urlSku) {
+    sku = urlSku;
+    provenance.sku = 'url';
+  }
+  const withRating = sorted.find((c) => c.rating);
+  const facts: Record<string, string> = {};
+  for (const c of [...sorted].reverse()) Object.assign(facts, c.facts ?? {});
+  return {
+    title: pick('title', TITLE_ORDER),
+    description: pick('description'),
+    descriptionHtml: pick('descriptionHtml'),
+    brand: pick('brand'),
+    vendor: pick('vendor'),
+    sku,
+    gtin: pick('gtin'),
+    mpn: pick('mpn'),
+    platformId: pick('platformId'),
+    handle: pick('handle'),
+    url: pick('url'),
+    productType: pick('productType'),
+    category: pick('category'),
+    tags: sorted.find((c) => c.tags?.length)?.tags ?? [],
+    images,
+    price: price.price,
+    currency: price.currency,
+    compareAt: price.compareAt,
+    priceRange: sorted.find((c) => c.priceRange)?.priceRange ?? null,
+    availability: pick('availability'),
+    options: withOptions?.options ?? [],
+    variants: withVariants?.variants ?? [],
+    rating: withRating?.rating ?? null,
+    reviews: sorted.find((c) => c.reviews?.length)?.reviews ?? [],
+    videoUrl: pick('videoUrl'),
+    facts,
+    related: [...new Set(sorted.flatMap((c) => c.related ?? []))],
+    provenance,
+  };
+}

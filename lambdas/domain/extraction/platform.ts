@@ -1,0 +1,94 @@
+// Platform detection from weighted signals (headers, cookies, script and CDN markers). A score
+// at or above the threshold names the platform; the engine then confirms it with a probe of
+// the platform's own endpoint where one exists (Shopify, WooCommerce).
+import type { Platform } from './types';
+
+interface Signal {
+  platform: Platform;
+  weight: number;
+  where: 'header' | 'cookie' | 'html';
+  test: RegExp;
+  /** Header name for header signals. */
+  header?: string;
+}
+
+const SIGNALS: Signal[] = [
+  { platform: 'shopify', weight: 5, where: 'header', header: 'x-shopid', test: /./ },
+  { platform: 'shopify', weight: 5, where: 'header', header: 'x-shopify-stage', test: /./ },
+  { platform: 'shopify', weight: 3, where: 'header', header: 'powered-by', test: /shopify/i },
+  { platform: 'shopify', weight: 4, where: 'cookie', test: /(^|;\s*)(_shopify_y|_shopify_s|cart_sig|_shopify_sa_t)=/ },
+  { platform: 'shopify', weight: 3, where: 'html', test: /cdn\.shopify\.com|\/cdn\/shop\// },
+  { platform: 'shopify', weight: 4, where: 'html', test: /Shopify\.shop\s*=|window\.Shopify\b|Shopify\.theme/ },
+  { platform: 'shopify', weight: 2, where: 'html', test: /shopify-section|shopify-payment-button/ },
+  { platform: 'woocommerce', weight: 4, where: 'html', test: /wp-content\/plugins\/woocommerce/ },
+  { platform: 'woocommerce', weight: 3, where: 'html', test: /<body[^>]*class="[^"]*\bwoocommerce\b/ },
+  { platform: 'woocommerce', weight: 3, where: 'html', test: /\/wp-json\/wc\/store|wc-block|woocommerce-product-gallery|single_add_to_cart_button/ },
+  { platform: 'woocommerce', weight: 2, where: 'cookie', test: /(^|;\s*)(woocommerce_items_in_cart|wp_woocommerce_session_)/ },
+  { platform: 'magento', weight: 4, where: 'html', test: /Mage\.Cookies|mage\/cookies|data-mage-init|Magento_(Catalog|Theme|Ui)/ },
+  { platform: 'magento', weight: 3, where: 'html', test: /\/static\/(version\d+\/)?frontend\// },
+  { platform: 'magento', weight: 3, where: 'cookie', test: /(^|;\s*)(mage-cache-sessid|mage-cache-storage|form_key|X-Magento-Vary)=/ },
+  { platform: 'magento', weight: 3, where: 'header', header: 'x-magento-cache-debug', test: /./ },
+  { platform: 'magento', weight: 3, where: 'header', header: 'x-magento-tags', test: /./ },
+  { platform: 'salesforce_commerce_cloud', weight: 5, where: 'html', test: /demandware\.static|\/on\/demandware\.store\// },
+  { platform: 'salesforce_commerce_cloud', weight: 3, where: 'cookie', test: /(^|;\s*)(dwsid|dwanonymous_\w+|dw_dnt|__cq_dnt)=/ },
+  { platform: 'salesforce_commerce_cloud', weight: 2, where: 'html', test: /dwvar_|dw\/image\/v2\// },
+  { platform: 'bigcommerce', weight: 5, where: 'html', test: /\bBCData\b|cdn\d*\.bigcommerce\.com|stencil-utils/ },
+  { platform: 'bigcommerce', weight: 3, where: 'cookie', test: /(^|;\s*)(SHOP_SESSION_TOKEN|fornax_anonymousId)=/ },
+  { platform: 'bigcommerce', weight: 3, where: 'header', header: 'x-bc-storefront', test: /./ },
+  { platform: 'wix', weight: 5, where: 'html', test: /static\.wixstatic\.com|wix-warmup-data|_wixCssImports|wixBiSession/ },
+  { platform: 'wix', weight: 3, where: 'header', header: 'x-wix-request-id', test: /./ },
+  { platform: 'squarespace', weight: 5, where: 'html', test: /static1\.squarespace\.com|Static\.SQUARESPACE_CONTEXT|squarespace-cdn\.com/ },
+  { platform: 'squarespace', weight: 3, where: 'cookie', test: /(^|;\s*)(crumb|ss_cvr)=/ },
+  { platform: 'prestashop', weight: 5, where: 'html', test: /prestashop\s*=\s*\{|var prestashop\b|\/modules\/ps_\w+\// },
+  { platform: 'prestashop', weight: 3, where: 'cookie', test: /(^|;\s*)PrestaShop-[0-9a-f]+=/ },
+  { platform: 'prestashop', weight: 2, where: 'html', test: /<meta name="generator" content="PrestaShop/i },
+];
+
+export const PLATFORM_THRESHOLD = 4;
+
+export interface PlatformDetection {
+  platform: Platform | null;
+  score: number;
+  scores: Partial<Record<Platform, number>>;
+  signals: string[];
+}
+
+function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | null {
+  for (const [k, v] of Object.entries(headers)) {
+    if (k.toLowerCase() !== name) continue;
+    return Array.isArray(v) ? v.join('; ') : v ?? null;
+  }
+  return null;
+}
+
+export function detectPlatform(html: string, headers: Record<string, string | string[] | undefined> = {}): PlatformDetection {
+  const scores: Partial<Record<Platform, number>> = {};
+  const signals: string[] = [];
+  const cookies = (() => {
+    const raw = headers['set-cookie'] ?? headers['Set-Cookie'];
+    return (Array.isArray(raw) ? raw : raw ? [raw] : []).map((c) => c.split(';')[0]).join('; ');
+  })();
+  // Markers sit in <head> and early scripts; a bounded prefix keeps this cheap on huge pages.
+  const sample = html.length > 600_000 ? html.slice(0, 400_000) + html.slice(-200_000) : html;
+  for (const s of SIGNALS) {
+    let hit = false;
+    if (s.where === 'header') {
+      const v = headerValue(headers, s.header!);
+      hit = v != null && s.test.test(v);
+    } else if (s.where === 'cookie') hit = s.test.test(cookies);
+    else hit = s.test.test(sample);
+    if (hit) {
+      scores[s.platform] = (scores[s.platform] ?? 0) + s.weight;
+      signals.push(`${s.platform}:${s.where}:${s.header ?? s.test.source.slice(0, 40)}`);
+    }
+  }
+  let best: Platform | null = null;
+  let bestScore = 0;
+  for (const [platform, score] of Object.entries(scores) as Array<[Platform, number]>) {
+    if (score > bestScore) {
+      best = platform;
+      bestScore = score;
+    }
+  }
+  return { platform: bestScore >= PLATFORM_THRESHOLD ? best : null, score: bestScore, scores, signals };
+}

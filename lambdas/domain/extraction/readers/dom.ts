@@ -1,0 +1,303 @@
+// DOM heuristics for what markup does not say (or says wrong): the displayed price near the
+// buy button with its struck-through compare-at price, availability wording, title, SKU,
+// brand, images, breadcrumbs, and the links of related-product blocks. One pass over the tree
+// collects candidates with inherited context (inside a related block, inside <s>/<del>, ...).
+import type { CheerioAPI } from 'cheerio';
+import type { AnyNode, Element } from 'domhandler';
+import type { Availability, ImageCandidate, ProductCandidate } from '../candidate';
+import { parsePrice } from '../price';
+import { absoluteUrl, cleanText } from '../values';
+
+export interface PriceCandidate {
+  amount: number;
+  currency: string | null;
+  text: string;
+  score: number;
+  order: number;
+  /** Struck through or labelled as a former/list price. */
+  former: boolean;
+  inMain: boolean;
+  el: Element;
+}
+
+export interface DomReading {
+  product: ProductCandidate;
+  priceCandidates: PriceCandidate[];
+  /** Amounts displayed anywhere in the product area (to confirm markup prices). */
+  displayedAmounts: Set<number>;
+  hasAddToCart: boolean;
+  /** Product cards outside the main product (listing pages have many). */
+  productCardCount: number;
+  breadcrumbs: string[];
+  relatedUrls: string[];
+  /** Distinct outbound product-like links (for page-type classification). */
+  h1Count: number;
+}
+
+const NOISE = /(^|[\s_-])(related|recommend\w*|similar|upsell|up-sell|cross-?sell\w*|carousel|also|recently|recent|you-may|youmay|bundle|footer|header|nav|navigation|menu|megamenu|breadcrumbs?|minicart|mini-cart|cart-drawer|drawer|sponsored|compare|sidebar|reviews?|rating|banner|promo-bar|newsletter|cookie|modal|popup|accessories|complete-the-look|shop-the-look|strands|rr-|rrPlacement)([\s_-]|$)/i;
+const NOISE_LOOSE = /(related|recommend|similar|upsell|crosssell|cross-sell|carousel|alsobought|also-bought|alsoviewed|also-viewed|recentlyviewed|recently-viewed|youmayalsolike|you-may-also|sponsored|footer|megamenu|mini-?cart|cart-?drawer)/i;
+const PRICE_ATTR = /price|prix|preis|precio|prezzo|preco|cena|prijs|pris|amount|cost|betrag/i;
+const PRICE_NEGATIVE = /(per|unit|base|installment|instalment|monthly|month|klarna|afterpay|finance|shipping|delivery|freight|tax|vat|saving|save|discount|percent|pct|off|label|range|filter|slider|points|reward|deposit|club|member|coupon|voucher|total|subtotal|minicart|each)/i;
+const PRICE_FORMER = /(old|was|regular|list|original|compare|strike|crossed|before|rrp|msrp|uvp|previous|retail|standard|reference|initial|prix-barre|barre|streich|tachado|full|non-?sale|high)/i;
+const PRICE_CURRENT = /(sale|current|now|final|special|our|actual|offer|promo|deal|selling|reduced|discounted|new|sell|buy|main|product-price|price--large|big|primary|display)/i;
+const ADD_TO_CART = /(add[\s_-]?to[\s_-]?(cart|bag|basket|trolley)|addtocart|addtobag|addtobasket|buy[\s_-]?now|in den (warenkorb|einkaufswagen)|ajouter au panier|añadir a(l carrito| la cesta)|aggiungi al carrello|in winkelwagen|do koszyka|lägg i|kaufen|comprar|acheter|add to order|adicionar ao carrinho|legg i handlekurv|læg i kurv|lisää ostoskoriin|sepete ekle|加入购物车|カートに入れる|submit-product|product-form__submit|single_add_to_cart)/i;
+const OUT_OF_STOCK = /(out of stock|sold out|currently unavailable|no longer available|not available|unavailable|temporarily unavailable|ausverkauft|nicht (mehr )?verfügbar|nicht lieferbar|derzeit nicht|épuisé|rupture de stock|indisponible|actuellement indisponible|agotado|sin stock|no disponible|esaurito|non disponibile|attualmente non disponibile|niet (meer )?(op voorraad|leverbaar|beschikbaar)|uitverkocht|brak w magazynie|niedostępny|slutsåld|ikke på lager|utsolgt|loppuunmyyty|stokta yok|esgotado|indisponível|нет в наличии|在庫切れ|discontinued)/i;
+const IN_STOCK = /(in stock|available now|ready to ship|auf lager|lieferbar|en stock|disponible|disponibile|op voorraad|på lager|dostępny|in magazzino|em estoque|在庫あり)/i;
+const SKU_LABEL = /(?:\bSKU|\bArt(?:ikel)?\.?[\s-]*(?:Nr|nummer|no)\.?|\bItem\s*(?:#|No\.?|number|code)|\bProduct\s*(?:code|ID|#|number|no\.?)|\bStyle\s*(?:#|No\.?|number|code)|\bR[ée]f(?:[ée]rence)?\.?|\bC[óo]digo|\bCodice(?:\s+articolo)?|\bCod\.|\bNumer\s+produktu|\bProduktnummer|\bArtikelnr\.?|\bBestellnummer|\bVarenummer|\bTuotenumero|\bWebcode|\bModel\s*(?:No\.?|#)?\s*(?=[:#])|\bItem\s*model\s*number|\bASIN|\bMatnr)\s*[:#.]?\s*([A-Z0-9][A-Z0-9._/-]{2,30})/i;
+
+interface Context {
+  noise: boolean;
+  former: boolean;
+  hidden: boolean;
+}
+
+function attrText(el: Element): string {
+  const a = el.attribs;
+  let out = `${a.class ?? ''} ${a.id ?? ''} ${a.itemprop ?? ''}`;
+  for (const k in a) if (k.startsWith('data-')) out += ` ${k}`;
+  return out;
+}
+
+function ownText(el: Element): string {
+  let t = '';
+  for (const c of el.children) if (c.type === 'text') t += (c as unknown as { data: string }).data;
+  return t;
+}
+
+function fullText(el: AnyNode, limit = 400): string {
+  let out = '';
+  const walk = (n: AnyNode) => {
+    if (out.length > limit) return;
+    if (n.type === 'text') out += (n as unknown as { data: string }).data;
+    else if (n.type === 'tag') {
+      const e = n as Element;
+      if (e.name === 'script' || e.name === 'style' || e.name === 'noscript') return;
+      for (const c of e.children) walk(c);
+    }
+  };
+  walk(el);
+  return out.replace(/\s+/g, ' ').trim();
+}
+
+function ancestors(el: Element): Element[] {
+  const chain: Element[] = [];
+  let p: AnyNode | null = el;
+  while (p && p.type === 'tag' && chain.length < 200) {
+    chain.push(p as Element);
+    p = (p as Element).parent as AnyNode | null;
+  }
+  return chain;
+}
+
+function lowestCommonAncestor(a: Element, b: Element): Element | null {
+  const setA = new Set(ancestors(a));
+  for (const x of ancestors(b)) if (setA.has(x)) return x;
+  return null;
+}
+
+function contains(container: Element, el: Element): boolean {
+  let p: AnyNode | null = el;
+  for (let i = 0; p && i < 200; i++) {
+    if (p === container) return true;
+    p = p.parent as AnyNode | null;
+  }
+  return false;
+}
+
+export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | null, currencyHint: string | null): DomReading {
+  const root = $.root()[0];
+  let order = 0;
+  const priceEls: Array<{ el: Element; ctx: Context; order: number; strength: number }> = [];
+  const buttons: Element[] = [];
+  const h1s: Element[] = [];
+  const h1Orders = new Map<Element, number>();
+  const skuTexts: string[] = [];
+  const brandTexts: string[] = [];
+  const imgs: Array<{ el: Element; order: number; noise: boolean }> = [];
+  const relatedLinks: string[] = [];
+  const breadcrumbLinks: string[] = [];
+  let productCardCount = 0;
+
+  const visit = (node: AnyNode, ctx: Context, depth: number) => {
+    if (depth > 120 || node.type !== 'tag') return;
+    const el = node as Element;
+    const name = el.name;
+    if (name === 'script' || name === 'style' || name === 'noscript' || name === 'template' || name === 'svg') return;
+    order++;
+    const attrs = attrText(el);
+    const classId = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`;
+    const next: Context = {
+      noise: ctx.noise || NOISE.test(classId) || NOISE_LOOSE.test(classId) || name === 'footer' || name === 'nav' || name === 'header' || name === 'aside',
+      former: ctx.former || name === 's' || name === 'del' || name === 'strike' || /line-through/i.test(el.attribs.style ?? ''),
+      hidden: ctx.hidden || el.attribs.hidden !== undefined || /display:\s*none/i.test(el.attribs.style ?? ''),
+    };
+    if (/breadcrumb/i.test(classId) || /breadcrumb/i.test(el.attribs['aria-label'] ?? '')) {
+      $(el)
+        .find('a, [itemprop=name]')
+        .each((_, a) => {
+          const t = cleanText($(a).text());
+          if (t && t.length < 80 && !breadcrumbLinks.includes(t)) breadcrumbLinks.push(t);
+        });
+    }
+    if (name === 'h1' && !next.hidden) {
+      h1s.push(el);
+      h1Orders.set(el, order);
+    }
+    const label = `${attrs} ${el.attribs.value ?? ''} ${el.attribs['aria-label'] ?? ''} ${el.attribs.name ?? ''}`;
+    if ((name === 'button' || name === 'input' || name === 'a' || el.attribs.role === 'button') && !next.noise) {
+      const text = name === 'input' ? el.attribs.value ?? '' : fullText(el, 80);
+      if (ADD_TO_CART.test(text) || ADD_TO_CART.test(label)) buttons.push(el);
+    }
+    if (PRICE_ATTR.test(attrs) && !/(filter|facet|slider|range)/i.test(classId)) {
+      const strength = el.attribs.itemprop === 'price' ? 3 : /price/i.test(classId) ? 2 : 1;
+      priceEls.push({ el, ctx: next, order, strength });
+    }
+    if (/sku|product-?id|productcode|product-code|item-?number|article-?number|artnr|model-number/i.test(classId) && !next.noise) {
+      const t = fullText(el, 120);
+      if (t) skuTexts.push(t);
+    }
+    if (/(^|[\s_-])(brand|byline\w*|manufacturer|vendor)([\s_-]|$)/i.test(classId) && !next.noise) {
+      const t = fullText(el, 120);
+      if (t && t.length < 80) brandTexts.push(t);
+    }
+    if (name === 'img') imgs.push({ el, order, noise: next.noise });
+    if (next.noise && name === 'a' && /related|recommend|similar|also|upsell|cross/i.test(ancestors(el).map((a) => a.attribs.class ?? '').join(' '))) {
+      const href = absoluteUrl(el.attribs.href, pageUrl);
+      if (href && href !== pageUrl && !relatedLinks.includes(href) && relatedLinks.length < 50) relatedLinks.push(href);
+    }
+    if (/(^|[\s_-])(product-?(card|tile|item|grid-item)|grid-product|productcard|product-box|product-thumb|card-product)([\s_-]|$)/i.test(classId)) productCardCount++;
+    for (const c of el.children) visit(c, next, depth + 1);
+  };
+  visit(root as unknown as AnyNode, { noise: false, former: false, hidden: false }, 0);
+  // Document root is not a tag: walk its children.
+  if (order === 0) for (const c of (root as unknown as { children: AnyNode[] }).children) visit(c, { noise: false, former: false, hidden: false }, 0);
+
+  const h1 = h1s.find((h) => !ancestors(h).some((a) => NOISE_LOOSE.test(`${a.attribs.class ?? ''} ${a.attribs.id ?? ''}`))) ?? h1s[0] ?? null;
+  const h1Order = h1 ? h1Orders.get(h1) ?? -1 : -1;
+  const button = buttons[0] ?? null;
+  // The product area: the smallest element holding both the title and the buy button.
+  let main: Element | null = h1 && button ? lowestCommonAncestor(h1, button) : null;
+  if (main && (main.name === 'body' || main.name === 'html')) main = null;
+
+  const hints = { currency: currencyHint, countryCode };
+  const priceCandidates: PriceCandidate[] = [];
+  const displayedAmounts = new Set<number>();
+  for (const { el, ctx, order: o, strength } of priceEls) {
+    const raw = el.attribs.content ?? el.attribs['data-price'] ?? el.attribs['data-price-amount'] ?? el.attribs.value ?? null;
+    let text = fullText(el, 120);
+    if (raw && /\d/.test(raw) && (!/\d/.test(text) || text.length > 60)) text = raw;
+    if (!text || text.length > 80 || !/\d/.test(text)) continue;
+    const parsed = parsePrice(text, hints);
+    if (parsed.amount == null || parsed.amount <= 0) continue;
+    const classId = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''} ${Object.keys(el.attribs).filter((k) => k.startsWith('data-')).join(' ')}`;
+    const former = ctx.former || PRICE_FORMER.test(classId);
+    const inMain = main ? contains(main, el) : false;
+    let score = strength;
+    if (PRICE_CURRENT.test(classId)) score += 2;
+    if (PRICE_NEGATIVE.test(classId)) score -= 3;
+    if (former) score -= 5;
+    if (ctx.noise) score -= 8;
+    if (ctx.hidden) score -= 2;
+    if (inMain) score += 4;
+    if (parsed.currency) score += 1;
+    if (/\/|per\s|pro\s|\bea\b|\/\s*(kg|g|l|ml|m|m2|m²|st)/i.test(text)) score -= 3;
+    if (/^\s*(from|ab|à partir de|desde|a partire da|vanaf|od)\b/i.test(text)) score -= 1;
+    if (/%/.test(text)) score -= 4;
+    if (h1 && !inMain && o > h1Order && o - h1Order < 400) score += 1;
+    if (!ctx.noise) displayedAmounts.add(parsed.amount);
+    priceCandidates.push({ amount: parsed.amount, currency: parsed.currency, text, score, order: o, former, inMain, el });
+  }
+
+  // Current price: best score, then earliest; nested duplicates collapse onto one amount.
+  const current = priceCandidates
+    .filter((c) => !c.former && c.score > 0)
+    .sort((a, b) => b.score - a.score || a.order - b.order)[0];
+  let compareAt: number | null = null;
+  if (current) {
+    const formers = priceCandidates
+      .filter((c) => c.former && !c.el.attribs.class?.match(NOISE) && c.amount > current.amount && (main ? c.inMain : Math.abs(c.order - current.order) < 60))
+      .sort((a, b) => Math.abs(a.order - current.order) - Math.abs(b.order - current.order));
+    compareAt = formers[0]?.amount ?? null;
+  }
+
+  // Availability wording inside the product area (or near the title when there is none).
+  const scope = main ?? (button ? (button.parent as Element) : null);
+  const scopeText = scope ? fullText(scope, 6000) : '';
+  let availability: Availability | null = null;
+  const availabilityEl = $('[class*="availability" i], [id*="availability" i], [class*="stock" i], [id*="stock" i]')
+    .toArray()
+    .filter((e) => !NOISE_LOOSE.test(`${e.attribs.class ?? ''} ${e.attribs.id ?? ''}`))
+    .map((e) => fullText(e, 200))
+    .find((t) => t && t.length < 200 && (OUT_OF_STOCK.test(t) || IN_STOCK.test(t)));
+  if (availabilityEl) availability = OUT_OF_STOCK.test(availabilityEl) && !/^(in stock)/i.test(availabilityEl) ? 'OutOfStock' : 'InStock';
+  else if (button && !('disabled' in button.attribs) && !/disabled|sold-?out|unavailable/i.test(button.attribs.class ?? '')) availability = 'InStock';
+  else if (button && ('disabled' in button.attribs || /sold-?out|unavailable/i.test(button.attribs.class ?? ''))) availability = 'OutOfStock';
+  else if (scopeText && OUT_OF_STOCK.test(scopeText)) availability = 'OutOfStock';
+
+  // SKU from labelled text ("SKU: 123", "Art.-Nr. 123") or sku-classed elements.
+  let sku: string | null = null;
+  for (const t of skuTexts) {
+    const m = t.match(SKU_LABEL);
+    if (m) {
+      sku = m[1];
+      break;
+    }
+    const bare = t.trim();
+    if (/^[A-Z0-9][A-Z0-9._/-]{2,30}$/i.test(bare) && /\d/.test(bare)) {
+      sku = bare;
+      break;
+    }
+  }
+  if (!sku && scopeText) sku = scopeText.match(SKU_LABEL)?.[1] ?? null;
+
+  let brand: string | null = null;
+  for (const t of brandTexts) {
+    const b = t
+      .replace(/^(visit the|brand:|marke:|marca:|marque\s*:|by)\s*/i, '')
+      .replace(/\s*(store|shop)$/i, '')
+      .replace(/^(besuche den|visita lo store di|visitez la boutique|visita la tienda de)\s*/i, '')
+      .replace(/-(store|shop)$/i, '')
+      .trim();
+    if (b && b.length <= 60 && !/\d{3,}/.test(b)) {
+      brand = b;
+      break;
+    }
+  }
+
+  const images: ImageCandidate[] = [];
+  for (const { el, noise } of imgs) {
+    if (noise || images.length >= 12) continue;
+    const a = el.attribs;
+    const cls = `${a.class ?? ''} ${a.id ?? ''} ${(el.parent as Element | null)?.attribs?.class ?? ''}`;
+    const inMain = main ? contains(main, el) : /product|gallery|zoom|main|hero|primary|pdp/i.test(cls);
+    if (!inMain) continue;
+    const src = a['data-zoom-image'] ?? a['data-large_image'] ?? a['data-src'] ?? a['data-old-hires'] ?? a.src ?? a.srcset?.split(/\s+/)[0];
+    const url = absoluteUrl(src, pageUrl);
+    if (!url || /\.(svg|gif)(\?|$)/i.test(url) || /sprite|icon|logo|spinner|placeholder|pixel|blank/i.test(url)) continue;
+    const width = Number(a.width) || null;
+    if (width != null && width < 80) continue;
+    images.push({ url, width, height: Number(a.height) || null, alt: cleanText(a.alt) });
+  }
+
+  const title = cleanText(h1 ? fullText(h1, 300) : null);
+  return {
+    product: {
+      source: 'dom',
+      title: title && title.length <= 300 ? title : null,
+      brand,
+      sku,
+      images,
+      price: current?.amount ?? null,
+      currency: current?.currency ?? null,
+      compareAt: compareAt != null && current && compareAt > current.amount ? compareAt : null,
+      availability,
+    },
+    priceCandidates,
+    displayedAmounts,
+    hasAddToCart: !!button,
+    productCardCount,
+    breadcrumbs: breadcrumbLinks.slice(0, 12),
+    relatedUrls: relatedLinks,
+    h1Count: h1s.length,
+  };
+}

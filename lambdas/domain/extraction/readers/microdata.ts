@@ -1,0 +1,79 @@
+// Microdata (itemscope/itemprop) and schema.org RDFa Lite (typeof/property) converted to the
+// JSON-LD node shape, so one interpreter serves both.
+import type { CheerioAPI } from 'cheerio';
+import type { AnyNode, Element } from 'domhandler';
+import { interpretSchemaNodes, type SchemaNode, type SchemaReading } from './schema-org';
+
+const URL_ATTR: Record<string, string> = { a: 'href', link: 'href', area: 'href', img: 'src', source: 'src', video: 'src', audio: 'src', iframe: 'src', embed: 'src', object: 'data' };
+
+const isScope = (el: Element) => el.attribs.itemscope !== undefined || el.attribs.typeof !== undefined;
+const propNames = (el: Element): string[] =>
+  (el.attribs.itemprop ?? el.attribs.property ?? '')
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((p) => p.replace(/^(schema|s):/i, '').replace(/^https?:\/\/schema\.org\//i, ''))
+    .filter((p) => !p.includes(':'));
+
+function typeOf(el: Element): string | null {
+  const raw = el.attribs.itemtype ?? el.attribs.typeof ?? '';
+  const first = raw.split(/\s+/).filter(Boolean)[0];
+  if (!first) return null;
+  return first.replace(/^https?:\/\/(www\.)?schema\.org\//i, '').replace(/^schema:/i, '');
+}
+
+function textOf($: CheerioAPI, el: Element): string {
+  return $(el).text().replace(/\s+/g, ' ').trim();
+}
+
+function valueOf($: CheerioAPI, el: Element): unknown {
+  if (isScope(el)) return scopeToNode($, el);
+  const a = el.attribs;
+  if (a.content !== undefined) return a.content;
+  const urlAttr = URL_ATTR[el.name];
+  if (urlAttr && a[urlAttr]) return a[urlAttr];
+  if (el.name === 'meta') return a.content ?? '';
+  if (el.name === 'time' && a.datetime) return a.datetime;
+  if ((el.name === 'data' || el.name === 'meter') && a.value) return a.value;
+  if (a.resource) return a.resource;
+  return textOf($, el);
+}
+
+function scopeToNode($: CheerioAPI, scope: Element, depth = 0): SchemaNode {
+  const node: SchemaNode = {};
+  const type = typeOf(scope);
+  if (type) node['@type'] = type;
+  if (depth > 6) return node;
+  const add = (name: string, value: unknown) => {
+    if (node[name] === undefined) node[name] = value;
+    else node[name] = [...(Array.isArray(node[name]) ? (node[name] as unknown[]) : [node[name]]), value];
+  };
+  const walk = (children: AnyNode[]) => {
+    for (const child of children) {
+      if (child.type !== 'tag' && child.type !== 'script') continue;
+      const el = child as Element;
+      const names = propNames(el);
+      if (names.length) {
+        const value = isScope(el) ? scopeToNode($, el, depth + 1) : valueOf($, el);
+        for (const name of names) add(name, value);
+      }
+      if (!isScope(el)) walk(el.children);
+    }
+  };
+  walk(scope.children);
+  return node;
+}
+
+/** Top-level scopes: those that are not themselves a property of another scope. */
+export function microdataNodes($: CheerioAPI): SchemaNode[] {
+  const nodes: SchemaNode[] = [];
+  $('[itemscope], [typeof]').each((_, el) => {
+    if (propNames(el).length && $(el).parents('[itemscope], [typeof]').length) return;
+    if (!typeOf(el)) return;
+    nodes.push(scopeToNode($, el));
+  });
+  return nodes;
+}
+
+export function readMicrodata($: CheerioAPI, pageUrl: string): SchemaReading {
+  return interpretSchemaNodes(microdataNodes($), 'microdata', pageUrl);
+}

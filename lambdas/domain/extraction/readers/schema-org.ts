@@ -1,0 +1,407 @@
+// Interprets schema.org nodes (from JSON-LD, or microdata converted to the same shape) into a
+// product candidate: Product, ProductGroup with hasVariant/variesBy, Products that point at
+// their group with isVariantOf, Offer/AggregateOffer/priceSpecification, ratings and reviews.
+// Page-level nodes (FAQPage, BreadcrumbList, ItemList...) become page facts.
+import type { Faq, Review } from '../types';
+import type { ImageCandidate, ProductCandidate, Source, VariantCandidate } from '../candidate';
+import {
+  absoluteUrl,
+  asArray,
+  cleanText,
+  currencyCode,
+  firstString,
+  markupPrice,
+  normaliseAvailability,
+  toNumber,
+  toPositiveInt,
+} from '../values';
+
+export type SchemaNode = Record<string, unknown>;
+
+// Only top-level nodes are candidates for the page's product: a Product nested in isRelatedTo,
+// isSimilarTo or an ItemList is someone else's product.
+export interface SchemaReading {
+  product: ProductCandidate | null;
+  productEntityCount: number;
+  /** Every top-level @type seen (local names). */
+  types: string[];
+  faqs: Faq[];
+  breadcrumbs: string[];
+}
+
+const PRODUCT_TYPES = new Set(['Product', 'ProductGroup', 'ProductModel', 'IndividualProduct', 'SomeProducts', 'Vehicle', 'Car', 'Motorcycle']);
+const OPTION_PROPS = ['color', 'size', 'material', 'pattern', 'suggestedAge', 'suggestedGender', 'width', 'depth', 'height', 'weight', 'flavor', 'scent', 'style'];
+
+export function typesOf(node: unknown): string[] {
+  if (!node || typeof node !== 'object') return [];
+  return asArray((node as SchemaNode)['@type'])
+    .filter((t): t is string => typeof t === 'string')
+    .map((t) => t.replace(/^https?:\/\/schema\.org\//i, '').replace(/^schema:/i, ''));
+}
+
+const isProductNode = (node: unknown): node is SchemaNode => typesOf(node).some((t) => PRODUCT_TYPES.has(t));
+const isGroupNode = (node: unknown): boolean => typesOf(node).includes('ProductGroup');
+
+/** Top-level nodes of a parsed JSON-LD value: arrays, @graph and WebPage.mainEntity unwrapped. */
+export function topLevelNodes(value: unknown, out: SchemaNode[] = [], depth = 0): SchemaNode[] {
+  if (depth > 6 || value == null) return out;
+  if (Array.isArray(value)) {
+    for (const v of value) topLevelNodes(v, out, depth + 1);
+    return out;
+  }
+  if (typeof value !== 'object') return out;
+  const node = value as SchemaNode;
+  if (Array.isArray(node['@graph'])) topLevelNodes(node['@graph'], out, depth + 1);
+  if (node['@type']) out.push(node);
+  const types = typesOf(node);
+  if (types.some((t) => /Page$/.test(t)) && node.mainEntity) topLevelNodes(node.mainEntity, out, depth + 1);
+  return out;
+}
+
+function indexById(nodes: SchemaNode[]): Map<string, SchemaNode> {
+  const byId = new Map<string, SchemaNode>();
+  const visit = (value: unknown, depth: number) => {
+    if (depth > 8 || !value || typeof value !== 'object') return;
+    if (Array.isArray(value)) return value.forEach((v) => visit(v, depth + 1));
+    const node = value as SchemaNode;
+    const id = node['@id'];
+    if (typeof id === 'string' && Object.keys(node).length > 1 && !byId.has(id)) byId.set(id, node);
+    for (const v of Object.values(node)) if (v && typeof v === 'object') visit(v, depth + 1);
+  };
+  visit(nodes, 0);
+  return byId;
+}
+
+function resolve(value: unknown, byId: Map<string, SchemaNode>): unknown {
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const node = value as SchemaNode;
+    const id = node['@id'];
+    if (typeof id === 'string' && Object.keys(node).length === 1) return byId.get(id) ?? node;
+  }
+  return value;
+}
+
+function resolveAll(value: unknown, byId: Map<string, SchemaNode>): SchemaNode[] {
+  return asArray(value)
+    .map((v) => resolve(v, byId))
+    .filter((v): v is SchemaNode => !!v && typeof v === 'object');
+}
+
+function htmlToText(value: unknown): string | null {
+  const text = firstString(value);
+  if (!text) return null;
+  return cleanText(
+    text
+      .replace(/<(br|\/p|\/div|\/li|\/h\d)[^>]*>/gi, ' ')
+      .replace(/<[^>]+>/g, '')
+      .replace(/&nbsp;/g, ' ')
+      .replace(/&amp;/g, '&')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;|&apos;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>'),
+  );
+}
+
+function dimension(value: unknown): number | null {
+  if (value && typeof value === 'object' && !Array.isArray(value)) return toPositiveInt((value as SchemaNode).value);
+  return toPositiveInt(value);
+}
+
+function readImages(value: unknown, base: string, byId: Map<string, SchemaNode>): ImageCandidate[] {
+  const images: ImageCandidate[] = [];
+  for (const raw of asArray(value)) {
+    const item = resolve(raw, byId);
+    if (typeof item === 'string') {
+      const url = absoluteUrl(item, base);
+      if (url) images.push({ url });
+    } else if (item && typeof item === 'object') {
+      const node = item as SchemaNode;
+      const url = absoluteUrl(node.contentUrl ?? node.url ?? node.thumbnailUrl ?? node['@id'], base);
+      if (url)
+        images.push({
+          url,
+          width: dimension(node.width),
+          height: dimension(node.height),
+          alt: cleanText(firstString(node.caption ?? node.name ?? node.description)),
+        });
+    }
+  }
+  return images;
+}
+
+function brandName(value: unknown, byId: Map<string, SchemaNode>): string | null {
+  for (const raw of asArray(value)) {
+    const item = resolve(raw, byId);
+    const name = typeof item === 'object' && item ? firstString((item as SchemaNode).name) : firstString(item);
+    if (name && !/^(null|undefined|n\/a|none|-)$/i.test(name)) return name;
+  }
+  return null;
+}
+
+interface OfferReading {
+  price: number | null;
+  currency: string | null;
+  compareAt: number | null;
+  availability: ReturnType<typeof normaliseAvailability>;
+  url: string | null;
+  sku: string | null;
+  low: number | null;
+  high: number | null;
+}
+
+function readOffers(value: unknown, base: string, byId: Map<string, SchemaNode>, depth = 0): OfferReading {
+  const reading: OfferReading = { price: null, currency: null, compareAt: null, availability: null, url: null, sku: null, low: null, high: null };
+  if (depth > 3) return reading;
+  const prices: number[] = [];
+  for (const offer of resolveAll(value, byId)) {
+    const types = typesOf(offer);
+    const currency = currencyCode(offer.priceCurrency);
+    let price = markupPrice(offer.price ?? offer.lowPrice, currency);
+    let compareAt: number | null = null;
+    let specCurrency: string | null = null;
+    for (const spec of resolveAll(offer.priceSpecification, byId)) {
+      const specPrice = markupPrice(spec.price ?? spec.minPrice, currencyCode(spec.priceCurrency));
+      specCurrency ??= currencyCode(spec.priceCurrency);
+      const priceType = firstString(spec.priceType) ?? '';
+      if (/strikethrough|listprice|msrp|srp|regular|original/i.test(priceType)) compareAt ??= specPrice;
+      else if (price == null) price = specPrice;
+    }
+    if (types.includes('AggregateOffer')) {
+      const low = markupPrice(offer.lowPrice, currency);
+      const high = markupPrice(offer.highPrice, currency);
+      if (low != null) reading.low = reading.low == null ? low : Math.min(reading.low, low);
+      if (high != null) reading.high = reading.high == null ? high : Math.max(reading.high, high);
+      if (offer.offers && price == null) {
+        const inner = readOffers(offer.offers, base, byId, depth + 1);
+        price = inner.price;
+        reading.availability ??= inner.availability;
+        reading.currency ??= inner.currency;
+      }
+    }
+    if (price != null) prices.push(price);
+    // The first offer with a price decides; the others only fill gaps.
+    if (reading.price == null && price != null) {
+      reading.price = price;
+      reading.currency = currency ?? specCurrency ?? reading.currency;
+      reading.compareAt = compareAt;
+      reading.availability = normaliseAvailability(offer.availability) ?? reading.availability;
+    } else {
+      reading.currency ??= currency ?? specCurrency;
+      reading.availability ??= normaliseAvailability(offer.availability);
+    }
+    reading.url ??= absoluteUrl(offer.url, base);
+    reading.sku ??= firstString(offer.sku);
+  }
+  if (prices.length > 1) {
+    reading.low = Math.min(reading.low ?? Infinity, ...prices);
+    reading.high = Math.max(reading.high ?? -Infinity, ...prices);
+  }
+  return reading;
+}
+
+function readRating(node: SchemaNode, byId: Map<string, SchemaNode>): ProductCandidate['rating'] {
+  const rating = resolveAll(node.aggregateRating, byId)[0];
+  if (!rating) return null;
+  const value = toNumber(firstString(rating.ratingValue));
+  const count = toPositiveInt(firstString(rating.reviewCount)) ?? toPositiveInt(firstString(rating.ratingCount));
+  const scale = toNumber(firstString(rating.bestRating)) ?? (value != null ? 5 : null);
+  if (value == null && count == null) return null;
+  return { value, count, scale };
+}
+
+function readReviews(node: SchemaNode, byId: Map<string, SchemaNode>): Review[] {
+  return resolveAll(node.review ?? node.reviews, byId)
+    .slice(0, 100)
+    .map((r) => {
+      const rating = resolveAll(r.reviewRating, byId)[0];
+      return {
+        author: brandName(r.author, byId),
+        rating: rating ? toNumber(firstString(rating.ratingValue)) : null,
+        title: cleanText(firstString(r.name ?? r.headline)),
+        body: htmlToText(r.reviewBody ?? r.description),
+        date: cleanText(firstString(r.datePublished ?? r.dateCreated)),
+      };
+    })
+    .filter((r) => r.body || r.rating != null || r.title);
+}
+
+function gtinOf(node: SchemaNode): string | null {
+  return firstString(node.gtin13 ?? node.gtin ?? node.gtin12 ?? node.gtin14 ?? node.gtin8 ?? null);
+}
+
+function optionNames(group: SchemaNode): string[] {
+  return asArray(group.variesBy)
+    .map((v) => firstString(v))
+    .filter((v): v is string => !!v)
+    .map((v) => v.replace(/^https?:\/\/schema\.org\//i, '').replace(/^schema:/i, ''));
+}
+
+function isStub(node: SchemaNode): boolean {
+  return !node.name && !node.offers && !node.sku && !node.gtin && !node.gtin13 && !node.gtin14 && !node.color && !node.size;
+}
+
+function toVariant(node: SchemaNode, names: string[], base: string, byId: Map<string, SchemaNode>): VariantCandidate {
+  const offer = readOffers(node.offers, base, byId);
+  const useNames = names.length ? names : OPTION_PROPS.filter((p) => node[p] != null);
+  const options: Array<[string, string]> = [];
+  for (const name of useNames) {
+    const value = firstString(node[name]);
+    if (value) options.push([name, value]);
+  }
+  const image = readImages(node.image, base, byId)[0] ?? null;
+  return {
+    id: firstString(node.productID) ?? null,
+    sku: firstString(node.sku) ?? offer.sku,
+    gtin: gtinOf(node),
+    url: absoluteUrl(node.url, base) ?? offer.url,
+    title: cleanText(firstString(node.name)),
+    options,
+    price: offer.price ?? offer.low,
+    currency: offer.currency,
+    compareAt: offer.compareAt,
+    availability: offer.availability,
+    image,
+  };
+}
+
+function productCandidate(node: SchemaNode, source: Source, base: string, byId: Map<string, SchemaNode>): ProductCandidate {
+  const offer = readOffers(node.offers, base, byId);
+  const facts: Record<string, string> = {};
+  for (const prop of OPTION_PROPS) {
+    const v = firstString(node[prop]);
+    if (v) facts[prop] = v;
+  }
+  const related = resolveAll([node.isRelatedTo, node.isSimilarTo].flat(), byId)
+    .map((r) => absoluteUrl(r.url ?? r['@id'], base))
+    .filter((u): u is string => !!u);
+  const category = firstString(node.category);
+  return {
+    source,
+    title: cleanText(firstString(node.name)),
+    description: htmlToText(node.description),
+    brand: brandName(node.brand, byId),
+    sku: firstString(node.sku) ?? offer.sku,
+    gtin: gtinOf(node),
+    mpn: firstString(node.mpn),
+    url: absoluteUrl(node.url, base),
+    category,
+    images: readImages(node.image, base, byId),
+    price: offer.price ?? offer.low,
+    currency: offer.currency,
+    compareAt: offer.compareAt,
+    priceRange: offer.low != null && offer.high != null && offer.high > offer.low ? { min: offer.low, max: offer.high } : null,
+    availability: offer.availability,
+    rating: readRating(node, byId),
+    reviews: readReviews(node, byId),
+    videoUrl: absoluteUrl(resolveAll(node.video, byId)[0]?.contentUrl ?? resolveAll(node.video, byId)[0]?.embedUrl, base),
+    facts,
+    related,
+  };
+}
+
+function groupCandidate(group: SchemaNode, variantNodes: SchemaNode[], source: Source, base: string, byId: Map<string, SchemaNode>): ProductCandidate {
+  const candidate = productCandidate(group, source, base, byId);
+  let names = optionNames(group);
+  const concrete = variantNodes.filter((v) => !isStub(v));
+  const variants = concrete.map((v) => toVariant(v, names, base, byId));
+  if (!names.length) names = [...new Set(variants.flatMap((v) => v.options.map(([n]) => n)))];
+  candidate.options = names
+    .map((name) => ({ name, values: [...new Set(variants.map((v) => v.options.find(([n]) => n === name)?.[1]).filter((x): x is string => !!x))] }))
+    .filter((o) => o.values.length);
+  candidate.variants = variants;
+  candidate.platformId = firstString(group.productGroupID) ?? null;
+  const priced = variants.filter((v) => v.price != null);
+  if (candidate.price == null && priced.length) {
+    const cheapest = priced.reduce((a, b) => (b.price! < a.price! ? b : a));
+    candidate.price = cheapest.price;
+    candidate.currency ??= cheapest.currency;
+    candidate.compareAt = cheapest.compareAt ?? null;
+    const all = priced.map((v) => v.price!);
+    if (Math.max(...all) > Math.min(...all)) candidate.priceRange = { min: Math.min(...all), max: Math.max(...all) };
+  }
+  if (!candidate.availability && variants.length) {
+    candidate.availability = variants.some((v) => v.availability === 'InStock') ? 'InStock' : variants.find((v) => v.availability)?.availability ?? null;
+  }
+  if (!candidate.images?.length) candidate.images = variants.map((v) => v.image).filter((i): i is ImageCandidate => !!i);
+  return candidate;
+}
+
+function sameTarget(a: string | null | undefined, pageUrl: string): boolean {
+  if (!a) return false;
+  try {
+    const x = new URL(a);
+    const y = new URL(pageUrl);
+    return x.hostname.replace(/^www\./, '') === y.hostname.replace(/^www\./, '') && x.pathname.replace(/\/$/, '') === y.pathname.replace(/\/$/, '');
+  } catch {
+    return false;
+  }
+}
+
+export function interpretSchemaNodes(nodes: SchemaNode[], source: Source, pageUrl: string): SchemaReading {
+  const byId = indexById(nodes);
+  const types = [...new Set(nodes.flatMap(typesOf))];
+  const faqs: Faq[] = [];
+  const breadcrumbs: string[] = [];
+  for (const node of nodes) {
+    const t = typesOf(node);
+    if (t.includes('FAQPage')) {
+      for (const q of resolveAll(node.mainEntity, byId)) {
+        const question = htmlToText(q.name ?? q.text);
+        const answerNode = resolveAll(q.acceptedAnswer, byId)[0];
+        const answer = answerNode ? htmlToText(answerNode.text) : null;
+        if (question && answer) faqs.push({ question, answer });
+      }
+    }
+    if (t.includes('BreadcrumbList') && !breadcrumbs.length) {
+      const items = resolveAll(node.itemListElement, byId).sort((a, b) => (toNumber(a.position) ?? 0) - (toNumber(b.position) ?? 0));
+      for (const item of items) {
+        const inner = resolve(item.item, byId);
+        const name = cleanText(firstString(item.name) ?? (inner && typeof inner === 'object' ? firstString((inner as SchemaNode).name) : null));
+        if (name) breadcrumbs.push(name);
+      }
+    }
+  }
+
+  const products = nodes.filter(isProductNode);
+  const distinct = new Set(products.filter((p) => !isGroupNode(p)).map((p) => firstString(p.sku) ?? firstString(p.name) ?? JSON.stringify(p).slice(0, 200)));
+  const groups = products.filter(isGroupNode);
+  let productEntityCount = distinct.size + groups.length;
+  let product: ProductCandidate | null = null;
+
+  const groupKey = (g: SchemaNode) => firstString(g['@id']) ?? firstString(g.productGroupID) ?? firstString(g.name);
+  // isVariantOf: Products naming their group, inline or by @id.
+  const memberOf = (p: SchemaNode): SchemaNode | null => {
+    const ref = resolve(asArray(p.isVariantOf)[0], byId);
+    return ref && typeof ref === 'object' ? (ref as SchemaNode) : null;
+  };
+  if (groups.length) {
+    const group = groups.find((g) => sameTarget(absoluteUrl(g.url, pageUrl), pageUrl)) ?? groups[0];
+    const key = groupKey(group);
+    const members = resolveAll(group.hasVariant, byId);
+    for (const p of products) {
+      const parent = memberOf(p);
+      if (parent && groupKey(parent) === key && !members.includes(p)) members.push(p);
+    }
+    product = groupCandidate(group, members, source, pageUrl, byId);
+    productEntityCount = groups.length;
+  } else {
+    const withParent = products.map((p) => [p, memberOf(p)] as const).filter(([, g]) => g);
+    if (withParent.length) {
+      const group = withParent[0][1]!;
+      const key = groupKey(group);
+      const members = withParent.filter(([, g]) => groupKey(g!) === key).map(([p]) => p);
+      for (const m of resolveAll(group.hasVariant, byId)) if (!members.includes(m)) members.push(m);
+      product = groupCandidate(group, members, source, pageUrl, byId);
+      productEntityCount = new Set(withParent.map(([, g]) => groupKey(g!))).size + products.filter((p) => !memberOf(p)).length;
+    } else if (products.length) {
+      const main =
+        products.find((p) => sameTarget(absoluteUrl(p.url ?? p['@id'], pageUrl), pageUrl)) ??
+        products.find((p) => p.offers && p.name) ??
+        products.find((p) => p.name) ??
+        products[0];
+      product = productCandidate(main, source, pageUrl, byId);
+    }
+  }
+  return { product, productEntityCount, types, faqs, breadcrumbs };
+}

@@ -1,0 +1,115 @@
+// Small value normalisers shared by the readers.
+import type { Availability } from './candidate';
+import { parsePrice } from './price';
+
+export function cleanText(value: unknown): string | null {
+  if (value == null) return null;
+  if (typeof value !== 'string' && typeof value !== 'number') return null;
+  const text = String(value)
+    .replace(/[\u00a0\u2009\u202f]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text ? text : null;
+}
+
+/** First string out of a string, number, {name}/{@value} object or array of those. */
+export function firstString(value: unknown): string | null {
+  if (value == null) return null;
+  if (Array.isArray(value)) {
+    for (const v of value) {
+      const s = firstString(v);
+      if (s) return s;
+    }
+    return null;
+  }
+  if (typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    return firstString(o.name ?? o['@value'] ?? o.value ?? null);
+  }
+  return cleanText(value);
+}
+
+export function asArray<T = unknown>(value: unknown): T[] {
+  if (value == null) return [];
+  return (Array.isArray(value) ? value : [value]) as T[];
+}
+
+const PLAIN_DECIMAL = /^-?\d+(\.\d+)?$/;
+
+/**
+ * A price stated in markup. schema.org asks for a dot decimal, but shops also write "48,00",
+ * "1.299,00" or "$12.99"; the locale-aware parser reads those. Zero and negatives are no price.
+ */
+export function markupPrice(value: unknown, currency?: string | null, countryCode?: string | null): number | null {
+  if (value == null || value === '') return null;
+  if (typeof value === 'number') return Number.isFinite(value) && value > 0 ? value : null;
+  if (typeof value !== 'string') return null;
+  const text = value.trim();
+  if (PLAIN_DECIMAL.test(text)) {
+    const n = Number(text);
+    return n > 0 ? n : null;
+  }
+  const parsed = parsePrice(text, { currency: currency ?? null, countryCode: countryCode ?? null });
+  return parsed.amount != null && parsed.amount > 0 ? parsed.amount : null;
+}
+
+export function toNumber(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value === 'string' && value.trim()) {
+    const n = Number(value.trim().replace(',', '.'));
+    return Number.isFinite(n) ? n : null;
+  }
+  return null;
+}
+
+export function toPositiveInt(value: unknown): number | null {
+  const n = toNumber(typeof value === 'string' ? value.replace(/[^\d.]/g, '') : value);
+  return n != null && n > 0 ? Math.round(n) : null;
+}
+
+const CURRENCY_CODE = /^[A-Z]{3}$/;
+
+export function currencyCode(value: unknown): string | null {
+  const text = firstString(value);
+  if (!text) return null;
+  const upper = text.toUpperCase();
+  if (CURRENCY_CODE.test(upper)) return upper;
+  const parsed = parsePrice(`${text} 1`, {});
+  return parsed.currency && CURRENCY_CODE.test(parsed.currency) ? parsed.currency : null;
+}
+
+export function normaliseAvailability(value: unknown): Availability | null {
+  const text = firstString(value);
+  if (!text) return null;
+  const key = text
+    .replace(/^https?:\/\/schema\.org\//i, '')
+    .toLowerCase()
+    .replace(/[^a-z]/g, '');
+  if (!key) return null;
+  if (/^(instock|available|instoreonly|onlineonly|yes|true|1|instockonline|instocks)$/.test(key)) return 'InStock';
+  if (/^(outofstock|soldout|oos|unavailable|notavailable|no|false|0|outofstockonline)$/.test(key)) return 'OutOfStock';
+  if (key === 'discontinued') return 'Discontinued';
+  if (key === 'preorder' || key === 'presale') return 'PreOrder';
+  if (key === 'backorder') return 'BackOrder';
+  if (key === 'limitedavailability') return 'LimitedAvailability';
+  if (key.includes('outofstock') || key.includes('soldout')) return 'OutOfStock';
+  if (key.includes('instock')) return 'InStock';
+  return null;
+}
+
+export function isAvailable(availability: Availability | null | undefined): boolean | null {
+  if (!availability) return null;
+  return availability === 'InStock' || availability === 'LimitedAvailability' || availability === 'PreOrder' || availability === 'BackOrder';
+}
+
+export function absoluteUrl(value: unknown, base: string): string | null {
+  const text = firstString(value);
+  if (!text || text.startsWith('data:') || text.startsWith('javascript:')) return null;
+  try {
+    const url = new URL(text.startsWith('//') ? `https:${text}` : text, base);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    return url.href;
+  } catch {
+    return null;
+  }
+}
