@@ -20,14 +20,5 @@ export function statementsOfRole(template: Template, roleLogicalId: string): Sta
 /** The role logical id of a Lambda function resource. */
 export const roleOfFunction = (fn: Resource): string => fn.Properties!.Role['Fn::GetAtt'][0];
 
-/** Logical id of the resource whose construct path ends with `/<constructId>/Resource`. */
-export function logicalIdByPath(template: Template, type: string, constructId: string): string {
-  const matches = Object.entries(template.findResources(type)).filter(([, resource]) =>
-    String((resource as any).Metadata?.['aws:cdk:path'] ?? '').endsWith(`/${constructId}/Resource`),
-  );
-  if (matches.length !== 1) throw new Error(`expected one ${type} at .../${constructId}/Resource, found ${matches.length}`);
-  return matches[0][0];
-}
-
 /** Does a statement's Resource mention this logical id (Ref or GetAtt, possibly inside Join)? */
 export const mentions = (value: unknown, logicalId: string): boolean => JSON.stringify(value).includes(`"${logicalId}"`);
