@@ -1,0 +1,429 @@
+// Request and response schemas of every operation, keyed by operationId (lambdas/topology/routes).
+// The pipeline validates requests with these and the OpenAPI document is generated from them.
+import { z } from 'zod';
+import {
+  countryCode,
+  EmptyMeta,
+  executionIdPath,
+  executionStatusFilter,
+  flag,
+  intField,
+  intParam,
+  LegacyMeta,
+  nonEmptyString,
+  pageParam,
+  pageSizeParam,
+  periodParam,
+  Timestamp,
+  urlList,
+  V1Meta,
+  v2Envelope,
+  MAX_PAGE,
+} from './common';
+import {
+  AffiliateLinkResult,
+  Collection,
+  ExecutionState,
+  ExecutionSummary,
+  ExtractResultCounts,
+  FullProductRecord,
+  LegacyProductRecord,
+  Listing,
+  MiniProductV1,
+  MiniProductV2,
+  PerUrlResult,
+  UsageRecord,
+  VendorSummary,
+} from './entities';
+
+export interface OperationContract {
+  summary: string;
+  description?: string;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  params?: z.ZodObject;
+  success: { status: 200 | 202; schema: z.ZodType; description?: string };
+  /** Codes (beyond auth, validation, rate limit and internal errors) this operation can answer. */
+  errors?: Array<404 | 409 | 504>;
+}
+
+const query = <S extends z.ZodRawShape>(shape: S) => z.object(shape);
+const body = <S extends z.ZodRawShape>(shape: S) => z.object(shape, { error: 'request body must be a JSON object' });
+
+const searchFilters = z
+  .object({
+    min_price: z.number({ error: 'filters.min_price must be a number' }).optional(),
+    max_price: z.number({ error: 'filters.max_price must be a number' }).optional(),
+    is_available: z.boolean({ error: 'filters.is_available must be a boolean' }).optional(),
+    brand: z.array(z.string(), { error: 'filters.brand must be an array of strings' }).optional(),
+    attributes: z
+      .record(z.string(), z.union([z.string(), z.array(z.string())]), { error: 'filters.attributes must map keys to a string or an array of strings' })
+      .optional(),
+  }, { error: 'filters must be an object' })
+  .optional();
+
+const legacySearchBody = body({ query: nonEmptyString('query'), filters: searchFilters, page: intField('page', 1, MAX_PAGE).default(1) });
+const legacySearchResponse = z.object({ products: z.array(LegacyProductRecord), meta: LegacyMeta });
+
+const v1ExtractStatusResponse = z.object({
+  status: ExecutionState,
+  progress: z.object({ products_processed: z.number().int(), urls_completed: z.number().int(), total_urls: z.number().int(), percent_complete: z.number() }).nullable(),
+  error: z.string().nullable(),
+  credits_used: z.number().int(),
+  results: z
+    .object({
+      products: z.array(PerUrlResult),
+      meta: z.object({
+        total_requested: z.number().int(),
+        total_successful: z.number().int(),
+        total_failed: z.number().int(),
+        total_failed_by_reason: z.record(z.string(), z.number().int()),
+        total_invalid: z.number().int(),
+        total_invalid_by_reason: z.record(z.string(), z.number().int()),
+        total_pending: z.number().int(),
+      }),
+    })
+    .optional(),
+  pagination: z
+    .object({ page: z.number().int(), limit: z.number().int(), total_items: z.number().int(), total_pages: z.number().int(), has_next: z.boolean(), has_prev: z.boolean() })
+    .optional(),
+});
+
+const v1StartResponse = z.object({ success: z.literal(true), execution_id: z.string() });
+const v1ListQuery = query({ status: executionStatusFilter(), limit: pageSizeParam(20, 'limit') });
+const v1ListResponse = z.object({ executions: z.array(ExecutionSummary) });
+const v1CancelResponse = z.object({ success: z.literal(true), execution_id: z.string(), status: z.literal('failed') });
+const v1ExtractStatusQuery = query({ page: pageParam(), limit: pageSizeParam(50, 'limit') });
+
+const v2StartResponse = (meta: z.ZodType) => z.object({ execution_id: z.string(), status: z.literal('pending'), meta });
+const v2ListQuery = query({ status: executionStatusFilter(), page: pageParam(), page_size: pageSizeParam(20) });
+const v2CancelResponse = z.object({ execution_id: z.string(), status: z.literal('failed'), error: z.string() });
+const timing = { start_date: Timestamp.nullable(), stop_date: Timestamp.nullable(), duration_ms: z.number().int().nullable() };
+
+const crawlBodyV1 = body({
+  domain: z.string({ error: 'domain must be a string' }).trim().min(1, { error: 'domain must not be empty' }).optional(),
+  url: z.string({ error: 'url must be a string' }).trim().min(1, { error: 'url must not be empty' }).optional(),
+  max_listings: intField('max_listings', 1, 1_000_000).optional(),
+  country_code: countryCode(),
+}).refine((b) => b.domain !== undefined || b.url !== undefined, { error: 'domain is required (a hostname or any URL of the store)', path: ['domain'] });
+
+export const CONTRACTS = {
+  // ---- public ----
+  health: { summary: 'Liveness: 200 once the service is ready', success: { status: 200, schema: z.object({ status: z.literal('ok') }) } },
+  openapi: { summary: 'This OpenAPI 3.1 document', success: { status: 200, schema: z.looseObject({ openapi: z.string() }) } },
+
+  // ---- legacy ----
+  legacySearch: { summary: 'Filtered natural-language product search', body: legacySearchBody, success: { status: 200, schema: legacySearchResponse } },
+  legacyRegularSearch: {
+    summary: 'Search by keywords and filters only (no query understanding, no re-ranking)',
+    body: legacySearchBody,
+    success: { status: 200, schema: legacySearchResponse },
+  },
+  legacyProducts: {
+    summary: 'Synchronous batch extraction of up to 50 product URLs',
+    body: body({ urls: urlList('urls', 50), enable_enrichment: flag('enable_enrichment', true), country_code: countryCode() }),
+    success: {
+      status: 200,
+      schema: z.object({
+        products: z.array(z.object({ url: z.string(), success: z.boolean(), product: z.looseObject({}).nullable() })),
+        meta: z.object({ total_requested: z.number().int(), total_successful: z.number().int(), total_failed: z.number().int(), urls_processed: z.array(z.string()) }),
+      }),
+    },
+  },
+  legacyProduct: {
+    summary: 'Single product by URL',
+    body: body({
+      url: nonEmptyString('url'),
+      enable_enrichment: flag('enable_enrichment', true),
+      enable_reviews: flag('enable_reviews', false),
+      enable_image_tags: flag('enable_image_tags', false),
+      country_code: countryCode(),
+      force_extraction: flag('force_extraction', false),
+    }),
+    success: { status: 200, schema: z.object({ product: z.looseObject({}).nullable(), meta: z.object({ found: z.boolean(), url: z.string() }) }) },
+  },
+  legacyFeed: {
+    summary: 'Product feed, most recently updated first',
+    query: query({
+      vendor: z.string().optional(),
+      updated_since: z.iso.datetime({ offset: true, error: 'updated_since must be an ISO 8601 timestamp' }).optional(),
+      page: pageParam(),
+      limit: pageSizeParam(50, 'limit'),
+    }),
+    success: { status: 200, schema: z.object({ products: z.array(LegacyProductRecord), meta: LegacyMeta }) },
+  },
+  legacyVendors: {
+    summary: 'Every vendor known to the service, in one response',
+    description: 'Errors carry `code`: TIMEOUT, DB_TIMEOUT, DB_ERROR or INTERNAL_ERROR.',
+    success: { status: 200, schema: z.object({ vendors: z.array(VendorSummary) }) },
+    errors: [504],
+  },
+  legacyUsage: {
+    summary: "The caller's API usage per operation over a period",
+    query: query({ period: periodParam() }),
+    success: { status: 200, schema: z.object({ usage: z.array(UsageRecord), period: z.string() }) },
+  },
+
+  // ---- v1 ----
+  v1AgenticSearchMini: {
+    summary: 'Fast AI-enriched search, up to 10 products',
+    body: body({ query: nonEmptyString('query'), enable_enrichment: flag('enable_enrichment', true) }),
+    success: { status: 200, schema: z.object({ products: z.array(MiniProductV1), meta: z.object({ totalItems: z.number().int(), urls: z.array(z.string()) }) }) },
+  },
+  v1AgenticSearch: {
+    summary: 'Profile-personalised search, up to 8 products (synchronous)',
+    body: body({ query: nonEmptyString('query'), customer_profile: z.record(z.string(), z.unknown(), { error: 'customer_profile must be an object' }).optional() }),
+    success: { status: 200, schema: z.object({ products: z.array(LegacyProductRecord), meta: z.object({ urls: z.array(z.string()), totalItems: z.number().int() }) }) },
+  },
+  v1Listings: {
+    summary: "A vendor's product listings",
+    body: body({
+      vendor: nonEmptyString('vendor'),
+      page: intField('page', 1, MAX_PAGE).default(1),
+      page_size: intField('page_size', 1, 100).default(10),
+      collection_urls: urlList('collection_urls', 100, 0).optional(),
+    }),
+    success: { status: 200, schema: z.object({ listings: z.array(Listing), meta: V1Meta }) },
+  },
+  v1Collections: {
+    summary: "A vendor's collections, highest products_total first",
+    body: body({ vendor: nonEmptyString('vendor'), page: intField('page', 1, MAX_PAGE).default(1), page_size: intField('page_size', 1, 100).default(10) }),
+    success: { status: 200, schema: z.object({ collections: z.array(Collection), meta: V1Meta }) },
+  },
+  v1ProductsStart: {
+    summary: 'Start an asynchronous extraction of up to 1000 product URLs',
+    body: body({
+      urls: urlList('urls', 1000),
+      enable_enrichment: flag('enable_enrichment', true),
+      country_code: countryCode(),
+      enable_reviews: flag('enable_reviews', false),
+      enable_image_tags: flag('enable_image_tags', false),
+    }),
+    success: { status: 200, schema: v1StartResponse },
+  },
+  v1ProductsList: { summary: "The caller's extraction executions, most recent first", query: v1ListQuery, success: { status: 200, schema: v1ListResponse } },
+  v1ProductsStatus: {
+    summary: 'Status and, when completed, results of an extraction',
+    params: executionIdPath(),
+    query: v1ExtractStatusQuery,
+    success: { status: 200, schema: v1ExtractStatusResponse },
+    errors: [404],
+  },
+  v1ProductsCancel: { summary: 'Cancel an extraction', params: executionIdPath(), success: { status: 200, schema: v1CancelResponse }, errors: [404, 409] },
+  v1ExtractStart: {
+    summary: 'Start a vendor-based extraction',
+    body: body({
+      domain: nonEmptyString('domain'),
+      max_products: intField('max_products', 1, 1_000_000).optional(),
+      enable_enrichment: flag('enable_enrichment', true),
+      country_code: countryCode(),
+      enable_reviews: flag('enable_reviews', true),
+      enable_image_tags: flag('enable_image_tags', true),
+      crawl_id: z.string({ error: 'crawl_id must be a string' }).optional(),
+    }),
+    success: { status: 200, schema: v1StartResponse },
+  },
+  v1ExtractList: { summary: "The caller's vendor-based extractions", query: v1ListQuery, success: { status: 200, schema: v1ListResponse } },
+  v1ExtractStatus: { summary: 'Status of a vendor-based extraction', params: executionIdPath(), query: v1ExtractStatusQuery, success: { status: 200, schema: v1ExtractStatusResponse }, errors: [404] },
+  v1ExtractCancel: { summary: 'Cancel a vendor-based extraction', params: executionIdPath(), success: { status: 200, schema: v1CancelResponse }, errors: [404, 409] },
+  v1Affiliate: {
+    summary: 'Convert up to 100 product URLs into affiliate tracking links',
+    body: body({ urls: urlList('urls', 100) }),
+    success: {
+      status: 200,
+      schema: z.object({ results: z.array(AffiliateLinkResult), total_processed: z.number().int(), successful: z.number().int(), failed: z.number().int() }),
+    },
+  },
+  v1CrawlStart: {
+    summary: 'Start a crawl of a store',
+    description: 'Body `domain` (hostname or any URL of the store; `url` is an alias), optional `max_listings`, `country_code`.',
+    body: crawlBodyV1,
+    success: { status: 200, schema: v1StartResponse },
+  },
+  v1CrawlList: { summary: "The caller's crawls, most recent first", query: v1ListQuery, success: { status: 200, schema: v1ListResponse } },
+  v1CrawlStatus: {
+    summary: 'Status of a crawl',
+    params: executionIdPath(),
+    success: { status: 200, schema: z.object({ status: ExecutionState, total_listings_found: z.number().int() }) },
+    errors: [404],
+  },
+  v1CrawlCancel: { summary: 'Stop a crawl', params: executionIdPath(), success: { status: 200, schema: v1CancelResponse }, errors: [404, 409] },
+  v1Vendors: {
+    summary: 'Every vendor, without paging',
+    success: { status: 200, schema: z.object({ data: z.array(VendorSummary), meta: EmptyMeta }) },
+    errors: [504],
+  },
+
+  // ---- v2 ----
+  v2AgenticSearchMini: {
+    summary: 'Fast AI-enriched search, up to 10 products',
+    body: body({ query: nonEmptyString('query'), enable_enrichment: flag('enable_enrichment', true), page_size: intField('page_size', 1, 10).default(10) }),
+    success: { status: 200, schema: v2Envelope(MiniProductV2, EmptyMeta) },
+  },
+  v2AgenticSearchStart: {
+    summary: 'Start an asynchronous profile-personalised search',
+    body: body({
+      query: nonEmptyString('query'),
+      customer_profile: z.record(z.string(), z.unknown(), { error: 'customer_profile must be an object' }).optional(),
+      page_size: intField('page_size', 1, 8).default(8),
+      enable_enrichment: flag('enable_enrichment', false),
+    }),
+    success: { status: 202, schema: v2StartResponse(z.object({ credits_used: z.number().int() })) },
+  },
+  v2AgenticSearchStatus: {
+    summary: 'Status and results of an agentic search',
+    params: executionIdPath(),
+    success: {
+      status: 200,
+      schema: z.object({
+        execution_id: z.string(),
+        status: ExecutionState,
+        error: z.string().nullable(),
+        data: z.array(z.object({ url: z.string(), product: FullProductRecord })).optional(),
+        pagination: v2Envelope(z.unknown(), EmptyMeta).shape.pagination.optional(),
+        meta: z.looseObject({ query: z.string(), credits_used: z.number().int(), ...timing }),
+      }),
+    },
+    errors: [404],
+  },
+  v2Listings: {
+    summary: "A vendor's product listings",
+    query: query({ vendor: nonEmptyString('vendor'), page: pageParam(), page_size: pageSizeParam(20), collection_url: z.string().optional() }),
+    success: { status: 200, schema: v2Envelope(Listing, EmptyMeta) },
+  },
+  v2Collections: {
+    summary: "A vendor's collections, highest products_total first",
+    query: query({ vendor: nonEmptyString('vendor'), page: pageParam(), page_size: pageSizeParam(20) }),
+    success: { status: 200, schema: v2Envelope(Collection, EmptyMeta) },
+  },
+  v2Vendors: {
+    summary: 'Vendors known to the service, paged, ordered by vendor key',
+    query: query({ page: pageParam(), page_size: pageSizeParam(20) }),
+    success: { status: 200, schema: v2Envelope(VendorSummary, EmptyMeta) },
+    errors: [504],
+  },
+  v2Usage: {
+    summary: "The caller's API usage per operation, highest total_calls first",
+    query: query({ period: periodParam(), page: pageParam(), page_size: pageSizeParam(20) }),
+    success: { status: 200, schema: v2Envelope(UsageRecord, z.object({ period: z.string() })) },
+  },
+  v2Affiliate: {
+    summary: 'Convert product URLs into affiliate tracking links',
+    body: body({ urls: urlList('urls', 100) }),
+    success: {
+      status: 200,
+      schema: v2Envelope(AffiliateLinkResult, z.object({ total_processed: z.number().int(), successful: z.number().int(), failed: z.number().int() })),
+    },
+  },
+  v2CrawlStart: {
+    summary: 'Start a crawl of a store',
+    body: body({
+      vendor: nonEmptyString('vendor').describe('Hostname or any URL of the store'),
+      max_listings: intField('max_listings', 1, 1_000_000).optional(),
+      country_code: countryCode(),
+    }),
+    success: { status: 202, schema: v2StartResponse(z.object({ credits_used: z.number().int() })) },
+  },
+  v2CrawlList: { summary: "The caller's crawls, most recent first", query: v2ListQuery, success: { status: 200, schema: v2Envelope(ExecutionSummary, EmptyMeta) } },
+  v2CrawlStatus: {
+    summary: 'Status of a crawl (own organization only)',
+    params: executionIdPath(),
+    success: {
+      status: 200,
+      schema: z.object({
+        execution_id: z.string(),
+        status: ExecutionState,
+        error: z.string().nullable(),
+        meta: z.object({
+          vendor: z.string(),
+          ...timing,
+          progress: z.object({ collections_found: z.number().int(), listings_found: z.number().int() }).nullable(),
+          steps: z.array(z.object({ name: z.string(), status: z.string() })),
+          result: z.object({ collections_total: z.number().int(), listings_total: z.number().int() }),
+        }),
+      }),
+    },
+    errors: [404],
+  },
+  v2CrawlCancel: { summary: 'Stop a crawl', params: executionIdPath(), success: { status: 200, schema: v2CancelResponse }, errors: [404, 409] },
+  v2ExtractStart: {
+    summary: 'Start an extraction from URLs or from a vendor',
+    description: 'Exactly one of `urls` and `vendor`; both or neither is 400 INVALID_PARAMETER. Invalid URLs are reported in `invalid_urls` ({index, url, problem}).',
+    body: body({
+      urls: urlList('urls', 1000).optional(),
+      vendor: nonEmptyString('vendor').optional(),
+      max_products: intField('max_products', 1, 1_000_000).optional(),
+      crawl_id: z.string({ error: 'crawl_id must be a string' }).optional(),
+      enable_enrichment: flag('enable_enrichment', false),
+      enable_reviews: flag('enable_reviews', false),
+      enable_image_tags: flag('enable_image_tags', false),
+      enable_similar_products: flag('enable_similar_products', false),
+      country_code: countryCode(),
+    }).refine((b) => (b.urls === undefined) !== (b.vendor === undefined), { error: 'exactly one of urls and vendor is required' }),
+    success: {
+      status: 202,
+      schema: v2StartResponse(
+        z.object({
+          credits_used: z.number().int(),
+          url_count: z.number().int().optional(),
+          listings_count: z.number().int().optional(),
+          products_to_process: z.number().int().optional(),
+        }),
+      ),
+    },
+  },
+  v2ExtractList: { summary: "The caller's extractions, most recent first", query: v2ListQuery, success: { status: 200, schema: v2Envelope(ExecutionSummary, EmptyMeta) } },
+  v2ExtractStatus: {
+    summary: 'Status and, when completed, per-URL results of an extraction',
+    params: executionIdPath(),
+    query: query({ page: pageParam(), page_size: pageSizeParam(50) }),
+    success: {
+      status: 200,
+      schema: z.object({
+        execution_id: z.string(),
+        status: ExecutionState,
+        error: z.string().nullable(),
+        data: z.array(PerUrlResult).optional(),
+        pagination: v2Envelope(z.unknown(), EmptyMeta).shape.pagination.optional(),
+        meta: z.object({
+          progress: z.object({ products_processed: z.number().int(), products_total: z.number().int(), percent_complete: z.number() }),
+          ...timing,
+          result: ExtractResultCounts,
+          credits_used: z.number().int(),
+          waiting_for: z.string().optional(),
+        }),
+      }),
+    },
+    errors: [404],
+  },
+  v2ExtractCancel: { summary: 'Cancel an extraction', params: executionIdPath(), success: { status: 200, schema: v2CancelResponse }, errors: [404, 409] },
+} satisfies Record<string, OperationContract>;
+
+export type OperationId = keyof typeof CONTRACTS;
+type Contracts = typeof CONTRACTS;
+type Out<T> = T extends z.ZodType ? z.output<T> : Record<string, never>;
+
+/** The validated request an operation's implementation receives. */
+export interface RequestOf<Op extends OperationId> {
+  body: Contracts[Op] extends { body: infer B } ? Out<B> : Record<string, never>;
+  query: Contracts[Op] extends { query: infer Q } ? Out<Q> : Record<string, never>;
+  params: Contracts[Op] extends { params: infer P } ? Out<P> : Record<string, never>;
+}
+
+/** The success body an operation returns (its response schema's input type). */
+export type ResponseOf<Op extends OperationId> = z.input<Contracts[Op]['success']['schema']>;
+
+/**
+ * Operations whose capability is not built yet: their handlers answer 501 NOT_IMPLEMENTED in the
+ * family's shape, and the OpenAPI document says so. Remove an id when its handler is built.
+ */
+export const NOT_BUILT: ReadonlySet<string> = new Set<OperationId>([
+  'legacySearch', 'legacyRegularSearch', 'legacyProducts', 'legacyProduct', 'legacyFeed',
+  'v1AgenticSearchMini', 'v1AgenticSearch', 'v1Listings', 'v1Collections',
+  'v1ProductsStart', 'v1ProductsList', 'v1ProductsStatus', 'v1ProductsCancel',
+  'v1ExtractStart', 'v1ExtractList', 'v1ExtractStatus', 'v1ExtractCancel',
+  'v1Affiliate', 'v1CrawlStart', 'v1CrawlList', 'v1CrawlStatus', 'v1CrawlCancel',
+  'v2AgenticSearchMini', 'v2AgenticSearchStart', 'v2AgenticSearchStatus', 'v2Listings', 'v2Collections',
+  'v2Affiliate', 'v2CrawlStart', 'v2CrawlList', 'v2CrawlStatus', 'v2CrawlCancel',
+  'v2ExtractStart', 'v2ExtractList', 'v2ExtractStatus', 'v2ExtractCancel',
+]);

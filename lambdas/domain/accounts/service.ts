@@ -1,0 +1,88 @@
+// Account use-cases: authenticate a presented key, create/list/revoke keys, bootstrap.
+import type { AccountStore } from '../../ports/accounts';
+import type { Scope } from '../../topology/routes';
+import {
+  ALL_SCOPES,
+  checkKey,
+  checkOrgName,
+  generateKey,
+  generateKeyId,
+  hashKey,
+  parseBootstrapSpec,
+  type ApiKeyRecord,
+} from './keys';
+
+export interface Principal {
+  org: string;
+  keyId: string;
+  scopes: Scope[];
+}
+
+export async function authenticateKey(store: AccountStore, presented: string): Promise<Principal | null> {
+  if (!presented) return null;
+  const record = await store.findKeyByHash(hashKey(presented));
+  if (!record || record.revokedAt) return null;
+  return { org: record.org, keyId: record.keyId, scopes: record.scopes };
+}
+
+export interface CreatedKey {
+  key: string;
+  keyId: string;
+  org: string;
+  scopes: Scope[];
+}
+
+/** Creates a key for `org` (creating the organization if needed). `key` lets callers choose it. */
+export async function createKey(
+  store: AccountStore,
+  input: { org: string; scopes?: Scope[]; key?: string },
+  now: Date = new Date(),
+): Promise<CreatedKey & { created: boolean }> {
+  const orgProblem = checkOrgName(input.org);
+  if (orgProblem) throw new Error(orgProblem);
+  const key = input.key ?? generateKey();
+  const keyProblem = checkKey(key);
+  if (keyProblem) throw new Error(keyProblem);
+  const scopes = input.scopes?.length ? input.scopes : [...ALL_SCOPES];
+  const at = now.toISOString();
+  await store.ensureOrganization(input.org, at);
+  const record: ApiKeyRecord = { keyId: generateKeyId(), keyHash: hashKey(key), org: input.org, scopes, createdAt: at };
+  const created = await store.putKey(record);
+  if (!created) {
+    const existing = await store.findKeyByHash(record.keyHash);
+    if (existing && existing.org !== input.org) {
+      throw new Error(`that key already belongs to another organization (${existing.org})`);
+    }
+    return { key, keyId: existing?.keyId ?? record.keyId, org: input.org, scopes: existing?.scopes ?? scopes, created: false };
+  }
+  return { key, keyId: record.keyId, org: input.org, scopes, created: true };
+}
+
+/** Creates the keys of PDS_BOOTSTRAP_KEYS; running it again changes nothing. */
+export async function bootstrapKeys(store: AccountStore, spec: string | undefined, now: Date = new Date()): Promise<CreatedKey[]> {
+  const entries = parseBootstrapSpec(spec);
+  const results: CreatedKey[] = [];
+  for (const entry of entries) {
+    const { created: _created, ...result } = await createKey(store, entry, now);
+    results.push(result);
+  }
+  return results;
+}
+
+export const DEVELOPMENT_ORG = 'local-dev';
+
+/**
+ * The first start without bootstrap keys mints one development key and returns it (to print);
+ * every later call returns null, because the claim is persisted before the key is stored.
+ */
+export async function ensureDevelopmentKey(store: AccountStore, now: Date = new Date()): Promise<CreatedKey | null> {
+  const keyId = generateKeyId();
+  const claimed = await store.claimDevelopmentKey(keyId, now.toISOString());
+  if (!claimed) return null;
+  const key = generateKey();
+  const at = now.toISOString();
+  await store.ensureOrganization(DEVELOPMENT_ORG, at);
+  const scopes = [...ALL_SCOPES];
+  await store.putKey({ keyId, keyHash: hashKey(key), org: DEVELOPMENT_ORG, scopes, createdAt: at });
+  return { key, keyId, org: DEVELOPMENT_ORG, scopes };
+}

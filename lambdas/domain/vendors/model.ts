@@ -1,0 +1,25 @@
+// Vendor summaries: one per store (vendor key = lower-case hostname without "www."), kept up to
+// date by the extraction jobs through recordProductSeen.
+export interface VendorRecord {
+  vendor: string;
+  displayName: string;
+  productCount: number;
+  /** ISO timestamp of the newest product update seen; max over all calls. */
+  latestProductUpdate: string;
+}
+
+export interface VendorSummary {
+  vendor: string;
+  latest_product_update_by_service: string;
+  product_count: number;
+  in_affiliate_network: boolean;
+}
+
+export interface ProductSeen {
+  /** Vendor key: hostname without www. */
+  vendor: string;
+  displayName?: string;
+  /** True only the first time this product is stored: only then product_count grows. */
+  newProduct: boolean;
+  updatedAt: string | Date;
+}

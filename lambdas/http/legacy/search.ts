@@ -1,0 +1,3 @@
+import { notBuilt } from '../pipeline';
+
+export const handler = notBuilt('legacySearch');

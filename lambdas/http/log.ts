@@ -1,0 +1,40 @@
+// One structured JSON line per request. The sink is swappable so tests can read the lines.
+export interface RequestLogLine {
+  level: 'info' | 'warn' | 'error';
+  requestId: string;
+  operationId: string;
+  method: string;
+  path: string;
+  status: number;
+  ms: number;
+  org?: string;
+  code?: string;
+  /** Only for unexpected failures: the real cause, kept out of the response body. */
+  error?: string;
+}
+
+export type LogSink = (line: RequestLogLine) => void;
+
+const stdoutSink: LogSink = (line) => process.stdout.write(`${JSON.stringify(line)}\n`);
+let sink: LogSink = stdoutSink;
+
+export function setRequestLogSink(next: LogSink | null): void {
+  sink = next ?? stdoutSink;
+}
+
+export function logRequest(line: RequestLogLine): void {
+  try {
+    sink(line);
+  } catch {
+    // Logging must never fail a request.
+  }
+}
+
+/** Warnings outside the request line (e.g. metering failures), same JSON form. */
+export function logWarning(requestId: string, message: string, error?: unknown): void {
+  try {
+    process.stderr.write(`${JSON.stringify({ level: 'warn', requestId, message, error: error instanceof Error ? error.message : error })}\n`);
+  } catch {
+    // ignore
+  }
+}

@@ -1,0 +1,276 @@
+// The shared HTTP pipeline (middy), configured per route from the route table:
+//   request id -> auth (x-api-key | Bearer) -> scope -> rate limit -> body (size, media type,
+//   JSON) -> validation (zod contract) -> the route's implementation -> family-shaped response,
+// with usage metering of every authenticated call and one JSON log line per request.
+import { randomUUID } from 'node:crypto';
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyHandlerV2, Context } from 'aws-lambda';
+import type { z } from 'zod';
+import { AppError } from '../domain/errors';
+import { authenticateKey } from '../domain/accounts/service';
+import { recordCall } from '../domain/usage/service';
+import type { RateLimitPolicy } from '../domain/ratelimit/policy';
+import { ROUTES, type Family, type Route, type Scope } from '../topology/routes';
+import { CONTRACTS, type OperationContract, type OperationId, type RequestOf } from '../contracts/operations';
+import { getPlatformDeps, type PlatformDeps } from '../composition/platform';
+import { logRequest, logWarning } from './log';
+import { AUTH_REQUIRED_MESSAGE, errorResult, INVALID_KEY_MESSAGE, jsonResult, toAppError, type HttpResult } from './render';
+
+/** Larger bodies get 413 PAYLOAD_TOO_LARGE (1 MiB: 1000 URLs of 1 KB each still fit). */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface RouteContext {
+  org: string;
+  keyId: string;
+  scopes: Scope[];
+  requestId: string;
+  family: Family;
+  route: Route;
+  deps: PlatformDeps;
+  /** Request time, fixed once per request. */
+  now: Date;
+}
+
+export interface RouteResult<B = unknown> {
+  status?: number;
+  body: B;
+  headers?: Record<string, string>;
+}
+
+export type RouteImpl<Op extends OperationId> = (request: RequestOf<Op>, context: RouteContext) => Promise<RouteResult> | RouteResult;
+
+export interface RouteOptions {
+  /** false: skip body parsing and validation (e.g. operations that answer 501). */
+  validate?: boolean;
+}
+
+interface PipelineState {
+  route: Route;
+  requestId: string;
+  startedAt: number;
+  deps?: PlatformDeps;
+  principal?: { org: string; keyId: string; scopes: Scope[] };
+  input?: { body: unknown; query: unknown; params: unknown };
+  extraHeaders: Record<string, string>;
+}
+
+type PipelineRequest = middy.Request<APIGatewayProxyEventV2, HttpResult, Error, Context> & { state: PipelineState };
+
+const routeByOperation = new Map(ROUTES.map((route) => [route.operationId, route]));
+
+export function routeOf(operationId: string): Route {
+  const route = routeByOperation.get(operationId);
+  if (!route) throw new Error(`No route with operationId ${operationId} in lambdas/topology/routes.ts`);
+  return route;
+}
+
+// ---- per-process cache of organization rate-limit overrides (rarely changed, read per call) ----
+const ORG_CACHE_MS = 30_000;
+const ORG_CACHE_MAX = 10_000;
+const orgPolicies = new Map<string, { policy: RateLimitPolicy | undefined; until: number }>();
+
+async function policyFor(deps: PlatformDeps, org: string, nowMs: number): Promise<RateLimitPolicy> {
+  const cached = orgPolicies.get(org);
+  if (cached && cached.until > nowMs) return cached.policy ?? deps.config.rateLimit;
+  const organization = await deps.accounts.getOrganization(org);
+  if (orgPolicies.size >= ORG_CACHE_MAX) orgPolicies.clear();
+  orgPolicies.set(org, { policy: organization?.rateLimit, until: nowMs + ORG_CACHE_MS });
+  return organization?.rateLimit ?? deps.config.rateLimit;
+}
+
+/** Forgets cached per-organization rate limits (after an override changes). */
+export const clearOrganizationCache = () => orgPolicies.clear();
+
+// ---- request parts ----
+export function presentedKey(headers: APIGatewayProxyEventV2['headers']): string | undefined {
+  const apiKey = headers?.['x-api-key']?.trim();
+  if (apiKey) return apiKey;
+  const match = /^\s*Bearer\s+(\S+)\s*$/i.exec(headers?.authorization ?? '');
+  return match?.[1];
+}
+
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+function readBody(event: APIGatewayProxyEventV2): unknown {
+  const raw = event.body === undefined || event.body === null ? Buffer.alloc(0) : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
+  if (raw.length > BODY_LIMIT_BYTES) {
+    throw new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than ${BODY_LIMIT_BYTES} bytes`);
+  }
+  const text = raw.toString('utf8');
+  if (!text.trim()) return {};
+  const contentType = event.headers?.['content-type'] ?? '';
+  if (!JSON_MEDIA_TYPE.test(contentType)) {
+    throw new AppError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `Content-Type must be application/json${contentType ? `, got ${contentType.split(';')[0].trim()}` : ''}`,
+    );
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new AppError('INVALID_PARAMETER', `Malformed JSON in request body: ${(error as Error).message}`);
+  }
+}
+
+function describeIssue(issue: z.core.$ZodIssue, where: string): string {
+  const path = issue.path.map(String).join('.');
+  if (issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined && path) {
+    return `${path} is required`;
+  }
+  if (!path) return where === 'body' ? issue.message : `${where}: ${issue.message}`;
+  const root = String(issue.path[0]);
+  // Our contract messages already name the field ("page_size must be ..."); zod's defaults do not.
+  return issue.message.includes(root) ? issue.message : `${path}: ${issue.message}`;
+}
+
+function validate(schema: z.ZodType | undefined, value: unknown, where: string): unknown {
+  if (!schema) return {};
+  const parsed = schema.safeParse(value, { reportInput: true });
+  if (parsed.success) return parsed.data;
+  const message = describeIssue(parsed.error.issues[0], where);
+  const parameter = parsed.error.issues[0].path.map(String).join('.') || undefined;
+  throw new AppError('INVALID_PARAMETER', message, parameter ? { parameter } : {});
+}
+
+// ---- middlewares ----
+const finalize = (): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult, Error, Context> => {
+  const finish = async (request: PipelineRequest, result: HttpResult, failure?: { error: unknown; appError: AppError }) => {
+    const { state } = request;
+    const now = new Date();
+    if (state.principal && state.deps) {
+      // Metered after the outcome is known; awaited (a Lambda may freeze after returning) but a
+      // metering failure never fails the request.
+      await recordCall(state.deps.usage, state.principal.org, state.route.path, now).catch((error) =>
+        logWarning(state.requestId, 'usage metering failed', error),
+      );
+    }
+    const unexpected = failure && !(failure.error instanceof AppError);
+    logRequest({
+      level: result.statusCode >= 500 ? 'error' : result.statusCode >= 400 ? 'warn' : 'info',
+      requestId: state.requestId,
+      operationId: state.route.operationId,
+      method: request.event.requestContext?.http?.method ?? state.route.method,
+      path: request.event.rawPath ?? state.route.path,
+      status: result.statusCode,
+      ms: Date.now() - state.startedAt,
+      ...(state.principal ? { org: state.principal.org } : {}),
+      ...(failure ? { code: failure.appError.code } : {}),
+      ...(unexpected ? { error: failure.error instanceof Error ? `${failure.error.name}: ${failure.error.message}` : String(failure.error) } : {}),
+    });
+  };
+  return {
+    after: async (request) => {
+      const r = request as PipelineRequest;
+      if (r.response) await finish(r, r.response);
+    },
+    onError: async (request) => {
+      const r = request as PipelineRequest;
+      const appError = toAppError(r.error);
+      const response = errorResult(r.state.route.family, appError, r.state.requestId, r.state.extraHeaders);
+      r.response = response;
+      await finish(r, response, { error: r.error, appError });
+    },
+  };
+};
+
+const authenticate = (): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult, Error, Context> => ({
+  before: async (request) => {
+    const { state, event } = request as PipelineRequest;
+    const { route } = state;
+    if (route.scope === null) return;
+    const key = presentedKey(event.headers);
+    if (!key) throw new AppError('UNAUTHORIZED', AUTH_REQUIRED_MESSAGE);
+    const deps = (state.deps ??= getPlatformDeps());
+    const principal = await authenticateKey(deps.accounts, key);
+    if (!principal) throw new AppError('UNAUTHORIZED', INVALID_KEY_MESSAGE);
+    state.principal = principal;
+    if (!principal.scopes.includes(route.scope)) {
+      throw new AppError('FORBIDDEN', `This API key lacks the "${route.scope}" scope required by ${route.method} ${route.path}`);
+    }
+  },
+});
+
+const rateLimit = (): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult, Error, Context> => ({
+  before: async (request) => {
+    const { state } = request as PipelineRequest;
+    if (!state.principal || !state.deps) return;
+    const nowMs = Date.now();
+    const policy = await policyFor(state.deps, state.principal.org, nowMs);
+    const decision = await state.deps.rateLimits.take(state.principal.keyId, policy, nowMs);
+    if (!decision.allowed) {
+      state.extraHeaders['retry-after'] = String(decision.retryAfterSeconds);
+      throw new AppError('RATE_LIMITED', `Rate limit exceeded (${policy.ratePerSecond} requests/s, burst ${policy.burst}); retry after ${decision.retryAfterSeconds} s`, {}, `Retry after ${decision.retryAfterSeconds} seconds`);
+    }
+  },
+});
+
+const parseAndValidate = (contract: OperationContract, enabled: boolean): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult, Error, Context> => ({
+  before: (request) => {
+    const { state, event } = request as PipelineRequest;
+    if (!enabled) {
+      state.input = { body: {}, query: {}, params: {} };
+      return;
+    }
+    const body = contract.body ? validate(contract.body, readBody(event), 'body') : {};
+    state.input = {
+      params: validate(contract.params, event.pathParameters ?? {}, 'path'),
+      query: validate(contract.query, event.queryStringParameters ?? {}, 'query'),
+      body,
+    };
+  },
+});
+
+/** The Lambda handler of one operation: the pipeline around `impl`. */
+export function defineRoute<Op extends OperationId>(operationId: Op, impl: RouteImpl<Op>, options: RouteOptions = {}): APIGatewayProxyHandlerV2 {
+  const route = routeOf(operationId);
+  const contract: OperationContract = CONTRACTS[operationId];
+
+  const core = async (event: APIGatewayProxyEventV2, lambdaContext: Context): Promise<HttpResult> => {
+    void lambdaContext;
+    const { state } = current.get(event)!;
+    const deps = (state.deps ??= getPlatformDeps());
+    const principal = state.principal ?? { org: '', keyId: '', scopes: [] };
+    const result = await impl(state.input as RequestOf<Op>, {
+      ...principal,
+      requestId: state.requestId,
+      family: route.family,
+      route,
+      deps,
+      now: new Date(state.startedAt),
+    });
+    return jsonResult(result.status ?? contract.success.status, result.body, state.requestId, { ...state.extraHeaders, ...result.headers });
+  };
+
+  // The middy request object is not passed to the base handler; find the state by event.
+  const current = new WeakMap<object, { state: PipelineState }>();
+  const handler = middy<APIGatewayProxyEventV2, HttpResult, Error, Context>(core, {
+    requestStart: (request: middy.Request) => {
+      const state: PipelineState = {
+        route,
+        requestId: request.event?.requestContext?.requestId || randomUUID(),
+        startedAt: Date.now(),
+        extraHeaders: {},
+      };
+      (request as PipelineRequest).state = state;
+      current.set(request.event, { state });
+    },
+  } as middy.PluginObject)
+    .use(finalize())
+    .use(authenticate())
+    .use(rateLimit())
+    .use(parseAndValidate(contract, options.validate !== false));
+
+  return handler as unknown as APIGatewayProxyHandlerV2;
+}
+
+/** An operation whose capability is not built: 501 in its family's shape, after auth and metering. */
+export function notBuilt(operationId: OperationId): APIGatewayProxyHandlerV2 {
+  const route = routeOf(operationId);
+  return defineRoute(
+    operationId,
+    () => {
+      throw new AppError('NOT_IMPLEMENTED', `${route.method} ${route.path} (${operationId}) is not implemented yet`);
+    },
+    { validate: false },
+  );
+}

@@ -1,0 +1,47 @@
+// The one place errors become HTTP bodies, in the shape of the route's family:
+//   authentication (all families)  { error, status }
+//   legacy and v1                  { error, details?, code }
+//   v2                             { error: { code, message, request_id }, ...context }
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { AppError } from '../domain/errors';
+import type { Family } from '../topology/routes';
+
+export const AUTH_REQUIRED_MESSAGE = 'API key required (x-api-key header or Authorization: Bearer)';
+export const INVALID_KEY_MESSAGE = 'Invalid API key';
+export const INTERNAL_MESSAGE = 'Internal server error';
+
+export type HttpResult = APIGatewayProxyStructuredResultV2 & { statusCode: number; headers: Record<string, string | number | boolean> };
+
+export function jsonResult(statusCode: number, body: unknown, requestId: string, headers: Record<string, string> = {}): HttpResult {
+  return {
+    statusCode,
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      'request-id': requestId,
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  };
+}
+
+/** Anything that is not an AppError becomes a generic 500: internals never reach the client. */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if ((error as { name?: string } | null)?.name === 'TimeoutError') {
+    return new AppError('TIMEOUT', 'The request took too long to process', {}, 'Retry the request; if it keeps timing out, ask for fewer items');
+  }
+  return new AppError('INTERNAL_ERROR', INTERNAL_MESSAGE);
+}
+
+export function errorBody(family: Family, error: AppError, requestId: string): Record<string, unknown> {
+  if (error.code === 'UNAUTHORIZED') return { error: error.message, status: 401 };
+  if (family === 'v2') {
+    return { error: { code: error.code, message: error.message, request_id: requestId }, ...error.context };
+  }
+  return { error: error.message, ...(error.details ? { details: error.details } : {}), code: error.code, ...error.context };
+}
+
+export function errorResult(family: Family, error: AppError, requestId: string, headers: Record<string, string> = {}): HttpResult {
+  return jsonResult(error.status, errorBody(family, error, requestId), requestId, headers);
+}

@@ -1,0 +1,11 @@
+import type { ProductSeen, VendorRecord } from '../domain/vendors/model';
+
+export interface VendorStore {
+  /** Upsert: count +1 when newProduct, latest update = max(stored, updatedAt). */
+  recordProductSeen(event: { vendor: string; displayName?: string; newProduct: boolean; updatedAt: string }): Promise<void>;
+  /** Every vendor, ordered by vendor key. */
+  listAll(): Promise<VendorRecord[]>;
+  get(vendor: string): Promise<VendorRecord | null>;
+}
+
+export type { ProductSeen };
