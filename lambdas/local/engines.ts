@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import dynalite from 'dynalite';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { TABLE } from '../topology/table';
-import { QUEUES } from '../topology/queues';
+import { QUEUES, type QueueSpec } from '../topology/queues';
 
 export interface Engines {
   dynamodbEndpoint: string;
@@ -20,6 +20,8 @@ export interface EngineOptions {
   /** LevelDB directory; omitted = in memory (tests). One dynalite per directory. */
   dataDir?: string;
   tableName?: string;
+  /** Queues to create (each with its `<name>-dlq`); default QUEUES. Tests add fixture queues. */
+  queues?: readonly QueueSpec[];
 }
 
 export async function startEngines(options: EngineOptions = {}): Promise<Engines> {
@@ -42,7 +44,7 @@ export async function startEngines(options: EngineOptions = {}): Promise<Engines
   const fauxqs = await startFauxqs({ port: 0, host: '127.0.0.1', logger: false } as Parameters<typeof startFauxqs>[0]);
   const sqsEndpoint = `http://127.0.0.1:${fauxqs.port}`;
   const queueUrls: Record<string, string> = {};
-  for (const queue of QUEUES) {
+  for (const queue of options.queues ?? QUEUES) {
     const dlq = fauxqs.createQueue(`${queue.name}-dlq`, { attributes: { MessageRetentionPeriod: '1209600' } });
     const main = fauxqs.createQueue(queue.name, {
       attributes: {

@@ -1,0 +1,178 @@
+// The embedded Step Functions service: the AWS JSON 1.0 protocol on loopback, so the same
+// @aws-sdk/client-sfn calls work here and on AWS (the client only gets another endpoint).
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { MachineRegistration } from './definitions';
+import { SfnServiceError } from './errors';
+import { Executions, parseJson, PAYLOAD_LIMIT_BYTES, type ExecutionRecord, type ExecutionsOptions, type ExecutionStatus } from './executions';
+
+export interface StepFunctionsServiceOptions extends ExecutionsOptions {
+  port?: number;
+  host?: string;
+}
+
+export interface StepFunctionsService {
+  /** http://127.0.0.1:<port>, for Config.endpoints.stepFunctions. */
+  endpoint: string;
+  /** workflow name -> state machine ARN. */
+  readonly stateMachineArns: Record<string, string>;
+  executions: Executions;
+  /** Serves one more state machine (tests register fixtures); returns its ARN. */
+  register(registration: MachineRegistration): string;
+  /** Aborts running executions (they do not survive a restart) and closes the server. */
+  stop(): Promise<void>;
+}
+
+const MAX_REQUEST_BYTES = 1_048_576;
+const STATUSES: ExecutionStatus[] = ['RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED'];
+
+type Body = Record<string, unknown>;
+
+export async function startStepFunctionsService(options: StepFunctionsServiceOptions): Promise<StepFunctionsService> {
+  const executions = new Executions(options);
+  const operations: Record<string, (body: Body) => unknown> = {
+    StartExecution(body) {
+      const record = executions.start(str(body, 'stateMachineArn', true)!, str(body, 'name'), str(body, 'input'));
+      return { executionArn: record.executionArn, startDate: epoch(record.startDate) };
+    },
+    StopExecution(body) {
+      const record = executions.stop(str(body, 'executionArn', true)!, str(body, 'error'), str(body, 'cause'));
+      return { stopDate: epoch(record.stopDate!) };
+    },
+    DescribeExecution(body) {
+      return describe(executions.describe(str(body, 'executionArn', true)!));
+    },
+    ListExecutions(body) {
+      const status = str(body, 'statusFilter') as ExecutionStatus | undefined;
+      if (status && !STATUSES.includes(status)) throw new SfnServiceError('ValidationException', `Invalid statusFilter: ${status}`);
+      const all = executions.list(str(body, 'stateMachineArn', true)!, status);
+      const maxResults = typeof body.maxResults === 'number' && body.maxResults > 0 ? Math.min(body.maxResults, 1000) : 100;
+      const offset = body.nextToken === undefined ? 0 : Number(body.nextToken);
+      if (!Number.isInteger(offset) || offset < 0) throw new SfnServiceError('InvalidToken', 'Invalid nextToken');
+      const page = all.slice(offset, offset + maxResults);
+      return {
+        executions: page.map((e) => ({
+          executionArn: e.executionArn,
+          stateMachineArn: e.stateMachineArn,
+          name: e.name,
+          status: e.status,
+          startDate: epoch(e.startDate),
+          ...(e.stopDate ? { stopDate: epoch(e.stopDate) } : {}),
+        })),
+        ...(offset + maxResults < all.length ? { nextToken: String(offset + maxResults) } : {}),
+      };
+    },
+    SendTaskSuccess(body) {
+      const output = str(body, 'output', true)!;
+      if (Buffer.byteLength(output) > PAYLOAD_LIMIT_BYTES) throw new SfnServiceError('ValidationException', 'output exceeds 262144 bytes');
+      const parsed = parseJson(output, 'InvalidOutput');
+      executions.tokens.succeed(str(body, 'taskToken', true)!, parsed);
+      return {};
+    },
+    SendTaskFailure(body) {
+      const error = str(body, 'error');
+      const cause = str(body, 'cause');
+      if (error && error.length > 256) throw new SfnServiceError('ValidationException', 'error exceeds 256 characters');
+      if (cause && cause.length > 32_768) throw new SfnServiceError('ValidationException', 'cause exceeds 32768 characters');
+      executions.tokens.fail(str(body, 'taskToken', true)!, error, cause);
+      return {};
+    },
+    SendTaskHeartbeat(body) {
+      executions.tokens.heartbeat(str(body, 'taskToken', true)!);
+      return {};
+    },
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res, operations).catch((error) => {
+      options.log?.(`stepfunctions: ${(error as Error).stack ?? error}`);
+      if (!res.headersSent) sendError(res, new SfnServiceError('InternalFailure', 'Internal failure'));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    get stateMachineArns() {
+      return executions.stateMachineArns;
+    },
+    executions,
+    register: (registration) => executions.register(registration),
+    async stop() {
+      executions.stopAll('Service stopped');
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, operations: Record<string, (body: Body) => unknown>): Promise<void> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_REQUEST_BYTES) return sendError(res, new SfnServiceError('ValidationException', 'Request too large'), 413);
+    chunks.push(chunk);
+  }
+  const target = String(req.headers['x-amz-target'] ?? '');
+  const [prefix, name] = target.split('.');
+  const operation = prefix === 'AWSStepFunctions' && name ? operations[name] : undefined;
+  if (req.method !== 'POST' || !operation) return sendError(res, new SfnServiceError('UnknownOperationException', `Unknown operation ${target}`));
+  let body: Body;
+  try {
+    const text = Buffer.concat(chunks).toString('utf8');
+    body = text ? (JSON.parse(text) as Body) : {};
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error('not an object');
+  } catch {
+    return sendError(res, new SfnServiceError('SerializationException', 'Request body is not a JSON object'));
+  }
+  try {
+    send(res, 200, operation(body));
+  } catch (error) {
+    if (error instanceof SfnServiceError) return sendError(res, error);
+    throw error;
+  }
+}
+
+function describe(e: ExecutionRecord) {
+  return {
+    executionArn: e.executionArn,
+    stateMachineArn: e.stateMachineArn,
+    name: e.name,
+    status: e.status,
+    startDate: epoch(e.startDate),
+    input: e.input,
+    inputDetails: { included: true },
+    ...(e.stopDate ? { stopDate: epoch(e.stopDate) } : {}),
+    ...(e.output !== undefined ? { output: e.output, outputDetails: { included: true } } : {}),
+    ...(e.error !== undefined ? { error: e.error } : {}),
+    ...(e.cause !== undefined ? { cause: e.cause } : {}),
+  };
+}
+
+/** The JSON protocols carry timestamps as epoch seconds. */
+const epoch = (date: Date): number => date.getTime() / 1000;
+
+function str(body: Body, field: string, required = false): string | undefined {
+  const value = body[field];
+  if (value === undefined || value === null) {
+    if (required) throw new SfnServiceError('ValidationException', `1 validation error detected: '${field}' must not be null`);
+    return undefined;
+  }
+  if (typeof value !== 'string') throw new SfnServiceError('SerializationException', `'${field}' must be a string`);
+  return value;
+}
+
+function send(res: ServerResponse, status: number, payload: unknown): void {
+  const text = JSON.stringify(payload);
+  res.writeHead(status, { 'content-type': 'application/x-amz-json-1.0', 'content-length': Buffer.byteLength(text), 'x-amzn-requestid': crypto.randomUUID() });
+  res.end(text);
+}
+
+function sendError(res: ServerResponse, error: SfnServiceError, status = error.status): void {
+  send(res, status, { __type: error.type, message: error.message });
+}

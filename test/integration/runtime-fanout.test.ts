@@ -1,0 +1,177 @@
+// Fan-out and back through the embedded runtime: the SFN service runs a fixture machine whose
+// inline Map sends batches to SQS with task tokens; the SQS poller feeds a worker that reports
+// with SendTaskSuccess through the SFN API; failures retry, then go to the DLQ and its worker.
+import '../../lambdas/local/polyfills';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { resolve } from 'node:path';
+import { DescribeExecutionCommand, ListExecutionsCommand, type SFNClient } from '@aws-sdk/client-sfn';
+import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { startEngines, type Engines } from '../../lambdas/local/engines';
+import { startStepFunctionsService, type StepFunctionsService } from '../../lambdas/local/stepfunctions/server';
+import { startSqsPollers, type SqsPollers } from '../../lambdas/local/sqs-poller';
+import { createClients } from '../../lambdas/adapters/clients';
+import { createStepFunctionsWorkflowEngine, executionArnFor } from '../../lambdas/adapters/stepfunctions';
+import { loadConfig } from '../../lambdas/config';
+import { resetRuntimeDeps } from '../../lambdas/composition/runtime';
+import type { QueueSpec } from '../../lambdas/topology/queues';
+import type { WorkflowEngine } from '../../lambdas/ports/workflow';
+import { journal, resetJournal } from '../fixtures/workers/journal';
+
+const fixtures = resolve(process.cwd(), 'test/fixtures');
+const fanoutQueue: QueueSpec = {
+  name: 'fanout-work',
+  worker: 'fanout-worker',
+  dlqWorker: 'fanout-dlq',
+  batchSize: 2,
+  visibilityTimeoutSeconds: 30,
+  maxReceiveCount: 2,
+  envVar: 'PDS_TEST_FANOUT_QUEUE_URL',
+};
+
+let engines: Engines;
+let service: StepFunctionsService;
+let pollers: SqsPollers;
+let sqs: SQSClient;
+let sfn: SFNClient;
+let workflows: WorkflowEngine;
+
+beforeAll(async () => {
+  engines = await startEngines({ queues: [fanoutQueue] });
+  sqs = createClients({ ...loadConfig({}), endpoints: { sqs: engines.sqsEndpoint } }).sqs;
+  service = await startStepFunctionsService({
+    machines: [
+      {
+        spec: { name: 'fanout', aslFile: 'fanout.asl.json', tasks: { Prepare: 'fanout-prepare', Finalize: 'fanout-finalize' }, queues: { Work: 'fanout-work' } },
+        aslDir: resolve(fixtures, 'statemachines'),
+        workersDir: resolve(fixtures, 'workers'),
+      },
+    ],
+    queueUrls: engines.queueUrls,
+    sqs,
+    retryIntervalMs: 10,
+  });
+  // The workers build their clients from the environment, as on Lambda.
+  process.env.PDS_SFN_ENDPOINT = service.endpoint;
+  resetRuntimeDeps();
+  pollers = await startSqsPollers({
+    sqs,
+    queues: [fanoutQueue],
+    queueUrls: engines.queueUrls,
+    workersDir: resolve(fixtures, 'workers'),
+    visibilityTimeoutSeconds: 1,
+    waitTimeSeconds: 1,
+  });
+  sfn = createClients({ ...loadConfig({}), endpoints: { stepFunctions: service.endpoint } }).sfn;
+  workflows = createStepFunctionsWorkflowEngine(sfn, service.stateMachineArns);
+});
+
+afterAll(async () => {
+  await pollers?.stop(2000);
+  await service?.stop();
+  await engines?.stop();
+  resetRuntimeDeps();
+});
+
+beforeEach(() => {
+  resetJournal();
+});
+
+const arnOf = (id: string) => executionArnFor(service.stateMachineArns.fanout, id);
+
+/** Polls DescribeExecution until the status leaves RUNNING (bounded). */
+async function settled(id: string, maxMs = 30_000) {
+  const deadline = Date.now() + maxMs;
+  for (let i = 0; i < 2000 && Date.now() < deadline; i++) {
+    const described = await sfn.send(new DescribeExecutionCommand({ executionArn: arnOf(id) }));
+    if (described.status !== 'RUNNING') return described;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`execution ${id} still running after ${maxMs} ms`);
+}
+
+async function until(what: string, predicate: () => boolean, maxMs = 20_000) {
+  const deadline = Date.now() + maxMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function queueDepth(name: string) {
+  const { Attributes } = await sqs.send(
+    new GetQueueAttributesCommand({ QueueUrl: engines.queueUrls[name], AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+  );
+  return Number(Attributes?.ApproximateNumberOfMessages) + Number(Attributes?.ApproximateNumberOfMessagesNotVisible);
+}
+
+describe('embedded runtime: fan-out through SQS with task tokens', () => {
+  it('fans batches out and back, retrying a failed Lambda task first', async () => {
+    const id = 'fanout-ok-1';
+    const urls = ['u1', 'u2', 'u3', 'u4', 'u5', 'u6', 'u7'];
+    await workflows.start('fanout', id, { executionId: id, urls, batchSize: 2, flaky: true });
+
+    const described = await settled(id);
+    expect(described.status).toBe('SUCCEEDED');
+    expect(described.name).toBe(id);
+    expect(JSON.parse(described.input!)).toMatchObject({ executionId: id, batchSize: 2 });
+    expect(JSON.parse(described.output!)).toEqual({ summary: { executionId: id, batches: 4, processed: 7, failed: [] } });
+
+    const j = journal();
+    expect(j.prepareCalls).toBe(2); // FlakyPrepare retried once
+    expect(j.prepareContexts.every((c) => c.awsRequestId.length > 0 && c.remainingMs > 0)).toBe(true);
+    expect(new Set(j.received.map((r) => r.index))).toEqual(new Set([0, 1, 2, 3]));
+    expect(j.received.flatMap((r) => r.urls).sort()).toEqual(urls);
+    expect(j.received.every((r) => r.eventSourceARN.endsWith(':fanout-work') && r.receiveCount === 1)).toBe(true);
+    expect(service.executions.tokens.size).toBe(0);
+
+    // Starting the same id again is a retry of the first start; stopping an ended one is a no-op.
+    await workflows.start('fanout', id, { executionId: id, urls, batchSize: 2 });
+    await workflows.stop('fanout', id, 'late cancel');
+    expect((await sfn.send(new DescribeExecutionCommand({ executionArn: arnOf(id) }))).status).toBe('SUCCEEDED');
+    const listed = await sfn.send(new ListExecutionsCommand({ stateMachineArn: service.stateMachineArns.fanout, statusFilter: 'SUCCEEDED' }));
+    expect(listed.executions?.map((e) => e.name)).toContain(id);
+  });
+
+  it('retries a failed message after the visibility timeout, dead-letters one that keeps failing', async () => {
+    const id = 'fanout-dlq-1';
+    await workflows.start('fanout', id, { executionId: id, urls: ['a', 'fail-once', 'fail-always', 'b'], batchSize: 1 });
+
+    const described = await settled(id);
+    expect(described.status).toBe('SUCCEEDED');
+    const summary = JSON.parse(described.output!).summary;
+    expect(summary).toMatchObject({ batches: 4, processed: 3, failed: [{ index: 2, error: 'BatchDeadLettered' }] });
+
+    const j = journal();
+    const receives = (index: number) => j.received.filter((r) => r.index === index).map((r) => r.receiveCount);
+    expect(receives(1)).toEqual([1, 2]); // failed once, then succeeded
+    expect(receives(2)).toEqual([1, 2]); // maxReceiveCount 2, then the DLQ
+    expect(j.deadLettered.map((d) => d.index)).toEqual([2]);
+    expect(await queueDepth('fanout-work')).toBe(0);
+    expect(await queueDepth('fanout-work-dlq')).toBe(0);
+  });
+
+  it('StopExecution mid-run aborts the execution and sends no further batches', async () => {
+    const id = 'fanout-cancel-1';
+    // MaxConcurrency 2: the two held batches are in flight, batches 2 and 3 wait their turn.
+    await workflows.start('fanout', id, { executionId: id, urls: ['hold', 'hold', 'c', 'd'], batchSize: 1 });
+    const j = journal();
+    await until('both held batches to arrive', () => j.received.length === 2);
+    expect((await sfn.send(new DescribeExecutionCommand({ executionArn: arnOf(id) }))).status).toBe('RUNNING');
+
+    await workflows.stop('fanout', id, 'Execution was cancelled');
+    const described = await sfn.send(new DescribeExecutionCommand({ executionArn: arnOf(id) }));
+    expect(described.status).toBe('ABORTED');
+    expect(described).toMatchObject({ error: 'Cancelled', cause: 'Execution was cancelled' });
+    expect(described.stopDate).toBeInstanceOf(Date);
+    expect(service.executions.tokens.size).toBe(0);
+
+    // The held workers now report for tokens that no longer exist: a no-op, and the
+    // messages are deleted as processed.
+    j.release();
+    await until('held batches to finish', () => j.reported.length === 2);
+    await until('queue to drain', () => pollers.inFlight === 0);
+    expect(new Set(j.received.map((r) => r.index))).toEqual(new Set([0, 1]));
+    expect(await queueDepth('fanout-work')).toBe(0);
+    expect((await sfn.send(new DescribeExecutionCommand({ executionArn: arnOf(id) }))).status).toBe('ABORTED');
+  });
+});

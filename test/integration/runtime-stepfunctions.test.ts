@@ -1,0 +1,130 @@
+// The embedded Step Functions service through the real @aws-sdk/client-sfn: AWS error types,
+// idempotent starts, callback timeouts and heartbeats, and the adapters' tolerance.
+import '../../lambdas/local/polyfills';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolve } from 'node:path';
+import {
+  DescribeExecutionCommand,
+  SendTaskHeartbeatCommand,
+  SendTaskSuccessCommand,
+  StartExecutionCommand,
+  StopExecutionCommand,
+  type SFNClient,
+} from '@aws-sdk/client-sfn';
+import { DeleteMessageCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { startEngines, type Engines } from '../../lambdas/local/engines';
+import { startStepFunctionsService, type StepFunctionsService } from '../../lambdas/local/stepfunctions/server';
+import { createClients } from '../../lambdas/adapters/clients';
+import { createStepFunctionsTaskCallbacks, executionArnFor } from '../../lambdas/adapters/stepfunctions';
+import { loadConfig } from '../../lambdas/config';
+import type { QueueSpec } from '../../lambdas/topology/queues';
+
+const fixtures = resolve(process.cwd(), 'test/fixtures');
+// A queue no poller reads: the test plays the worker.
+const silentQueue: QueueSpec = { name: 'silent', worker: 'none', batchSize: 1, visibilityTimeoutSeconds: 30, maxReceiveCount: 3, envVar: 'PDS_TEST_SILENT' };
+
+let engines: Engines;
+let service: StepFunctionsService;
+let sqs: SQSClient;
+let sfn: SFNClient;
+
+beforeAll(async () => {
+  engines = await startEngines({ queues: [silentQueue] });
+  sqs = createClients({ ...loadConfig({}), endpoints: { sqs: engines.sqsEndpoint } }).sqs;
+  const machine = (name: string) => ({
+    spec: { name, aslFile: `${name}.asl.json`, tasks: {}, queues: { Silent: 'silent' } },
+    aslDir: resolve(fixtures, 'statemachines'),
+  });
+  service = await startStepFunctionsService({ machines: [machine('callback-timeout'), machine('callback-heartbeat')], queueUrls: engines.queueUrls, sqs });
+  sfn = createClients({ ...loadConfig({}), endpoints: { stepFunctions: service.endpoint } }).sfn;
+});
+
+afterAll(async () => {
+  await service?.stop();
+  await engines?.stop();
+});
+
+async function settled(executionArn: string, maxMs = 30_000) {
+  const deadline = Date.now() + maxMs;
+  for (let i = 0; i < 2000 && Date.now() < deadline; i++) {
+    const described = await sfn.send(new DescribeExecutionCommand({ executionArn }));
+    if (described.status !== 'RUNNING') return described;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${executionArn} still running after ${maxMs} ms`);
+}
+
+async function receiveToken(): Promise<{ taskToken: string; input: unknown }> {
+  const url = engines.queueUrls.silent;
+  for (let i = 0; i < 10; i++) {
+    const { Messages } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: url, WaitTimeSeconds: 2, MaxNumberOfMessages: 1 }));
+    const message = Messages?.[0];
+    if (message) {
+      await sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: message.ReceiptHandle! }));
+      return JSON.parse(message.Body!);
+    }
+  }
+  throw new Error('no callback message arrived');
+}
+
+const errorName = (promise: Promise<unknown>) => promise.then(() => 'no error', (e: Error) => e.name);
+
+describe('embedded Step Functions service', () => {
+  it('completes a callback task with SendTaskSuccess and reports AWS error types', async () => {
+    const stateMachineArn = service.stateMachineArns['callback-heartbeat'];
+    const input = JSON.stringify({ job: 'x' });
+    const started = await sfn.send(new StartExecutionCommand({ stateMachineArn, name: 'cb-1', input }));
+    expect(started.executionArn).toBe('arn:aws:states:us-east-1:000000000000:execution:callback-heartbeat:cb-1');
+    expect(started.startDate).toBeInstanceOf(Date);
+
+    // Same name and input while running: the same execution. Other input: a conflict.
+    const again = await sfn.send(new StartExecutionCommand({ stateMachineArn, name: 'cb-1', input }));
+    expect(again.executionArn).toBe(started.executionArn);
+    expect(await errorName(sfn.send(new StartExecutionCommand({ stateMachineArn, name: 'cb-1', input: '{"job":"y"}' })))).toBe('ExecutionAlreadyExists');
+
+    const { taskToken, input: echoed } = await receiveToken();
+    expect(echoed).toEqual({ job: 'x' });
+    expect((await sfn.send(new DescribeExecutionCommand({ executionArn: started.executionArn }))).status).toBe('RUNNING');
+    await sfn.send(new SendTaskHeartbeatCommand({ taskToken }));
+    await sfn.send(new SendTaskSuccessCommand({ taskToken, output: JSON.stringify({ done: true }) }));
+
+    const described = await settled(started.executionArn!);
+    expect(described).toMatchObject({ status: 'SUCCEEDED', name: 'cb-1', stateMachineArn, input });
+    expect(JSON.parse(described.output!)).toEqual({ done: true });
+    expect(described.stopDate!.getTime()).toBeGreaterThanOrEqual(described.startDate!.getTime());
+
+    // The token is spent; a foreign string is not a token at all.
+    expect(await errorName(sfn.send(new SendTaskSuccessCommand({ taskToken, output: '{}' })))).toBe('TaskDoesNotExist');
+    expect(await errorName(sfn.send(new SendTaskSuccessCommand({ taskToken: 'garbage', output: '{}' })))).toBe('InvalidToken');
+    await createStepFunctionsTaskCallbacks(sfn).succeed(taskToken, { late: true }); // tolerated
+    expect(await errorName(sfn.send(new DescribeExecutionCommand({ executionArn: executionArnFor(stateMachineArn, 'nope') })))).toBe('ExecutionDoesNotExist');
+    expect(await errorName(sfn.send(new DescribeExecutionCommand({ executionArn: 'not-an-arn' })))).toBe('InvalidArn');
+    expect(await errorName(sfn.send(new StartExecutionCommand({ stateMachineArn, name: 'has space' })))).toBe('InvalidName');
+    expect(await errorName(sfn.send(new StartExecutionCommand({ stateMachineArn, name: 'bad-input', input: '{' })))).toBe('InvalidExecutionInput');
+    expect(
+      await errorName(sfn.send(new StartExecutionCommand({ stateMachineArn: stateMachineArn.replace('callback-heartbeat', 'missing'), name: 'x' }))),
+    ).toBe('StateMachineDoesNotExist');
+  });
+
+  it('fails a callback task that outlives TimeoutSeconds with States.Timeout', async () => {
+    const stateMachineArn = service.stateMachineArns['callback-timeout'];
+    const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn, name: 'to-1', input: '{}' }));
+    const { taskToken } = await receiveToken();
+    const described = await settled(executionArn!);
+    expect(described).toMatchObject({ status: 'FAILED', error: 'States.Timeout' });
+    expect(await errorName(sfn.send(new SendTaskSuccessCommand({ taskToken, output: '{}' })))).toBe('TaskTimedOut');
+  });
+
+  it('fails a callback task whose worker stops heartbeating, and StopExecution is then a no-op', async () => {
+    const stateMachineArn = service.stateMachineArns['callback-heartbeat'];
+    const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn, name: 'hb-1', input: '{}' }));
+    const { taskToken } = await receiveToken();
+    await sfn.send(new SendTaskHeartbeatCommand({ taskToken }));
+    const described = await settled(executionArn!);
+    expect(described).toMatchObject({ status: 'FAILED', error: 'States.Timeout' });
+    expect(described.cause).toMatch(/HeartbeatSeconds/);
+    expect(await errorName(sfn.send(new SendTaskHeartbeatCommand({ taskToken })))).toBe('TaskTimedOut');
+    await sfn.send(new StopExecutionCommand({ executionArn, cause: 'too late' }));
+    expect((await sfn.send(new DescribeExecutionCommand({ executionArn }))).status).toBe('FAILED');
+  });
+});
