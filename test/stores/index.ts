@@ -1,0 +1,23 @@
+// The store simulator's public surface (see README.md in this folder).
+export { startStoreSimulator, type StoreSimulator, type StoreSimulatorOptions } from './server';
+export {
+  STORE_SPECS,
+  PATHS,
+  PRICE_STYLES,
+  buildStore,
+  generateProduct,
+  listProductUrls,
+  flakyFailuresFor,
+  indexFromHandle,
+  rng,
+  type Behaviour,
+  type Flavor,
+  type Markup,
+  type PriceStyle,
+  type SimProduct,
+  type SimReview,
+  type SimVariant,
+  type StoreModel,
+  type StoreSpec,
+} from './catalog';
+export { SITEMAP_PAGE_SIZE, shopifyAjaxProduct, shopifyJsonProduct, wooProduct } from './pages';
