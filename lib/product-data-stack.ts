@@ -23,12 +23,9 @@ import { buildSubstitutions } from './asl-substitutions';
 import { nodeFunction } from './node-function';
 import { assertSourcesExist, projectLayout, REAPER_WORKER, type SourceLayout } from './source-layout';
 
-/** A queue entry with the optional dead-letter consumer (older tables lack the field). */
-type QueueWithDlqWorker = QueueSpec & { dlqWorker?: string };
-
 export interface Topology {
   routes: readonly Route[];
-  queues: readonly QueueWithDlqWorker[];
+  queues: readonly QueueSpec[];
   workflows: readonly WorkflowSpec[];
 }
 
@@ -146,7 +143,7 @@ export class ProductDataStack extends Stack {
     return table;
   }
 
-  private createQueue(spec: QueueWithDlqWorker): void {
+  private createQueue(spec: QueueSpec): void {
     const id = `${pascal(spec.name)}Queue`;
     const visibilityTimeout = Duration.seconds(spec.visibilityTimeoutSeconds);
     const deadLetterQueue = new Queue(this, `${id}Dlq`, {

@@ -27,7 +27,7 @@ export function fixtureLayout(overrides: Partial<SourceLayout> = {}): SourceLayo
   };
 }
 
-export const FIXTURE_QUEUES: Array<QueueSpec & { dlqWorker?: string }> = [
+export const FIXTURE_QUEUES: QueueSpec[] = [
   {
     name: 'extract-work',
     worker: 'extract-worker',
