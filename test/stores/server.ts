@@ -47,6 +47,8 @@ export interface StoreSimulator {
   store(host: string): StoreModel;
   /** How many requests the simulator has seen for host + path (with query). */
   hits(host: string, pathAndQuery: string): number;
+  /** Most requests one host has had in flight at the same time. */
+  peakConcurrency(host: string): number;
   close(): Promise<void>;
 }
 
@@ -75,6 +77,8 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
   const byHost = new Map(stores.map((s) => [s.host, s]));
   const hitCounts = new Map<string, number>();
   const timers = new Set<NodeJS.Timeout>();
+  const inFlight = new Map<string, number>();
+  const peak = new Map<string, number>();
   let port = 0;
 
   const countHit = (key: string) => {
@@ -102,6 +106,8 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
     const attempt = countHit(key);
 
     if (pathname === '/robots.txt') return { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: robotsTxt(store) };
+    // Lets tests see exactly what a client sent (User-Agent, Accept-Language, Host).
+    if (pathname === '/debug/headers') return json({ headers: req.headers, url: req.url });
 
     switch (store.behaviour) {
       case 'bot-wall':
@@ -179,7 +185,6 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
     if (pathname === pathOf(pages.search)) return html(renderListingPage(store, 'Search results', firstProducts(6), 'search'), 200, headers);
     if (pathname === pathOf(pages.blog)) return html(renderBlogPost(store, store.product(0)), 200, headers);
     if (pathname === pathOf(pages.cart)) return html(renderCart(store), 200, headers);
-    void req;
     return html(renderNotFound(store), 404);
   }
 
@@ -266,6 +271,10 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
       res.end(`unknown host ${hostHeader}`);
       return;
     }
+    const active = (inFlight.get(store.host) ?? 0) + 1;
+    inFlight.set(store.host, active);
+    peak.set(store.host, Math.max(peak.get(store.host) ?? 0, active));
+    res.once('close', () => inFlight.set(store.host, (inFlight.get(store.host) ?? 1) - 1));
     let url: URL;
     try {
       url = new URL(req.url ?? '/', `https://${store.host}`);
@@ -315,6 +324,7 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
       return store;
     },
     hits: (host, pathAndQuery) => hitCounts.get(`${host}${pathAndQuery}`) ?? 0,
+    peakConcurrency: (host) => peak.get(host) ?? 0,
     close: () =>
       new Promise<void>((resolve) => {
         for (const timer of timers) clearTimeout(timer);
