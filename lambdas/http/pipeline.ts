@@ -263,7 +263,10 @@ export function defineRoute<Op extends OperationId>(operationId: Op, impl: Route
   return handler as unknown as APIGatewayProxyHandlerV2;
 }
 
-/** An operation whose capability is not built: 501 in its family's shape, after auth and metering. */
+/**
+ * An operation whose capability is not built: 501 in its family's shape, after auth, scope,
+ * rate limit, metering and request validation (so clients already learn what a valid call is).
+ */
 export function notBuilt(operationId: OperationId): APIGatewayProxyHandlerV2 {
   const route = routeOf(operationId);
   return defineRoute(
@@ -271,6 +274,5 @@ export function notBuilt(operationId: OperationId): APIGatewayProxyHandlerV2 {
     () => {
       throw new AppError('NOT_IMPLEMENTED', `${route.method} ${route.path} (${operationId}) is not implemented yet`);
     },
-    { validate: false },
   );
 }

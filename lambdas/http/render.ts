@@ -39,7 +39,8 @@ export function errorBody(family: Family, error: AppError, requestId: string): R
   if (family === 'v2') {
     return { error: { code: error.code, message: error.message, request_id: requestId }, ...error.context };
   }
-  return { error: error.message, ...(error.details ? { details: error.details } : {}), code: error.code, ...error.context };
+  // Legacy and v1 keep their documented shape exactly; context fields are a v2 feature.
+  return { error: error.message, ...(error.details ? { details: error.details } : {}), code: error.code };
 }
 
 export function errorResult(family: Family, error: AppError, requestId: string, headers: Record<string, string> = {}): HttpResult {
