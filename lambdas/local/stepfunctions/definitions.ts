@@ -10,7 +10,7 @@ export const STATEMACHINES_DIR = resolve(dirname(fileURLToPath(import.meta.url))
 
 /** A state machine to serve: the topology entry plus where its files live. */
 export interface MachineRegistration {
-  spec: Pick<WorkflowSpec, 'name' | 'aslFile' | 'tasks' | 'queues'>;
+  spec: Pick<WorkflowSpec, 'name' | 'aslFile' | 'tasks' | 'queues'> & Partial<Pick<WorkflowSpec, 'timeoutSeconds'>>;
   /** Directory of `spec.aslFile`; default statemachines/. */
   aslDir?: string;
   /** Directory of the `spec.tasks` worker modules; default lambdas/workers/. */
@@ -75,6 +75,8 @@ export function prepareMachine(
     values[`${queueKey}QueueUrl`] = url;
   }
   const definition = substitute(raw, values, `${spec.name} (${file})`) as AslDefinition;
+  // The execution deadline, as the CDK stack sets it on the deployed definition.
+  if (spec.timeoutSeconds !== undefined) definition.TimeoutSeconds = Math.min(spec.timeoutSeconds, MAX_TIMER_SECONDS);
 
   const tasks = new Map<string, TaskBinding>();
   for (const [stateName, state] of allStates(definition)) {

@@ -1,0 +1,195 @@
+// The whole service in one process (`npm start`, e2e tests, benchmarks): embedded DynamoDB and
+// SQS, the embedded Step Functions service running statemachines/*.asl.json, the SQS pollers
+// feeding the workers, and the HTTP server calling the route handlers. Handlers read their
+// configuration from process.env at first import, so the environment is set before any of
+// them loads.
+import './polyfills';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ENV } from '../topology/env';
+import { QUEUES } from '../topology/queues';
+import { WORKFLOWS } from '../topology/workflows';
+import { loadConfig } from '../config';
+import { createClients } from '../adapters/clients';
+import { startEngines, type Engines } from './engines';
+import { startStepFunctionsService, type StepFunctionsService } from './stepfunctions/server';
+import { startSqsPollers, type SqsPollers } from './sqs-poller';
+import { WORKERS_DIR } from './workers';
+import { claimDataDir, dynamodbPath, releaseDataDir, writeRuntimeFile } from './runtime-file';
+
+export interface LocalServiceOptions {
+  /** HTTP port; 0 picks a free one. Default PORT or 3000. */
+  port?: number;
+  host?: string;
+  /** Persistent data (DynamoDB on LevelDB, runtime.json). Default PDS_DATA_DIR or .pds-data. */
+  dataDir?: string;
+  /**
+   * Settings the handlers read (PDS_RESOLVE, PDS_CRAWL_DELAY_MS, PDS_RATE_LIMIT, ...), merged
+   * into process.env. Default: process.env as it is.
+   */
+  env?: Record<string, string | undefined>;
+  /** PDS_BOOTSTRAP_KEYS format; default env PDS_BOOTSTRAP_KEYS. */
+  bootstrapKeys?: string;
+  /** Seconds before a failed SQS message is retried locally (AWS: the queue's visibility timeout). */
+  queueRetrySeconds?: number;
+  /** SQS batches handled at once per queue; default 2. */
+  workerConcurrency?: number;
+  log?: (line: string) => void;
+}
+
+export interface LocalService {
+  url: string;
+  port: number;
+  dataDir: string;
+  tableName: string;
+  dynamodbEndpoint: string;
+  sqsEndpoint: string;
+  stepFunctionsEndpoint: string;
+  /** queue logical name -> URL (DLQs `<name>-dlq`). */
+  queueUrls: Record<string, string>;
+  /** workflow name -> state machine ARN. */
+  stateMachineArns: Record<string, string>;
+  /** Printed once: the development key minted on the very first start without bootstrap keys. */
+  developmentKey?: string;
+  /** Keys created from the bootstrap spec (ids only; the keys themselves were given). */
+  bootstrappedKeyIds: string[];
+  /** Milliseconds from the call to ready. */
+  startupMs: number;
+  sfn: StepFunctionsService;
+  /** Stops pollers (in-flight batches get graceMs), servers and engines; removes runtime.json. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** The region of every local ARN and queue; the embedded engines are one region. */
+const LOCAL_REGION = 'us-east-1';
+
+export async function startLocalService(options: LocalServiceOptions = {}): Promise<LocalService> {
+  const started = Date.now();
+  const log = options.log ?? ((line: string) => console.log(line));
+  const settings = { ...process.env, ...options.env };
+  const dataDir = resolve(options.dataDir ?? settings.PDS_DATA_DIR ?? '.pds-data');
+  const port = options.port ?? (settings.PORT !== undefined && settings.PORT !== '' ? Number(settings.PORT) : 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0..65535, got "${settings.PORT}"`);
+  // Fail on bad settings before anything starts.
+  loadConfig(settings);
+
+  claimDataDir(dataDir);
+  const cleanups: Array<() => Promise<void> | void> = [() => releaseDataDir(dataDir)];
+  const stopAll = async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) {
+      try {
+        await cleanup();
+      } catch (error) {
+        log(`stop: ${(error as Error).message}`);
+      }
+    }
+  };
+
+  try {
+    const engines: Engines = await startEngines({ dataDir: dynamodbPath(dataDir) });
+    cleanups.push(() => engines.stop());
+    const clients = createClients({ ...loadConfig({}), region: LOCAL_REGION, endpoints: { sqs: engines.sqsEndpoint } });
+    cleanups.push(() => clients.sqs.destroy());
+
+    const sfn = await startStepFunctionsService({
+      machines: WORKFLOWS.map((spec) => ({ spec })),
+      queueUrls: engines.queueUrls,
+      sqs: clients.sqs,
+      region: LOCAL_REGION,
+      log: (line) => (settings[ENV.logLevel] === 'debug' ? log(line) : undefined),
+    });
+    cleanups.push(() => sfn.stop());
+
+    Object.assign(process.env, options.env ?? {}, runtimeEnvironment(engines, sfn));
+    await resetCompositionCaches();
+
+    for (const queue of QUEUES) {
+      for (const worker of [queue.worker, queue.dlqWorker].filter(Boolean) as string[]) {
+        if (!['.ts', '.js'].some((ext) => existsSync(join(WORKERS_DIR, worker + ext)))) {
+          log(`warning: queue ${queue.name}: worker lambdas/workers/${worker} not found; its messages will be retried until it exists`);
+        }
+      }
+    }
+    const pollers: SqsPollers = await startSqsPollers({
+      sqs: clients.sqs,
+      queues: QUEUES,
+      queueUrls: engines.queueUrls,
+      visibilityTimeoutSeconds: options.queueRetrySeconds,
+      concurrency: options.workerConcurrency,
+      region: LOCAL_REGION,
+      log,
+    });
+    // Cleanups run in reverse: the HTTP server closes, then the pollers stop (batches in flight
+    // get the grace period and can still reach Step Functions and DynamoDB), then the engines.
+    let pollerGraceMs = 5000;
+    cleanups.push(() => pollers.stop(pollerGraceMs));
+
+    const { startHttpServer } = await import('./http-server');
+    const http = await startHttpServer({ port, host: options.host ?? '127.0.0.1' });
+    cleanups.push(() => http.close());
+
+    const platform = await import('../composition/platform');
+    const bootstrapSpec = options.bootstrapKeys ?? settings.PDS_BOOTSTRAP_KEYS;
+    let developmentKey: string | undefined;
+    let bootstrappedKeyIds: string[] = [];
+    if (bootstrapSpec && bootstrapSpec.trim()) {
+      bootstrappedKeyIds = (await platform.bootstrapKeys(bootstrapSpec)).map((k) => k.keyId);
+    } else {
+      developmentKey = (await platform.ensureDevelopmentKey())?.key;
+    }
+
+    writeRuntimeFile(dataDir, {
+      pid: process.pid,
+      url: http.url,
+      dynamodbEndpoint: engines.dynamodbEndpoint,
+      tableName: engines.tableName,
+      sqsEndpoint: engines.sqsEndpoint,
+      stepFunctionsEndpoint: sfn.endpoint,
+      startedAt: new Date().toISOString(),
+    });
+
+    return {
+      url: http.url,
+      port: http.port,
+      dataDir,
+      tableName: engines.tableName,
+      dynamodbEndpoint: engines.dynamodbEndpoint,
+      sqsEndpoint: engines.sqsEndpoint,
+      stepFunctionsEndpoint: sfn.endpoint,
+      queueUrls: engines.queueUrls,
+      stateMachineArns: sfn.stateMachineArns,
+      developmentKey,
+      bootstrappedKeyIds,
+      startupMs: Date.now() - started,
+      sfn,
+      async stop(graceMs = 5000) {
+        pollerGraceMs = graceMs;
+        await stopAll();
+      },
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+/** What the CDK stack sets on every Lambda, pointed at the embedded engines. */
+function runtimeEnvironment(engines: Engines, sfn: StepFunctionsService): Record<string, string> {
+  const env: Record<string, string> = {
+    AWS_REGION: LOCAL_REGION,
+    [ENV.tableName]: engines.tableName,
+    [ENV.dynamodbEndpoint]: engines.dynamodbEndpoint,
+    [ENV.sqsEndpoint]: engines.sqsEndpoint,
+    [ENV.stepFunctionsEndpoint]: sfn.endpoint,
+  };
+  for (const queue of QUEUES) env[queue.envVar] = engines.queueUrls[queue.name]!;
+  for (const workflow of WORKFLOWS) env[workflow.envVar] = sfn.stateMachineArns[workflow.name]!;
+  return env;
+}
+
+/** An in-process restart must not reuse clients pointed at the previous engines. */
+async function resetCompositionCaches(): Promise<void> {
+  const [platform, runtime] = await Promise.all([import('../composition/platform'), import('../composition/runtime')]);
+  platform.resetPlatformDeps();
+  runtime.resetRuntimeDeps();
+}

@@ -1,0 +1,123 @@
+// `npm start` as a user runs it: a child process on a temp data dir, serving HTTP; one process
+// per data dir; kill -9 keeps the data (dynalite's LevelDB) and the next start takes over the
+// stale runtime.json; SIGTERM stops cleanly. Plus the in-process startLocalService.
+import '../../lambdas/local/polyfills';
+import { afterAll, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startLocalService } from '../../lambdas/local/service';
+
+const children = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  output: () => string;
+}
+
+/** Spawns bin/local.ts and resolves at its "ready" line, or rejects when it exits first. */
+function spawnLocal(dataDir: string, maxMs = 60_000): Promise<Started> {
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', PDS_DATA_DIR: dataDir };
+  delete env.PDS_BOOTSTRAP_KEYS;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no ready line within ${maxMs} ms:\n${output}`));
+    }, maxMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const ready = /^ready (http:\/\/127\.0\.0\.1:\d+) in \d+ ms/m.exec(output);
+      if (ready) {
+        clearTimeout(timer);
+        resolve({ child, url: ready[1]!, output: () => output });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(Object.assign(new Error(`exited with ${code} before ready:\n${output}`), { code, output }));
+    });
+  });
+}
+
+function exited(child: ChildProcess, maxMs = 20_000): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('child did not exit')), maxMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
+}
+
+const usage = (url: string, key: string) => fetch(`${url}/v2/usage`, { headers: { 'x-api-key': key } });
+
+describe('npm start (bin/local.ts)', () => {
+  it('keeps its data through kill -9, serves one process per data dir, stops cleanly on SIGTERM', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pds-local-'));
+    const first = await spawnLocal(dataDir);
+    const key = /Development API key \(shown once, all scopes\): (\S+)/.exec(first.output())?.[1];
+    expect(key).toBeTruthy();
+    expect((await usage(first.url, key!)).status).toBe(200);
+    expect((await usage(first.url, key!)).status).toBe(200);
+    const runtime = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
+    expect(runtime).toMatchObject({ pid: first.child.pid, url: first.url, tableName: 'pds' });
+    expect(runtime.dynamodbEndpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+
+    // A second process on the same data dir refuses to start.
+    const refused = await spawnLocal(dataDir).then(
+      () => null,
+      (error: Error & { code?: number; output?: string }) => error,
+    );
+    expect(refused?.code).toBe(1);
+    expect(refused?.output).toMatch(/in use by process/);
+
+    first.child.kill('SIGKILL');
+    await exited(first.child);
+    expect(existsSync(join(dataDir, 'runtime.json'))).toBe(true); // stale, names a dead pid
+
+    const second = await spawnLocal(dataDir);
+    expect(second.output()).not.toMatch(/Development API key/); // minted once, remembered
+    const response = await usage(second.url, key!);
+    expect(response.status).toBe(200);
+    expect(JSON.stringify(await response.json())).toContain('/v2/usage'); // calls made before kill -9
+
+    second.child.kill('SIGTERM');
+    expect(await exited(second.child)).toBe(0);
+    expect(existsSync(join(dataDir, 'runtime.json'))).toBe(false);
+  });
+});
+
+describe('startLocalService (in process)', () => {
+  it('boots on port 0 with bootstrap keys, refuses a second start on its data dir, and restarts', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pds-service-'));
+    const key = 'test-key-0123456789abcdef';
+    const options = { port: 0, dataDir, bootstrapKeys: `${key}:acme`, log: () => undefined };
+    let service = await startLocalService(options);
+    expect(service.developmentKey).toBeUndefined();
+    expect(service.bootstrappedKeyIds).toHaveLength(1);
+    expect((await usage(service.url, key)).status).toBe(200);
+    expect((await usage(service.url, 'wrong-key-0123456789')).status).toBe(401);
+    expect(JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'))).toMatchObject({ pid: process.pid, url: service.url });
+
+    await expect(startLocalService(options)).rejects.toThrow(/already served by this process/);
+
+    await service.stop();
+    expect(existsSync(join(dataDir, 'runtime.json'))).toBe(false);
+
+    service = await startLocalService({ ...options, bootstrapKeys: undefined, env: { PDS_BOOTSTRAP_KEYS: '' } });
+    expect(service.developmentKey).toBeTruthy(); // first start without bootstrap keys
+    expect((await usage(service.url, key)).status).toBe(200); // the bootstrap key persisted
+    await service.stop();
+  });
+});
