@@ -1,0 +1,131 @@
+// Per-URL extraction entries in the single table, beside their execution:
+//
+//   url entry   pk EXEC#<executionId>  sk URL#<index, 7 digits>
+//               input, url, dup_of, state pending|done, outcome, result (JSON string) or
+//               result_gz (gzip of it, for records above 32 KB: DynamoDB items stop at 400 KB)
+import { gzipSync, gunzipSync } from 'node:zlib';
+import { BatchGetCommand, BatchWriteCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ExtractResultStore, UrlEntry } from '../../ports/extract-results';
+import type { UrlResult } from '../../domain/extraction/types';
+import { isConditionalFailure } from './keys';
+
+const INLINE_LIMIT = 32 * 1024;
+const MAX_ENTRIES = 200_000;
+const MAX_UNPROCESSED_ROUNDS = 8;
+
+const pk = (executionId: string) => `EXEC#${executionId}`;
+const sk = (index: number) => `URL#${String(index).padStart(7, '0')}`;
+
+function encodeResult(result: UrlResult): Record<string, unknown> {
+  const json = JSON.stringify(result);
+  return json.length > INLINE_LIMIT ? { result_gz: gzipSync(json) } : { result: json };
+}
+
+function decodeResult(item: Record<string, any>): UrlResult | null {
+  if (typeof item.result === 'string') return JSON.parse(item.result);
+  if (item.result_gz) return JSON.parse(gunzipSync(Buffer.from(item.result_gz)).toString('utf8'));
+  return null;
+}
+
+const fromItem = (item: Record<string, any>): UrlEntry => ({
+  index: Number(item.index),
+  input: item.input,
+  url: item.url ?? null,
+  dup_of: item.dup_of ?? null,
+  state: item.state,
+  result: decodeResult(item),
+});
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tableName: string): ExtractResultStore {
+  async function queryFrom(executionId: string, from: number, limit: number): Promise<UrlEntry[]> {
+    const entries: UrlEntry[] = [];
+    let start: Record<string, any> | undefined;
+    for (let page = 0; page < 10_000 && entries.length < limit; page++) {
+      const out = await documents.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+          ExpressionAttributeValues: { ':pk': pk(executionId), ':from': sk(from), ':to': 'URL#9999999' },
+          ConsistentRead: true,
+          Limit: Math.min(limit - entries.length, 1000),
+          ExclusiveStartKey: start,
+        }),
+      );
+      entries.push(...(out.Items ?? []).map(fromItem));
+      start = out.LastEvaluatedKey;
+      if (!start) break;
+    }
+    return entries;
+  }
+
+  return {
+    async putEntries(executionId, entries) {
+      for (let i = 0; i < entries.length; i += 25) {
+        let requests = entries.slice(i, i + 25).map((entry) => ({
+          PutRequest: {
+            Item: {
+              pk: pk(executionId),
+              sk: sk(entry.index),
+              entity: 'url-entry',
+              index: entry.index,
+              input: entry.input,
+              url: entry.url,
+              dup_of: entry.dup_of,
+              state: entry.state,
+              ...(entry.result ? { outcome: entry.result.outcome, ...encodeResult(entry.result) } : {}),
+            },
+          },
+        }));
+        for (let round = 0; requests.length; round++) {
+          if (round >= MAX_UNPROCESSED_ROUNDS) throw new Error('The table kept refusing writes (unprocessed items)');
+          if (round) await pause(50 * 2 ** round);
+          const out = await documents.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }));
+          requests = (out.UnprocessedItems?.[tableName] ?? []) as typeof requests;
+        }
+      }
+    },
+
+    async record(executionId, index, result) {
+      const encoded = encodeResult(result);
+      const attribute = Object.keys(encoded)[0];
+      try {
+        await documents.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: { pk: pk(executionId), sk: sk(index) },
+            UpdateExpression: 'SET #state = :done, outcome = :outcome, #payload = :payload',
+            ConditionExpression: '#state = :pending',
+            ExpressionAttributeNames: { '#state': 'state', '#payload': attribute },
+            ExpressionAttributeValues: { ':done': 'done', ':pending': 'pending', ':outcome': result.outcome, ':payload': encoded[attribute] },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionalFailure(error)) return false;
+        throw error;
+      }
+    },
+
+    async get(executionId, indices) {
+      const unique = [...new Set(indices)];
+      const found: UrlEntry[] = [];
+      for (let i = 0; i < unique.length; i += 100) {
+        let keys: Array<Record<string, string>> = unique.slice(i, i + 100).map((index) => ({ pk: pk(executionId), sk: sk(index) }));
+        for (let round = 0; keys.length; round++) {
+          if (round >= MAX_UNPROCESSED_ROUNDS) throw new Error('The table kept refusing reads (unprocessed keys)');
+          if (round) await pause(50 * 2 ** round);
+          const out = await documents.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: keys, ConsistentRead: true } } }));
+          found.push(...(out.Responses?.[tableName] ?? []).map(fromItem));
+          keys = (out.UnprocessedKeys?.[tableName]?.Keys ?? []) as typeof keys;
+        }
+      }
+      return found.sort((a, b) => a.index - b.index);
+    },
+
+    range: (executionId, from, limit) => queryFrom(executionId, Math.max(0, from), limit),
+
+    all: (executionId) => queryFrom(executionId, 0, MAX_ENTRIES),
+  };
+}

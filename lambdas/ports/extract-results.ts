@@ -1,0 +1,28 @@
+// Per-URL entries of an extraction: one item per input index, written pending at start and moved
+// to done exactly once (conditional update), so a redelivered batch never records twice.
+import type { UrlResult } from '../domain/extraction/types';
+
+export interface UrlEntry {
+  index: number;
+  /** The URL exactly as the caller sent it. */
+  input: string;
+  /** Normalised URL to fetch; null when the input was malformed. */
+  url: string | null;
+  /** Index of the first entry with the same normalised URL; that one is fetched for both. */
+  dup_of: number | null;
+  state: 'pending' | 'done';
+  result: UrlResult | null;
+}
+
+export interface ExtractResultStore {
+  /** Writes entries as given (pending, or done for malformed input); overwrites. */
+  putEntries(executionId: string, entries: UrlEntry[]): Promise<void>;
+  /** pending -> done with `result`; false when the entry was already done (or is missing). */
+  record(executionId: string, index: number, result: UrlResult): Promise<boolean>;
+  /** The entries at these indices (missing ones left out), in index order. */
+  get(executionId: string, indices: number[]): Promise<UrlEntry[]>;
+  /** Entries with index >= from, in index order, at most `limit`. */
+  range(executionId: string, from: number, limit: number): Promise<UrlEntry[]>;
+  /** Every entry in index order (bounded by the largest extraction accepted). */
+  all(executionId: string): Promise<UrlEntry[]>;
+}

@@ -1,0 +1,256 @@
+// Extraction jobs on the embedded table, each workflow step driven directly (the state machine
+// run is in extract-jobs-workflow.test.ts). The ExtractUrl here is the test's own: it fetches a
+// loopback server whose path decides the outcome.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startEngines, type Engines } from '../../lambdas/local/engines';
+import { createClients, type AwsClients } from '../../lambdas/adapters/clients';
+import { loadConfig } from '../../lambdas/config';
+import { dynamoExecutionStore } from '../../lambdas/adapters/dynamodb/executions';
+import { dynamoExtractResultStore } from '../../lambdas/adapters/dynamodb/extract-results';
+import { dynamoProductStore } from '../../lambdas/adapters/dynamodb/products';
+import { dynamoVendorStore } from '../../lambdas/adapters/dynamodb/vendors';
+import { createExecutions } from '../../lambdas/domain/executions/service';
+import { createExtractJobs } from '../../lambdas/domain/extract-jobs/jobs';
+import { createExtractSteps, InjectedFault, LOST_BATCH_MESSAGE } from '../../lambdas/domain/extract-jobs/steps';
+import { extractNow } from '../../lambdas/domain/extract-jobs/sync';
+import { createProductCatalog } from '../../lambdas/domain/products/catalog';
+import type { ExtractOptions, ExtractUrl, ProductRecord, UrlResult } from '../../lambdas/domain/extraction/types';
+import type { WorkflowEngine } from '../../lambdas/ports/workflow';
+import { AppError } from '../../lambdas/domain/errors';
+
+export function productRecord(url: string, title: string): ProductRecord {
+  return {
+    id: title, title, description: null, description_html: null, vendor: null, brand: null, url, handle: null, is_available: true,
+    attributes: { summary: 'enriched' }, price: { currency: 'USD', current_value: 10, compare_at_value: null }, images: [], options: [], variants: [],
+    store_canonical_url: null, store_domain: null, platform: null, platform_id: null, product_type: 'Shirts', taxonomy_product_category_id: null,
+    taxonomy_product_category_path: null, tags: [], video_url: null, review_count: null, average_rating: null, rating_scale: null, faqs: null,
+    reviews: [], updated_at: new Date().toISOString(), similar_products: null, affiliate_link: null,
+  };
+}
+
+/** Loopback "shop": /p/<n> is a product, /blocked 403, /about a non-product page, /down 503. */
+export async function startTestShop() {
+  let fetches = 0;
+  const server: Server = createServer((req, res) => {
+    fetches++;
+    const path = req.url ?? '/';
+    if (path.startsWith('/p/')) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ title: `Product ${path.slice(3)}` }));
+    else if (path === '/blocked') res.writeHead(403).end();
+    else if (path === '/down') res.writeHead(503).end();
+    else res.writeHead(200, { 'content-type': 'text/html' }).end('<html>about</html>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const extractUrl: ExtractUrl = async (url) => {
+    const response = await fetch(url);
+    const body = await response.text();
+    if (response.status === 403) return { url, product: null, success: false, outcome: 'automated_access_not_permitted', retry: true, message: 'blocked' };
+    if (response.status >= 500) return { url, product: null, success: false, outcome: 'other', retry: true, message: 'down' };
+    if (!response.headers.get('content-type')?.includes('json')) return { url, product: null, success: false, outcome: 'non_product_url', retry: false, message: 'not a product' };
+    return { url, product: productRecord(url, JSON.parse(body).title), success: true, outcome: 'success', retry: false, message: '' };
+  };
+  return { origin, extractUrl, fetches: () => fetches, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+const OPTIONS: ExtractOptions = { enableEnrichment: true, enableReviews: false, enableImageTags: false, enableSimilarProducts: false, countryCode: 'us' };
+
+let engines: Engines;
+let clients: AwsClients;
+let shop: Awaited<ReturnType<typeof startTestShop>>;
+
+beforeAll(async () => {
+  engines = await startEngines();
+  clients = createClients({ ...loadConfig({}), endpoints: { dynamodb: engines.dynamodbEndpoint, sqs: engines.sqsEndpoint } });
+  shop = await startTestShop();
+});
+afterAll(async () => {
+  await shop?.close();
+  clients?.dynamodb.destroy();
+  await engines?.stop();
+});
+
+function compose() {
+  const started: string[] = [];
+  const workflows: WorkflowEngine = { async start(_w, id) { started.push(id); }, async stop() {} };
+  const executions = createExecutions({ store: dynamoExecutionStore(clients.documents, engines.tableName), workflows });
+  const results = dynamoExtractResultStore(clients.documents, engines.tableName);
+  const vendors = dynamoVendorStore(clients.documents, engines.tableName);
+  const catalog = createProductCatalog({ store: dynamoProductStore(clients.documents, engines.tableName), vendors });
+  const jobs = createExtractJobs({ executions, results, workflows, workflowName: 'extract', deadlineSeconds: 600 });
+  const steps = createExtractSteps({ executions, results, extractUrl: shop.extractUrl, catalog, batchUrls: 3, urlConcurrency: 1 });
+  return { jobs, steps, started, executions, catalog, vendors };
+}
+
+/** The invariant every status read must satisfy. */
+function checkInvariant(status: Awaited<ReturnType<ReturnType<typeof createExtractJobs>['status']>>) {
+  const r = status.result;
+  expect(r.products_successful + r.products_failed + r.products_invalid + r.products_pending).toBe(r.products_requested);
+  const sum = (m: Record<string, number | undefined>) => Object.values(m).reduce((a, b) => a! + b!, 0);
+  expect(sum(r.products_failed_by_reason)).toBe(r.products_failed);
+  expect(sum(r.products_invalid_by_reason)).toBe(r.products_invalid);
+  for (const v of [...Object.values(r.products_failed_by_reason), ...Object.values(r.products_invalid_by_reason)]) expect(v).toBeGreaterThan(0);
+}
+
+describe('extraction jobs, step by step', () => {
+  it('runs start -> prepare -> batches -> finalize with one result per input index and exact counts', async () => {
+    const { jobs, steps, started } = compose();
+    const urls = [
+      `${shop.origin}/p/1`, 'not a url', `${shop.origin}/p/2?utm_source=x`, `${shop.origin}/blocked`, `${shop.origin}/about`,
+      `${shop.origin}/p/1`, `${shop.origin}/p/2`, `${shop.origin}/down`, 'ftp://files.example/x',
+    ];
+    const start = await jobs.start({ org: 'org-a', kind: 'extract-urls', urls, options: OPTIONS });
+    expect(start).toMatchObject({ status: 'pending', credits_used: 0, url_count: 9, valid_count: 7 });
+    expect(start.invalid_urls.map((u) => u.index)).toEqual([1, 8]);
+    expect(started).toEqual([start.execution_id]);
+
+    let status = await jobs.status({ org: 'org-a', executionId: start.execution_id });
+    checkInvariant(status);
+    expect(status).toMatchObject({ status: 'pending', results: null, credits_used: 0 });
+    expect(status.result).toMatchObject({ products_requested: 9, products_invalid: 2, products_invalid_by_reason: { malformed_url: 2 }, products_pending: 7 });
+
+    const prepared = await steps.prepare({ executionId: start.execution_id });
+    expect(prepared.proceed).toBe(true);
+    // Duplicates travel with their first occurrence: 5 distinct URLs in batches of 3.
+    expect(prepared.batches).toEqual([{ id: 'b0', indices: [0, 2, 3, 5, 6] }, { id: 'b4', indices: [4, 7] }]);
+    status = await jobs.status({ org: 'org-a', executionId: start.execution_id });
+    expect(status.status).toBe('running');
+    checkInvariant(status);
+
+    const fetchesBefore = shop.fetches();
+    for (const batch of prepared.batches) {
+      await steps.processBatch({ executionId: start.execution_id, batch });
+      checkInvariant(await jobs.status({ org: 'org-a', executionId: start.execution_id }));
+    }
+    expect(shop.fetches() - fetchesBefore).toBe(5);
+    // A redelivered message: nothing fetched or counted again.
+    await steps.processBatch({ executionId: start.execution_id, batch: prepared.batches[0] });
+    expect(shop.fetches() - fetchesBefore).toBe(5);
+
+    await steps.finalize({ executionId: start.execution_id });
+    status = await jobs.status({ org: 'org-a', executionId: start.execution_id, page: 1, pageSize: 50 });
+    checkInvariant(status);
+    expect(status.status).toBe('completed');
+    expect(status.result).toEqual({
+      products_requested: 9,
+      products_successful: 4,
+      products_failed: 2,
+      products_failed_by_reason: { automated_access_not_permitted: 1, other: 1 },
+      products_invalid: 3,
+      products_invalid_by_reason: { non_product_url: 1, malformed_url: 2 },
+      products_pending: 0,
+    });
+    expect(status.progress).toEqual({ products_processed: 9, products_total: 9, percent_complete: 100 });
+    // 2 distinct successful products x (1 + enrichment).
+    expect(status.credits_used).toBe(4);
+    const items = status.results!.items;
+    expect(items.map((r) => r.url)).toEqual(urls);
+    expect(items.map((r) => r.outcome)).toEqual(['success', 'malformed_url', 'success', 'automated_access_not_permitted', 'non_product_url', 'success', 'success', 'other', 'malformed_url']);
+    expect(items[1]).toMatchObject({ success: false, retry: false, product: null });
+    expect(items[5].product?.title).toBe('Product 1');
+    expect(status.results!.pagination).toEqual({ page: 1, page_size: 50, total_items: 9, total_pages: 1, has_next: false, has_prev: false });
+
+    const page2 = await jobs.status({ org: 'org-a', executionId: start.execution_id, page: 2, pageSize: 4 });
+    expect(page2.results!.items.map((r) => r.url)).toEqual(urls.slice(4, 8));
+    await expect(jobs.status({ org: 'org-b', executionId: start.execution_id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('loses no URL when a worker crashes mid-batch, and records a dead-lettered batch as other, retry true', async () => {
+    const { jobs, steps } = compose();
+    const urls = Array.from({ length: 6 }, (_, i) => `${shop.origin}/p/crash-${i}`);
+    const { execution_id } = await jobs.start({ org: 'org-a', kind: 'products-batch', urls, options: OPTIONS });
+    const { batches } = await steps.prepare({ executionId: execution_id });
+    expect(batches).toHaveLength(2);
+
+    await expect(steps.processBatch({ executionId: execution_id, batch: batches[0] }, { crashAfter: 1 })).rejects.toBeInstanceOf(InjectedFault);
+    let status = await jobs.status({ org: 'org-a', executionId: execution_id });
+    checkInvariant(status);
+    expect(status.result.products_pending).toBe(6);
+    // The redelivery finishes the batch and counts it once.
+    await steps.processBatch({ executionId: execution_id, batch: batches[0] });
+    status = await jobs.status({ org: 'org-a', executionId: execution_id });
+    expect(status.result.products_successful).toBe(3);
+
+    // Batch 2 crashes every time and lands in the DLQ.
+    await expect(steps.processBatch({ executionId: execution_id, batch: batches[1] }, { crashAfter: 2 })).rejects.toBeInstanceOf(InjectedFault);
+    expect(await steps.abandonBatch({ executionId: execution_id, batch: batches[1] })).toEqual({ abandoned: 1 });
+    // A late delivery of the same message changes nothing.
+    await steps.processBatch({ executionId: execution_id, batch: batches[1] });
+    await steps.finalize({ executionId: execution_id });
+    status = await jobs.status({ org: 'org-a', executionId: execution_id });
+    checkInvariant(status);
+    expect(status.result).toMatchObject({ products_successful: 5, products_failed: 1, products_failed_by_reason: { other: 1 }, products_pending: 0 });
+    const lost = status.results!.items.find((r) => !r.success)!;
+    expect(lost).toMatchObject({ outcome: 'other', retry: true, message: LOST_BATCH_MESSAGE });
+  });
+
+  it('cancel: later batches are skipped, finished results stay readable, 409 afterwards', async () => {
+    const { jobs, steps } = compose();
+    const urls = Array.from({ length: 6 }, (_, i) => `${shop.origin}/p/cancel-${i}`);
+    const { execution_id } = await jobs.start({ org: 'org-a', kind: 'extract-urls', urls, options: OPTIONS });
+    const { batches } = await steps.prepare({ executionId: execution_id });
+    await steps.processBatch({ executionId: execution_id, batch: batches[0] });
+    const cancelled = await jobs.cancel({ org: 'org-a', executionId: execution_id });
+    expect(cancelled).toEqual({ execution_id, status: 'failed', error: 'Execution was cancelled' });
+    expect(await steps.processBatch({ executionId: execution_id, batch: batches[1] })).toEqual({ state: 'skipped', counted: false });
+    expect(await steps.finalize({ executionId: execution_id })).toMatchObject({ status: 'failed' });
+    const status = await jobs.status({ org: 'org-a', executionId: execution_id });
+    checkInvariant(status);
+    expect(status).toMatchObject({ status: 'failed', error: 'Execution was cancelled' });
+    expect(status.result).toMatchObject({ products_successful: 3, products_pending: 3 });
+    expect(status.results!.items.map((r) => r.url)).toEqual(urls.slice(0, 3));
+    await expect(jobs.cancel({ org: 'org-a', executionId: execution_id })).rejects.toMatchObject({ code: 'CONFLICT' });
+  });
+
+  it('validates input: empty, too many, and reject mode with invalid_urls', async () => {
+    const { jobs } = compose();
+    await expect(jobs.start({ org: 'o', kind: 'extract-urls', urls: [], options: OPTIONS })).rejects.toMatchObject({ code: 'INVALID_PARAMETER' });
+    await expect(jobs.start({ org: 'o', kind: 'extract-urls', urls: Array(1001).fill('a.example'), options: OPTIONS })).rejects.toMatchObject({ code: 'INVALID_PARAMETER' });
+    const error = (await jobs.start({ org: 'o', kind: 'extract-urls', urls: ['shop.example/p', 'javascript:alert(1)'], options: OPTIONS, onInvalid: 'reject' }).catch((e) => e)) as AppError;
+    expect(error.code).toBe('INVALID_PARAMETER');
+    expect(error.context.invalid_urls).toEqual([{ index: 1, url: 'javascript:alert(1)', problem: 'unsupported scheme javascript' }]);
+  });
+
+  it('lists the org extractions newest first', async () => {
+    const { jobs } = compose();
+    const org = `org-list-${Date.now()}`;
+    const a = await jobs.start({ org, kind: 'extract-urls', urls: ['bad url'], options: OPTIONS });
+    const b = await jobs.start({ org, kind: 'products-batch', urls: ['bad url'], options: OPTIONS });
+    const list = await jobs.list({ org });
+    expect(list.items.map((i) => i.execution_id)).toEqual([b.execution_id, a.execution_id]);
+    expect(list.items[0].status).toBe('processing');
+  });
+});
+
+describe('synchronous extraction and the product store', () => {
+  it('extracts up to 50 URLs, reuses a fresh stored record unless forced, and counts a product once per vendor', async () => {
+    const { catalog, vendors } = compose();
+    const url = `${shop.origin}/p/sync-1`;
+    const before = shop.fetches();
+    const first = await extractNow({ urls: [url, 'nope', url], options: OPTIONS }, { extractUrl: shop.extractUrl, catalog });
+    expect(first.results.map((r: UrlResult) => r.outcome)).toEqual(['success', 'malformed_url', 'success']);
+    expect(first).toMatchObject({ total_requested: 3, total_successful: 2, total_failed: 1 });
+    expect(shop.fetches() - before).toBe(1);
+
+    const again = await extractNow({ urls: [url], options: { ...OPTIONS, enableEnrichment: false } }, { extractUrl: shop.extractUrl, catalog });
+    expect(again.fromStore).toEqual([true]);
+    expect(shop.fetches() - before).toBe(1);
+    // Enrichment off: the governed fields are null even though the stored record has them.
+    expect(again.results[0].product).toMatchObject({ attributes: null, product_type: null });
+
+    const withReviews = await extractNow({ urls: [url], options: { ...OPTIONS, enableReviews: true } }, { extractUrl: shop.extractUrl, catalog });
+    expect(withReviews.fromStore).toEqual([false]);
+    const forced = await extractNow({ urls: [url], options: OPTIONS, forceExtraction: true }, { extractUrl: shop.extractUrl, catalog });
+    expect(forced.fromStore).toEqual([false]);
+    expect(shop.fetches() - before).toBe(3);
+
+    const vendor = await vendors.get('127.0.0.1');
+    expect(vendor?.productCount).toBeGreaterThanOrEqual(1);
+    const countBefore = vendor!.productCount;
+    await extractNow({ urls: [url], options: OPTIONS, forceExtraction: true }, { extractUrl: shop.extractUrl, catalog });
+    expect((await vendors.get('127.0.0.1'))!.productCount).toBe(countBefore);
+
+    await expect(extractNow({ urls: Array(51).fill(url), options: OPTIONS }, { extractUrl: shop.extractUrl })).rejects.toMatchObject({ code: 'INVALID_PARAMETER' });
+  });
+});
