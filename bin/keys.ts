@@ -1,0 +1,171 @@
+// `npm run keys -- <command>`: manage organizations and API keys.
+//   create --org ORG [--scopes search,catalog,...] [--key KEY]   prints the key once
+//   list [--org ORG]
+//   revoke <keyId>
+//   rate-limit --org ORG --rps N --burst N | --clear             per-organization override
+// Local data by default: the running server's DynamoDB when `${PDS_DATA_DIR:-.pds-data}/runtime.json`
+// names a live process, else the data directory opened here. `--aws --table NAME [--region R]`
+// works on real DynamoDB with the default credential chain.
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { dynamoAccountStore } from '../lambdas/adapters/dynamodb/accounts';
+import { createKey } from '../lambdas/domain/accounts/service';
+import { checkOrgName, parseScopes } from '../lambdas/domain/accounts/keys';
+import { checkPolicy } from '../lambdas/domain/ratelimit/policy';
+import { startEngines, type Engines } from '../lambdas/local/engines';
+import { claimDataDir, dynamodbPath, liveRuntime, releaseDataDir } from '../lambdas/local/runtime-file';
+import type { AccountStore } from '../lambdas/ports/accounts';
+
+const USAGE = `usage: npm run keys -- <command> [options]
+  create --org ORG [--scopes a,b,...] [--key KEY]   create a key (printed once); scopes default to all:
+                                                     search, catalog, extract, crawl, affiliate, usage
+  list [--org ORG]                                   list keys (never the keys themselves)
+  revoke <keyId>                                     revoke a key
+  rate-limit --org ORG (--rps N --burst N | --clear) set or clear an organization's rate limit
+options: --data-dir DIR (default PDS_DATA_DIR or .pds-data) | --aws --table NAME [--region R]`;
+
+interface Target {
+  store: AccountStore;
+  where: string;
+  close(): Promise<void>;
+}
+
+async function openTarget(values: Record<string, string | boolean | undefined>): Promise<Target> {
+  const local = { accessKeyId: 'local', secretAccessKey: 'local' };
+  const open = (endpoint: string | undefined, tableName: string, region: string) => {
+    const client = new DynamoDBClient({ region, ...(endpoint ? { endpoint, credentials: local } : {}) });
+    const documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+    return { client, store: dynamoAccountStore(documents, tableName) };
+  };
+
+  if (values.aws) {
+    if (typeof values.table !== 'string') throw new Error('--aws needs --table NAME');
+    const region = (values.region as string | undefined) ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION;
+    if (!region) throw new Error('--aws needs --region R (or AWS_REGION)');
+    const { client, store } = open(undefined, values.table, region);
+    return { store, where: `DynamoDB table ${values.table} (${region})`, close: async () => client.destroy() };
+  }
+
+  const dataDir = resolve((values['data-dir'] as string | undefined) ?? process.env.PDS_DATA_DIR ?? '.pds-data');
+  const running = liveRuntime(dataDir);
+  if (running) {
+    const { client, store } = open(running.dynamodbEndpoint, running.tableName, 'us-east-1');
+    return { store, where: `the running server (pid ${running.pid}, ${dataDir})`, close: async () => client.destroy() };
+  }
+  // No server: open the data directory ourselves, holding it so a server cannot start on it meanwhile.
+  claimDataDir(dataDir);
+  let engines: Engines | undefined;
+  try {
+    engines = await startEngines({ dataDir: dynamodbPath(dataDir) });
+  } catch (error) {
+    releaseDataDir(dataDir);
+    throw error;
+  }
+  const { client, store } = open(engines.dynamodbEndpoint, engines.tableName, 'us-east-1');
+  return {
+    store,
+    where: dataDir,
+    close: async () => {
+      client.destroy();
+      await engines!.stop();
+      releaseDataDir(dataDir);
+    },
+  };
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      org: { type: 'string' },
+      scopes: { type: 'string' },
+      key: { type: 'string' },
+      rps: { type: 'string' },
+      burst: { type: 'string' },
+      clear: { type: 'boolean' },
+      aws: { type: 'boolean' },
+      table: { type: 'string' },
+      region: { type: 'string' },
+      'data-dir': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command, ...rest] = positionals;
+  if (values.help || !command) {
+    console.log(USAGE);
+    return command || values.help ? 0 : 2;
+  }
+  if (!['create', 'list', 'revoke', 'rate-limit'].includes(command)) {
+    console.error(`unknown command "${command}"\n${USAGE}`);
+    return 2;
+  }
+  // Validate arguments before touching any store.
+  const scopes = command === 'create' ? parseScopes(values.scopes) : [];
+  if ((command === 'create' || command === 'rate-limit') && !values.org) throw new Error(`${command} needs --org ORG`);
+  if (values.org) {
+    const problem = checkOrgName(values.org);
+    if (problem) throw new Error(problem);
+  }
+  if (command === 'revoke' && !rest[0]) throw new Error('revoke needs a key id (see `list`)');
+  let policy: { ratePerSecond: number; burst: number } | null = null;
+  if (command === 'rate-limit' && !values.clear) {
+    policy = { ratePerSecond: Number(values.rps), burst: Number(values.burst) };
+    const problem = checkPolicy(policy);
+    if (problem) throw new Error(`rate-limit needs --rps N --burst N or --clear: ${problem}`);
+  }
+
+  const target = await openTarget(values);
+  try {
+    switch (command) {
+      case 'create': {
+        const created = await createKey(target.store, { org: values.org!, scopes, key: values.key });
+        if (!created.created) console.error('That key already existed; nothing changed.');
+        console.log(`key:    ${created.key}`);
+        console.log(`id:     ${created.keyId}`);
+        console.log(`org:    ${created.org}`);
+        console.log(`scopes: ${created.scopes.join(', ')}`);
+        console.error(`(stored only as a hash in ${target.where}: copy the key now, it cannot be shown again)`);
+        return 0;
+      }
+      case 'list': {
+        const keys = await target.store.listKeys(values.org);
+        if (!keys.length) {
+          console.log('no keys');
+          return 0;
+        }
+        for (const k of keys) {
+          console.log([k.keyId, k.org, k.scopes.join('+'), k.createdAt, k.revokedAt ? `revoked ${k.revokedAt}` : 'active'].join('\t'));
+        }
+        return 0;
+      }
+      case 'revoke': {
+        const revoked = await target.store.revokeKey(rest[0], new Date().toISOString());
+        if (!revoked) {
+          console.error(`no key with id ${rest[0]}`);
+          return 1;
+        }
+        console.log(`revoked ${revoked.keyId} (${revoked.org}) at ${revoked.revokedAt}`);
+        return 0;
+      }
+      default: {
+        await target.store.ensureOrganization(values.org!, new Date().toISOString());
+        await target.store.setOrganizationRateLimit(values.org!, policy);
+        console.log(policy ? `${values.org}: ${policy.ratePerSecond} requests/s, burst ${policy.burst}` : `${values.org}: default rate limit`);
+        console.error('(servers pick the change up within 30 s)');
+        return 0;
+      }
+    }
+  } finally {
+    await target.close();
+  }
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  console.error(`keys: ${(error as Error).message}`);
+  process.exitCode = 2;
+}
