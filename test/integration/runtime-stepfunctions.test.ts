@@ -35,7 +35,9 @@ beforeAll(async () => {
     spec: { name, aslFile: `${name}.asl.json`, tasks: {}, queues: { Silent: 'silent' } },
     aslDir: resolve(fixtures, 'statemachines'),
   });
-  service = await startStepFunctionsService({ machines: [machine('callback-timeout'), machine('callback-heartbeat')], queueUrls: engines.queueUrls, sqs });
+  // The same callback machine under an execution deadline, as the CDK stack sets WorkflowSpec.timeoutSeconds.
+  const deadline = { ...machine('callback-heartbeat'), spec: { ...machine('callback-heartbeat').spec, name: 'callback-deadline', timeoutSeconds: 1 } };
+  service = await startStepFunctionsService({ machines: [machine('callback-timeout'), machine('callback-heartbeat'), deadline], queueUrls: engines.queueUrls, sqs });
   sfn = createClients({ ...loadConfig({}), endpoints: { stepFunctions: service.endpoint } }).sfn;
 });
 
@@ -126,5 +128,15 @@ describe('embedded Step Functions service', () => {
     expect(await errorName(sfn.send(new SendTaskHeartbeatCommand({ taskToken })))).toBe('TaskTimedOut');
     await sfn.send(new StopExecutionCommand({ executionArn, cause: 'too late' }));
     expect((await sfn.send(new DescribeExecutionCommand({ executionArn }))).status).toBe('FAILED');
+  });
+
+  it('times out an execution past its deadline (TIMED_OUT) and drops its task token', async () => {
+    const stateMachineArn = service.stateMachineArns['callback-deadline'];
+    const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn, name: 'dl-1', input: '{}' }));
+    const { taskToken } = await receiveToken();
+    const described = await settled(executionArn!);
+    expect(described).toMatchObject({ status: 'TIMED_OUT', error: 'States.Timeout' });
+    expect(await errorName(sfn.send(new SendTaskSuccessCommand({ taskToken, output: '{}' })))).toBe('TaskDoesNotExist');
+    expect(service.executions.tokens.size).toBe(0);
   });
 });
