@@ -1,0 +1,92 @@
+// Pipeline behaviour that needs no store: public routes, unexpected failures, rendering.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { defineRoute, presentedKey } from '../../lambdas/http/pipeline';
+import { errorBody } from '../../lambdas/http/render';
+import { setRequestLogSink, type RequestLogLine } from '../../lambdas/http/log';
+import { AppError } from '../../lambdas/domain/errors';
+import { routesForPath, matchRoute } from '../../lambdas/http/match';
+import { handler as fallback } from '../../lambdas/http/public/fallback';
+
+const event = (path: string, method = 'GET', extra: Partial<APIGatewayProxyEventV2> = {}): APIGatewayProxyEventV2 =>
+  ({
+    version: '2.0',
+    routeKey: `${method} ${path}`,
+    rawPath: path,
+    rawQueryString: '',
+    headers: {},
+    isBase64Encoded: false,
+    requestContext: { requestId: 'req-123', http: { method, path } },
+    ...extra,
+  }) as unknown as APIGatewayProxyEventV2;
+const context = {} as Context;
+const invoke = async (h: unknown, e: APIGatewayProxyEventV2) => (h as (e: APIGatewayProxyEventV2, c: Context) => Promise<any>)(e, context);
+
+afterEach(() => setRequestLogSink(null));
+
+describe('pipeline', () => {
+  it('turns an unexpected failure into a generic 500 and logs the cause', async () => {
+    const logs: RequestLogLine[] = [];
+    setRequestLogSink((line) => logs.push(line));
+    const broken = defineRoute('health', () => {
+      throw new Error('connect ECONNREFUSED 10.1.2.3:8000 password=hunter2');
+    });
+    const result = await invoke(broken, event('/health'));
+    expect(result.statusCode).toBe(500);
+    expect(JSON.parse(result.body)).toEqual({ error: 'Internal server error', code: 'INTERNAL_ERROR' });
+    expect(result.body).not.toContain('hunter2');
+    expect(result.headers['request-id']).toBe('req-123');
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatchObject({ requestId: 'req-123', operationId: 'health', status: 500, code: 'INTERNAL_ERROR' });
+    expect(logs[0].error).toContain('ECONNREFUSED');
+  });
+
+  it('answers public routes without a key and sets JSON headers', async () => {
+    const ok = defineRoute('health', () => ({ body: { status: 'ok' as const } }));
+    const result = await invoke(ok, event('/health'));
+    expect(result.statusCode).toBe(200);
+    expect(result.headers['content-type']).toMatch(/^application\/json/);
+    expect(JSON.parse(result.body)).toEqual({ status: 'ok' });
+  });
+
+  it('reads the key from x-api-key or a Bearer authorization header', () => {
+    expect(presentedKey({ 'x-api-key': ' abc ' })).toBe('abc');
+    expect(presentedKey({ authorization: 'Bearer xyz' })).toBe('xyz');
+    expect(presentedKey({ authorization: 'bearer  xyz ' })).toBe('xyz');
+    expect(presentedKey({ authorization: 'Basic xyz' })).toBeUndefined();
+    expect(presentedKey({})).toBeUndefined();
+  });
+});
+
+describe('rendering', () => {
+  const error = new AppError('INVALID_PARAMETER', 'urls.2 is not a URL', { invalid_urls: [{ index: 2 }] }, 'see docs');
+  it('uses the family shapes', () => {
+    expect(errorBody('legacy', error, 'r1')).toEqual({ error: 'urls.2 is not a URL', details: 'see docs', code: 'INVALID_PARAMETER' });
+    expect(errorBody('v1', error, 'r1')).toEqual({ error: 'urls.2 is not a URL', details: 'see docs', code: 'INVALID_PARAMETER' });
+    expect(errorBody('v2', error, 'r1')).toEqual({
+      error: { code: 'INVALID_PARAMETER', message: 'urls.2 is not a URL', request_id: 'r1' },
+      invalid_urls: [{ index: 2 }],
+    });
+    expect(errorBody('v2', new AppError('UNAUTHORIZED', 'Invalid API key'), 'r1')).toEqual({ error: 'Invalid API key', status: 401 });
+  });
+});
+
+describe('route matching and fallback', () => {
+  it('prefers literal segments and decodes parameters', () => {
+    expect(matchRoute('GET', '/v1/products')?.route.operationId).toBe('v1ProductsList');
+    expect(matchRoute('GET', '/v1/products/a%20b')).toMatchObject({ route: { operationId: 'v1ProductsStatus' }, pathParameters: { execution_id: 'a b' } });
+    expect(matchRoute('POST', '/v1/products/x')).toBeNull();
+    expect(routesForPath('/v2/extract/x').map((m) => m.route.method).sort()).toEqual(['DELETE', 'GET']);
+  });
+
+  it('answers 404 and 405 by path prefix', async () => {
+    setRequestLogSink(() => undefined);
+    const notFound = await invoke(fallback, event('/v2/nope'));
+    expect(notFound.statusCode).toBe(404);
+    expect(JSON.parse(notFound.body).error.code).toBe('NOT_FOUND');
+    const wrongMethod = await invoke(fallback, event('/api/usage', 'POST'));
+    expect(wrongMethod.statusCode).toBe(405);
+    expect(wrongMethod.headers.allow).toBe('GET');
+    expect(JSON.parse(wrongMethod.body)).toMatchObject({ code: 'METHOD_NOT_ALLOWED' });
+  });
+});
