@@ -66,8 +66,9 @@ function pageCurrencyOf(html: string, meta: ReturnType<typeof readMetaTags>): st
   );
 }
 
+/** htmlparser2 in HTML mode: several times faster than parse5 and lighter on memory. */
 export function loadHtml(html: string): CheerioAPI {
-  return cheerio.load(html);
+  return cheerio.load(html, { xml: { xmlMode: false, decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true } });
 }
 
 export function analysePage(html: string, url: string, options: AnalyseOptions = {}): PageAnalysis {

@@ -59,6 +59,8 @@ export interface ProductCandidate {
   price?: number | null;
   currency?: string | null;
   compareAt?: number | null;
+  /** Every distinct price the source's offers state (several offers: new/used, sale/regular). */
+  offerPrices?: number[];
   /** Lowest/highest of a price range (AggregateOffer, variants). */
   priceRange?: { min: number; max: number } | null;
   availability?: Availability | null;

@@ -66,7 +66,7 @@ export function choosePrice(candidates: ProductCandidate[], dom: DomReading | nu
 
   const markup = sorted.filter((c) => c.source !== 'dom' && c.source !== 'platform_json' && c.price != null);
   const domCandidate = sorted.find((c) => c.source === 'dom' && c.price != null) ?? null;
-  const shown = dom?.priceCandidates.filter((p) => !p.former && p.score > 0) ?? [];
+  const shown = dom?.priceCandidates.filter((p) => !p.former && !p.noise && !p.hidden) ?? [];
   const struck = dom?.priceCandidates.filter((p) => p.former) ?? [];
   const isShown = (n: number) => shown.some((p) => same(p.amount, n));
   const isStruck = (n: number) => struck.some((p) => same(p.amount, n)) && !isShown(n);
@@ -83,7 +83,13 @@ export function choosePrice(candidates: ProductCandidate[], dom: DomReading | nu
       else if (shownOnes.length === 1) pick = shownOnes[0];
     }
     let price = pick.price!;
-    let compareAt = pick.compareAt ?? markup.find((m) => m.compareAt != null)?.compareAt ?? null;
+    // Several offers (regular and sale, new and used): the one the page shows as current.
+    const offerPrices = pick.offerPrices ?? [];
+    if (offerPrices.length > 1 && !isShown(price)) {
+      const shownOffers = offerPrices.filter((n) => isShown(n));
+      if (shownOffers.length) price = Math.min(...shownOffers);
+    }
+    let compareAt = pick.compareAt ?? markup.find((m) => m.compareAt != null)?.compareAt ?? (offerPrices.find((n) => n > price && isStruck(n)) ?? null);
     let source: Source = pick.source;
     let currency = pick.currency ?? markup.find((m) => m.currency)?.currency ?? anyCurrency;
     // Stale markup: the page strikes the markup price through and shows a lower one.

@@ -17,6 +17,9 @@ export interface PriceCandidate {
   /** Struck through or labelled as a former/list price. */
   former: boolean;
   inMain: boolean;
+  /** Inside a related/recommended/navigation block, or hidden. */
+  noise: boolean;
+  hidden: boolean;
   el: Element;
 }
 
@@ -37,9 +40,12 @@ export interface DomReading {
 const NOISE = /(^|[\s_-])(related|recommend\w*|similar|upsell|up-sell|cross-?sell\w*|carousel|also|recently|recent|you-may|youmay|bundle|footer|header|nav|navigation|menu|megamenu|breadcrumbs?|minicart|mini-cart|cart-drawer|drawer|sponsored|compare|sidebar|reviews?|rating|banner|promo-bar|newsletter|cookie|modal|popup|accessories|complete-the-look|shop-the-look|strands|rr-|rrPlacement)([\s_-]|$)/i;
 const NOISE_LOOSE = /(related|recommend|similar|upsell|crosssell|cross-sell|carousel|alsobought|also-bought|alsoviewed|also-viewed|recentlyviewed|recently-viewed|youmayalsolike|you-may-also|sponsored|footer|megamenu|mini-?cart|cart-?drawer)/i;
 const PRICE_ATTR = /price|prix|preis|precio|prezzo|preco|cena|prijs|pris|amount|cost|betrag/i;
-const PRICE_NEGATIVE = /(per|unit|base|installment|instalment|monthly|month|klarna|afterpay|finance|shipping|delivery|freight|tax|vat|saving|save|discount|percent|pct|off|label|range|filter|slider|points|reward|deposit|club|member|coupon|voucher|total|subtotal|minicart|each)/i;
+// Short words only count as whole words (camelCase split first): "a-size-base" is not a base price.
+const PRICE_NEGATIVE = /(installment|instalment|monthly|klarna|afterpay|financ|shipping|delivery|freight|saving|discount|percent|coupon|voucher|subtotal|minicart|(^|[^a-z])(per|unit|base|month|tax|vat|save|pct|off|label|range|filter|slider|points|reward|deposit|club|member|total|each|ppu|ppv|kg|liter)([^a-z]|$))/i;
+const OPTION_PICKER = /(swatch|twister|variation|variant-?(list|option|select)|option-?(list|value)|dropdown|size-?(list|selector|option)|color-?(list|selector|option)|select)/i;
 const PRICE_FORMER = /(old|was|regular|list|original|compare|strike|crossed|before|rrp|msrp|uvp|previous|retail|standard|reference|initial|prix-barre|barre|streich|tachado|full|non-?sale|high)/i;
 const PRICE_CURRENT = /(sale|current|now|final|special|our|actual|offer|promo|deal|selling|reduced|discounted|new|sell|buy|main|product-price|price--large|big|primary|display)/i;
+const MAX_PARSED_PRICE_TEXTS = 12;
 const ADD_TO_CART = /(add[\s_-]?to[\s_-]?(cart|bag|basket|trolley)|addtocart|addtobag|addtobasket|buy[\s_-]?now|in den (warenkorb|einkaufswagen)|ajouter au panier|añadir a(l carrito| la cesta)|aggiungi al carrello|in winkelwagen|do koszyka|lägg i|kaufen|comprar|acheter|add to order|adicionar ao carrinho|legg i handlekurv|læg i kurv|lisää ostoskoriin|sepete ekle|加入购物车|カートに入れる|submit-product|product-form__submit|single_add_to_cart)/i;
 const OUT_OF_STOCK = /(out of stock|sold out|currently unavailable|no longer available|not available|unavailable|temporarily unavailable|ausverkauft|nicht (mehr )?verfügbar|nicht lieferbar|derzeit nicht|épuisé|rupture de stock|indisponible|actuellement indisponible|agotado|sin stock|no disponible|esaurito|non disponibile|attualmente non disponibile|niet (meer )?(op voorraad|leverbaar|beschikbaar)|uitverkocht|brak w magazynie|niedostępny|slutsåld|ikke på lager|utsolgt|loppuunmyyty|stokta yok|esgotado|indisponível|нет в наличии|在庫切れ|discontinued)/i;
 const IN_STOCK = /(in stock|available now|ready to ship|auf lager|lieferbar|en stock|disponible|disponibile|op voorraad|på lager|dostępny|in magazzino|em estoque|在庫あり)/i;
@@ -47,6 +53,10 @@ const SKU_LABEL = /(?:\bSKU|\bArt(?:ikel)?\.?[\s-]*(?:Nr|nummer|no)\.?|\bItem\s*
 
 interface Context {
   noise: boolean;
+  /** Inside a related/recommended-products block (its links are similar products). */
+  related: boolean;
+  /** Inside a size/colour picker: prices there belong to other variants. */
+  picker: boolean;
   former: boolean;
   hidden: boolean;
 }
@@ -66,8 +76,10 @@ function ownText(el: Element): string {
 
 function fullText(el: AnyNode, limit = 400): string {
   let out = '';
+  // Bounded by nodes too: a tag left open by sloppy HTML can swallow the rest of the page.
+  let budget = 3000;
   const walk = (n: AnyNode) => {
-    if (out.length > limit) return;
+    if (out.length > limit || --budget < 0) return;
     if (n.type === 'text') out += (n as unknown as { data: string }).data;
     else if (n.type === 'tag') {
       const e = n as Element;
@@ -115,6 +127,7 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
   const brandTexts: string[] = [];
   const imgs: Array<{ el: Element; order: number; noise: boolean }> = [];
   const relatedLinks: string[] = [];
+  const stockEls: Element[] = [];
   const breadcrumbLinks: string[] = [];
   let productCardCount = 0;
 
@@ -127,7 +140,9 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
     const attrs = attrText(el);
     const classId = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`;
     const next: Context = {
-      noise: ctx.noise || NOISE.test(classId) || NOISE_LOOSE.test(classId) || name === 'footer' || name === 'nav' || name === 'header' || name === 'aside',
+      noise: ctx.noise || (name !== 'body' && name !== 'html' && name !== 'main' && (NOISE.test(classId) || NOISE_LOOSE.test(classId))) || name === 'footer' || name === 'nav' || name === 'header' || name === 'aside',
+      related: ctx.related || (name !== 'body' && /related|recommend|similar|also|upsell|cross-?sell/i.test(classId)),
+      picker: ctx.picker || (name !== 'body' && OPTION_PICKER.test(classId)),
       former: ctx.former || name === 's' || name === 'del' || name === 'strike' || /line-through/i.test(el.attribs.style ?? ''),
       hidden: ctx.hidden || el.attribs.hidden !== undefined || /display:\s*none/i.test(el.attribs.style ?? ''),
     };
@@ -148,7 +163,7 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
       const text = name === 'input' ? el.attribs.value ?? '' : fullText(el, 80);
       if (ADD_TO_CART.test(text) || ADD_TO_CART.test(label)) buttons.push(el);
     }
-    if (PRICE_ATTR.test(attrs) && !/(filter|facet|slider|range)/i.test(classId)) {
+    if (PRICE_ATTR.test(attrs) && name !== 'meta' && name !== 'link' && !(name === 'input' && el.attribs.type === 'hidden') && !/(filter|facet|slider|range)/i.test(classId)) {
       const strength = el.attribs.itemprop === 'price' ? 3 : /price/i.test(classId) ? 2 : 1;
       priceEls.push({ el, ctx: next, order, strength });
     }
@@ -160,17 +175,17 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
       const t = fullText(el, 120);
       if (t && t.length < 80) brandTexts.push(t);
     }
+    if (!next.noise && stockEls.length < 40 && /availability|stock/i.test(classId)) stockEls.push(el);
     if (name === 'img') imgs.push({ el, order, noise: next.noise });
-    if (next.noise && name === 'a' && /related|recommend|similar|also|upsell|cross/i.test(ancestors(el).map((a) => a.attribs.class ?? '').join(' '))) {
+    if (next.related && name === 'a') {
       const href = absoluteUrl(el.attribs.href, pageUrl);
       if (href && href !== pageUrl && !relatedLinks.includes(href) && relatedLinks.length < 50) relatedLinks.push(href);
     }
     if (/(^|[\s_-])(product-?(card|tile|item|grid-item)|grid-product|productcard|product-box|product-thumb|card-product)([\s_-]|$)/i.test(classId)) productCardCount++;
     for (const c of el.children) visit(c, next, depth + 1);
   };
-  visit(root as unknown as AnyNode, { noise: false, former: false, hidden: false }, 0);
-  // Document root is not a tag: walk its children.
-  if (order === 0) for (const c of (root as unknown as { children: AnyNode[] }).children) visit(c, { noise: false, former: false, hidden: false }, 0);
+  // The document root is not a tag: walk its children.
+  for (const c of (root as unknown as { children: AnyNode[] }).children) visit(c, { noise: false, related: false, picker: false, former: false, hidden: false }, 0);
 
   const h1 = h1s.find((h) => !ancestors(h).some((a) => NOISE_LOOSE.test(`${a.attribs.class ?? ''} ${a.attribs.id ?? ''}`))) ?? h1s[0] ?? null;
   const h1Order = h1 ? h1Orders.get(h1) ?? -1 : -1;
@@ -180,32 +195,46 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
   if (main && (main.name === 'body' || main.name === 'html')) main = null;
 
   const hints = { currency: currencyHint, countryCode };
+  const parsedByText = new Map<string, ReturnType<typeof parsePrice>>();
   const priceCandidates: PriceCandidate[] = [];
   const displayedAmounts = new Set<number>();
+  // Score first, parse after: the price parser is the costly part, so only the most likely
+  // candidates (and every distinct text only once) are parsed.
+  const scored = [];
   for (const { el, ctx, order: o, strength } of priceEls) {
     const raw = el.attribs.content ?? el.attribs['data-price'] ?? el.attribs['data-price-amount'] ?? el.attribs.value ?? null;
     let text = fullText(el, 120);
     if (raw && /\d/.test(raw) && (!/\d/.test(text) || text.length > 60)) text = raw;
-    if (!text || text.length > 80 || !/\d/.test(text)) continue;
-    const parsed = parsePrice(text, hints);
-    if (parsed.amount == null || parsed.amount <= 0) continue;
-    const classId = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''} ${Object.keys(el.attribs).filter((k) => k.startsWith('data-')).join(' ')}`;
+    // Prices inside related blocks are never chosen and never confirm markup: skip them.
+    if (ctx.noise || !text || text.length > 80 || !/\d/.test(text)) continue;
+    const classId = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''} ${Object.keys(el.attribs).filter((k) => k.startsWith('data-')).join(' ')}`.replace(/([a-z])([A-Z])/g, '$1-$2');
     const former = ctx.former || PRICE_FORMER.test(classId);
     const inMain = main ? contains(main, el) : false;
     let score = strength;
     if (PRICE_CURRENT.test(classId)) score += 2;
     if (PRICE_NEGATIVE.test(classId)) score -= 3;
     if (former) score -= 5;
-    if (ctx.noise) score -= 8;
     if (ctx.hidden) score -= 2;
+    if (ctx.picker) score -= 4;
     if (inMain) score += 4;
-    if (parsed.currency) score += 1;
     if (/\/|per\s|pro\s|\bea\b|\/\s*(kg|g|l|ml|m|m2|m²|st)/i.test(text)) score -= 3;
     if (/^\s*(from|ab|à partir de|desde|a partire da|vanaf|od)\b/i.test(text)) score -= 1;
     if (/%/.test(text)) score -= 4;
     if (h1 && !inMain && o > h1Order && o - h1Order < 400) score += 1;
-    if (!ctx.noise) displayedAmounts.add(parsed.amount);
-    priceCandidates.push({ amount: parsed.amount, currency: parsed.currency, text, score, order: o, former, inMain, el });
+    scored.push({ el, ctx, o, text, score, former, inMain });
+  }
+  scored.sort((a, b) => b.score - a.score || a.o - b.o);
+  for (const c of scored) {
+    let parsed = parsedByText.get(c.text);
+    if (!parsed) {
+      if (parsedByText.size >= MAX_PARSED_PRICE_TEXTS) continue;
+      parsed = parsePrice(c.text, hints);
+      parsedByText.set(c.text, parsed);
+    }
+    if (parsed.amount == null || parsed.amount <= 0) continue;
+    const score = c.score + (parsed.currency ? 1 : 0);
+    displayedAmounts.add(parsed.amount);
+    priceCandidates.push({ amount: parsed.amount, currency: parsed.currency, text: c.text, score, order: c.o, former: c.former, inMain: c.inMain, noise: c.ctx.picker, hidden: c.ctx.hidden, el: c.el });
   }
 
   // Current price: best score, then earliest; nested duplicates collapse onto one amount.
@@ -224,9 +253,7 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
   const scope = main ?? (button ? (button.parent as Element) : null);
   const scopeText = scope ? fullText(scope, 6000) : '';
   let availability: Availability | null = null;
-  const availabilityEl = $('[class*="availability" i], [id*="availability" i], [class*="stock" i], [id*="stock" i]')
-    .toArray()
-    .filter((e) => !NOISE_LOOSE.test(`${e.attribs.class ?? ''} ${e.attribs.id ?? ''}`))
+  const availabilityEl = stockEls
     .map((e) => fullText(e, 200))
     .find((t) => t && t.length < 200 && (OUT_OF_STOCK.test(t) || IN_STOCK.test(t)));
   if (availabilityEl) availability = OUT_OF_STOCK.test(availabilityEl) && !/^(in stock)/i.test(availabilityEl) ? 'OutOfStock' : 'InStock';
@@ -253,10 +280,8 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
   let brand: string | null = null;
   for (const t of brandTexts) {
     const b = t
-      .replace(/^(visit the|brand:|marke:|marca:|marque\s*:|by)\s*/i, '')
-      .replace(/\s*(store|shop)$/i, '')
-      .replace(/^(besuche den|visita lo store di|visitez la boutique|visita la tienda de)\s*/i, '')
-      .replace(/-(store|shop)$/i, '')
+      .replace(/^(visit the|brand:|marke:|marca:|marque\s*:|by|besuchen sie den|besuche den|visita lo store di|visitez la boutique|visita la tienda de)\s*/i, '')
+      .replace(/[\s-]*(store|shop)$/i, '')
       .trim();
     if (b && b.length <= 60 && !/\d{3,}/.test(b)) {
       brand = b;

@@ -148,10 +148,11 @@ interface OfferReading {
   sku: string | null;
   low: number | null;
   high: number | null;
+  prices: number[];
 }
 
 function readOffers(value: unknown, base: string, byId: Map<string, SchemaNode>, depth = 0): OfferReading {
-  const reading: OfferReading = { price: null, currency: null, compareAt: null, availability: null, url: null, sku: null, low: null, high: null };
+  const reading: OfferReading = { price: null, currency: null, compareAt: null, availability: null, url: null, sku: null, low: null, high: null, prices: [] };
   if (depth > 3) return reading;
   const prices: number[] = [];
   for (const offer of resolveAll(value, byId)) {
@@ -193,6 +194,7 @@ function readOffers(value: unknown, base: string, byId: Map<string, SchemaNode>,
     reading.url ??= absoluteUrl(offer.url, base);
     reading.sku ??= firstString(offer.sku);
   }
+  reading.prices = [...new Set(prices)];
   if (prices.length > 1) {
     reading.low = Math.min(reading.low ?? Infinity, ...prices);
     reading.high = Math.max(reading.high ?? -Infinity, ...prices);
@@ -288,6 +290,7 @@ function productCandidate(node: SchemaNode, source: Source, base: string, byId: 
     category,
     images: readImages(node.image, base, byId),
     price: offer.price ?? offer.low,
+    offerPrices: offer.prices,
     currency: offer.currency,
     compareAt: offer.compareAt,
     priceRange: offer.low != null && offer.high != null && offer.high > offer.low ? { min: offer.low, max: offer.high } : null,
