@@ -128,7 +128,8 @@ function fieldsOf(input: TaxonomyInput): Field[] {
     add(tokens(crumbs[crumbs.length - 1]), 2.5);
     add(tokens(crumbs.slice(0, -1).join(' ')), 1.2);
   }
-  const title = withoutBrand(input.title, input.brand);
+  // "Rose gold" is a colour of metal, not a rose.
+  const title = withoutBrand(input.title, input.brand)?.replace(/\brose[\s-]gold\b/gi, ' ') ?? null;
   if (title) {
     const heads = new Set<string>();
     const main: string[] = [];
@@ -160,6 +161,13 @@ function withoutBrand(title: string | null, brand: string | null | undefined): s
 function isDescriptive(token: string): boolean {
   return isColourWord(token) || isMaterialWord(token);
 }
+
+/** Ancestor words that narrow a category to a special audience or setting. */
+const QUALIFIERS = new Set(
+  ('outdoor baby toddler kid child pet dog cat bird fish reptile horse maternity activewear doll toy vehicle motor boat ' +
+    'aircraft commercial industrial costume sport sporting hunting fishing camping marine musical craft collectible ' +
+    'paintball equestrian scale model').split(' '),
+);
 
 /** The minimum score for an answer: one clear leaf word in the title, or the store's type. */
 const THRESHOLD = 9;
@@ -218,8 +226,9 @@ function scoreCategory(
   for (const t of category.context) {
     if (strongTokens.has(t)) context += 0.6 * (idf.get(t) ?? 1);
     else if (allTokens.has(t)) context += 0.25 * (idf.get(t) ?? 1);
-    // Unconfirmed ancestry is a small cost: "Mirrors" under Decor beats "Mirrors" under Bird Toys.
-    else context -= 0.15;
+    // Unconfirmed ancestry is a cost: "Mirrors" under Decor beats "Mirrors" under Bird Toys, and
+    // an indoor "Coffee Table" is no outdoor one unless the store says so.
+    else context -= QUALIFIERS.has(t) ? 2.5 : 0.15;
   }
   return leafScore + context;
 }
