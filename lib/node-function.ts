@@ -2,7 +2,7 @@
 // into ESM (no Docker), JSON logs, source maps on.
 import { Duration } from 'aws-cdk-lib';
 import { Architecture, LoggingFormat, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogLevel, NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Construct } from 'constructs';
 
 export interface NodeFunctionProps {
@@ -37,6 +37,8 @@ export function nodeFunction(scope: Construct, id: string, props: NodeFunctionPr
       sourceMap: true,
       sourceMapMode: SourceMapMode.DEFAULT,
       sourcesContent: false,
+      // Per-file size listings for ~50 bundles drown real warnings.
+      logLevel: LogLevel.WARNING,
       // Bundle the SDK: the pinned 3.x in package-lock is what the tests ran against, not
       // whatever the managed runtime ships this month.
       bundleAwsSDK: true,
