@@ -2,14 +2,26 @@
 // Settings: PORT (3000), PDS_DATA_DIR (.pds-data), PDS_BOOTSTRAP_KEYS, PDS_RESOLVE,
 // PDS_CRAWL_DELAY_MS, PDS_RATE_LIMIT, PDS_AFFILIATE_MERCHANTS, PDS_LOG_LEVEL=debug.
 import '../lambdas/local/polyfills';
-import { startLocalService } from '../lambdas/local/service';
+import { startLocalService, type LocalServiceOptions } from '../lambdas/local/service';
 
 const STOP_GRACE_MS = 5000;
+
+/** The runtime's own settings; the handlers' settings (PDS_RESOLVE, ...) stay in process.env for lambdas/config.ts. */
+function localOptions(env: NodeJS.ProcessEnv): LocalServiceOptions {
+  const port = env.PORT ? Number(env.PORT) : 3000;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0..65535, got "${env.PORT}"`);
+  return {
+    port,
+    dataDir: env.PDS_DATA_DIR || '.pds-data',
+    bootstrapKeys: env.PDS_BOOTSTRAP_KEYS || undefined,
+    debug: env.PDS_LOG_LEVEL === 'debug',
+  };
+}
 
 async function main(): Promise<void> {
   let service;
   try {
-    service = await startLocalService();
+    service = await startLocalService(localOptions(process.env));
   } catch (error) {
     console.error(`npm start: ${(error as Error).message}`);
     process.exitCode = 1;

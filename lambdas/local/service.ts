@@ -18,22 +18,24 @@ import { WORKERS_DIR } from './workers';
 import { claimDataDir, dynamodbPath, releaseDataDir, writeRuntimeFile } from './runtime-file';
 
 export interface LocalServiceOptions {
-  /** HTTP port; 0 picks a free one. Default PORT or 3000. */
+  /** HTTP port; 0 picks a free one. Default 3000. */
   port?: number;
   host?: string;
-  /** Persistent data (DynamoDB on LevelDB, runtime.json). Default PDS_DATA_DIR or .pds-data. */
+  /** Persistent data (DynamoDB on LevelDB, runtime.json). Default .pds-data. */
   dataDir?: string;
   /**
    * Settings the handlers read (PDS_RESOLVE, PDS_CRAWL_DELAY_MS, PDS_RATE_LIMIT, ...), merged
-   * into process.env. Default: process.env as it is.
+   * into process.env before any handler loads.
    */
-  env?: Record<string, string | undefined>;
-  /** PDS_BOOTSTRAP_KEYS format; default env PDS_BOOTSTRAP_KEYS. */
+  env?: Record<string, string>;
+  /** PDS_BOOTSTRAP_KEYS format; without it the first start mints a development key. */
   bootstrapKeys?: string;
   /** Seconds before a failed SQS message is retried locally (AWS: the queue's visibility timeout). */
   queueRetrySeconds?: number;
   /** SQS batches handled at once per queue; default 2. */
   workerConcurrency?: number;
+  /** Also log Step Functions execution events. */
+  debug?: boolean;
   log?: (line: string) => void;
 }
 
@@ -66,12 +68,12 @@ const LOCAL_REGION = 'us-east-1';
 export async function startLocalService(options: LocalServiceOptions = {}): Promise<LocalService> {
   const started = Date.now();
   const log = options.log ?? ((line: string) => console.log(line));
-  const settings = { ...process.env, ...options.env };
-  const dataDir = resolve(options.dataDir ?? settings.PDS_DATA_DIR ?? '.pds-data');
-  const port = options.port ?? (settings.PORT !== undefined && settings.PORT !== '' ? Number(settings.PORT) : 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be 0..65535, got "${settings.PORT}"`);
-  // Fail on bad settings before anything starts.
-  loadConfig(settings);
+  const dataDir = resolve(options.dataDir ?? '.pds-data');
+  const port = options.port ?? 3000;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`port must be 0..65535, got ${port}`);
+  Object.assign(process.env, options.env ?? {});
+  // Fail on bad settings (PDS_RATE_LIMIT, PDS_RESOLVE, ...) before anything starts.
+  loadConfig();
 
   claimDataDir(dataDir);
   const cleanups: Array<() => Promise<void> | void> = [() => releaseDataDir(dataDir)];
@@ -96,11 +98,11 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       queueUrls: engines.queueUrls,
       sqs: clients.sqs,
       region: LOCAL_REGION,
-      log: (line) => (settings[ENV.logLevel] === 'debug' ? log(line) : undefined),
+      log: (line) => (options.debug ? log(line) : undefined),
     });
     cleanups.push(() => sfn.stop());
 
-    Object.assign(process.env, options.env ?? {}, runtimeEnvironment(engines, sfn));
+    Object.assign(process.env, runtimeEnvironment(engines, sfn));
     await resetCompositionCaches();
 
     for (const queue of QUEUES) {
@@ -129,7 +131,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     cleanups.push(() => http.close());
 
     const platform = await import('../composition/platform');
-    const bootstrapSpec = options.bootstrapKeys ?? settings.PDS_BOOTSTRAP_KEYS;
+    const bootstrapSpec = options.bootstrapKeys;
     let developmentKey: string | undefined;
     let bootstrappedKeyIds: string[] = [];
     if (bootstrapSpec && bootstrapSpec.trim()) {

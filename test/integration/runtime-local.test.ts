@@ -115,7 +115,7 @@ describe('startLocalService (in process)', () => {
     await service.stop();
     expect(existsSync(join(dataDir, 'runtime.json'))).toBe(false);
 
-    service = await startLocalService({ ...options, bootstrapKeys: undefined, env: { PDS_BOOTSTRAP_KEYS: '' } });
+    service = await startLocalService({ ...options, bootstrapKeys: undefined });
     expect(service.developmentKey).toBeTruthy(); // first start without bootstrap keys
     expect((await usage(service.url, key)).status).toBe(200); // the bootstrap key persisted
     await service.stop();
