@@ -58,17 +58,30 @@ export function taxonomyIndex(): Promise<TaxonomyIndex> {
   return loading;
 }
 
+// Leaf names repeat ("Accessories", "T-Shirts"): tokenise each distinct name once while indexing.
+const nameTokens = new Map<string, string[]>();
+function tokensOfName(name: string): string[] {
+  let list = nameTokens.get(name);
+  if (!list) nameTokens.set(name, (list = tokens(name)));
+  return list;
+}
+
 function buildIndex(file: TaxonomyFile): TaxonomyIndex {
+  // Parents come before their children in the file, so paths and ancestor words build up.
   const pathById = new Map<string, string>();
+  const wordsById = new Map<string, string[]>();
   const categories: Category[] = [];
   for (const [id, leaf] of file.categories) {
     const parentId = id.includes('-') ? id.slice(0, id.lastIndexOf('-')) : null;
     const parentPath = parentId ? pathById.get(parentId) : undefined;
+    const ancestorWords = (parentId ? wordsById.get(parentId) : undefined) ?? [];
     const path = parentPath ? `${parentPath} > ${leaf}` : leaf;
     pathById.set(id, path);
+    const leafWords = tokensOfName(leaf);
+    wordsById.set(id, [...new Set([...ancestorWords, ...leafWords])]);
     const alternatives = leafAlternatives(leaf);
     const own = new Set(alternatives.flat());
-    const context = [...new Set(tokens(parentPath ?? '').filter((t) => !own.has(t)))];
+    const context = ancestorWords.filter((t) => !own.has(t));
     categories.push({ id, leaf, path, alternatives, context });
   }
   const byToken = new Map<string, number[]>();
@@ -81,6 +94,7 @@ function buildIndex(file: TaxonomyFile): TaxonomyIndex {
   });
   const idf = new Map<string, number>();
   for (const [t, list] of byToken) idf.set(t, Math.log(categories.length / list.length));
+  nameTokens.clear();
   return { categories, byToken, idf };
 }
 
@@ -90,8 +104,8 @@ function buildIndex(file: TaxonomyFile): TaxonomyIndex {
  * Tops" share their last word ("sports drinks", "baby tops").
  */
 function leafAlternatives(leaf: string): string[][] {
-  const rawParts = leaf.split(/\s*(?:&|,|\band\b)\s*/).filter((p) => tokens(p).length > 0);
-  const parts = rawParts.map((p) => tokens(p));
+  const rawParts = leaf.split(/\s*(?:&|,|\band\b)\s*/).filter((p) => tokensOfName(p).length > 0);
+  const parts = rawParts.map((p) => tokensOfName(p));
   if (parts.length < 2) return parts;
   const first = parts[0];
   const last = parts[parts.length - 1];
