@@ -17,6 +17,8 @@ export const QUEUES: readonly QueueSpec[] = [
   {
     name: 'extract-work',
     worker: 'extract-worker',
+    // Records the URLs of a batch that failed maxReceiveCount times as other/retry, then lets the Map go on.
+    dlqWorker: 'extract-dlq',
     batchSize: 1,
     visibilityTimeoutSeconds: 300,
     maxReceiveCount: 3,

@@ -21,4 +21,20 @@ export interface WorkflowSpec {
   timeoutSeconds: number;
 }
 
-export const WORKFLOWS: readonly WorkflowSpec[] = [];
+export const WORKFLOWS: readonly WorkflowSpec[] = [
+  {
+    // Prepare -> Map of SQS batches (waitForTaskToken, consumed by extract-worker) -> Finalize.
+    name: 'extract',
+    aslFile: 'extract.asl.json',
+    tasks: {
+      Prepare: 'extract-prepare',
+      LostBatch: 'extract-lost-batch',
+      Finalize: 'extract-finalize',
+      Fail: 'extract-fail',
+    },
+    queues: { Work: 'extract-work' },
+    envVar: 'PDS_EXTRACT_STATE_MACHINE_ARN',
+    // 10,000 vendor URLs at the default politeness (1 s per host, 2 at once) take about 1.5 h.
+    timeoutSeconds: 4 * 60 * 60,
+  },
+];
