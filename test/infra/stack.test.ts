@@ -16,6 +16,7 @@ import { TABLE } from '../../lambdas/topology/table';
 import { FIXTURE_QUEUES, FIXTURE_WORKFLOWS, FIXTURES, fixtureLayout, synthStack } from './helpers';
 import {
   actionsOf,
+  findCycle,
   mentions,
   resourcesOf,
   roleOfFunction,
@@ -269,6 +270,10 @@ describe('reaper, outputs, limits', () => {
     expect(Object.keys(outputs)).toEqual(
       expect.arrayContaining(['ApiUrl', 'TableName', ...FIXTURE_WORKFLOWS.map((w) => `${pascal(w.name)}StateMachineArn`)]),
     );
+  });
+
+  it('has no dependency cycle (CloudFormation would reject it only at deploy time)', () => {
+    expect(findCycle(template)).toBeUndefined();
   });
 
   it('stays well under the CloudFormation limit of 500 resources', () => {
