@@ -52,6 +52,8 @@ interface PipelineState {
   principal?: { org: string; keyId: string; scopes: Scope[] };
   input?: { body: unknown; query: unknown; params: unknown };
   extraHeaders: Record<string, string>;
+  /** The usage write, started as soon as the caller is known and awaited before responding. */
+  metering?: Promise<void>;
 }
 
 type PipelineRequest = middy.Request<APIGatewayProxyEventV2, HttpResult, Error, Context> & { state: PipelineState };
@@ -136,14 +138,8 @@ function validate(schema: z.ZodType | undefined, value: unknown, where: string):
 const finalize = (): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult, Error, Context> => {
   const finish = async (request: PipelineRequest, result: HttpResult, failure?: { error: unknown; appError: AppError }) => {
     const { state } = request;
-    const now = new Date();
-    if (state.principal && state.deps) {
-      // Metered after the outcome is known; awaited (a Lambda may freeze after returning) but a
-      // metering failure never fails the request.
-      await recordCall(state.deps.usage, state.principal.org, state.route.path, now).catch((error) =>
-        logWarning(state.requestId, 'usage metering failed', error),
-      );
-    }
+    // Awaited (a Lambda may freeze after returning) but a metering failure never fails the request.
+    await state.metering;
     const unexpected = failure && !(failure.error instanceof AppError);
     logRequest({
       level: result.statusCode >= 500 ? 'error' : result.statusCode >= 400 ? 'warn' : 'info',
@@ -184,6 +180,10 @@ const authenticate = (): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult,
     const principal = await authenticateKey(deps.accounts, key);
     if (!principal) throw new AppError('UNAUTHORIZED', INVALID_KEY_MESSAGE);
     state.principal = principal;
+    // Every authenticated call counts once, whatever its outcome; the write runs alongside the rest.
+    state.metering = recordCall(deps.usage, principal.org, route.path, new Date()).catch((error) =>
+      logWarning(state.requestId, 'usage metering failed', error),
+    );
     if (!principal.scopes.includes(route.scope)) {
       throw new AppError('FORBIDDEN', `This API key lacks the "${route.scope}" scope required by ${route.method} ${route.path}`);
     }
@@ -229,6 +229,8 @@ export function defineRoute<Op extends OperationId>(operationId: Op, impl: Route
     void lambdaContext;
     const { state } = current.get(event)!;
     const deps = (state.deps ??= getPlatformDeps());
+    // A call counts itself: usage read by this very call already includes it.
+    await state.metering;
     const principal = state.principal ?? { org: '', keyId: '', scopes: [] };
     const result = await impl(state.input as RequestOf<Op>, {
       ...principal,

@@ -5,6 +5,7 @@ import type { CheerioAPI } from 'cheerio';
 import type { PageFacts, ProductCandidate } from './candidate';
 import { detectPlatform, type PlatformDetection } from './platform';
 import { readDom, type DomReading } from './readers/dom';
+import { readEmbeddedVariants, resolveEmbeddedPrices } from './readers/embedded-variants';
 import { readJsonLd } from './readers/jsonld';
 import { readMicrodata } from './readers/microdata';
 import { readMetaTags, readOpenGraph } from './readers/opengraph';
@@ -95,6 +96,12 @@ export function analysePage(html: string, url: string, options: AnalyseOptions =
     listingTypes: [...jsonLd.types, ...microdata.types].filter((t) => /^(ItemList|CollectionPage|SearchResultsPage|OfferCatalog|Blog|BlogPosting|Article|NewsArticle|Recipe|Event|MusicEvent|TheaterEvent|SportsEvent|Course|JobPosting|VideoObject|Movie|Person|SoftwareSourceCode|Report|TechArticle|ScholarlyArticle|LiveBlogPosting|Review|Restaurant|LocalBusiness)$/.test(t)),
     platform: platform.platform,
   };
+  const embedded = readEmbeddedVariants($);
+  if (embedded.options.length || embedded.variants.length) {
+    const reference = jsonLd.product?.price ?? microdata.product?.price ?? openGraph?.price ?? dom.product.price ?? null;
+    dom.product.options = embedded.options;
+    dom.product.variants = resolveEmbeddedPrices(embedded, reference, pageCurrency);
+  }
   const candidates = [jsonLd.product, microdata.product, openGraph, dom.product].filter((c): c is ProductCandidate => !!c);
   return { $, url, facts, platform, jsonLd, microdata, openGraph, dom, candidates, pageCurrency, descriptionHtml: findDescriptionHtml($) };
 }

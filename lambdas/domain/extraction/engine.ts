@@ -92,8 +92,20 @@ function failureOutcome(failure: FetchFailure): { outcome: Outcome; message: str
 
 const isHtml = (contentType: string) => !contentType || /html|xml/i.test(contentType);
 
+/** The page's own product id: body class postid-N or the shortlink (product cards carry others). */
 function wooProductId(html: string): string | null {
-  return html.match(/\bpostid-(\d+)\b/)?.[1] ?? html.match(/data-product_id="(\d+)"/)?.[1] ?? html.match(/<link[^>]+rel=['"]shortlink['"][^>]+\?p=(\d+)/)?.[1] ?? null;
+  return html.match(/<body[^>]*\bpostid-(\d+)\b/)?.[1] ?? html.match(/<link[^>]+rel=['"]shortlink['"][^>]+\?p=(\d+)/)?.[1] ?? null;
+}
+
+/** A probe answer counts only when it is the product at this page's path. */
+function samePath(candidate: ProductCandidate, pageUrl: string): boolean {
+  if (!candidate.url) return true;
+  try {
+    const norm = (u: string) => new URL(u).pathname.replace(/\/+$/, '').toLowerCase();
+    return norm(candidate.url) === norm(pageUrl) || norm(pageUrl).endsWith(`/${candidate.handle ?? '\u0000'}`);
+  } catch {
+    return false;
+  }
 }
 
 export function createExtractor(deps: ExtractorDeps): ExtractUrl {
@@ -118,18 +130,27 @@ export function createExtractor(deps: ExtractorDeps): ExtractUrl {
       if (handle) {
         const base = `${origin}/products/${encodeURIComponent(handle)}`;
         const js = readShopifyProduct(await probeJson(`${base}.js`, countryCode), page.finalUrl, analysis.pageCurrency);
-        if (js) return { platform: 'shopify', candidate: js };
+        if (js && samePath(js, page.finalUrl)) return { platform: 'shopify', candidate: js };
         const json = readShopifyProduct(await probeJson(`${base}.json`, countryCode), page.finalUrl, analysis.pageCurrency);
-        if (json) return { platform: 'shopify', candidate: json };
+        if (json && samePath(json, page.finalUrl)) return { platform: 'shopify', candidate: json };
       }
     }
     if (detected.platform === 'woocommerce') {
+      // Only a single-product page is probed; listing and blog pages carry other products' ids.
+      const path = new URL(page.finalUrl).pathname;
+      const single = /<body[^>]*class="[^"]*\bsingle-product\b/.test(page.body) || /\/product\/[^/]+\/?$/.test(path);
       const id = wooProductId(page.body);
-      const slug = new URL(page.finalUrl).pathname.split('/').filter(Boolean).pop();
-      const endpoint = id ? `${origin}/wp-json/wc/store/v1/products/${id}` : slug ? `${origin}/wp-json/wc/store/v1/products?slug=${encodeURIComponent(slug)}` : null;
+      const slug = path.split('/').filter(Boolean).pop();
+      const endpoint = !single ? null : id ? `${origin}/wp-json/wc/store/v1/products/${id}` : slug ? `${origin}/wp-json/wc/store/v1/products?slug=${encodeURIComponent(slug)}` : null;
       if (endpoint) {
-        const woo = readWooProduct(await probeJson(endpoint, countryCode), page.finalUrl);
-        if (woo) return { platform: 'woocommerce', candidate: woo };
+        const payload = await probeJson(endpoint, countryCode);
+        const items = (Array.isArray(payload) ? payload : [payload]).slice(0, 100);
+        // The Store API answering at all confirms the platform; its product counts only when it
+        // is this page's product.
+        const products = items.map((item) => readWooProduct(item, page.finalUrl)).filter((p): p is ProductCandidate => !!p);
+        const mine = products.find((p) => samePath(p, page.finalUrl));
+        if (mine) return { platform: 'woocommerce', candidate: mine };
+        if (products.length) return { platform: 'woocommerce', candidate: null };
       }
     }
     const keep = detected.platform && (detected.score >= STRONG_SIGNALS || (detected.platform !== 'shopify' && detected.platform !== 'woocommerce'));

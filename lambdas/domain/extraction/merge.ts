@@ -99,6 +99,9 @@ export function choosePrice(candidates: ProductCandidate[], dom: DomReading | nu
       source = 'dom';
       currency = currency ?? domCandidate.currency ?? null;
     }
+    // Markup rarely states a regular price; the page's struck-through one next to the same
+    // current price does.
+    if (compareAt == null && domCandidate?.compareAt != null && same(domCandidate.price!, price)) compareAt = domCandidate.compareAt;
     return { price, currency, compareAt: compareAt != null && compareAt > price ? compareAt : null, source };
   }
   if (domCandidate) {
@@ -151,6 +154,17 @@ export function mergeCandidates(candidates: ProductCandidate[], dom: DomReading 
   const withVariants = sorted.find((c) => c.variants?.length);
   const withOptions = withVariants?.options?.length ? withVariants : sorted.find((c) => c.options?.length);
   if (withVariants) provenance.variants = withVariants.source;
+  // Another source describing the same variants (same SKU, id or URL) supplies what the chosen
+  // one lacks, e.g. option values for JSON-LD offers. Only per variant, never from the base.
+  const variants = (withVariants?.variants ?? []).map((v) => {
+    if (v.options.length && v.image) return v;
+    const twin = sorted
+      .filter((c) => c !== withVariants)
+      .flatMap((c) => c.variants ?? [])
+      .find((o) => (v.sku && o.sku === v.sku) || (v.id && o.id === v.id) || (v.url && o.id && v.url.includes(`variant=${o.id}`)));
+    if (!twin) return v;
+    return { ...v, options: v.options.length ? v.options : twin.options, image: v.image ?? twin.image ?? null, id: v.id ?? twin.id ?? null };
+  });
   const images = dedupeImages(sorted.flatMap((c) => c.images ?? []));
   let sku = pick('sku');
   if (!sku && urlSku) {
@@ -182,7 +196,7 @@ export function mergeCandidates(candidates: ProductCandidate[], dom: DomReading 
     priceRange: sorted.find((c) => c.priceRange)?.priceRange ?? null,
     availability: pick('availability'),
     options: withOptions?.options ?? [],
-    variants: withVariants?.variants ?? [],
+    variants,
     rating: withRating?.rating ?? null,
     reviews: sorted.find((c) => c.reviews?.length)?.reviews ?? [],
     videoUrl: pick('videoUrl'),

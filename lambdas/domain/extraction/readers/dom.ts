@@ -37,7 +37,7 @@ export interface DomReading {
   h1Count: number;
 }
 
-const NOISE = /(^|[\s_-])(related|recommend\w*|similar|upsell|up-sell|cross-?sell\w*|carousel|also|recently|recent|you-may|youmay|bundle|footer|header|nav|navigation|menu|megamenu|breadcrumbs?|minicart|mini-cart|cart-drawer|drawer|sponsored|compare|sidebar|reviews?|rating|banner|promo-bar|newsletter|cookie|modal|popup|accessories|complete-the-look|shop-the-look|strands|rr-|rrPlacement)([\s_-]|$)/i;
+const NOISE = /(^|[\s_-])(related|recommend\w*|similar|upsell|up-sell|cross-?sell\w*|carousel|also|recently|recent|you-may|youmay|bundle|footer|header|nav|navigation|menu|megamenu|breadcrumbs?|minicart|mini-cart|cart-drawer|drawer|sponsored|sidebar|reviews?|rating|banner|promo-bar|newsletter|cookie|modal|popup|accessories|complete-the-look|shop-the-look|strands|rr-|rrPlacement)([\s_-]|$)/i;
 const NOISE_LOOSE = /(related|recommend|similar|upsell|crosssell|cross-sell|carousel|alsobought|also-bought|alsoviewed|also-viewed|recentlyviewed|recently-viewed|youmayalsolike|you-may-also|sponsored|footer|megamenu|mini-?cart|cart-?drawer)/i;
 const PRICE_ATTR = /price|prix|preis|precio|prezzo|preco|cena|prijs|pris|amount|cost|betrag/i;
 // Short words only count as whole words (camelCase split first): "a-size-base" is not a base price.

@@ -155,7 +155,10 @@ function readOffers(value: unknown, base: string, byId: Map<string, SchemaNode>,
   const reading: OfferReading = { price: null, currency: null, compareAt: null, availability: null, url: null, sku: null, low: null, high: null, prices: [] };
   if (depth > 3) return reading;
   const prices: number[] = [];
-  for (const offer of resolveAll(value, byId)) {
+  const availabilities: Array<ReturnType<typeof normaliseAvailability>> = [];
+  const offers = resolveAll(value, byId);
+  for (const offer of offers) {
+    availabilities.push(normaliseAvailability(offer.availability));
     const types = typesOf(offer);
     const currency = currencyCode(offer.priceCurrency);
     let price = markupPrice(offer.price ?? offer.lowPrice, currency);
@@ -195,6 +198,7 @@ function readOffers(value: unknown, base: string, byId: Map<string, SchemaNode>,
     reading.sku ??= firstString(offer.sku);
   }
   reading.prices = [...new Set(prices)];
+  if (availabilities.length > 1 && availabilities.includes('InStock')) reading.availability = 'InStock';
   if (prices.length > 1) {
     reading.low = Math.min(reading.low ?? Infinity, ...prices);
     reading.high = Math.max(reading.high ?? -Infinity, ...prices);
@@ -267,8 +271,22 @@ function toVariant(node: SchemaNode, names: string[], base: string, byId: Map<st
   };
 }
 
+/** Several Offers that each name their own SKU or URL are the product's variants. */
+function offersAsVariants(node: SchemaNode, base: string, byId: Map<string, SchemaNode>): VariantCandidate[] {
+  const offers = resolveAll(node.offers, byId).filter((o) => typesOf(o).includes('Offer') || !typesOf(o).length);
+  if (offers.length < 2) return [];
+  const skus = new Set(offers.map((o) => firstString(o.sku)).filter(Boolean));
+  const urls = new Set(offers.map((o) => absoluteUrl(o.url, base)).filter(Boolean));
+  if (skus.size < offers.length && urls.size < offers.length) return [];
+  return offers.map((o) => {
+    const one = readOffers(o, base, byId);
+    return { sku: firstString(o.sku), url: absoluteUrl(o.url, base), title: cleanText(firstString(o.name)), options: [], price: one.price, currency: one.currency, compareAt: one.compareAt, availability: one.availability, gtin: firstString(o.gtin13 ?? o.gtin ?? null) };
+  });
+}
+
 function productCandidate(node: SchemaNode, source: Source, base: string, byId: Map<string, SchemaNode>): ProductCandidate {
   const offer = readOffers(node.offers, base, byId);
+  const offerVariants = offersAsVariants(node, base, byId);
   const facts: Record<string, string> = {};
   for (const prop of OPTION_PROPS) {
     const v = firstString(node[prop]);
@@ -300,6 +318,7 @@ function productCandidate(node: SchemaNode, source: Source, base: string, byId: 
     videoUrl: absoluteUrl(resolveAll(node.video, byId)[0]?.contentUrl ?? resolveAll(node.video, byId)[0]?.embedUrl, base),
     facts,
     related,
+    variants: offerVariants.length ? offerVariants : undefined,
   };
 }
 
