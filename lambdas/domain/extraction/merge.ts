@@ -151,20 +151,29 @@ export function mergeCandidates(candidates: ProductCandidate[], dom: DomReading 
   };
   const price = choosePrice(candidates, dom);
   if (price.source) provenance.price = price.source;
-  const withVariants = sorted.find((c) => c.variants?.length);
-  const withOptions = withVariants?.options?.length ? withVariants : sorted.find((c) => c.options?.length);
+  // Variants from the most trusted source, unless its variant prices disagree with the price
+  // the shopper sees while another source's agree (stale markup again).
+  const variantSources = sorted.filter((c) => c.variants?.length);
+  const agrees = (c: ProductCandidate) => price.price == null || !c.variants!.some((v) => v.price != null) || c.variants!.some((v) => v.price != null && same(v.price, price.price!));
+  const withVariants = variantSources.find(agrees) ?? variantSources[0];
+  const optionSources = sorted.filter((c) => c.options?.length);
+  const withOptions = withVariants?.options?.length ? withVariants : optionSources[0];
   if (withVariants) provenance.variants = withVariants.source;
   // Another source describing the same variants (same SKU, id or URL) supplies what the chosen
-  // one lacks, e.g. option values for JSON-LD offers. Only per variant, never from the base.
+  // one lacks (option values, SKU, image). Only per variant, never from the base product.
   const variants = (withVariants?.variants ?? []).map((v) => {
-    if (v.options.length && v.image) return v;
-    const twin = sorted
+    if (v.options.length && v.image && v.sku) return v;
+    const twin = variantSources
       .filter((c) => c !== withVariants)
       .flatMap((c) => c.variants ?? [])
       .find((o) => (v.sku && o.sku === v.sku) || (v.id && o.id === v.id) || (v.url && o.id && v.url.includes(`variant=${o.id}`)));
     if (!twin) return v;
-    return { ...v, options: v.options.length ? v.options : twin.options, image: v.image ?? twin.image ?? null, id: v.id ?? twin.id ?? null };
+    return { ...v, options: v.options.length ? v.options : twin.options, sku: v.sku ?? twin.sku ?? null, image: v.image ?? twin.image ?? null, id: v.id ?? twin.id ?? null };
   });
+  // Option names as the page labels them ("Size", not schema.org's "size").
+  const labelOf = (name: string) => [...optionSources].reverse().flatMap((c) => c.options ?? []).find((o) => o.name.toLowerCase() === name.toLowerCase())?.name ?? name;
+  const options = (withOptions?.options ?? []).map((o) => ({ ...o, name: labelOf(o.name) }));
+  for (const v of variants) v.options = v.options.map(([n, x]) => [labelOf(n), x] as [string, string]);
   const images = dedupeImages(sorted.flatMap((c) => c.images ?? []));
   let sku = pick('sku');
   if (!sku && urlSku) {
@@ -195,7 +204,7 @@ export function mergeCandidates(candidates: ProductCandidate[], dom: DomReading 
     compareAt: price.compareAt,
     priceRange: sorted.find((c) => c.priceRange)?.priceRange ?? null,
     availability: pick('availability'),
-    options: withOptions?.options ?? [],
+    options,
     variants,
     rating: withRating?.rating ?? null,
     reviews: sorted.find((c) => c.reviews?.length)?.reviews ?? [],
