@@ -194,9 +194,9 @@ const rateLimit = (): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult, Er
   before: async (request) => {
     const { state } = request as PipelineRequest;
     if (!state.principal || !state.deps) return;
-    const nowMs = Date.now();
-    const policy = await policyFor(state.deps, state.principal.org, nowMs);
-    const decision = await state.deps.rateLimits.take(state.principal.keyId, policy, nowMs);
+    const policy = await policyFor(state.deps, state.principal.org, Date.now());
+    // Read the clock right before the bucket update: a stale time would look like a burst.
+    const decision = await state.deps.rateLimits.take(state.principal.keyId, policy, Date.now());
     if (!decision.allowed) {
       state.extraHeaders['retry-after'] = String(decision.retryAfterSeconds);
       throw new AppError('RATE_LIMITED', `Rate limit exceeded (${policy.ratePerSecond} requests/s, burst ${policy.burst}); retry after ${decision.retryAfterSeconds} s`, {}, `Retry after ${decision.retryAfterSeconds} seconds`);

@@ -99,7 +99,7 @@ export default async function main(): Promise<void> {
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
   const child = spawn('npx', ['tsx', 'bin/local.ts'], {
-    env: { ...process.env, PORT: String(port), PDS_DATA_DIR: dataDir, PDS_BOOTSTRAP_KEYS: `${KEY}:bench-org`, PDS_RATE_LIMIT: '1000000:1000000', NODE_NO_WARNINGS: '1' },
+    env: { ...process.env, PORT: String(port), PDS_DATA_DIR: dataDir, PDS_BOOTSTRAP_KEYS: `${KEY}:bench-org`, PDS_RATE_LIMIT: '1000000:100000000', NODE_NO_WARNINGS: '1' },
     stdio: ['ignore', 'ignore', 'inherit'],
     detached: true,
   });

@@ -24,10 +24,12 @@ export function dynamoRateLimitStore(documents: DynamoDBDocumentClient, tableNam
   };
 
   return {
-    async take(bucketId, policy, nowMs) {
+    async take(bucketId, policy, startMs) {
       const interval = emissionIntervalMs(policy);
-      const limit = admitUntil(policy, nowMs);
       const key = rateItem(bucketId);
+      const begun = Date.now();
+      let nowMs = startMs;
+      let limit = admitUntil(policy, nowMs);
       // Busy bucket with room left: push TAT one interval further.
       const advance = () =>
         tryUpdate({
@@ -49,6 +51,9 @@ export function dynamoRateLimitStore(documents: DynamoDBDocumentClient, tableNam
         else if (busy.size < BUSY_HINTS_MAX) busy.add(bucketId);
       };
       for (let round = 0; round < MAX_ROUNDS; round++) {
+        // A retry happens later than the first try: move the caller's clock on by the time spent.
+        nowMs = startMs + (Date.now() - begun);
+        limit = admitUntil(policy, nowMs);
         // The order only saves a write: whichever condition holds, exactly one of them can match.
         const busyFirst = busy.has(bucketId);
         if (await (busyFirst ? advance() : restart())) {
