@@ -15,6 +15,7 @@ import { startEngines, type Engines } from './engines';
 import { startStepFunctionsService, type StepFunctionsService } from './stepfunctions/server';
 import { startSqsPollers, type SqsPollers } from './sqs-poller';
 import { WORKERS_DIR } from './workers';
+import { startSchedule } from './schedules';
 import { claimDataDir, dynamodbPath, releaseDataDir, writeRuntimeFile } from './runtime-file';
 
 export interface LocalServiceOptions {
@@ -61,6 +62,9 @@ export interface LocalService {
   /** Stops pollers (in-flight batches get graceMs), servers and engines; removes runtime.json. */
   stop(graceMs?: number): Promise<void>;
 }
+
+const REAPER_WORKER = 'execution-reaper';
+const REAPER_EVERY_MS = 5 * 60 * 1000;
 
 /** The region of every local ARN and queue; the embedded engines are one region. */
 const LOCAL_REGION = 'us-east-1';
@@ -125,6 +129,13 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     // get the grace period and can still reach Step Functions and DynamoDB), then the engines.
     let pollerGraceMs = 5000;
     cleanups.push(() => pollers.stop(pollerGraceMs));
+
+    // As the CDK stack schedules it every 5 minutes: fails executions past their deadline,
+    // including those a previous run of this process left behind (executions live in memory).
+    if (['.ts', '.js'].some((ext) => existsSync(join(WORKERS_DIR, REAPER_WORKER + ext)))) {
+      const reaper = startSchedule({ worker: REAPER_WORKER, everyMs: REAPER_EVERY_MS, log });
+      cleanups.push(() => reaper.stop());
+    }
 
     const { startHttpServer } = await import('./http-server');
     const http = await startHttpServer({ port, host: options.host ?? '127.0.0.1' });
