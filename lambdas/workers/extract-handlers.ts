@@ -49,9 +49,8 @@ export function extractHandlers(provide: Provide) {
           if (duplicateRate > 0 && !message.duplicateOf && record.attributes.ApproximateReceiveCount === '1' && Math.random() < duplicateRate) {
             await deps.workQueue().sendAll([{ ...message, duplicateOf: record.messageId }]);
           }
-          const crashAfter = crashRate > 0 && Math.random() < crashRate ? Math.floor(Math.random() * (message.batch.indices.length + 1)) : undefined;
-          if (crashAfter === 0) throw new InjectedFault();
-          const outcome = await deps.steps.processBatch(message, { crashAfter });
+          const crashAt = crashRate > 0 && Math.random() < crashRate ? Math.random() : undefined;
+          const outcome = await deps.steps.processBatch(message, { crashAt });
           await deps.taskCallbacks.succeed(message.TaskToken, { batchId: message.batch.id, state: outcome.state });
         } catch (error) {
           if (!(error instanceof InjectedFault)) log('extract-worker: batch failed, will be retried', { messageId: record.messageId, error: (error as Error).message });

@@ -163,7 +163,7 @@ describe('extraction jobs, step by step', () => {
     const { batches } = await steps.prepare({ executionId: execution_id });
     expect(batches).toHaveLength(2);
 
-    await expect(steps.processBatch({ executionId: execution_id, batch: batches[0] }, { crashAfter: 1 })).rejects.toBeInstanceOf(InjectedFault);
+    await expect(steps.processBatch({ executionId: execution_id, batch: batches[0] }, { crashAt: 0.34 })).rejects.toBeInstanceOf(InjectedFault);
     let status = await jobs.status({ org: 'org-a', executionId: execution_id });
     checkInvariant(status);
     expect(status.result.products_pending).toBe(6);
@@ -173,7 +173,7 @@ describe('extraction jobs, step by step', () => {
     expect(status.result.products_successful).toBe(3);
 
     // Batch 2 crashes every time and lands in the DLQ.
-    await expect(steps.processBatch({ executionId: execution_id, batch: batches[1] }, { crashAfter: 2 })).rejects.toBeInstanceOf(InjectedFault);
+    await expect(steps.processBatch({ executionId: execution_id, batch: batches[1] }, { crashAt: 0.67 })).rejects.toBeInstanceOf(InjectedFault);
     expect(await steps.abandonBatch({ executionId: execution_id, batch: batches[1] })).toEqual({ abandoned: 1 });
     // A late delivery of the same message changes nothing.
     await steps.processBatch({ executionId: execution_id, batch: batches[1] });

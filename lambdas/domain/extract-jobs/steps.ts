@@ -132,10 +132,11 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
     },
 
     /**
-     * The worker's job for one message. Skips a finished or cancelled execution. `crashAfter`
-     * (fault injection) throws after that many URL groups were recorded, as a real crash would.
+     * The worker's job for one message. Skips a finished or cancelled execution. Fault injection:
+     * `crashAt` in [0, 1) makes it die after that fraction of its remaining URLs was recorded
+     * (so it always dies while work remains); nothing is written after the crash.
      */
-    async processBatch(message: BatchMessage, fault: { crashAfter?: number } = {}): Promise<{ state: 'done' | 'skipped' | 'stopped'; counted: boolean }> {
+    async processBatch(message: BatchMessage, fault: { crashAt?: number } = {}): Promise<{ state: 'done' | 'skipped' | 'stopped'; counted: boolean }> {
       const { executionId, batch } = message;
       if (!deps.extractUrl) throw new Error('processBatch needs extractUrl');
       const extractUrl = deps.extractUrl;
@@ -152,7 +153,9 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
       }
       const todo = [...groups.values()].filter((group) => group.some((e) => e.state === 'pending') && group[0].url);
 
+      const crashAfter = fault.crashAt === undefined ? undefined : Math.floor(Math.min(Math.max(fault.crashAt, 0), 0.999) * todo.length);
       let recorded = 0;
+      let crashed = false;
       let stopped = false;
       let checkedAt = 0;
       const stillWanted = async () => {
@@ -163,8 +166,12 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
         stopped = !current || TERMINAL.has(current.status);
         return !stopped;
       };
+      const crash = () => {
+        crashed = true;
+        throw new InjectedFault();
+      };
       await eachLimited(todo, deps.urlConcurrency ?? 4, async (group) => {
-        if (fault.crashAfter !== undefined && recorded >= fault.crashAfter) throw new InjectedFault();
+        if (crashed) crash();
         if (!(await stillWanted())) return;
         const url = group.find((e) => e.url)!.url!;
         let result: UrlResult;
@@ -173,10 +180,12 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
         } catch {
           result = failedResult(url, UNEXPECTED_MESSAGE);
         }
+        // A dead process writes nothing more; the check and the claim are synchronous, so at most
+        // crashAfter groups are written before the crash.
+        if (crashed || (crashAfter !== undefined && recorded >= crashAfter)) crash();
+        recorded++;
         if (result.success && result.product && deps.catalog) await deps.catalog.remember(url, options, result.product);
         await recordGroup(executionId, group, result);
-        recorded++;
-        if (fault.crashAfter !== undefined && recorded >= fault.crashAfter) throw new InjectedFault();
       });
       if (stopped) {
         // Cancelled mid-batch: count what finished so status and results agree.
