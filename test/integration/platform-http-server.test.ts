@@ -2,7 +2,7 @@
 // it writes results (headers, cookies, base64 bodies), checked with a capturing handler.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { startHttpServer, type RunningHttpServer } from '../../lambdas/local/http-server';
+import { startHttpServer, type LocalHandler, type RunningHttpServer } from '../../lambdas/local/http-server';
 
 const seen: Array<{ event: APIGatewayProxyEventV2; remaining: number; requestId: string }> = [];
 let server: RunningHttpServer;
@@ -10,13 +10,13 @@ let server: RunningHttpServer;
 beforeAll(async () => {
   server = await startHttpServer({
     port: 0,
-    loadHandler: async (route) => async (event: APIGatewayProxyEventV2, context: Context) => {
+    loadHandler: async (route) => (async (event: APIGatewayProxyEventV2, context: Context) => {
       seen.push({ event, remaining: context.getRemainingTimeInMillis(), requestId: context.awsRequestId });
       if (event.rawPath === '/v2/usage') {
         return { statusCode: 200, headers: { 'content-type': 'image/png' }, cookies: ['a=1', 'b=2'], body: Buffer.from([0, 1, 2, 255]).toString('base64'), isBase64Encoded: true };
       }
       return { statusCode: route ? 200 : 404, headers: { 'x-route': route?.operationId ?? 'fallback' }, body: 'ok' };
-    },
+    }) as LocalHandler,
   });
 });
 afterAll(async () => server?.close());
