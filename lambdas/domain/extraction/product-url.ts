@@ -65,7 +65,7 @@ export function urlKind(raw: string): UrlKind {
   const path = url.pathname.toLowerCase().replace(/\/+$/, '');
   const q = url.searchParams;
   if (path === '' || /^\/(index\.(html?|php))?$/.test(path) || /^\/[a-z]{2}([-_][a-z]{2})?$/.test(path)) return 'home';
-  if (/\/products?\/[^/]+/.test(path) || /\/(dp|gp\/product)\/[a-z0-9]{10}/.test(path) || /\/p\/[^/]+/.test(path) || /\/(item|itm|listing|artikel|produkt|produit|producto|prodotto)\/[^/]+/.test(path)) return 'product';
+  if (/\/products?\/[^/]+/.test(path) || /\/(dp|gp\/product)\/[a-z0-9]{10}/.test(path) || /\/p\/[^/]+/.test(path) || /\/(item|itm|listing|artikel|produkt|produit|producto|prodotto|prod|pd|pdp)\/[^/]+/.test(path) || /\/p-[^/]+/.test(path)) return 'product';
   if (/(^|\/)(search|suche|recherche|buscar|busca|cerca|zoeken|catalogsearch)(\/|$)/.test(path) || q.has('q') || q.has('s') && !path.includes('product')) return 'search';
   if (/(^|\/)(cart|basket|checkout|bag|warenkorb|panier|carrito|carrello|winkelwagen)(\/|$)/.test(path)) return 'cart';
   if (/(^|\/)(account|login|signin|sign-in|register|my-account|customer)(\/|$)/.test(path)) return 'account';
