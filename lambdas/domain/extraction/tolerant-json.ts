@@ -90,8 +90,9 @@ export function parseTolerantJson(raw: string): unknown {
   if (!text) return null;
   const attempts: Array<() => string | null> = [
     () => text,
-    () => repairJson(text),
-    () => repairJson(decodeBasicEntities(text)),
+    // Twice: a comma followed by a comment only becomes a trailing comma once the comment is gone.
+    () => repairJson(repairJson(text)),
+    () => repairJson(repairJson(decodeBasicEntities(text))),
     () => firstBalancedValue(repairJson(text)),
   ];
   for (const attempt of attempts) {
