@@ -14,6 +14,8 @@ export interface Config {
   affiliateMerchantsFile?: string;
   /** country code -> proxy URL (PDS_EGRESS_PROXIES="de=http://proxy:8080,..."). */
   egressProxies: Record<string, string>;
+  /** PDS_LOG_LEVEL: 'debug' | 'info' | 'warn' | 'error' (default info). */
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
 
 const pairs = (raw: string | undefined): Array<[string, string]> =>
@@ -57,5 +59,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     crawlDelayMs: env[ENV.crawlDelayMs] !== undefined ? Number(env[ENV.crawlDelayMs]) : 1000,
     affiliateMerchantsFile: env[ENV.affiliateMerchants] || undefined,
     egressProxies: Object.fromEntries(pairs(env[ENV.egressProxies])),
+    logLevel: parseLogLevel(env[ENV.logLevel]),
   };
+}
+
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+function parseLogLevel(raw: string | undefined): Config['logLevel'] {
+  if (!raw) return 'info';
+  const level = raw.toLowerCase() as Config['logLevel'];
+  if (!LOG_LEVELS.includes(level)) throw new Error(`PDS_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  return level;
 }
