@@ -1,0 +1,104 @@
+// `npm run bench -- extract-throughput`: 1000 URLs from the store simulator extracted (a) in a
+// plain loop with bounded concurrency and (b) through the local state machine (Prepare -> SQS
+// batches -> workers -> Finalize, every result stored) with the same concurrency: pollers x
+// URLs per batch. Prints both times, the overhead ratio (goal < 1.25x) and memory.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startLocalService } from '../../lambdas/local/service';
+import { getJobsDeps } from '../../lambdas/composition/jobs';
+import { createExtractUrlFromConfig } from '../../lambdas/composition/extraction';
+import { loadConfig } from '../../lambdas/config';
+import { eachLimited } from '../../lambdas/domain/extract-jobs/steps';
+import type { ExtractOptions } from '../../lambdas/domain/extraction/types';
+import { startStoreSimulator, listProductUrls } from '../stores';
+
+const URLS = 1000;
+const HOSTS = ['jsonld-shop.test', 'microdata-shop.test', 'opengraph-shop.test', 'productgroup-shop.test', 'dom-shop.test'];
+const POLLERS = 2;
+const URLS_PER_BATCH_AT_ONCE = 4; // createExtractSteps' default urlConcurrency
+const CONCURRENCY = POLLERS * URLS_PER_BATCH_AT_ONCE;
+const OPTIONS: ExtractOptions = { enableEnrichment: false, enableReviews: false, enableImageTags: false, enableSimilarProducts: false, countryCode: 'us' };
+const ORG = 'bench-throughput';
+const MB = 1024 * 1024;
+
+const cpuSeconds = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1e6;
+
+function memorySampler() {
+  let peakRss = 0;
+  let peakHeap = 0;
+  const sample = () => {
+    const m = process.memoryUsage();
+    peakRss = Math.max(peakRss, m.rss);
+    peakHeap = Math.max(peakHeap, m.heapUsed);
+  };
+  const timer = setInterval(sample, 100);
+  sample();
+  return {
+    stop() {
+      clearInterval(timer);
+      sample();
+      return { peakRssMb: peakRss / MB, peakHeapMb: peakHeap / MB };
+    },
+  };
+}
+
+export default async function main(): Promise<void> {
+  const sim = await startStoreSimulator({ productsPerStore: URLS * 2 });
+  const per = URLS / HOSTS.length;
+  // Different products for the two runs, so neither benefits from the other's warm caches.
+  const loopUrls = HOSTS.flatMap((host) => listProductUrls(sim.store(host), { offset: 0, limit: per }));
+  const machineUrls = HOSTS.flatMap((host) => listProductUrls(sim.store(host), { offset: URLS, limit: per }));
+  const dataDir = mkdtempSync(join(tmpdir(), 'pds-bench-throughput-'));
+  try {
+    // (a) plain loop: the same engine composition, results kept in memory only.
+    const extractUrl = createExtractUrlFromConfig(loadConfig({ PDS_RESOLVE: sim.resolveEnv, PDS_CRAWL_DELAY_MS: '0' }));
+    const loopMemory = memorySampler();
+    const loopCpu = process.cpuUsage();
+    const loopStart = Date.now();
+    let loopSuccess = 0;
+    await eachLimited(loopUrls, CONCURRENCY, async (url) => {
+      if ((await extractUrl(url, OPTIONS)).success) loopSuccess++;
+    });
+    const loopMs = Date.now() - loopStart;
+    const loopCpuS = cpuSeconds(process.cpuUsage(loopCpu));
+    const loopMem = loopMemory.stop();
+
+    // (b) the local state machine.
+    const service = await startLocalService({
+      port: 0,
+      dataDir,
+      env: { PDS_RESOLVE: sim.resolveEnv, PDS_CRAWL_DELAY_MS: '0', PDS_FAULT_RATE: '0', PDS_DUPLICATE_RATE: '0' },
+      bootstrapKeys: `bench-throughput-key-01:${ORG}`,
+      workerConcurrency: POLLERS,
+      log: () => undefined,
+    });
+    try {
+      const { jobs } = getJobsDeps();
+      const machineMemory = memorySampler();
+      const machineCpu = process.cpuUsage();
+      const machineStart = Date.now();
+      const { execution_id } = await jobs.start({ org: ORG, kind: 'extract-urls', urls: machineUrls, options: OPTIONS });
+      let status = await jobs.status({ org: ORG, executionId: execution_id });
+      for (let polls = 0; polls < 6000 && status.status !== 'completed' && status.status !== 'failed'; polls++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        status = await jobs.status({ org: ORG, executionId: execution_id });
+      }
+      const machineMs = Date.now() - machineStart;
+      const machineCpuS = cpuSeconds(process.cpuUsage(machineCpu));
+      const machineMem = machineMemory.stop();
+      const ratio = machineMs / loopMs;
+
+      console.log(`extract-throughput: ${URLS} URLs over ${HOSTS.length} simulated stores, concurrency ${CONCURRENCY} (${POLLERS} pollers x ${URLS_PER_BATCH_AT_ONCE} URLs per batch)`);
+      console.log(`  plain loop:          ${(loopMs / 1000).toFixed(2)} s, ${(URLS / (loopMs / 1000)).toFixed(0)} URLs/s, ${loopSuccess} successful, CPU ${loopCpuS.toFixed(1)} s, peak RSS ${loopMem.peakRssMb.toFixed(0)} MB, peak heap ${loopMem.peakHeapMb.toFixed(0)} MB`);
+      console.log(`  local state machine: ${(machineMs / 1000).toFixed(2)} s, ${(URLS / (machineMs / 1000)).toFixed(0)} URLs/s, ${status.result.products_successful} successful (${status.status}), CPU ${machineCpuS.toFixed(1)} s, peak RSS ${machineMem.peakRssMb.toFixed(0)} MB, peak heap ${machineMem.peakHeapMb.toFixed(0)} MB`);
+      console.log(`  overhead ratio: ${ratio.toFixed(2)}x (goal < 1.25x) ${ratio < 1.25 ? 'MET' : 'NOT MET'}`);
+      console.log('  (the state machine run also stores every per-URL result, product record and vendor count in the embedded DynamoDB)');
+    } finally {
+      await service.stop(2000);
+    }
+  } finally {
+    await sim.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
