@@ -66,7 +66,7 @@ export function choosePrice(candidates: ProductCandidate[], dom: DomReading | nu
 
   const markup = sorted.filter((c) => c.source !== 'dom' && c.source !== 'platform_json' && c.price != null);
   const domCandidate = sorted.find((c) => c.source === 'dom' && c.price != null) ?? null;
-  const shown = dom?.priceCandidates.filter((p) => !p.former && !p.noise && !p.hidden) ?? [];
+  const shown = dom?.priceCandidates.filter((p) => !p.former && !p.noise && !p.hidden && !p.composite) ?? [];
   const struck = dom?.priceCandidates.filter((p) => p.former) ?? [];
   const isShown = (n: number) => shown.some((p) => same(p.amount, n));
   const isStruck = (n: number) => struck.some((p) => same(p.amount, n)) && !isShown(n);

@@ -19,6 +19,8 @@ export interface PriceCandidate {
   inMain: boolean;
   /** Inside a related/recommended/navigation block, or hidden. */
   noise: boolean;
+  /** The element's text holds several numbers (a price box with sale and regular prices). */
+  composite: boolean;
   hidden: boolean;
   el: Element;
 }
@@ -33,7 +35,7 @@ export interface DomReading {
   productCardCount: number;
   breadcrumbs: string[];
   relatedUrls: string[];
-  /** Distinct outbound product-like links (for page-type classification). */
+  /** Visible h1 headings (listing and article pages often have none or several). */
   h1Count: number;
 }
 
@@ -234,7 +236,7 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
     if (parsed.amount == null || parsed.amount <= 0) continue;
     const score = c.score + (parsed.currency ? 1 : 0);
     displayedAmounts.add(parsed.amount);
-    priceCandidates.push({ amount: parsed.amount, currency: parsed.currency, text: c.text, score, order: c.o, former: c.former, inMain: c.inMain, noise: c.ctx.picker, hidden: c.ctx.hidden, el: c.el });
+    priceCandidates.push({ amount: parsed.amount, currency: parsed.currency, text: c.text, score, order: c.o, former: c.former, inMain: c.inMain, noise: c.ctx.picker, hidden: c.ctx.hidden, composite: (c.text.match(/\d[\d.,'\s]*/g) ?? []).length > 1, el: c.el });
   }
 
   // Current price: best score, then earliest; nested duplicates collapse onto one amount.
