@@ -60,29 +60,62 @@ export const ExecutionSummary = z
   .object({ execution_id: z.string(), status: z.enum(['processing', 'completed', 'failed']), created_at: Timestamp })
   .meta({ id: 'ExecutionSummary' });
 
-export const ProductImage = z.object({
-  id: z.string(),
-  url: z.string(),
-  width: z.number().int().nullable(),
-  height: z.number().int().nullable(),
-  alt_text: nullableString,
-  position: z.number().int(),
-  variant_ids: z.array(z.string()),
-  attributes: openObject.nullable(),
-});
+export const ProductImage = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    width: z.number().int().nullable(),
+    height: z.number().int().nullable(),
+    alt_text: nullableString,
+    position: z.number().int(),
+    variant_ids: z.array(z.string()),
+    attributes: openObject.nullable().describe('Image tags; null unless enable_image_tags'),
+  })
+  .meta({ id: 'ProductImage' });
 
-export const ProductVariant = z.looseObject({
-  id: z.string(),
-  sku: nullableString,
-  url: nullableString,
-  title: nullableString,
-  option1: nullableString,
-  option2: nullableString.optional(),
-  is_available: z.boolean().nullable(),
-  price: Price,
-  image: ProductImage.nullable(),
-  affiliate_link: nullableString,
-});
+export const ProductOption = z
+  .object({ name: z.string(), values: z.array(z.string()), position: z.number().int() })
+  .meta({ id: 'ProductOption' });
+
+export const ProductVariant = z
+  .object({
+    id: z.string(),
+    sku: nullableString,
+    url: nullableString,
+    title: nullableString,
+    option1: nullableString.describe("The variant's value of options[0]; option2, option3 likewise"),
+    option2: nullableString,
+    option3: nullableString,
+    is_available: z.boolean().nullable(),
+    price: Price,
+    image: ProductImage.nullable(),
+    affiliate_link: nullableString,
+  })
+  .meta({ id: 'ProductVariant' });
+
+/** The enrichment attributes (keys vary by product; all optional). null when enable_enrichment is false. */
+export const ProductAttributes = z
+  .looseObject({
+    additional_attributes: z.array(z.string()).optional(),
+    age_group: nullableString.optional(),
+    gender: nullableString.optional(),
+    summary: nullableString.optional(),
+    features: z.array(z.string()).nullable().optional(),
+    care_instructions: nullableString.optional(),
+    color: z.object({ iscc_family: nullableString, merchant_label: nullableString }).nullable().optional(),
+    material: z.object({ primary: nullableString, merchant_label: nullableString }).nullable().optional(),
+    pattern: nullableString.optional(),
+    closure_type: nullableString.optional(),
+    season: z.array(z.string()).nullable().optional(),
+    style: z.array(z.string()).nullable().optional(),
+    mood: z.array(z.string()).nullable().optional(),
+    occasion: z.array(z.string()).nullable().optional(),
+    additional_product_information: nullableString.optional(),
+  })
+  .meta({
+    id: 'ProductAttributes',
+    description: 'Enrichment attributes; keys vary by product. color.iscc_family is an ISCC-NBS level-1 name (lower case).',
+  });
 
 export const FullProductRecord = z
   .object({
@@ -95,44 +128,130 @@ export const FullProductRecord = z
     url: z.string(),
     handle: nullableString,
     is_available: z.boolean().nullable(),
-    attributes: openObject.nullable(),
+    attributes: ProductAttributes.nullable().describe('null when enable_enrichment is false'),
     price: Price,
     images: z.array(ProductImage),
-    options: z.array(z.object({ name: z.string(), values: z.array(z.string()), position: z.number().int() })),
+    options: z.array(ProductOption),
     variants: z.array(ProductVariant),
     store_canonical_url: nullableString,
     store_domain: nullableString,
-    platform: nullableString,
+    platform: nullableString.describe('shopify, woocommerce, bigcommerce, magento, salesforce_commerce_cloud, wix, squarespace, prestashop; null if unidentified'),
     platform_id: nullableString,
-    product_type: nullableString,
-    taxonomy_product_category_id: nullableString,
-    taxonomy_product_category_path: nullableString,
+    product_type: nullableString.describe('null when enable_enrichment is false'),
+    taxonomy_product_category_id: nullableString.describe('Shopify Standard Product Taxonomy gid; null when enable_enrichment is false'),
+    taxonomy_product_category_path: nullableString.describe('null when enable_enrichment is false'),
     tags: z.array(z.string()),
     video_url: nullableString,
     review_count: z.number().int().nullable(),
     average_rating: num.nullable(),
     rating_scale: num.nullable(),
-    faqs: z.array(z.unknown()).nullable(),
-    reviews: z.array(z.unknown()).nullable(),
+    faqs: z.array(z.unknown()).nullable().describe('{question, answer}; null when enable_reviews is false'),
+    reviews: z.array(z.unknown()).nullable().describe('{author, rating, title, body, date}; null when enable_reviews is false'),
     updated_at: nullableString,
-    similar_products: z.array(z.unknown()).nullable(),
+    similar_products: z.array(z.unknown()).nullable().describe('{url}; null when enable_similar_products is false'),
     affiliate_link: nullableString,
   })
-  .meta({ id: 'FullProductRecord' });
+  .meta({
+    id: 'FullProductRecord',
+    description: 'Every field is always present; a field governed by a flag that is off is null (enable_enrichment: attributes, product_type, taxonomy fields; enable_reviews: reviews, faqs; enable_image_tags: images[].attributes; enable_similar_products: similar_products).',
+  });
 
 export const OUTCOMES = ['success', 'non_product_url', 'malformed_url', 'automated_access_not_permitted', 'other'] as const;
 
+const outcomeFields = {
+  outcome: z.enum(OUTCOMES).describe('failed (retriable): automated_access_not_permitted, other; invalid: non_product_url, malformed_url'),
+  retry: z.boolean().describe('true: probably transient, the URL may be resubmitted in a new request; false: the URL must be corrected'),
+  message: z.string().describe('Human-readable; empty string on success'),
+  final_url: z.string().optional().describe('Only when the landing URL after redirects differs from the input'),
+};
+
 export const PerUrlResult = z
   .object({
-    url: z.string(),
+    url: z.string().describe('The input URL, as sent'),
     product: FullProductRecord.nullable(),
     success: z.boolean(),
-    outcome: z.enum(OUTCOMES),
-    retry: z.boolean(),
-    message: z.string(),
-    final_url: z.string().optional(),
+    ...outcomeFields,
   })
   .meta({ id: 'PerUrlResult' });
+
+// ---- the rich legacy record of /api/products and /api/product ----
+export const LegacyProductImage = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    width: z.number().int().nullable(),
+    height: z.number().int().nullable(),
+    altText: nullableString,
+    position: z.number().int(),
+    variantIDs: z.array(z.string()),
+    attributes: openObject.nullable().describe('Image tags; null unless enable_image_tags'),
+  })
+  .meta({ id: 'LegacyProductImage' });
+
+export const LegacyProductVariant = z
+  .object({
+    id: z.string(),
+    SKU: nullableString,
+    image: LegacyProductImage.nullable(),
+    price: nullableString.describe('Decimal string in the currency of price_currency, e.g. "19.99"'),
+    compareAtPrice: nullableString.describe('Decimal string; null without a higher regular price'),
+    title: nullableString,
+    option1: nullableString,
+    option2: nullableString,
+    option3: nullableString,
+    isAvailable: z.boolean().nullable(),
+    url: nullableString,
+  })
+  .meta({ id: 'LegacyProductVariant' });
+
+export const LegacyRichProductRecord = z
+  .object({
+    id: z.string(),
+    title: nullableString,
+    description: nullableString,
+    description_html: nullableString,
+    vendor: nullableString,
+    brand: nullableString,
+    url: z.string(),
+    handle: nullableString,
+    price_amount: num.nullable(),
+    price_currency: nullableString,
+    min_price: num.nullable().describe('Lowest variant price (the product price without variants)'),
+    max_price: num.nullable().describe('Highest variant price (the product price without variants)'),
+    is_available: z.boolean().nullable(),
+    store_domain: nullableString,
+    store_canonical_url: nullableString,
+    tags: z.array(z.string()),
+    images: z.array(LegacyProductImage),
+    variants: z.array(LegacyProductVariant),
+    options: z.array(ProductOption),
+    attributes: ProductAttributes.nullable().describe('null when enable_enrichment is false'),
+    platform: nullableString,
+    platform_id: nullableString,
+    video_url: nullableString,
+    product_type: nullableString,
+    taxonomy_product_category_id: nullableString,
+    taxonomy_product_category_path: nullableString,
+    review_count: z.number().int().nullable(),
+    average_rating: num.nullable(),
+    rating_scale: num.nullable(),
+    reviews: z.array(z.unknown()).nullable().describe('null when enable_reviews is false'),
+    faqs: z.array(z.unknown()).nullable().describe('null when enable_reviews is false'),
+    updated_at: nullableString,
+  })
+  .meta({
+    id: 'LegacyRichProductRecord',
+    description: 'The per-URL record of /api/products and /api/product: legacy names (price_amount, altText, variantIDs, SKU, string prices) over the full record. Every field is always present; flag-governed fields are null when their flag is off.',
+  });
+
+export const LegacyPerUrlResult = z
+  .object({
+    url: z.string().describe('The input URL, as sent'),
+    success: z.boolean(),
+    product: LegacyRichProductRecord.nullable(),
+    ...outcomeFields,
+  })
+  .meta({ id: 'LegacyPerUrlResult', description: 'One element per input URL, in input order; outcome, retry and message say why a URL failed' });
 
 export const LegacyProductRecord = z
   .looseObject({
@@ -169,14 +288,26 @@ export const MiniProductV2 = z
   })
   .meta({ id: 'MiniProductV2' });
 
-export const ExtractResultCounts = z.object({
-  products_requested: z.number().int(),
-  products_successful: z.number().int(),
-  products_failed: z.number().int(),
-  products_failed_by_reason: z.record(z.string(), z.number().int()),
-  products_invalid: z.number().int(),
-  products_invalid_by_reason: z.record(z.string(), z.number().int()),
-  products_pending: z.number().int(),
-});
+/** Outcome counts keyed by reason; a key is present only when its count is above 0. */
+export const FailedByReason = z
+  .partialRecord(z.enum(['automated_access_not_permitted', 'other']), z.number().int())
+  .describe('Retriable failures by outcome; keys present only when count > 0');
+export const InvalidByReason = z
+  .partialRecord(z.enum(['non_product_url', 'malformed_url']), z.number().int())
+  .describe('Invalid (not retriable) URLs by outcome; keys present only when count > 0');
 
-export const ExecutionState = z.enum(['pending', 'running', 'completed', 'failed']);
+export const ExtractResultCounts = z
+  .object({
+    products_requested: z.number().int().describe('Input entries, duplicates and malformed ones included'),
+    products_successful: z.number().int(),
+    products_failed: z.number().int(),
+    products_failed_by_reason: FailedByReason,
+    products_invalid: z.number().int(),
+    products_invalid_by_reason: InvalidByReason,
+    products_pending: z.number().int(),
+  })
+  .describe('successful + failed + invalid + pending = requested, at every read');
+
+export const ExecutionState = z
+  .enum(['pending', 'running', 'completed', 'failed'])
+  .describe('Exact state: pending (created), running, completed (results available), failed (failed, timed out or cancelled)');

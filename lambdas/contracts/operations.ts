@@ -22,15 +22,20 @@ import {
 } from './common';
 import {
   AffiliateLinkResult,
+  LegacyPerUrlResult,
+  LegacyRichProductRecord,
   Collection,
   ExecutionState,
   ExecutionSummary,
   ExtractResultCounts,
+  FailedByReason,
   FullProductRecord,
+  InvalidByReason,
   LegacyProductRecord,
   Listing,
   MiniProductV1,
   MiniProductV2,
+  OUTCOMES,
   PerUrlResult,
   UsageRecord,
   VendorSummary,
@@ -67,28 +72,62 @@ const legacySearchResponse = z.object({ products: z.array(LegacyProductRecord), 
 
 const v1ExtractStatusResponse = z.object({
   status: ExecutionState,
-  progress: z.object({ products_processed: z.number().int(), urls_completed: z.number().int(), total_urls: z.number().int(), percent_complete: z.number() }).nullable(),
-  error: z.string().nullable(),
+  progress: z
+    .object({
+      products_processed: z.number().int().describe('URLs extracted successfully so far'),
+      urls_completed: z.number().int().describe('URLs finished so far, whatever their outcome'),
+      total_urls: z.number().int(),
+      percent_complete: z.number().describe('Integer percent of URLs finished'),
+    })
+    .nullable()
+    .describe('null while pending (not started yet)'),
+  error: z.string().nullable().describe('null unless failed; "Execution was cancelled" after a cancel'),
   credits_used: z.number().int(),
   results: z
     .object({
-      products: z.array(PerUrlResult),
+      products: z.array(PerUrlResult).describe('One page of per-URL results, in input order'),
       meta: z.object({
         total_requested: z.number().int(),
         total_successful: z.number().int(),
         total_failed: z.number().int(),
-        total_failed_by_reason: z.record(z.string(), z.number().int()),
+        total_failed_by_reason: FailedByReason,
         total_invalid: z.number().int(),
-        total_invalid_by_reason: z.record(z.string(), z.number().int()),
+        total_invalid_by_reason: InvalidByReason,
         total_pending: z.number().int(),
-      }),
+      }).describe('total_successful + total_failed + total_invalid + total_pending = total_requested'),
     })
-    .optional(),
+    .optional()
+    .describe('When completed; also when failed (cancelled, timed out), holding the URLs that finished'),
   pagination: z
     .object({ page: z.number().int(), limit: z.number().int(), total_items: z.number().int(), total_pages: z.number().int(), has_next: z.boolean(), has_prev: z.boolean() })
-    .optional(),
+    .optional()
+    .describe('Present with results'),
 });
 
+/** v1 URL lists: each entry a non-empty string (the index is named when one is not). */
+const v1UrlList = (max: number) =>
+  urlList('urls', max).superRefine((urls, ctx) => {
+    const index = urls.findIndex((url) => !url.trim());
+    if (index >= 0) ctx.addIssue({ code: 'custom', path: [index], message: `urls[${index}] must be a non-empty string` });
+  });
+
+/**
+ * v2 URL lists: any entries, so that every bad one (not a string, empty, malformed) is reported
+ * together in `invalid_urls` by the handler; documented as strings.
+ */
+const v2UrlList = z
+  .array(z.unknown(), { error: 'urls must be an array of strings' })
+  .min(1, { error: 'urls must contain at least 1 URL' })
+  .max(1000, { error: 'urls must contain at most 1000 URLs' })
+  .meta({ items: { type: 'string' } } as Record<string, unknown>)
+  .describe('Product URLs (an array even for one URL), at most 1000; normalised server-side (scheme added, fragment and tracking parameters removed); duplicates are fetched once');
+
+const FRESHNESS = `A stored record of the same URL and country_code extracted within the last 24 hours with every part the request turns on is served instead of a new fetch (meta/product result shows it) unless \`force_extraction\` is true.`;
+
+const legacyFlags = {
+  enable_enrichment: flag('enable_enrichment', true).describe('Default true: attributes, product_type and taxonomy fields'),
+  country_code: countryCode().describe('Two-letter code from the supported list; default us'),
+};
 const v1StartResponse = z.object({ success: z.literal(true), execution_id: z.string() });
 const v1ListQuery = query({ status: executionStatusFilter(), limit: pageSizeParam(20, 'limit') });
 const v1ListResponse = z.object({ executions: z.array(ExecutionSummary) });
@@ -121,26 +160,53 @@ export const CONTRACTS = {
   },
   legacyProducts: {
     summary: 'Synchronous batch extraction of up to 50 product URLs',
-    body: body({ urls: urlList('urls', 50), enable_enrichment: flag('enable_enrichment', true), country_code: countryCode() }),
+    description: `Every input URL gets one element, in input order; a failing URL never affects the others and says why in outcome, retry and message (malformed and empty entries are outcome malformed_url). URLs are fetched at most 8 at a time; duplicates (same normalised URL) are fetched once. ${FRESHNESS} Credits: 1 per successful product (+1 with enrichment); failed and invalid URLs cost nothing. \`urls_processed\` lists the distinct normalised URLs that were looked up.`,
+    body: body({
+      urls: urlList('urls', 50).describe('Product URLs, at most 50'),
+      ...legacyFlags,
+      force_extraction: flag('force_extraction', false).describe('true: always fetch anew, never serve a stored record'),
+    }),
     success: {
       status: 200,
       schema: z.object({
-        products: z.array(z.object({ url: z.string(), success: z.boolean(), product: z.looseObject({}).nullable() })),
-        meta: z.object({ total_requested: z.number().int(), total_successful: z.number().int(), total_failed: z.number().int(), urls_processed: z.array(z.string()) }),
+        products: z.array(LegacyPerUrlResult),
+        meta: z.object({
+          total_requested: z.number().int(),
+          total_successful: z.number().int(),
+          total_failed: z.number().int().describe('Every unsuccessful URL (failed and invalid)'),
+          urls_processed: z.array(z.string()),
+          credits_used: z.number().int(),
+        }),
       }),
     },
   },
   legacyProduct: {
-    summary: 'Single product by URL',
+    summary: 'Single product by URL (synchronous)',
+    description: `${FRESHNESS} A URL that cannot be a product URL at all is 400 INVALID_PARAMETER; a page that cannot be extracted is 200 with \`product\` null, \`meta.found\` false and the reason in meta.outcome, meta.retry and meta.message. Credits: 1 for a product, +1 each for enrichment, reviews and image tags when on.`,
     body: body({
-      url: nonEmptyString('url'),
+      url: nonEmptyString('url').describe('Product URL'),
       enable_enrichment: flag('enable_enrichment', true),
-      enable_reviews: flag('enable_reviews', false),
-      enable_image_tags: flag('enable_image_tags', false),
+      enable_reviews: flag('enable_reviews', false).describe('Default false: reviews, faqs'),
+      enable_image_tags: flag('enable_image_tags', false).describe('Default false: images[].attributes'),
       country_code: countryCode(),
-      force_extraction: flag('force_extraction', false),
+      force_extraction: flag('force_extraction', false).describe('true: always fetch anew, never serve a stored record'),
     }),
-    success: { status: 200, schema: z.object({ product: z.looseObject({}).nullable(), meta: z.object({ found: z.boolean(), url: z.string() }) }) },
+    success: {
+      status: 200,
+      schema: z.object({
+        product: LegacyRichProductRecord.nullable(),
+        meta: z.object({
+          found: z.boolean(),
+          url: z.string().describe('The normalised URL that was looked up'),
+          outcome: z.enum(OUTCOMES),
+          retry: z.boolean(),
+          message: z.string(),
+          final_url: z.string().optional(),
+          from_store: z.boolean().describe('true when a stored record (within the freshness window) was served'),
+          credits_used: z.number().int(),
+        }),
+      }),
+    },
   },
   legacyFeed: {
     summary: 'Product feed, most recently updated first',
@@ -192,8 +258,10 @@ export const CONTRACTS = {
   },
   v1ProductsStart: {
     summary: 'Start an asynchronous extraction of up to 1000 product URLs',
+    description:
+      'Returns `products-batch-{uuid}`; poll GET /v1/products/{execution_id}. URLs are normalised server-side; a malformed entry does not fail the request but becomes a result with outcome malformed_url; duplicates are fetched once and every index gets its own result. Credits: 1 per successful product, +1 each for enrichment, reviews and image tags when on.',
     body: body({
-      urls: urlList('urls', 1000),
+      urls: v1UrlList(1000).describe('Non-empty array of non-empty strings, at most 1000'),
       enable_enrichment: flag('enable_enrichment', true),
       country_code: countryCode(),
       enable_reviews: flag('enable_reviews', false),
@@ -201,15 +269,27 @@ export const CONTRACTS = {
     }),
     success: { status: 200, schema: v1StartResponse },
   },
-  v1ProductsList: { summary: "The caller's extraction executions, most recent first", query: v1ListQuery, success: { status: 200, schema: v1ListResponse } },
+  v1ProductsList: {
+    summary: "The caller's extraction executions, most recent first",
+    description: 'Every extraction of the caller\'s organization (v1 and v2). List items show `processing` for pending and running executions.',
+    query: v1ListQuery,
+    success: { status: 200, schema: v1ListResponse },
+  },
   v1ProductsStatus: {
     summary: 'Status and, when completed, results of an extraction',
+    description: 'Results are paged by `page` and `limit` (default 50). An unknown id, or one of another organization, is 404.',
     params: executionIdPath(),
     query: v1ExtractStatusQuery,
     success: { status: 200, schema: v1ExtractStatusResponse },
     errors: [404],
   },
-  v1ProductsCancel: { summary: 'Cancel an extraction', params: executionIdPath(), success: { status: 200, schema: v1CancelResponse }, errors: [404, 409] },
+  v1ProductsCancel: {
+    summary: 'Cancel an extraction',
+    description: 'The execution becomes failed with error "Execution was cancelled"; URLs already finished stay readable. A finished execution is 409 CONFLICT.',
+    params: executionIdPath(),
+    success: { status: 200, schema: v1CancelResponse },
+    errors: [404, 409],
+  },
   v1ExtractStart: {
     summary: 'Start a vendor-based extraction',
     body: body({
@@ -348,9 +428,10 @@ export const CONTRACTS = {
   v2CrawlCancel: { summary: 'Stop a crawl', params: executionIdPath(), success: { status: 200, schema: v2CancelResponse }, errors: [404, 409] },
   v2ExtractStart: {
     summary: 'Start an extraction from URLs or from a vendor',
-    description: 'Exactly one of `urls` and `vendor`; both or neither is 400 INVALID_PARAMETER. Invalid URLs are reported in `invalid_urls` ({index, url, problem}).',
+    description:
+      'Exactly one of `urls` and `vendor`; both or neither is 400 INVALID_PARAMETER. URL mode: any entry that is not a string, empty or malformed fails the whole request with 400 INVALID_PARAMETER and `invalid_urls` [{index, url, problem}] listing every bad entry; duplicates are accepted and fetched once. Vendor mode needs the crawl capability and answers 501 NOT_IMPLEMENTED (after validation) in this deployment. Flags default to false. `meta.credits_used` is 0 at start: credits are 1 per successful product, +1 each for enrichment, reviews, image tags and similar products when on.',
     body: body({
-      urls: urlList('urls', 1000).optional(),
+      urls: v2UrlList.optional(),
       vendor: nonEmptyString('vendor').optional(),
       max_products: intField('max_products', 1, 1_000_000).optional(),
       crawl_id: z.string({ error: 'crawl_id must be a string' }).optional(),
@@ -365,16 +446,23 @@ export const CONTRACTS = {
       schema: v2StartResponse(
         z.object({
           credits_used: z.number().int(),
-          url_count: z.number().int().optional(),
+          url_count: z.number().int().optional().describe('URL mode: input entries, duplicates included'),
           listings_count: z.number().int().optional(),
           products_to_process: z.number().int().optional(),
         }),
       ),
     },
   },
-  v2ExtractList: { summary: "The caller's extractions, most recent first", query: v2ListQuery, success: { status: 200, schema: v2Envelope(ExecutionSummary, EmptyMeta) } },
+  v2ExtractList: {
+    summary: "The caller's extractions, most recent first",
+    description: 'Every extraction of the caller\'s organization (v1 and v2). List items show `processing` for pending and running executions.',
+    query: v2ListQuery,
+    success: { status: 200, schema: v2Envelope(ExecutionSummary, EmptyMeta) },
+  },
   v2ExtractStatus: {
     summary: 'Status and, when completed, per-URL results of an extraction',
+    description:
+      '`data` (one page of per-URL results in input order, each with the full product record) and `pagination` appear when completed, and for a failed (cancelled, timed-out) execution they hold the URLs that finished. meta.result: successful + failed + invalid + pending = requested at every read. An unknown id, or one of another organization, is 404.',
     params: executionIdPath(),
     query: query({ page: pageParam(), page_size: pageSizeParam(50) }),
     success: {
@@ -382,21 +470,31 @@ export const CONTRACTS = {
       schema: z.object({
         execution_id: z.string(),
         status: ExecutionState,
-        error: z.string().nullable(),
+        error: z.string().nullable().describe('null unless failed; "Execution was cancelled" after a cancel'),
         data: z.array(PerUrlResult).optional(),
         pagination: v2Envelope(z.unknown(), EmptyMeta).shape.pagination.optional(),
         meta: z.object({
-          progress: z.object({ products_processed: z.number().int(), products_total: z.number().int(), percent_complete: z.number() }),
+          progress: z.object({
+            products_processed: z.number().int().describe('URLs finished, whatever their outcome'),
+            products_total: z.number().int(),
+            percent_complete: z.number().describe('Integer percent of URLs finished'),
+          }),
           ...timing,
           result: ExtractResultCounts,
           credits_used: z.number().int(),
-          waiting_for: z.string().optional(),
+          waiting_for: z.string().optional().describe('Vendor mode: the crawl this extraction waits for'),
         }),
       }),
     },
     errors: [404],
   },
-  v2ExtractCancel: { summary: 'Cancel an extraction', params: executionIdPath(), success: { status: 200, schema: v2CancelResponse }, errors: [404, 409] },
+  v2ExtractCancel: {
+    summary: 'Cancel an extraction',
+    description: 'The execution becomes failed with error "Execution was cancelled"; URLs already finished stay readable. A finished execution, or one waiting on a crawl, is 409 CONFLICT.',
+    params: executionIdPath(),
+    success: { status: 200, schema: v2CancelResponse },
+    errors: [404, 409],
+  },
 } satisfies Record<string, OperationContract>;
 
 export type OperationId = keyof typeof CONTRACTS;
@@ -418,12 +516,13 @@ export type ResponseOf<Op extends OperationId> = z.input<Contracts[Op]['success'
  * family's shape, and the OpenAPI document says so. Remove an id when its handler is built.
  */
 export const NOT_BUILT: ReadonlySet<string> = new Set<OperationId>([
-  'legacySearch', 'legacyRegularSearch', 'legacyProducts', 'legacyProduct', 'legacyFeed',
+  'legacySearch', 'legacyRegularSearch', 'legacyFeed',
   'v1AgenticSearchMini', 'v1AgenticSearch', 'v1Listings', 'v1Collections',
-  'v1ProductsStart', 'v1ProductsList', 'v1ProductsStatus', 'v1ProductsCancel',
+  // Vendor-mode extraction needs the crawl capability.
   'v1ExtractStart', 'v1ExtractList', 'v1ExtractStatus', 'v1ExtractCancel',
   'v1Affiliate', 'v1CrawlStart', 'v1CrawlList', 'v1CrawlStatus', 'v1CrawlCancel',
   'v2AgenticSearchMini', 'v2AgenticSearchStart', 'v2AgenticSearchStatus', 'v2Listings', 'v2Collections',
   'v2Affiliate', 'v2CrawlStart', 'v2CrawlList', 'v2CrawlStatus', 'v2CrawlCancel',
-  'v2ExtractStart', 'v2ExtractList', 'v2ExtractStatus', 'v2ExtractCancel',
+  // URL mode is built; vendor mode answers 501 until crawl is (so the document keeps the 501).
+  'v2ExtractStart',
 ]);
