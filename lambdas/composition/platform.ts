@@ -13,6 +13,9 @@ import type { RateLimitStore } from '../ports/ratelimit';
 import type { VendorStore } from '../ports/vendors';
 import { BUILT_IN_MERCHANTS, createMerchantDirectory, parseMerchantList, type MerchantDirectory } from '../domain/affiliate/merchants';
 import * as accounts from '../domain/accounts/service';
+import { withKeyCache } from '../domain/accounts/cache';
+import { createUsageMeter, type UsageMeter } from '../domain/usage/meter';
+import { withVendorListCache } from '../domain/vendors/list-cache';
 import * as vendors from '../domain/vendors/service';
 import type { ProductSeen } from '../domain/vendors/model';
 
@@ -21,6 +24,8 @@ export interface PlatformDeps {
   clients: AwsClients;
   accounts: AccountStore;
   usage: UsageStore;
+  /** Counts authenticated calls, coalescing concurrent ones into one write per counter. */
+  meter: UsageMeter;
   rateLimits: RateLimitStore;
   vendors: VendorStore;
   merchants: MerchantDirectory;
@@ -40,13 +45,16 @@ export function loadMerchants(file: string | undefined): MerchantDirectory {
 
 export function createPlatformDeps(config: Config, clients: AwsClients = createClients(config)): PlatformDeps {
   const { documents } = clients;
+  const usage = dynamoUsageStore(documents, config.tableName);
   return {
     config,
     clients,
-    accounts: dynamoAccountStore(documents, config.tableName),
-    usage: dynamoUsageStore(documents, config.tableName),
+    // Per-process caches, each with its staleness bound stated where it is defined.
+    accounts: withKeyCache(dynamoAccountStore(documents, config.tableName)),
+    usage,
+    meter: createUsageMeter(usage.add),
     rateLimits: dynamoRateLimitStore(documents, config.tableName),
-    vendors: dynamoVendorStore(documents, config.tableName),
+    vendors: withVendorListCache(dynamoVendorStore(documents, config.tableName)),
     merchants: loadMerchants(config.affiliateMerchantsFile),
     now: () => new Date(),
   };

@@ -8,7 +8,6 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyHandlerV2, Context } from '
 import type { z } from 'zod';
 import { AppError } from '../domain/errors';
 import { authenticateKey } from '../domain/accounts/service';
-import { recordCall } from '../domain/usage/service';
 import type { RateLimitPolicy } from '../domain/ratelimit/policy';
 import { ROUTES, type Family, type Route, type Scope } from '../topology/routes';
 import { CONTRACTS, type OperationContract, type OperationId, type RequestOf } from '../contracts/operations';
@@ -180,8 +179,9 @@ const authenticate = (): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult,
     const principal = await authenticateKey(deps.accounts, key);
     if (!principal) throw new AppError('UNAUTHORIZED', INVALID_KEY_MESSAGE);
     state.principal = principal;
-    // Every authenticated call counts once, whatever its outcome; the write runs alongside the rest.
-    state.metering = recordCall(deps.usage, principal.org, route.path, new Date()).catch((error) =>
+    // Every authenticated call counts once, whatever its outcome; the write runs alongside the
+    // rest of the request and is awaited before the response (see finalize).
+    state.metering = deps.meter.record(principal.org, route.path, new Date()).catch((error) =>
       logWarning(state.requestId, 'usage metering failed', error),
     );
     if (!principal.scopes.includes(route.scope)) {
@@ -229,8 +229,9 @@ export function defineRoute<Op extends OperationId>(operationId: Op, impl: Route
     void lambdaContext;
     const { state } = current.get(event)!;
     const deps = (state.deps ??= getPlatformDeps());
-    // A call counts itself: usage read by this very call already includes it.
-    await state.metering;
+    // A call counts itself: usage read by this very call already includes it. Other routes do
+    // not wait for the write here; finalize awaits it before answering.
+    if (route.scope === 'usage') await state.metering;
     const principal = state.principal ?? { org: '', keyId: '', scopes: [] };
     const result = await impl(state.input as RequestOf<Op>, {
       ...principal,

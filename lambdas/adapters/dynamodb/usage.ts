@@ -1,24 +1,28 @@
 import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { UsageStore } from '../../ports/usage';
+import type { AddCalls } from '../../domain/usage/meter';
 import { deadline, usagePk, usageSk } from './keys';
 
 /** 90 days x 43 routes is ~93k buckets at most; pages of 1 MB keep this far below the cap. */
 const MAX_PAGES = 500;
 
-export function dynamoUsageStore(documents: DynamoDBDocumentClient, tableName: string): UsageStore {
+export function dynamoUsageStore(documents: DynamoDBDocumentClient, tableName: string): UsageStore & { add: AddCalls } {
+  // ADD is atomic: concurrent writers (other Lambdas, other rounds) never lose a count.
+  const add: AddCalls = async (org, path, hourBucket, calls) => {
+    await documents.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: { pk: usagePk(org), sk: usageSk(hourBucket, path) },
+        UpdateExpression: 'ADD calls :calls SET #path = :path',
+        ExpressionAttributeNames: { '#path': 'path' },
+        ExpressionAttributeValues: { ':calls': calls, ':path': path },
+      }),
+      deadline(),
+    );
+  };
   return {
-    async increment(org, path, hourBucket) {
-      await documents.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: { pk: usagePk(org), sk: usageSk(hourBucket, path) },
-          UpdateExpression: 'ADD calls :one SET #path = :path',
-          ExpressionAttributeNames: { '#path': 'path' },
-          ExpressionAttributeValues: { ':one': 1, ':path': path },
-        }),
-        deadline(),
-      );
-    },
+    add,
+    increment: (org, path, hourBucket) => add(org, path, hourBucket, 1),
 
     async read(org, fromBucket) {
       const rows: Array<{ path: string; calls: number }> = [];
