@@ -1,3 +1,20 @@
-import { notBuilt } from '../pipeline';
+// POST /v1/products: start an extraction of up to 1000 URLs; malformed entries become results.
+import { defineRoute } from '../pipeline';
+import { getExtractApi } from '../../composition/extract-api';
 
-export const handler = notBuilt('v1ProductsStart');
+export const handler = defineRoute('v1ProductsStart', async ({ body }, { org }) => {
+  const started = await getExtractApi().jobs.start({
+    org,
+    kind: 'products-batch',
+    urls: body.urls,
+    options: {
+      enableEnrichment: body.enable_enrichment,
+      enableReviews: body.enable_reviews,
+      enableImageTags: body.enable_image_tags,
+      enableSimilarProducts: false,
+      countryCode: body.country_code,
+    },
+    onInvalid: 'record',
+  });
+  return { body: { success: true as const, execution_id: started.execution_id } };
+});
