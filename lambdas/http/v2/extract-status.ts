@@ -1,3 +1,8 @@
-import { notBuilt } from '../pipeline';
+// GET /v2/extract/{execution_id}: v2 status; data and pagination when results are available.
+import { defineRoute } from '../pipeline';
+import { getExtractApi } from '../../composition/extract-api';
+import { v2ExtractStatus } from '../shapes/extract-status';
 
-export const handler = notBuilt('v2ExtractStatus');
+export const handler = defineRoute('v2ExtractStatus', async ({ params, query }, { org }) => ({
+  body: v2ExtractStatus(await getExtractApi().jobs.status({ org, executionId: params.execution_id, page: query.page, pageSize: query.page_size })),
+}));
