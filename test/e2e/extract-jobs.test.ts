@@ -98,7 +98,7 @@ beforeAll(async () => {
     queueRetrySeconds: 1,
     log: () => undefined,
   });
-  doc = await (await fetch(`${service.url}/openapi.json`)).json();
+  doc = (await (await fetch(`${service.url}/openapi.json`)).json()) as Record<string, any>;
 }, 60_000);
 
 afterAll(async () => {

@@ -41,7 +41,7 @@ beforeAll(async () => {
     queueRetrySeconds: 1,
     log: () => undefined,
   });
-  doc = await (await fetch(`${service.url}/openapi.json`)).json();
+  doc = (await (await fetch(`${service.url}/openapi.json`)).json()) as Record<string, any>;
 });
 
 afterAll(async () => {
