@@ -6,8 +6,9 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { createOfflineEnricher } from '../../lambdas/domain/enrichment';
 import type { Enrichment, EnrichmentInput } from '../../lambdas/ports/enricher';
+import { CORPORA } from '../corpora';
 
-const corpora = path.resolve(process.cwd(), '../shared/corpora');
+const corpora = CORPORA;
 
 function decode(text: string): string {
   return text

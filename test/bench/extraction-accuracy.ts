@@ -6,8 +6,9 @@ import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { readProductPage } from '../../lambdas/domain/extraction/page';
 import { parsePrice } from '../../lambdas/domain/extraction/price';
+import { CORPORA } from '../corpora';
 
-export const CORPORA = path.resolve(process.cwd(), '../shared/corpora');
+export { CORPORA };
 const BENCH = path.join(CORPORA, 'product-extraction-benchmark');
 
 export interface BenchPage {

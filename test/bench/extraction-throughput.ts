@@ -13,8 +13,8 @@ import metascraperTitle from 'metascraper-title';
 import metascraperUrl from 'metascraper-url';
 import { readProductPage } from '../../lambdas/domain/extraction/page';
 import { countryOf, loadBenchmarkPages, predictWithEngine, score } from './extraction-accuracy';
+import { CORPORA } from '../corpora';
 
-const CORPORA = path.resolve(process.cwd(), '../shared/corpora');
 
 interface Page {
   url: string;

@@ -7,8 +7,8 @@ import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { readProductPage } from '../../lambdas/domain/extraction/page';
 import { startStoreSimulator } from '../stores';
+import { CORPORA } from '../corpora';
 
-const CORPORA = path.resolve(process.cwd(), '../shared/corpora');
 
 interface Tally {
   tp: number;

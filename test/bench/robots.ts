@@ -3,8 +3,9 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseRobots } from '../../lambdas/domain/extraction/robots';
+import { CORPORA } from '../corpora';
 
-const corpus = path.resolve(process.cwd(), '../shared/corpora/robots-txt');
+const corpus = path.join(CORPORA, 'robots-txt');
 
 export default async function run(): Promise<void> {
   const { cases } = JSON.parse(readFileSync(path.join(corpus, 'cases.json'), 'utf8')) as {

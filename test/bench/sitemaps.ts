@@ -4,8 +4,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { parseSitemap } from '../../lambdas/domain/extraction/sitemap';
+import { CORPORA } from '../corpora';
 
-const corpus = path.resolve(process.cwd(), '../shared/corpora/sitemaps');
+const corpus = path.join(CORPORA, 'sitemaps');
 
 export default async function run(): Promise<void> {
   const { cases } = JSON.parse(readFileSync(path.join(corpus, 'cases.json'), 'utf8')) as {

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { readProductPage } from '../../lambdas/domain/extraction/page';
 import { readShopifyProduct } from '../../lambdas/domain/extraction/readers/platform-json';
 import type { VariantCandidate } from '../../lambdas/domain/extraction/candidate';
+import { CORPORA } from '../corpora';
 
-const CORPORA = path.resolve(process.cwd(), '../shared/corpora');
 
 interface ExpectedVariant {
   sku: string | null;

@@ -4,8 +4,9 @@
 // and the parent id is the id without its last "-N", so the full paths need not be stored.
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { CORPORA } from '../corpora';
 
-const source = path.resolve(process.cwd(), '../shared/corpora/taxonomy');
+const source = path.join(CORPORA, 'taxonomy');
 const target = path.resolve(process.cwd(), 'lambdas/domain/enrichment/data');
 mkdirSync(target, { recursive: true });
 

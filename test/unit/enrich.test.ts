@@ -4,9 +4,10 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { EnrichmentInput } from '../../lambdas/ports/enricher';
 import { colourFamily, createOfflineEnricher, matchTaxonomy } from '../../lambdas/domain/enrichment';
+import { CORPORA } from '../corpora';
 
 const enricher = createOfflineEnricher();
-const corpora = path.resolve(process.cwd(), '../shared/corpora');
+const corpora = CORPORA;
 
 function product(partial: Partial<EnrichmentInput>): EnrichmentInput {
   return { title: null, description: null, brand: null, tags: [], storeProductType: null, options: {}, breadcrumbs: [], ...partial };

@@ -11,8 +11,8 @@ import { readProductPage } from '../../lambdas/domain/extraction/page';
 import { identifierFromUrl, urlKind } from '../../lambdas/domain/extraction/product-url';
 import { readShopifyProduct } from '../../lambdas/domain/extraction/readers/platform-json';
 import type { ExtractOptions } from '../../lambdas/domain/extraction/types';
+import { CORPORA } from '../corpora';
 
-const CORPORA = path.resolve(process.cwd(), '../shared/corpora');
 const read = (rel: string) => {
   const raw = readFileSync(path.join(CORPORA, rel));
   return rel.endsWith('.gz') ? gunzipSync(raw).toString('utf8') : raw.toString('utf8');

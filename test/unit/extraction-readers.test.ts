@@ -12,8 +12,8 @@ import { readMicrodata } from '../../lambdas/domain/extraction/readers/microdata
 import { readShopifyProduct, readWooProduct } from '../../lambdas/domain/extraction/readers/platform-json';
 import { parseTolerantJson } from '../../lambdas/domain/extraction/tolerant-json';
 import { buildStore, STORE_SPECS, wooProduct } from '../stores';
+import { CORPORA } from '../corpora';
 
-const CORPORA = path.resolve(process.cwd(), '../shared/corpora');
 const read = (rel: string) => {
   const raw = readFileSync(path.join(CORPORA, rel));
   return rel.endsWith('.gz') ? gunzipSync(raw).toString('utf8') : raw.toString('utf8');

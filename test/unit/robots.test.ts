@@ -2,8 +2,9 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseRobots, patternMatches, ALLOW_ALL, DISALLOW_ALL } from '../../lambdas/domain/extraction/robots';
+import { CORPORA } from '../corpora';
 
-const corpus = path.resolve(process.cwd(), '../shared/corpora/robots-txt');
+const corpus = path.join(CORPORA, 'robots-txt');
 
 interface RobotsCase {
   id: string;
@@ -89,7 +90,7 @@ describe('parser details', () => {
   });
 
   it('resolves relative and upper-case sitemap URLs against a base URL', () => {
-    const sitemapCorpus = path.resolve(process.cwd(), '../shared/corpora/sitemaps');
+    const sitemapCorpus = path.join(CORPORA, 'sitemaps');
     const spec = JSON.parse(readFileSync(path.join(sitemapCorpus, 'cases.json'), 'utf8')).robots_to_sitemaps;
     const text = readFileSync(path.join(sitemapCorpus, spec.file), 'utf8');
     expect(parseRobots(text, { baseUrl: spec.base_url }).sitemaps).toEqual(spec.expected);

@@ -3,8 +3,9 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { parseSitemap, decodeEntities } from '../../lambdas/domain/extraction/sitemap';
+import { CORPORA } from '../corpora';
 
-const corpus = path.resolve(process.cwd(), '../shared/corpora/sitemaps');
+const corpus = path.join(CORPORA, 'sitemaps');
 interface SitemapCase {
   id: string;
   file: string;
