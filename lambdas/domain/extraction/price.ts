@@ -222,20 +222,42 @@ function roundTo(value: number, digits: number): number {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Token index, built once per process.
+// Token index, built once per process. Tokens are found by walking a trie of case-folded
+// characters from each position, which gives the same matches as one big alternation regex
+// (longest token first, case-insensitive, letters may not continue a word-like token) at a
+// fraction of the cost: most positions end at the first lookup.
 
 interface TokenInfo {
   codes: string[];
   /** Latin-letter words (kr, Lek, euro, lowercase codes) and one-letter tokens must touch a number. */
   needsNumber: boolean;
-  isCode: boolean;
+  /** The codes a match may mean: replaced currencies only when the token means nothing else. */
+  choices: string[];
+  /** 2 = unambiguous symbol, 1 = ambiguous symbol. */
+  strength: number;
+}
+
+/** One spelling the scanner looks for; a lower priority wins where several match at a position. */
+interface TokenSpelling {
+  priority: number;
+  /** A letter before the token means it is part of a word ("Kč" in "ZKč"). */
+  checkBefore: boolean;
+  /** A letter after the token means it is part of a word ("L" in "Lamp"). */
+  checkAfter: boolean;
+}
+
+interface TrieNode {
+  next: Map<number, TrieNode>;
+  ends: TokenSpelling[];
 }
 
 interface CurrencyIndex {
   tokens: Map<string, TokenInfo>;
   /** Lower-cased 3-letter ISO codes -> code. */
   codes: Map<string, string>;
-  pattern: RegExp;
+  trie: TrieNode;
+  /** Every token and code in match priority: longest first, then table order. */
+  ordered: string[];
 }
 
 let index: CurrencyIndex | null = null;
@@ -249,18 +271,86 @@ function currencyIndex(): CurrencyIndex {
     const [code, ...symbols] = line.split('|');
     codes.set(code.toLowerCase(), code);
     for (const symbol of symbols) {
-      const info = tokens.get(symbol) ?? { codes: [], needsNumber: isWeakToken(symbol), isCode: false };
+      const info = tokens.get(symbol) ?? { codes: [], needsNumber: isWeakToken(symbol), choices: [], strength: 2 };
       if (!info.codes.includes(code)) info.codes.push(code);
       tokens.set(symbol, info);
     }
   }
   for (const code of CODE_ONLY) codes.set(code.toLowerCase(), code);
-  const alternatives = [...new Set([...tokens.keys(), ...[...codes.values()]])]
-    .sort((a, b) => b.length - a.length)
-    .map(tokenPattern);
-  const pattern = new RegExp(alternatives.join('|'), 'giu');
-  index = { tokens, codes, pattern };
+  for (const info of tokens.values()) {
+    info.choices = info.codes.filter((c) => !CODE_ONLY.includes(c) || info.codes.length === 1);
+    info.strength = info.choices.length > 1 ? 1 : 2;
+  }
+  const ordered = [...new Set([...tokens.keys(), ...[...codes.values()]])]
+    .filter((token) => token.length > 0)
+    .sort((a, b) => b.length - a.length);
+  const trie: TrieNode = { next: new Map(), ends: [] };
+  ordered.forEach((token, priority) => {
+    const spelling: TokenSpelling = {
+      priority,
+      checkBefore: isLetterOrMark(token.codePointAt(0) ?? 0),
+      checkAfter: isLetterOrMark([...token].at(-1)?.codePointAt(0) ?? 0),
+    };
+    addToTrie(trie, token, spelling);
+    // "AU $59.95", "US $1.23": a space may sit between a country prefix and "$".
+    if (/^[A-Z]{1,3}\$$/.test(token)) addToTrie(trie, `${token.slice(0, -1)} $`, spelling);
+  });
+  index = { tokens, codes, trie, ordered };
   return index;
+}
+
+function addToTrie(trie: TrieNode, spelling: string, info: TokenSpelling): void {
+  let node = trie;
+  for (let i = 0; i < spelling.length; i++) {
+    const key = foldCase(spelling.charCodeAt(i));
+    let child = node.next.get(key);
+    if (!child) node.next.set(key, (child = { next: new Map(), ends: [] }));
+    node = child;
+  }
+  node.ends.push(info);
+}
+
+// Lazily filled per UTF-16 unit: 0 = not computed yet (unit 0 never reaches the table).
+const foldTable = new Uint16Array(0x10000);
+/** 0 = unknown, 1 = no token starts with this unit, 2 = some token may. */
+const startTable = new Uint8Array(0x10000);
+
+/**
+ * One key per case-insensitive class of a UTF-16 unit, as a /iu regex compares them ("kr" = "KR",
+ * "ſ" = "s", Kelvin sign = "k"). Units whose case mapping is not one unit stay themselves.
+ */
+function foldCase(unit: number): number {
+  if (unit < 0x80) return unit >= 0x61 && unit <= 0x7a ? unit - 0x20 : unit;
+  const known = foldTable[unit];
+  if (known !== 0) return known;
+  let key = unit;
+  // Dotless and dotted i have no simple case folding: they only match themselves.
+  if (unit !== 0x131 && unit !== 0x130 && (unit < 0xd800 || unit > 0xdfff)) {
+    const lower = String.fromCharCode(unit).toLowerCase();
+    const upper = lower.length === 1 ? lower.toUpperCase() : '';
+    if (upper.length === 1) key = upper.charCodeAt(0);
+    else if (lower.length === 1) key = lower.charCodeAt(0);
+  }
+  foldTable[unit] = key;
+  return key;
+}
+
+const LETTER_OR_MARK = /^[\p{L}\p{M}]$/u;
+
+function isLetterOrMark(codePoint: number): boolean {
+  if (codePoint < 0x80) return (codePoint >= 0x41 && codePoint <= 0x5a) || (codePoint >= 0x61 && codePoint <= 0x7a);
+  return LETTER_OR_MARK.test(String.fromCodePoint(codePoint));
+}
+
+/** The code point that ends just before `at`, or -1 at the start. */
+function codePointBefore(text: string, at: number): number {
+  if (at <= 0) return -1;
+  const low = text.charCodeAt(at - 1);
+  if (low >= 0xdc00 && low <= 0xdfff && at >= 2) {
+    const high = text.charCodeAt(at - 2);
+    if (high >= 0xd800 && high <= 0xdbff) return text.codePointAt(at - 2) ?? -1;
+  }
+  return low;
 }
 
 function isWeakToken(symbol: string): boolean {
@@ -270,16 +360,50 @@ function isWeakToken(symbol: string): boolean {
   return [...letters].length === 1 && /\p{L}/u.test(letters);
 }
 
-function tokenPattern(token: string): string {
-  let body = token.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  // "AU $59.95", "US $1.23": a space may sit between a country prefix and "$".
-  if (/^[A-Z]{1,3}\\\$$/.test(body)) body = body.replace('\\$', ' ?\\$');
-  // Letters may not continue a word-like token: "Kč" in "Kčs" or "L" in "Lamp" is no token,
-  // while "€HT" still holds "€".
-  const letter = /^[\p{L}\p{M}]/u;
-  const before = letter.test(token) ? '(?<![\\p{L}\\p{M}])' : '';
-  const after = letter.test([...token].at(-1) ?? '') ? '(?![\\p{L}\\p{M}])' : '';
-  return `${before}${body}${after}`;
+/** Currency tokens in match priority (longest first): what the scanner looks for. */
+export function currencyTokensByPriority(): readonly string[] {
+  return currencyIndex().ordered;
+}
+
+/**
+ * Spans of currency tokens in the text, left to right without overlap; at each position the
+ * longest token wins. Case-insensitive; a word-like token may not sit inside a longer word.
+ */
+export function scanCurrencyTokens(text: string): Array<{ start: number; end: number }> {
+  const { trie } = currencyIndex();
+  const spans: Array<{ start: number; end: number }> = [];
+  const n = text.length;
+  let i = 0;
+  while (i < n && spans.length < 200) {
+    const unit = text.charCodeAt(i);
+    let starts = startTable[unit];
+    if (starts === 0) startTable[unit] = starts = trie.next.has(foldCase(unit)) ? 2 : 1;
+    if (starts === 1) {
+      i++;
+      continue;
+    }
+    let node = trie.next.get(foldCase(unit));
+    let bestEnd = -1;
+    let bestPriority = Number.POSITIVE_INFINITY;
+    for (let j = i + 1; node; j++) {
+      for (const spelling of node.ends) {
+        if (spelling.priority >= bestPriority) continue;
+        if (spelling.checkBefore && isLetterOrMark(codePointBefore(text, i))) continue;
+        if (spelling.checkAfter && j < n && isLetterOrMark(text.codePointAt(j) ?? 0)) continue;
+        bestPriority = spelling.priority;
+        bestEnd = j;
+      }
+      node = j < n ? node.next.get(foldCase(text.charCodeAt(j))) : undefined;
+    }
+    if (bestEnd > i) {
+      spans.push({ start: i, end: bestEnd });
+      i = bestEnd;
+    } else {
+      // Step over a whole surrogate pair: no token starts inside one.
+      i += unit >= 0xd800 && unit <= 0xdbff && i + 1 < n ? 2 : 1;
+    }
+  }
+  return spans;
 }
 
 interface FoundCurrency {
@@ -292,21 +416,17 @@ interface FoundCurrency {
 }
 
 function findCurrencies(text: string, wholeTextIsToken = false): FoundCurrency[] {
-  const { tokens, codes, pattern } = currencyIndex();
+  const { tokens, codes } = currencyIndex();
   const found: FoundCurrency[] = [];
-  pattern.lastIndex = 0;
-  for (let m = pattern.exec(text), guard = 0; m && guard < 200; m = pattern.exec(text), guard++) {
-    const raw = m[0];
-    const start = m.index;
-    const end = start + raw.length;
+  for (const { start, end } of scanCurrencyTokens(text)) {
+    const raw = text.slice(start, end);
     const exact = tokens.get(raw) ?? tokens.get(raw.replace(' ', ''));
     const code = raw.length === 3 ? codes.get(raw.toLowerCase()) : undefined;
     const touches = wholeTextIsToken || touchesNumber(text, start, end);
     if (code && (raw === code || touches)) {
       found.push({ start, end, token: raw, codes: [code], strength: 3 });
     } else if (exact && (!exact.needsNumber || touches)) {
-      const choices = exact.codes.filter((c) => !CODE_ONLY.includes(c) || exact.codes.length === 1);
-      found.push({ start, end, token: raw, codes: choices, strength: choices.length > 1 ? 1 : 2 });
+      found.push({ start, end, token: raw, codes: exact.choices, strength: exact.strength });
     }
   }
   return found;
@@ -320,8 +440,7 @@ function touchesNumber(text: string, start: number, end: number): boolean {
 
 function resolveCurrency(found: FoundCurrency, hintCodes: string[], country: string | null): string {
   if (found.codes.length === 1) return found.codes[0];
-  const hinted = hintCodes.find((c) => found.codes.includes(c));
-  if (hinted) return hinted;
+  for (const hinted of hintCodes) if (found.codes.includes(hinted)) return hinted;
   const local = country ? COUNTRY_CURRENCY[country] : undefined;
   if (local && found.codes.includes(local)) return local;
   const preferred = TOKEN_DEFAULT[found.token.replace(' ', '')];
@@ -479,6 +598,7 @@ function toNumber(s: string): number | null {
 const UNIT_AFTER = /^\s?(?:ft|feet|foot|inch(?:es)?|in\.|cm|mm|km|m²|sq\s?ft|sqft|litre|liter|litres|liters|lbs?|oz|kg|mg|ml|gb|tb|mb|ghz|mhz|mah|w\b|v\b|hz|%|x\b|pcs|pieces|stk|ausgaben|issues)/i;
 const MONTH =
   /(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)/i;
+const MONTH_BEFORE = new RegExp(`${MONTH.source}\\.?,?\\s*$`, 'i');
 const RANGE_JOIN = /^\s*(?:-|–|—|to|bis|à|a|al|до|tot|til|till)\s*$/i;
 const QUANTITY_BEFORE = /(?:заказ|qty|quantity|min\.?|артикул|код товара|sku|item\s*#?|model|art\.?\s*nr\.?)\s*[:#]?\s*$/i;
 
@@ -496,7 +616,7 @@ function rejectsAsPrice(text: string, span: NumberSpan): boolean {
   // Dates: "15.08.2017", "25-09", "July, 2004".
   if (/^\d{1,2}[./]\d{1,2}[./]\d{2,4}$/.test(span.raw)) return true;
   if (/^-\d/.test(after) || (/\d-$/.test(before) && /^\d{1,4}$/.test(span.raw))) return true;
-  if (new RegExp(`${MONTH.source}\\.?,?\\s*$`, 'i').test(before) && /^\d{4}$/.test(span.raw)) return true;
+  if (/^\d{4}$/.test(span.raw) && MONTH_BEFORE.test(before)) return true;
   if (QUANTITY_BEFORE.test(before) && !/^\s?[€$£]/.test(after)) return true;
   return false;
 }
@@ -510,14 +630,21 @@ function choosePrice(text: string, numbers: NumberSpan[], currencies: FoundCurre
     candidates.push({ span, ...attached });
   }
   if (!candidates.length) return null;
-  const withCurrency = candidates.filter((c) => c.currency);
+  const withCurrency: Candidate[] = [];
+  for (const c of candidates) if (c.currency) withCurrency.push(c);
   if (!withCurrency.length) return candidates[0];
   // "Was $120.00 Now $60.00": the current price follows "now".
   const was = /\b(?:was|statt|avant|antes|prima)\b/i.exec(text);
   const now = was ? /\b(?:now|jetzt|nu|maintenant|ahora|adesso)\b/i.exec(text.slice(was.index)) : null;
   if (was && now) {
     now.index += was.index;
-    const current = withCurrency.find((c) => c.span.start > now.index);
+    let current: Candidate | undefined;
+    for (const c of withCurrency) {
+      if (c.span.start > now.index) {
+        current = c;
+        break;
+      }
+    }
     // "Was: $124.95 Now: $0.00" is a placeholder, not a giveaway.
     if (current && !/^[0.,]+$/.test(current.span.raw)) return current;
   }
@@ -555,7 +682,13 @@ function attachedCurrency(
       }
     } else if (c.start >= span.end) {
       const gap = text.slice(span.end, c.start);
-      const next = numbers.find((n) => n.start >= c.end);
+      let next: NumberSpan | undefined;
+      for (const n of numbers) {
+        if (n.start >= c.end) {
+          next = n;
+          break;
+        }
+      }
       const gapToNext = next ? text.slice(c.end, next.start) : null;
       // Between two numbers the token belongs to the nearer one; on a tie, to the side the
       // string writes its currencies on ("3,49 zł 1,75 zł" is suffix, "$ 1 $ 2" prefix).
@@ -577,7 +710,11 @@ function attachedCurrency(
 const FREE = /\b(?:free|gratis|kostenlos|gratuit|gratuito|бесплатно|zdarma|darmowy)\b/i;
 const FREE_SHIPPING = /\b(?:free|gratis|kostenlose?r?)\s+(?:shipping|delivery|returns|versand|lieferung)\b/i;
 
+/** Anything normalizeText would change: non-ASCII, control characters, runs of spaces. */
+const NEEDS_NORMALIZING = /[^\x21-\x7e ]| {2}/;
+
 function normalizeText(text: string): string {
+  if (!NEEDS_NORMALIZING.test(text)) return text;
   return (
     text
       // NBSP, narrow NBSP, thin, figure and other spaces used as thousands separators.
@@ -600,14 +737,12 @@ function normalizeText(text: string): string {
 export function parsePrice(text: string | null | undefined, hints: PriceHints = {}): ParsedPrice {
   const country = hints.countryCode ? hints.countryCode.trim().toLowerCase() : null;
   const source = typeof text === 'string' ? normalizeText(text).slice(0, 2000) : '';
-  const hintText = typeof hints.currency === 'string' ? normalizeText(hints.currency).slice(0, 500) : '';
+  const { inHint, hintCodes } = hintCurrencies(hints.currency);
 
   const inText = findCurrencies(source);
-  const inHint = hintText ? findCurrencies(hintText, isBareToken(hintText)) : [];
-  const hintCodes = inHint.filter((c) => c.strength >= 2).map((c) => c.codes[0]);
-
-  const numbers = findNumbers(source, hints.decimalSeparator === '€');
-  const chosen = choosePrice(source, numbers, inText);
+  // Without a digit there is no number to read (only "Free" or a bare currency).
+  const numbers = HAS_DIGIT.test(source) ? findNumbers(source, hints.decimalSeparator === '€') : [];
+  const chosen = numbers.length ? choosePrice(source, numbers, inText) : null;
 
   const currency = pickCurrency(chosen?.currency ?? null, inText, inHint, hintCodes, country);
   let amount: number | null = null;
@@ -623,6 +758,26 @@ export function parsePrice(text: string | null | undefined, hints: PriceHints = 
   return { amount, currency };
 }
 
+const HAS_DIGIT = /\d/;
+
+interface HintReading {
+  hint: string | null | undefined;
+  inHint: FoundCurrency[];
+  hintCodes: string[];
+}
+
+// A page's readers pass the same currency hint with every price text: read it once.
+let lastHint: HintReading = { hint: null, inHint: [], hintCodes: [] };
+
+function hintCurrencies(hint: string | null | undefined): HintReading {
+  if (hint === lastHint.hint) return lastHint;
+  const hintText = typeof hint === 'string' ? normalizeText(hint).slice(0, 500) : '';
+  const inHint = hintText ? findCurrencies(hintText, isBareToken(hintText)) : [];
+  const hintCodes = inHint.filter((c) => c.strength >= 2).map((c) => c.codes[0]);
+  lastHint = { hint, inHint, hintCodes };
+  return lastHint;
+}
+
 function isBareToken(hint: string): boolean {
   const trimmed = hint.trim();
   return trimmed.length > 0 && trimmed.length <= 8 && !/\s\S+\s/.test(trimmed);
@@ -635,8 +790,6 @@ function pickCurrency(
   hintCodes: string[],
   country: string | null,
 ): string | null {
-  const strongest = (list: FoundCurrency[]) =>
-    list.reduce<FoundCurrency | null>((best, c) => (!best || c.strength > best.strength ? c : best), null);
   // A code or unambiguous symbol in the text wins; the one touching the price first.
   const textBest = strongest(inText);
   if (textBest && textBest.strength >= 2) {
@@ -651,8 +804,20 @@ function pickCurrency(
 }
 
 /** "SGD4.90 $": a stronger token elsewhere in the string names the same family as the attached one. */
+/** The first of the strongest tokens. */
+function strongest(list: FoundCurrency[]): FoundCurrency | null {
+  let best: FoundCurrency | null = null;
+  for (const c of list) if (!best || c.strength > best.strength) best = c;
+  return best;
+}
+
 function sameCurrencyNeighbour(attached: FoundCurrency | null, inText: FoundCurrency[]): FoundCurrency | null {
-  const strong = inText.filter((c) => c.strength >= 2);
-  if (!attached) return strong[0] ?? null;
-  return strong.find((c) => attached.codes.includes(c.codes[0])) ?? strong[0] ?? null;
+  let first: FoundCurrency | null = null;
+  for (const c of inText) {
+    if (c.strength < 2) continue;
+    if (!attached) return c;
+    if (attached.codes.includes(c.codes[0])) return c;
+    first ??= c;
+  }
+  return first;
 }
