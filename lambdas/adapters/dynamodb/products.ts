@@ -8,12 +8,16 @@
 //                   reports newProduct, so a product counts once for its vendor)
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { ProductStore, StoredProduct } from '../../ports/products';
+import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { StoredProduct } from '../../ports/products';
+import type { BatchProductStore } from '../../domain/products/catalog';
 import { isConditionalFailure } from './keys';
 
 const INLINE_LIMIT = 32 * 1024;
 const MAX_FEED_ITEMS = 20_000;
+const MAX_UNPROCESSED_ROUNDS = 8;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const hashOf = (url: string) => createHash('sha256').update(url).digest('hex').slice(0, 32);
 const recordKey = (url: string, country: string) => ({ pk: `PRODUCT#${hashOf(url)}`, sk: `COUNTRY#${country.toLowerCase()}` });
@@ -23,43 +27,93 @@ function fromItem(item: Record<string, any>): StoredProduct {
   return { url: item.url, country: item.country, vendor: item.vendor ?? null, product: JSON.parse(json), flags: item.flags, updated_at: item.updated_at };
 }
 
-export function dynamoProductStore(documents: DynamoDBDocumentClient, tableName: string): ProductStore {
+function toItem(record: StoredProduct): Record<string, unknown> {
+  const json = JSON.stringify(record.product);
+  const order = `${record.updated_at}#${hashOf(record.url)}#${record.country}`;
   return {
-    async put(record) {
-      const json = JSON.stringify(record.product);
-      const key = recordKey(record.url, record.country);
-      const order = `${record.updated_at}#${hashOf(record.url)}#${record.country}`;
+    ...recordKey(record.url, record.country),
+    entity: 'product',
+    url: record.url,
+    country: record.country,
+    vendor: record.vendor,
+    flags: record.flags,
+    updated_at: record.updated_at,
+    ...(json.length > INLINE_LIMIT ? { product_gz: gzipSync(json) } : { product: json }),
+    ...(record.vendor ? { gsi1pk: `PRODUCTS#${record.vendor}`, gsi1sk: order } : {}),
+    gsi2pk: 'PRODUCTS',
+    gsi2sk: order,
+  };
+}
+
+const firstSeenKey = (url: string) => ({ pk: `PRODUCT#${hashOf(url)}`, sk: 'FIRST_SEEN' });
+
+export function dynamoProductStore(documents: DynamoDBDocumentClient, tableName: string): BatchProductStore {
+  /** The conditional put that elects the one caller who reports the URL as new. */
+  async function markFirstSeen(record: StoredProduct): Promise<boolean> {
+    try {
       await documents.send(
         new PutCommand({
           TableName: tableName,
-          Item: {
-            ...key,
-            entity: 'product',
-            url: record.url,
-            country: record.country,
-            vendor: record.vendor,
-            flags: record.flags,
-            updated_at: record.updated_at,
-            ...(json.length > INLINE_LIMIT ? { product_gz: gzipSync(json) } : { product: json }),
-            ...(record.vendor ? { gsi1pk: `PRODUCTS#${record.vendor}`, gsi1sk: order } : {}),
-            gsi2pk: 'PRODUCTS',
-            gsi2sk: order,
-          },
+          Item: { ...firstSeenKey(record.url), url: record.url, first_seen_at: record.updated_at },
+          ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );
-      try {
-        await documents.send(
-          new PutCommand({
-            TableName: tableName,
-            Item: { pk: key.pk, sk: 'FIRST_SEEN', url: record.url, first_seen_at: record.updated_at },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          }),
+      return true;
+    } catch (error) {
+      if (isConditionalFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  /** URLs (of these) that already have a first-seen mark. */
+  async function seenBefore(urls: string[]): Promise<Set<string>> {
+    const seen = new Set<string>();
+    const unique = [...new Set(urls)];
+    for (let i = 0; i < unique.length; i += 100) {
+      let keys: Array<Record<string, string>> = unique.slice(i, i + 100).map(firstSeenKey);
+      for (let round = 0; keys.length; round++) {
+        if (round >= MAX_UNPROCESSED_ROUNDS) throw new Error('The table kept refusing reads (unprocessed keys)');
+        if (round) await pause(50 * 2 ** round);
+        const out = await documents.send(
+          new BatchGetCommand({ RequestItems: { [tableName]: { Keys: keys, ProjectionExpression: '#url', ExpressionAttributeNames: { '#url': 'url' } } } }),
         );
-        return { firstSeen: true };
-      } catch (error) {
-        if (isConditionalFailure(error)) return { firstSeen: false };
-        throw error;
+        for (const item of out.Responses?.[tableName] ?? []) seen.add(item.url);
+        keys = (out.UnprocessedKeys?.[tableName]?.Keys ?? []) as typeof keys;
       }
+    }
+    return seen;
+  }
+
+  async function writeAll(items: Array<Record<string, unknown>>): Promise<void> {
+    for (let i = 0; i < items.length; i += 25) {
+      let requests = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+      for (let round = 0; requests.length; round++) {
+        if (round >= MAX_UNPROCESSED_ROUNDS) throw new Error('The table kept refusing writes (unprocessed items)');
+        if (round) await pause(50 * 2 ** round);
+        const out = await documents.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }));
+        requests = (out.UnprocessedItems?.[tableName] ?? []) as typeof requests;
+      }
+    }
+  }
+
+  return {
+    async put(record) {
+      await documents.send(new PutCommand({ TableName: tableName, Item: toItem(record) }));
+      return { firstSeen: await markFirstSeen(record) };
+    },
+
+    async putAll(records) {
+      // One write per 25 records; a first-seen mark is read for all at once and written (one
+      // conditional put each, so racing writers still elect one) only for URLs never seen.
+      const byKey = new Map(records.map((record) => [`${hashOf(record.url)}#${record.country.toLowerCase()}`, record]));
+      const seen = await seenBefore(records.map((record) => record.url));
+      await writeAll([...byKey.values()].map(toItem));
+      // Each URL reported new at most once, for its first record in the list.
+      const candidates = new Map<string, StoredProduct>();
+      for (const record of records) if (!seen.has(record.url) && !candidates.has(record.url)) candidates.set(record.url, record);
+      const elected = await Promise.all([...candidates.values()].map(async (record) => [record, await markFirstSeen(record)] as const));
+      const winners = new Set(elected.filter(([, won]) => won).map(([record]) => record));
+      return records.map((record) => ({ firstSeen: winners.has(record) }));
     },
 
     async get(url, country) {

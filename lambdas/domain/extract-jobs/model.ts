@@ -7,8 +7,12 @@ import type { Pagination } from '../executions/service';
 
 export const OUTCOMES: readonly Outcome[] = ['success', 'non_product_url', 'malformed_url', 'automated_access_not_permitted', 'other'];
 
-/** Unique URLs per SQS message (one Map iteration). Small enough that a redelivery redoes little. */
-export const BATCH_URLS = 10;
+/**
+ * Unique URLs per SQS message (one Map iteration). A redelivery redoes only the URLs still
+ * pending; larger batches spread the per-message cost (queue, callback, counters, product
+ * batch write) over more URLs.
+ */
+export const BATCH_URLS = 25;
 /** URL-mode limit (v1 products, v2 urls). */
 export const MAX_URLS = 1000;
 /** Vendor-mode limit: listings of one vendor extracted by one execution. */

@@ -97,22 +97,33 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
   /**
    * Adds a batch's counts once, from what is stored, so a crash between recording and counting
    * loses nothing. Unless `partial`, only when every entry is done: a concurrent delivery of the
-   * same message still recording will find them all done and count then.
+   * same message still recording will find them all done and count then. `known` are the batch's
+   * entries as this caller last saw or wrote them; without them they are read back.
    */
-  async function countBatch(executionId: string, batch: Batch, perSuccess: number, partial = false): Promise<boolean> {
-    const entries = await results.get(executionId, batch.indices);
+  async function countBatch(executionId: string, batch: Batch, perSuccess: number, partial = false, known?: UrlEntry[]): Promise<boolean> {
+    const entries = known ?? (await results.get(executionId, batch.indices));
     if (!partial && entries.some((entry) => entry.state === 'pending')) return false;
     return executions.addProgress(executionId, batch.id, countEntries(entries, perSuccess));
   }
 
-  /** Records `result` for every pending index of a URL group (first occurrence and its duplicates). */
-  async function recordGroup(executionId: string, group: UrlEntry[], result: UrlResult): Promise<void> {
+  /**
+   * Records `result` for every pending index of a URL group (first occurrence and its
+   * duplicates). Returns the entries as now stored, or null when another writer got there first.
+   */
+  async function recordGroup(executionId: string, group: UrlEntry[], result: UrlResult): Promise<UrlEntry[] | null> {
+    const written: UrlEntry[] = [];
+    let lost = false;
     for (const entry of group) {
-      if (entry.state !== 'pending') continue;
+      if (entry.state !== 'pending') {
+        written.push(entry);
+        continue;
+      }
       const { final_url, ...rest } = result;
       const own: UrlResult = { ...rest, url: entry.input, ...(final_url && final_url !== entry.input ? { final_url } : {}) };
-      await results.record(executionId, entry.index, own);
+      if (await results.record(executionId, entry.index, own)) written.push({ ...entry, state: 'done', result: own });
+      else lost = true;
     }
+    return lost ? null : written;
   }
 
   return {
@@ -149,15 +160,14 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
       const groups = new Map<number, UrlEntry[]>();
       for (const entry of entries) {
         const key = entry.dup_of ?? entry.index;
-        groups.set(key, [...(groups.get(key) ?? []), entry]);
+        const group = groups.get(key);
+        if (group) group.push(entry);
+        else groups.set(key, [entry]);
       }
       const todo = [...groups.values()].filter((group) => group.some((e) => e.state === 'pending') && group[0].url);
 
-      const crashAfter = fault.crashAt === undefined ? undefined : Math.floor(Math.min(Math.max(fault.crashAt, 0), 0.999) * todo.length);
-      let recorded = 0;
-      let crashed = false;
       let stopped = false;
-      let checkedAt = 0;
+      let checkedAt = Date.now();
       const stillWanted = async () => {
         // Re-read the execution at most once a second: a cancel stops the rest of the batch.
         if (Date.now() - checkedAt < 1000) return !stopped;
@@ -166,12 +176,10 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
         stopped = !current || TERMINAL.has(current.status);
         return !stopped;
       };
-      const crash = () => {
-        crashed = true;
-        throw new InjectedFault();
-      };
+
+      // 1. Extract every URL (bounded concurrency).
+      const extracted: Array<{ group: UrlEntry[]; url: string; result: UrlResult }> = [];
       await eachLimited(todo, deps.urlConcurrency ?? 4, async (group) => {
-        if (crashed) crash();
         if (!(await stillWanted())) return;
         const url = group.find((e) => e.url)!.url!;
         let result: UrlResult;
@@ -180,18 +188,40 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
         } catch {
           result = failedResult(url, UNEXPECTED_MESSAGE);
         }
-        // A dead process writes nothing more; the check and the claim are synchronous, so at most
-        // crashAfter groups are written before the crash.
-        if (crashed || (crashAfter !== undefined && recorded >= crashAfter)) crash();
-        recorded++;
-        if (result.success && result.product && deps.catalog) await deps.catalog.remember(url, options, result.product);
-        await recordGroup(executionId, group, result);
+        extracted.push({ group, url, result });
       });
-      if (stopped) {
-        // Cancelled mid-batch: count what finished so status and results agree.
-        return { state: 'stopped', counted: await countBatch(executionId, batch, perSuccess, true) };
+
+      // 2. Store the products in one batch write, before any result says success, so a crash
+      //    after recording never leaves a success without its stored product.
+      if (deps.catalog) {
+        const products = extracted.flatMap(({ url, result }) => (result.success && result.product ? [{ url, product: result.product }] : []));
+        await deps.catalog.rememberAll(products, options);
       }
-      return { state: 'done', counted: await countBatch(executionId, batch, perSuccess) };
+
+      // 3. Record the results (one conditional write per entry: pending -> done once). Fault
+      //    injection: a dead process writes nothing more; the check and the claim are
+      //    synchronous, so at most crashAfter groups are written before the crash.
+      const crashAfter = fault.crashAt === undefined ? undefined : Math.floor(Math.min(Math.max(fault.crashAt, 0), 0.999) * todo.length);
+      let recorded = 0;
+      let crashed = false;
+      const stored = new Map<number, UrlEntry>(entries.map((entry) => [entry.index, entry]));
+      let lostRace = false;
+      await eachLimited(extracted, deps.urlConcurrency ?? 4, async ({ group, result }) => {
+        if (crashed || (crashAfter !== undefined && recorded >= crashAfter)) {
+          crashed = true;
+          throw new InjectedFault();
+        }
+        recorded++;
+        const written = await recordGroup(executionId, group, result);
+        if (written) for (const entry of written) stored.set(entry.index, entry);
+        else lostRace = true;
+      });
+
+      // A concurrent delivery recorded some entries first: count from what is stored.
+      const known = lostRace ? undefined : [...stored.values()];
+      // Cancelled mid-batch: count what finished so status and results agree.
+      if (stopped) return { state: 'stopped', counted: await countBatch(executionId, batch, perSuccess, true, known) };
+      return { state: 'done', counted: await countBatch(executionId, batch, perSuccess, false, known) };
     },
 
     /**

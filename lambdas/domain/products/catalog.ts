@@ -2,7 +2,7 @@
 // country, tell the vendor store about it, and serve a fresh stored record instead of a new
 // fetch when the caller allows it (the synchronous /api/product(s) path).
 import type { ExtractOptions, ProductRecord } from '../extraction/types';
-import type { ProductFlags, ProductStore } from '../../ports/products';
+import type { ProductFlags, ProductStore, StoredProduct } from '../../ports/products';
 import type { VendorStore } from '../../ports/vendors';
 import { vendorKey } from '../extraction/url';
 import { recordProductSeen } from '../vendors/service';
@@ -42,8 +42,17 @@ export function maskToFlags(product: ProductRecord, flags: ProductFlags): Produc
   };
 }
 
+/**
+ * A product store that also writes many records at once (the DynamoDB adapter): one round trip
+ * per 25 records instead of one each, for the extract worker's batches.
+ */
+export interface BatchProductStore extends ProductStore {
+  /** put() for each record; firstSeen in the same order (a URL listed twice is new at most once). */
+  putAll(records: StoredProduct[]): Promise<Array<{ firstSeen: boolean }>>;
+}
+
 export interface ProductCatalogDeps {
-  store: ProductStore;
+  store: BatchProductStore;
   /** The vendor summaries to keep current; omitted where vendors are not tracked. */
   vendors?: VendorStore;
   now?: () => Date;
@@ -61,6 +70,41 @@ export function createProductCatalog(deps: ProductCatalogDeps) {
       const { firstSeen } = await deps.store.put({ url, country: options.countryCode, vendor, product, flags: flagsOf(options), updated_at: updatedAt });
       if (vendor && deps.vendors) await recordProductSeen(deps.vendors, { vendor, newProduct: firstSeen, updatedAt });
       return { newProduct: firstSeen };
+    },
+
+    /**
+     * remember() for a batch of successful extractions: the records in one batch write; the vendor
+     * store is told once per new product (its count), and once more per vendor only when that
+     * vendor's newest record is not new (its latest update). Records get distinct instants, 1 ms
+     * apart in list order, so the feed order is stable and each vendor update moves forward.
+     */
+    async rememberAll(items: ReadonlyArray<{ url: string; product: ProductRecord }>, options: ExtractOptions): Promise<Array<{ newProduct: boolean }>> {
+      if (!items.length) return [];
+      const base = now().getTime();
+      const records: StoredProduct[] = items.map(({ url, product }, i) => ({
+        url,
+        country: options.countryCode,
+        vendor: vendorKey(product.url || url) ?? vendorKey(url),
+        product,
+        flags: flagsOf(options),
+        updated_at: new Date(base + i).toISOString(),
+      }));
+      const stored = await deps.store.putAll(records);
+      if (deps.vendors) {
+        const newest = new Map<string, string>();
+        const told = new Map<string, string>();
+        for (const [i, record] of records.entries()) {
+          if (!record.vendor) continue;
+          newest.set(record.vendor, record.updated_at);
+          if (!stored[i].firstSeen) continue;
+          await recordProductSeen(deps.vendors, { vendor: record.vendor, newProduct: true, updatedAt: record.updated_at });
+          told.set(record.vendor, record.updated_at);
+        }
+        for (const [vendor, updatedAt] of newest) {
+          if (told.get(vendor) !== updatedAt) await recordProductSeen(deps.vendors, { vendor, newProduct: false, updatedAt });
+        }
+      }
+      return stored.map(({ firstSeen }) => ({ newProduct: firstSeen }));
     },
 
     /** The stored record for url+country if younger than maxAgeMs and extracted with every wanted part. */
