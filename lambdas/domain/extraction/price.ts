@@ -312,7 +312,7 @@ function addToTrie(trie: TrieNode, spelling: string, info: TokenSpelling): void 
 
 // Lazily filled per UTF-16 unit: 0 = not computed yet (unit 0 never reaches the table).
 const foldTable = new Uint16Array(0x10000);
-/** 0 = unknown, 1 = no token starts with this unit, 2 = some token may. */
+/** 0 = unknown, else startKind(). */
 const startTable = new Uint8Array(0x10000);
 
 /**
@@ -333,6 +333,12 @@ function foldCase(unit: number): number {
   }
   foldTable[unit] = key;
   return key;
+}
+
+/** 1 = no token starts with this unit, 2 = some may, 3 = some may and all of them begin with a letter. */
+function startKind(trie: TrieNode, unit: number): number {
+  if (!trie.next.has(foldCase(unit))) return 1;
+  return unit < 0xd800 || unit > 0xdfff ? (isLetterOrMark(unit) ? 3 : 2) : 2;
 }
 
 const LETTER_OR_MARK = /^[\p{L}\p{M}]$/u;
@@ -377,8 +383,9 @@ export function scanCurrencyTokens(text: string): Array<{ start: number; end: nu
   while (i < n && spans.length < 200) {
     const unit = text.charCodeAt(i);
     let starts = startTable[unit];
-    if (starts === 0) startTable[unit] = starts = trie.next.has(foldCase(unit)) ? 2 : 1;
-    if (starts === 1) {
+    if (starts === 0) startTable[unit] = starts = startKind(trie, unit);
+    // Tokens that start with a letter never start inside a word.
+    if (starts === 1 || (starts === 3 && isLetterOrMark(codePointBefore(text, i)))) {
       i++;
       continue;
     }
@@ -432,10 +439,25 @@ function findCurrencies(text: string, wholeTextIsToken = false): FoundCurrency[]
   return found;
 }
 
+/** A digit within 4 characters: "12 kr", "12,- kr", "kr. 12", "kr: .50". */
 function touchesNumber(text: string, start: number, end: number): boolean {
-  const before = text.slice(Math.max(0, start - 4), start);
-  const after = text.slice(end, end + 4);
-  return /\d[\s:.,\-–*]{0,3}$/.test(before) || /^[\s:.]{0,2}\.?\d/.test(after);
+  // Before: a digit, then at most 3 of [\s:.,\-–*].
+  for (let k = start - 1; k >= Math.max(0, start - 4); k--) {
+    const code = text.charCodeAt(k);
+    if (isDigitCode(code)) return true;
+    if (!isSpaceCode(code) && code !== 0x3a && code !== DOT && code !== COMMA && code !== 0x2d && code !== 0x2013 && code !== 0x2a) break;
+  }
+  // After: at most 2 of [\s:.], an optional dot, then a digit.
+  // (Every index read here is below end + 4.)
+  for (let skipped = 0; skipped <= 2; skipped++) {
+    if (skipped > 0) {
+      const code = text.charCodeAt(end + skipped - 1);
+      if (!isSpaceCode(code) && code !== 0x3a && code !== DOT) break;
+    }
+    const code = text.charCodeAt(end + skipped);
+    if (isDigitCode(code) || (code === DOT && digitAt(text, end + skipped + 1))) return true;
+  }
+  return false;
 }
 
 function resolveCurrency(found: FoundCurrency, hintCodes: string[], country: string | null): string {
@@ -461,46 +483,58 @@ interface NumberSpan {
 
 const THREE_DECIMAL_CURRENCIES = new Set(['BHD', 'IQD', 'JOD', 'KWD', 'LYD', 'OMR', 'TND']);
 
+const DOT = 0x2e;
+const HYPHEN = 0x2d;
+const PERCENT = 0x25;
+const COMMA = 0x2c;
+const SPACE = 0x20;
+const EURO = 0x20ac;
+
 function findNumbers(text: string, euroSeparator: boolean): NumberSpan[] {
   const spans: NumberSpan[] = [];
   const n = text.length;
   let i = 0;
   for (let guard = 0; i < n && guard < 500; guard++) {
-    const startsNumber = isDigit(text[i]) || (text[i] === '.' && /^\.{1,2}\d/.test(text.slice(i, i + 3)));
+    // A digit, or ".5" / "..5".
+    const startsNumber =
+      digitAt(text, i) || (text.charCodeAt(i) === DOT && (digitAt(text, i + 1) || (text.charCodeAt(i + 1) === DOT && digitAt(text, i + 2))));
     if (!startsNumber) {
       i++;
       continue;
     }
     const start = i;
     let j = i;
+    let hasSeparator = false;
+    let hasGap = false;
     while (j < n) {
-      const ch = text[j];
-      if (isDigit(ch) || ch === '.' || ch === ',') {
+      const ch = text.charCodeAt(j);
+      if (isDigitCode(ch)) {
         j++;
-      } else if ((ch === "'" || ch === '’') && isDigit(text[j - 1]) && /^\d{3}(?!\d)/.test(text.slice(j + 1, j + 5))) {
+      } else if (ch === DOT || ch === COMMA) {
+        hasSeparator = true;
         j++;
-      } else if (
-        ch === ' ' &&
-        isDigit(text[j - 1]) &&
-        !/[.,]/.test(text.slice(start, j)) &&
-        /^\d{3}(?!\d)/.test(text.slice(j + 1, j + 5)) &&
-        groupLength(text, j) <= 3
-      ) {
+      } else if ((ch === 0x27 || ch === 0x2019) && digitAt(text, j - 1) && digitGroupAt(text, j + 1, 3)) {
+        // "1'049", "1’049": an apostrophe between 3-digit groups.
+        hasGap = true;
+        j++;
+      } else if (ch === SPACE && digitAt(text, j - 1) && !hasSeparator && digitGroupAt(text, j + 1, 3) && groupLength(text, j) <= 3) {
         // "1 298,00", "120 000 000": a space between 3-digit groups is a thousands separator.
+        hasGap = true;
         j++;
-      } else if (ch === ' ' && (text[j - 1] === '.' || text[j - 1] === ',') && isDigit(text[j - 2] ?? '') && /^\d{2}(?!\d)/.test(text.slice(j + 1, j + 4))) {
+      } else if (ch === SPACE && isSeparatorCode(text.charCodeAt(j - 1)) && digitAt(text, j - 2) && digitGroupAt(text, j + 1, 2)) {
         // "559. 99", "130, 38": a stray space after the decimal separator.
+        hasGap = true;
         j++;
       } else {
         break;
       }
     }
-    let raw = text.slice(start, j).replace(/[\s'’]/g, '');
+    let raw = hasGap ? text.slice(start, j).replace(/[\s'’]/g, '') : text.slice(start, j);
     let end = j;
     let euroDecimal = false;
     // "35€ 99", "1250€600": the euro sign written where the decimal separator goes.
-    const euro = /^€( ?)(\d+)/.exec(text.slice(j));
-    if (euro && (euroSeparator || /^\d+$/.test(raw)) && text.split('€').length === 2) {
+    const euro = text.charCodeAt(j) === EURO ? /^€( ?)(\d+)/.exec(text.slice(j)) : null;
+    if (euro && (euroSeparator || /^\d+$/.test(raw)) && text.indexOf('€') === text.lastIndexOf('€')) {
       const digitsOk = euro[1] ? euro[2].length === 2 : true;
       if (digitsOk) {
         raw = `${raw.replace(/[.,]/g, '')}.${euro[2]}`;
@@ -514,14 +548,28 @@ function findNumbers(text: string, euroSeparator: boolean): NumberSpan[] {
   return spans;
 }
 
+/** Exactly `size` digits from `at`, not followed by another digit. */
+function digitGroupAt(text: string, at: number, size: number): boolean {
+  for (let k = 0; k < size; k++) if (!digitAt(text, at + k)) return false;
+  return !digitAt(text, at + size);
+}
+
 function groupLength(text: string, spaceAt: number): number {
   let k = spaceAt - 1;
-  while (k >= 0 && isDigit(text[k])) k--;
+  while (k >= 0 && digitAt(text, k)) k--;
   return spaceAt - 1 - k;
 }
 
-function isDigit(ch: string | undefined): boolean {
-  return ch !== undefined && ch >= '0' && ch <= '9';
+function digitAt(text: string, at: number): boolean {
+  return isDigitCode(text.charCodeAt(at));
+}
+
+function isDigitCode(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
+}
+
+function isSeparatorCode(code: number): boolean {
+  return code === DOT || code === COMMA;
 }
 
 function numberValue(
@@ -532,15 +580,17 @@ function numberValue(
 ): number | null {
   let s = raw;
   // Leading separators: ".75" is 0.75; in "$.750.30" the stray dot is noise.
-  const lead = /^[.,]+/.exec(s)?.[0] ?? '';
+  const lead = isSeparatorCode(s.charCodeAt(0)) ? (/^[.,]+/.exec(s)?.[0] ?? '') : '';
   if (lead && decimalHint && lead.includes(decimalHint) && !s.slice(lead.length).includes(decimalHint)) return toNumber(`0.${s.replace(/[.,]/g, '')}`);
   if (lead) {
     const rest = s.slice(lead.length);
     s = /[.,]/.test(rest) ? rest : `.${rest}`;
     if (!/[.,]/.test(rest)) return toNumber(s);
   }
-  s = s.replace(/[.,]+$/, '');
-  if (!s) return null;
+  let trimmed = s.length;
+  while (trimmed > 0 && isSeparatorCode(s.charCodeAt(trimmed - 1))) trimmed--;
+  if (!trimmed) return null;
+  if (trimmed < s.length) s = s.slice(0, trimmed);
   const dots = count(s, '.');
   const commas = count(s, ',');
   let decimal: '.' | ',' | null;
@@ -554,7 +604,9 @@ function numberValue(
   } else {
     const sep = dots ? '.' : ',';
     const occurrences = dots || commas;
-    const [intPart, fraction] = [s.slice(0, s.lastIndexOf(sep)), s.slice(s.lastIndexOf(sep) + 1)];
+    const at = s.lastIndexOf(sep);
+    const intPart = s.slice(0, at);
+    const fraction = s.slice(at + 1);
     if (occurrences > 1) {
       decimal = null;
     } else if (fraction.length !== 3) {
@@ -570,7 +622,7 @@ function numberValue(
   }
   let normalized: string;
   if (decimal === null) {
-    normalized = s.replace(/[.,]/g, '');
+    normalized = dots + commas ? s.replace(/[.,]/g, '') : s;
   } else {
     const at = s.lastIndexOf(decimal);
     const whole = s.slice(0, at).replace(/[.,]/g, '');
@@ -582,12 +634,21 @@ function numberValue(
 
 function count(s: string, ch: string): number {
   let c = 0;
-  for (const x of s) if (x === ch) c++;
+  for (let at = s.indexOf(ch); at !== -1; at = s.indexOf(ch, at + 1)) c++;
   return c;
 }
 
+/** Digits with at most one dot ("12", "12.5", ".5", "12.") as a number; else null. */
 function toNumber(s: string): number | null {
-  if (!/^\d*\.?\d+$|^\d+\.?$/.test(s)) return null;
+  let digits = 0;
+  let dots = 0;
+  for (let i = 0; i < s.length; i++) {
+    const code = s.charCodeAt(i);
+    if (isDigitCode(code)) digits++;
+    else if (code === DOT && dots === 0) dots++;
+    else return null;
+  }
+  if (digits === 0) return null;
   const v = Number(s);
   return Number.isFinite(v) ? v : null;
 }
@@ -610,15 +671,33 @@ interface Candidate {
 }
 
 function rejectsAsPrice(text: string, span: NumberSpan): boolean {
-  const after = text.slice(span.end, span.end + 12);
-  const before = text.slice(Math.max(0, span.start - 24), span.start);
-  if (/^\s?%/.test(after)) return true;
-  // Dates: "15.08.2017", "25-09", "July, 2004".
-  if (/^\d{1,2}[./]\d{1,2}[./]\d{2,4}$/.test(span.raw)) return true;
-  if (/^-\d/.test(after) || (/\d-$/.test(before) && /^\d{1,4}$/.test(span.raw))) return true;
-  if (/^\d{4}$/.test(span.raw) && MONTH_BEFORE.test(before)) return true;
-  if (QUANTITY_BEFORE.test(before) && !/^\s?[€$£]/.test(after)) return true;
+  const { start, end, raw } = span;
+  // "40%", "40 %".
+  const next = text.charCodeAt(end);
+  if (next === PERCENT || (isSpaceCode(next) && text.charCodeAt(end + 1) === PERCENT)) return true;
+  // Dates: "15.08.2017", "25-09", "July, 2004". (Spans hold no "/", so a date has two dots.)
+  if (raw.indexOf('.') !== raw.lastIndexOf('.') && /^\d{1,2}[./]\d{1,2}[./]\d{2,4}$/.test(raw)) return true;
+  if (next === HYPHEN && digitAt(text, end + 1)) return true;
+  if (start >= 2 && text.charCodeAt(start - 1) === HYPHEN && digitAt(text, start - 2) && /^\d{1,4}$/.test(raw)) return true;
+  const windowStart = Math.max(0, start - 24);
+  if (raw.length === 4 && /^\d{4}$/.test(raw) && MONTH_BEFORE.test(text.slice(windowStart, start))) return true;
+  if (mayEndQuantityLabel(text, windowStart, start) && QUANTITY_BEFORE.test(text.slice(windowStart, start))) {
+    return !/^\s?[€$£]/.test(text.slice(end, end + 12));
+  }
   return false;
+}
+
+/** Cheap pre-check for QUANTITY_BEFORE: its labels end in a letter, "." or "#", then [:#] and spaces. */
+function mayEndQuantityLabel(text: string, from: number, to: number): boolean {
+  let k = to - 1;
+  while (k >= from && isSpaceCode(text.charCodeAt(k))) k--;
+  if (k >= from && (text.charCodeAt(k) === 0x3a || text.charCodeAt(k) === 0x23)) {
+    k--;
+    while (k >= from && isSpaceCode(text.charCodeAt(k))) k--;
+  }
+  if (k < from) return false;
+  const code = text.charCodeAt(k);
+  return code >= 0x80 || (code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a || code === DOT || code === 0x23;
 }
 
 function choosePrice(text: string, numbers: NumberSpan[], currencies: FoundCurrency[]): Candidate | null {
@@ -675,13 +754,13 @@ function attachedCurrency(
   const prefixStyle = currencies.length > 0 && numbers.length > 0 && currencies[0].start < numbers[0].start;
   for (const c of currencies) {
     if (c.end <= span.start) {
-      const gap = text.slice(c.end, span.start);
-      if (/^[\s:$]{0,3}$/.test(gap) && gap.length < bestGap) {
+      const gap = span.start - c.end;
+      if (gap <= 3 && gap < bestGap && onlyGapChars(text, c.end, span.start, isPrefixGapCode)) {
         best = { currency: c, prefix: true };
-        bestGap = gap.length;
+        bestGap = gap;
       }
     } else if (c.start >= span.end) {
-      const gap = text.slice(span.end, c.start);
+      const gap = c.start - span.end;
       let next: NumberSpan | undefined;
       for (const n of numbers) {
         if (n.start >= c.end) {
@@ -689,20 +768,40 @@ function attachedCurrency(
           break;
         }
       }
-      const gapToNext = next ? text.slice(c.end, next.start) : null;
+      const gapToNext = next ? next.start - c.end : -1;
       // Between two numbers the token belongs to the nearer one; on a tie, to the side the
       // string writes its currencies on ("3,49 zł 1,75 zł" is suffix, "$ 1 $ 2" prefix).
       const prefixOfNext =
-        gapToNext !== null &&
-        /^[\s:]{0,2}$/.test(gapToNext) &&
-        (gapToNext.length < gap.length || (gapToNext.length === gap.length && prefixStyle));
-      if (/^[\s,.\-–*]{0,3}$/.test(gap) && gap.length < bestGap && !prefixOfNext) {
+        next !== undefined &&
+        gapToNext <= 2 &&
+        onlyGapChars(text, c.end, next.start, isNextPrefixGapCode) &&
+        (gapToNext < gap || (gapToNext === gap && prefixStyle));
+      if (gap <= 3 && gap < bestGap && !prefixOfNext && onlyGapChars(text, span.end, c.start, isSuffixGapCode)) {
         best = { currency: c, prefix: false };
-        bestGap = gap.length;
+        bestGap = gap;
       }
     }
   }
   return best;
+}
+
+function onlyGapChars(text: string, from: number, to: number, allowed: (code: number) => boolean): boolean {
+  for (let k = from; k < to; k++) if (!allowed(text.charCodeAt(k))) return false;
+  return true;
+}
+
+/** "$ 12", "EUR: 12", "US$ $12". */
+function isPrefixGapCode(code: number): boolean {
+  return isSpaceCode(code) || code === 0x3a || code === 0x24;
+}
+
+/** "12 €", "12,- €", "12.– €", "12* €". */
+function isSuffixGapCode(code: number): boolean {
+  return isSpaceCode(code) || code === COMMA || code === DOT || code === HYPHEN || code === 0x2013 || code === 0x2a;
+}
+
+function isNextPrefixGapCode(code: number): boolean {
+  return isSpaceCode(code) || code === 0x3a;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -713,21 +812,69 @@ const FREE_SHIPPING = /\b(?:free|gratis|kostenlose?r?)\s+(?:shipping|delivery|re
 /** Anything normalizeText would change: non-ASCII, control characters, runs of spaces. */
 const NEEDS_NORMALIZING = /[^\x21-\x7e ]| {2}/;
 
+/**
+ * One pass: every space-like character becomes a space and runs of them one space (NBSP, narrow
+ * NBSP, thin and figure spaces are thousands separators), zero-width characters go, and
+ * Arabic-Indic, Persian and fullwidth digits and Arabic separators become ASCII.
+ */
+/** Cheap pre-check for FREE and FREE_SHIPPING: every word of theirs starts with f, g, k, z, d or б. */
+function mayHoldFreeWord(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i) | 0x20;
+    if (code === 0x66 || code === 0x67 || code === 0x6b || code === 0x7a || code === 0x64) return true;
+    if (code === 0x431) return true; // б, Б
+  }
+  return false;
+}
+
 function normalizeText(text: string): string {
   if (!NEEDS_NORMALIZING.test(text)) return text;
+  let out = '';
+  let copiedUpTo = 0;
+  let inSpace = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    let replacement: string | null = null;
+    if (isZeroWidth(code)) {
+      replacement = '';
+    } else if (isSpaceCode(code)) {
+      if (inSpace) replacement = '';
+      else if (code !== SPACE) replacement = ' ';
+      inSpace = true;
+    } else {
+      inSpace = false;
+      replacement = asciiDigitOrSeparator(code);
+    }
+    if (replacement !== null) {
+      out += text.slice(copiedUpTo, i) + replacement;
+      copiedUpTo = i + 1;
+    }
+  }
+  return copiedUpTo === 0 ? text : out + text.slice(copiedUpTo);
+}
+
+function isZeroWidth(code: number): boolean {
+  return (code >= 0x200b && code <= 0x200d) || code === 0x2060 || code === 0xfeff;
+}
+
+/** What \s matches. */
+function isSpaceCode(code: number): boolean {
+  if (code <= 0x20) return code === SPACE || (code >= 0x09 && code <= 0x0d);
+  if (code < 0xa0) return false;
   return (
-    text
-      // NBSP, narrow NBSP, thin, figure and other spaces used as thousands separators.
-      .replace(/[\u00a0\u2000-\u200a\u202f\u205f\u3000]/g, ' ')
-      .replace(/[\u200b-\u200d\u2060\ufeff]/g, '')
-      // Arabic-Indic and Persian digits, fullwidth digits.
-      .replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660))
-      .replace(/[\u06f0-\u06f9]/g, (d) => String(d.charCodeAt(0) - 0x06f0))
-      .replace(/[\uff10-\uff19]/g, (d) => String(d.charCodeAt(0) - 0xff10))
-      .replace(/[\u066b]/g, '.')
-      .replace(/[\u066c]/g, ',')
-      .replace(/\s+/g, ' ')
+    code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 ||
+    code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff
   );
+}
+
+function asciiDigitOrSeparator(code: number): string | null {
+  if (code < 0x660) return null;
+  if (code <= 0x669) return String(code - 0x660);
+  if (code === 0x66b) return '.';
+  if (code === 0x66c) return ',';
+  if (code >= 0x6f0 && code <= 0x6f9) return String(code - 0x6f0);
+  if (code >= 0xff10 && code <= 0xff19) return String(code - 0xff10);
+  return null;
 }
 
 /**
@@ -750,10 +897,12 @@ export function parsePrice(text: string | null | undefined, hints: PriceHints = 
     const separator = hints.decimalSeparator === '€' ? null : (hints.decimalSeparator ?? null);
     amount = chosen.span.euroDecimal ? toNumber(chosen.span.raw) : numberValue(chosen.span.raw, separator, currency, country);
   }
-  if (FREE_SHIPPING.test(source)) {
-    amount = null;
-  } else if (amount === null && FREE.test(source)) {
-    amount = 0;
+  if (mayHoldFreeWord(source)) {
+    if (FREE_SHIPPING.test(source)) {
+      amount = null;
+    } else if (amount === null && FREE.test(source)) {
+      amount = 0;
+    }
   }
   return { amount, currency };
 }
