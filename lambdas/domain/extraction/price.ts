@@ -581,7 +581,7 @@ function numberValue(
   let s = raw;
   // Leading separators: ".75" is 0.75; in "$.750.30" the stray dot is noise.
   const lead = isSeparatorCode(s.charCodeAt(0)) ? (/^[.,]+/.exec(s)?.[0] ?? '') : '';
-  if (lead && decimalHint && lead.includes(decimalHint) && !s.slice(lead.length).includes(decimalHint)) return toNumber(`0.${s.replace(/[.,]/g, '')}`);
+  if (lead && decimalHint && lead.includes(decimalHint) && !s.slice(lead.length).includes(decimalHint)) return toNumber(`0.${withoutSeparators(s)}`);
   if (lead) {
     const rest = s.slice(lead.length);
     s = /[.,]/.test(rest) ? rest : `.${rest}`;
@@ -622,14 +622,18 @@ function numberValue(
   }
   let normalized: string;
   if (decimal === null) {
-    normalized = dots + commas ? s.replace(/[.,]/g, '') : s;
+    normalized = withoutSeparators(s);
   } else {
     const at = s.lastIndexOf(decimal);
-    const whole = s.slice(0, at).replace(/[.,]/g, '');
-    const fraction = s.slice(at + 1).replace(/[.,]/g, '');
+    const whole = withoutSeparators(s.slice(0, at));
+    const fraction = withoutSeparators(s.slice(at + 1));
     normalized = `${whole || '0'}.${fraction}`;
   }
   return toNumber(normalized);
+}
+
+function withoutSeparators(s: string): string {
+  return s.includes('.') || s.includes(',') ? s.replace(/[.,]/g, '') : s;
 }
 
 function count(s: string, ch: string): number {
@@ -660,6 +664,7 @@ const UNIT_AFTER = /^\s?(?:ft|feet|foot|inch(?:es)?|in\.|cm|mm|km|m²|sq\s?ft|sq
 const MONTH =
   /(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)/i;
 const MONTH_BEFORE = new RegExp(`${MONTH.source}\\.?,?\\s*$`, 'i');
+const WAS = /\b(?:was|statt|avant|antes|prima)\b/i;
 const RANGE_JOIN = /^\s*(?:-|–|—|to|bis|à|a|al|до|tot|til|till)\s*$/i;
 const QUANTITY_BEFORE = /(?:заказ|qty|quantity|min\.?|артикул|код товара|sku|item\s*#?|model|art\.?\s*nr\.?)\s*[:#]?\s*$/i;
 
@@ -700,20 +705,42 @@ function mayEndQuantityLabel(text: string, from: number, to: number): boolean {
   return code >= 0x80 || (code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a || code === DOT || code === 0x23;
 }
 
+/** Cheap pre-check for UNIT_AFTER: its units start with a Latin letter or "%", after one optional space. */
+function mayStartUnit(text: string, at: number): boolean {
+  const first = text.charCodeAt(at);
+  if (first === PERCENT || isAsciiLetter(first)) return true;
+  const second = text.charCodeAt(at + 1);
+  return isSpaceCode(first) && (second === PERCENT || isAsciiLetter(second));
+}
+
+/** Cheap pre-check for WAS: its words start with w, s, a or p. */
+function mayHoldWasWord(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i) | 0x20;
+    if (code === 0x77 || code === 0x73 || code === 0x61 || code === 0x70) return true;
+  }
+  return false;
+}
+
+function isAsciiLetter(code: number): boolean {
+  const lower = code | 0x20;
+  return lower >= 0x61 && lower <= 0x7a;
+}
+
 function choosePrice(text: string, numbers: NumberSpan[], currencies: FoundCurrency[]): Candidate | null {
   const candidates: Candidate[] = [];
   for (const span of numbers) {
     if (rejectsAsPrice(text, span)) continue;
     const attached = attachedCurrency(text, span, currencies, numbers);
-    if (!attached.currency && UNIT_AFTER.test(text.slice(span.end, span.end + 10))) continue;
-    candidates.push({ span, ...attached });
+    if (!attached.currency && mayStartUnit(text, span.end) && UNIT_AFTER.test(text.slice(span.end, span.end + 10))) continue;
+    candidates.push(attached);
   }
   if (!candidates.length) return null;
   const withCurrency: Candidate[] = [];
   for (const c of candidates) if (c.currency) withCurrency.push(c);
   if (!withCurrency.length) return candidates[0];
   // "Was $120.00 Now $60.00": the current price follows "now".
-  const was = /\b(?:was|statt|avant|antes|prima)\b/i.exec(text);
+  const was = mayHoldWasWord(text) ? WAS.exec(text) : null;
   const now = was ? /\b(?:now|jetzt|nu|maintenant|ahora|adesso)\b/i.exec(text.slice(was.index)) : null;
   if (was && now) {
     now.index += was.index;
@@ -748,15 +775,17 @@ function attachedCurrency(
   span: NumberSpan,
   currencies: FoundCurrency[],
   numbers: NumberSpan[],
-): { currency: FoundCurrency | null; prefix: boolean } {
-  let best: { currency: FoundCurrency | null; prefix: boolean } = { currency: null, prefix: false };
+): Candidate {
+  let bestCurrency: FoundCurrency | null = null;
+  let bestIsPrefix = false;
   let bestGap = Number.POSITIVE_INFINITY;
   const prefixStyle = currencies.length > 0 && numbers.length > 0 && currencies[0].start < numbers[0].start;
   for (const c of currencies) {
     if (c.end <= span.start) {
       const gap = span.start - c.end;
       if (gap <= 3 && gap < bestGap && onlyGapChars(text, c.end, span.start, isPrefixGapCode)) {
-        best = { currency: c, prefix: true };
+        bestCurrency = c;
+        bestIsPrefix = true;
         bestGap = gap;
       }
     } else if (c.start >= span.end) {
@@ -777,12 +806,13 @@ function attachedCurrency(
         onlyGapChars(text, c.end, next.start, isNextPrefixGapCode) &&
         (gapToNext < gap || (gapToNext === gap && prefixStyle));
       if (gap <= 3 && gap < bestGap && !prefixOfNext && onlyGapChars(text, span.end, c.start, isSuffixGapCode)) {
-        best = { currency: c, prefix: false };
+        bestCurrency = c;
+        bestIsPrefix = false;
         bestGap = gap;
       }
     }
   }
-  return best;
+  return { span, currency: bestCurrency, prefix: bestIsPrefix };
 }
 
 function onlyGapChars(text: string, from: number, to: number, allowed: (code: number) => boolean): boolean {
