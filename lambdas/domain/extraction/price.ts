@@ -180,12 +180,13 @@ PTE|Esc
 const CODE_ONLY = 'DEM FRF ITL ESP PTE NLG BEF ATS FIM GRD IEP LUF CYP MTL SKK SIT EEK LTL LVL'.split(' ');
 
 /** Which currency an ambiguous token means when nothing else decides. */
-const TOKEN_DEFAULT: Record<string, string> = {
+const TOKEN_DEFAULT_TABLE: Record<string, string> = {
   $: 'USD', '£': 'GBP', '¥': 'JPY', '₩': 'KRW', 원: 'KRW', kr: 'SEK', Kr: 'SEK', 'kr.': 'DKK', Br: 'BYN', Rs: 'INR',
   '₨': 'PKR', '₱': 'PHP', ƒ: 'ANG', K: 'MMK', L: 'HNL', LD: 'LYD', lei: 'RON', GFr: 'CHF', C$: 'CAD', 'ريال': 'SAR',
 };
+const TOKEN_DEFAULT = new Map(Object.entries(TOKEN_DEFAULT_TABLE));
 /** Currency of each supported store country (spec: Limits), for "$", "kr", "£" ... */
-const COUNTRY_CURRENCY: Record<string, string> = {
+const COUNTRY_CURRENCY_TABLE: Record<string, string> = {
   nl: 'EUR', ca: 'CAD', si: 'EUR', co: 'COP', by: 'BYN', ee: 'EUR', no: 'NOK', br: 'BRL', us: 'USD', de: 'EUR',
   es: 'EUR', vn: 'VND', il: 'ILS', th: 'THB', gb: 'GBP', ph: 'PHP', kg: 'KGS', in: 'INR', ru: 'RUB', fr: 'EUR',
   hk: 'HKD', ua: 'UAH', jp: 'JPY', at: 'EUR', mm: 'MMK', my: 'MYR', pl: 'PLN', au: 'AUD', nz: 'NZD', ro: 'RON',
@@ -195,6 +196,9 @@ const COUNTRY_CURRENCY: Record<string, string> = {
   fi: 'EUR', ie: 'EUR', be: 'EUR', pt: 'EUR', za: 'ZAR', uk: 'GBP', kw: 'KWD', bh: 'BHD', om: 'OMR', jo: 'JOD',
   qa: 'QAR', md: 'MDL', rs: 'RSD',
 };
+
+// A Map: lookups come with freshly lower-cased strings, which a keyed object lookup must intern.
+const COUNTRY_CURRENCY = new Map(Object.entries(COUNTRY_CURRENCY_TABLE));
 
 // ISO 4217 minor-unit exponents that differ from the default 2.
 const EXPONENT: Record<string, number> = {
@@ -463,9 +467,9 @@ function touchesNumber(text: string, start: number, end: number): boolean {
 function resolveCurrency(found: FoundCurrency, hintCodes: string[], country: string | null): string {
   if (found.codes.length === 1) return found.codes[0];
   for (const hinted of hintCodes) if (found.codes.includes(hinted)) return hinted;
-  const local = country ? COUNTRY_CURRENCY[country] : undefined;
+  const local = country ? COUNTRY_CURRENCY.get(country) : undefined;
   if (local && found.codes.includes(local)) return local;
-  const preferred = TOKEN_DEFAULT[found.token.replace(' ', '')];
+  const preferred = TOKEN_DEFAULT.get(found.token.replace(' ', ''));
   if (preferred && found.codes.includes(preferred)) return preferred;
   return found.codes[0];
 }
@@ -616,7 +620,7 @@ function numberValue(
       // (KWD 423.923), or the integer part cannot lead a group ("0.500", "1235.999").
       const thousandths =
         (currency !== null && THREE_DECIMAL_CURRENCIES.has(currency)) ||
-        (currency === null && country !== null && THREE_DECIMAL_CURRENCIES.has(COUNTRY_CURRENCY[country] ?? ''));
+        (currency === null && country !== null && THREE_DECIMAL_CURRENCIES.has(COUNTRY_CURRENCY.get(country) ?? ''));
       decimal = thousandths || /^0+$/.test(intPart) || intPart.length > 3 ? sep : null;
     }
   }
@@ -646,16 +650,34 @@ function count(s: string, ch: string): number {
 function toNumber(s: string): number | null {
   let digits = 0;
   let dots = 0;
+  let fractionDigits = 0;
+  // The digits as one integer while it is exact; mantissa / 10^k is then the correctly rounded
+  // value, the same double Number(s) gives.
+  let mantissa = 0;
+  let exact = true;
   for (let i = 0; i < s.length; i++) {
     const code = s.charCodeAt(i);
-    if (isDigitCode(code)) digits++;
-    else if (code === DOT && dots === 0) dots++;
-    else return null;
+    if (isDigitCode(code)) {
+      digits++;
+      if (dots) fractionDigits++;
+      if (mantissa > MAX_EXACT_MANTISSA) exact = false;
+      else mantissa = mantissa * 10 + (code - 0x30);
+    } else if (code === DOT && dots === 0) {
+      dots++;
+    } else {
+      return null;
+    }
   }
   if (digits === 0) return null;
+  if (exact && fractionDigits < POWERS_OF_TEN.length) return mantissa / POWERS_OF_TEN[fractionDigits];
   const v = Number(s);
   return Number.isFinite(v) ? v : null;
 }
+
+/** Below this, mantissa * 10 + 9 stays under 2^53: every step is exact. */
+const MAX_EXACT_MANTISSA = Math.floor((Number.MAX_SAFE_INTEGER - 9) / 10);
+/** 10^0 .. 10^22: every one an exact double. */
+const POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => 10 ** k);
 
 // ---------------------------------------------------------------------------------------------
 // Which number is the price.
@@ -912,7 +934,7 @@ function asciiDigitOrSeparator(code: number): string | null {
  * null when the string holds none. "Free" is 0. The currency is an ISO 4217 code or null.
  */
 export function parsePrice(text: string | null | undefined, hints: PriceHints = {}): ParsedPrice {
-  const country = hints.countryCode ? hints.countryCode.trim().toLowerCase() : null;
+  const country = countryKey(hints.countryCode);
   const source = typeof text === 'string' ? normalizeText(text).slice(0, 2000) : '';
   const { inHint, hintCodes } = hintCurrencies(hints.currency);
 
@@ -938,6 +960,15 @@ export function parsePrice(text: string | null | undefined, hints: PriceHints = 
 }
 
 const HAS_DIGIT = /\d/;
+
+// A page's readers pass the same country with every price text.
+let lastCountry: { raw: string; key: string } = { raw: '', key: '' };
+
+function countryKey(raw: string | null | undefined): string | null {
+  if (!raw) return null;
+  if (raw !== lastCountry.raw) lastCountry = { raw, key: raw.trim().toLowerCase() };
+  return lastCountry.key;
+}
 
 interface HintReading {
   hint: string | null | undefined;
