@@ -1,8 +1,13 @@
 // The embedded engines behind `npm start` and the tests: dynalite (DynamoDB on LevelDB,
 // persisted under dataDir) and fauxqs (SQS, in memory, so queues are recreated at each start).
+//
+// dynalite runs on a worker thread of its own: its request parsing, expression evaluation,
+// LevelDB calls and JSON work use the second core instead of blocking the HTTP server's event
+// loop. A thread rather than a child process: it dies with the process however that ends
+// (kill -9 included), so no orphan can keep holding the LevelDB lock of the data directory.
 import { mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import dynalite from 'dynalite';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { TABLE } from '../topology/table';
 import { QUEUES, type QueueSpec } from '../topology/queues';
@@ -27,21 +32,19 @@ export interface EngineOptions {
 export async function startEngines(options: EngineOptions = {}): Promise<Engines> {
   const tableName = options.tableName ?? 'pds';
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const dynamo = dynalite({
-    ...(options.dataDir ? { path: options.dataDir } : {}),
-    createTableMs: 0,
-    deleteTableMs: 0,
-    updateTableMs: 0,
-  });
-  await new Promise<void>((resolve, reject) => {
-    dynamo.once('error', reject);
-    dynamo.listen(0, '127.0.0.1', () => resolve());
-  });
-  const dynamodbEndpoint = `http://127.0.0.1:${(dynamo.address() as AddressInfo).port}`;
-  await ensureTable(dynamodbEndpoint, tableName);
-
-  const { startFauxqs } = await import('fauxqs');
-  const fauxqs = await startFauxqs({ port: 0, host: '127.0.0.1', logger: false } as Parameters<typeof startFauxqs>[0]);
+  // Both engines start side by side (the thread loads dynalite while fauxqs loads here).
+  const [dynamoStart, sqsStart] = await Promise.allSettled([startDynaliteThread(options.dataDir), startSqs()]);
+  const dynamo = dynamoStart.status === 'fulfilled' ? dynamoStart.value : undefined;
+  const fauxqs = sqsStart.status === 'fulfilled' ? sqsStart.value : undefined;
+  try {
+    if (!dynamo) throw (dynamoStart as PromiseRejectedResult).reason;
+    if (!fauxqs) throw (sqsStart as PromiseRejectedResult).reason;
+    await ensureTable(dynamo.endpoint, tableName);
+  } catch (error) {
+    await fauxqs?.stop();
+    await dynamo?.stop();
+    throw error;
+  }
   const sqsEndpoint = `http://127.0.0.1:${fauxqs.port}`;
   const queueUrls: Record<string, string> = {};
   for (const queue of options.queues ?? QUEUES) {
@@ -57,13 +60,97 @@ export async function startEngines(options: EngineOptions = {}): Promise<Engines
   }
 
   return {
-    dynamodbEndpoint,
+    dynamodbEndpoint: dynamo.endpoint,
     sqsEndpoint,
     tableName,
     queueUrls,
     async stop() {
       await fauxqs.stop();
-      await new Promise<void>((resolve) => dynamo.close(() => resolve()));
+      await dynamo.stop();
+    },
+  };
+}
+
+async function startSqs() {
+  const { startFauxqs } = await import('fauxqs');
+  return startFauxqs({ port: 0, host: '127.0.0.1', logger: false } as Parameters<typeof startFauxqs>[0]);
+}
+
+// The thread's whole program (CommonJS, plain JS: no TypeScript loader needed in the thread).
+const DYNALITE_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const dynalite = require(workerData.dynalite);
+const server = dynalite(workerData.options);
+server.once('error', (error) => parentPort.postMessage({ type: 'error', message: String(error && error.message) }));
+server.listen(0, '127.0.0.1', () => parentPort.postMessage({ type: 'listening', port: server.address().port }));
+parentPort.on('message', (message) => {
+  if (message !== 'stop') return;
+  // Closes the LevelDB store too (dynalite wraps close); idle keep-alive sockets end at once.
+  server.close((error) => parentPort.postMessage({ type: 'stopped', message: error ? String(error.message) : undefined }));
+  server.closeIdleConnections();
+});
+`;
+
+interface DynaliteThread {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+const STOP_TIMEOUT_MS = 35_000; // dynalite's own close gives pending operations 30 s
+
+async function startDynaliteThread(dataDir: string | undefined): Promise<DynaliteThread> {
+  const worker = new Worker(DYNALITE_THREAD, {
+    eval: true,
+    // Not the parent's --import tsx: the thread runs plain JS and starts faster without it.
+    execArgv: [],
+    workerData: {
+      dynalite: createRequire(import.meta.url).resolve('dynalite'),
+      options: { ...(dataDir ? { path: dataDir } : {}), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 },
+    },
+  });
+  let stopping = false;
+  // Listeners removed by reference afterwards: Worker keeps internal ones of its own.
+  let onMessage!: (message: { type: string; port?: number; message?: string }) => void;
+  let onError!: (error: Error) => void;
+  let onExit!: (code: number) => void;
+  const port = await new Promise<number>((resolve, reject) => {
+    onMessage = (message) => {
+      if (message.type === 'listening') resolve(message.port!);
+      else if (message.type === 'error') reject(new Error(`dynalite: ${message.message}`));
+    };
+    onError = reject;
+    onExit = (code) => reject(new Error(`dynalite thread exited with ${code} before listening`));
+    worker.on('message', onMessage).once('error', onError).once('exit', onExit);
+  })
+    .catch(async (error) => {
+      await worker.terminate();
+      throw error;
+    })
+    .finally(() => worker.off('message', onMessage).off('error', onError).off('exit', onExit));
+  // In process, a dynalite crash used to take the whole service down; say so just as loudly.
+  worker.on('error', (error) => process.stderr.write(`${JSON.stringify({ level: 'error', message: 'dynalite thread failed', error: error.message })}\n`));
+  worker.on('exit', (code) => {
+    if (!stopping) process.stderr.write(`${JSON.stringify({ level: 'error', message: `dynalite thread exited with ${code}` })}\n`);
+  });
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    async stop() {
+      if (stopping) return;
+      stopping = true;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, STOP_TIMEOUT_MS);
+        worker.on('message', (message: { type: string }) => {
+          if (message.type !== 'stopped') return;
+          clearTimeout(timer);
+          resolve();
+        });
+        worker.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        worker.postMessage('stop');
+      });
+      await worker.terminate();
     },
   };
 }
