@@ -60,8 +60,26 @@ export interface ProductCatalogDeps {
 
 export type ProductCatalog = ReturnType<typeof createProductCatalog>;
 
+/** Vendor updates for stored records (ascending instants): one per new product, plus the newest instant if not sent. */
+async function tellVendors(vendors: VendorStore, records: readonly StoredProduct[], stored: ReadonlyArray<{ firstSeen: boolean }>): Promise<void> {
+  const newest = new Map<string, string>();
+  const told = new Map<string, string>();
+  for (const [i, record] of records.entries()) {
+    if (!record.vendor) continue;
+    newest.set(record.vendor, record.updated_at);
+    if (!stored[i].firstSeen) continue;
+    await recordProductSeen(vendors, { vendor: record.vendor, newProduct: true, updatedAt: record.updated_at });
+    told.set(record.vendor, record.updated_at);
+  }
+  for (const [vendor, updatedAt] of newest) {
+    if (told.get(vendor) !== updatedAt) await recordProductSeen(vendors, { vendor, newProduct: false, updatedAt });
+  }
+}
+
 export function createProductCatalog(deps: ProductCatalogDeps) {
   const now = deps.now ?? (() => new Date());
+  let nextInstant = 0;
+  let vendorTurn: Promise<void> = Promise.resolve();
   return {
     /** Stores a successful extraction of `url` and counts it for its vendor (new only the first time). */
     async remember(url: string, options: ExtractOptions, product: ProductRecord): Promise<{ newProduct: boolean }> {
@@ -76,35 +94,33 @@ export function createProductCatalog(deps: ProductCatalogDeps) {
      * remember() for a batch of successful extractions: the records in one batch write; the vendor
      * store is told once per new product (its count), and once more per vendor only when that
      * vendor's newest record is not new (its latest update). Records get distinct instants, 1 ms
-     * apart in list order, so the feed order is stable and each vendor update moves forward.
+     * apart in list order, in blocks that never overlap between calls, and calls tell the vendors
+     * in the order of their blocks: a vendor is never sent an older instant than it has, which
+     * would cost the vendor store a second write.
      */
     async rememberAll(items: ReadonlyArray<{ url: string; product: ProductRecord }>, options: ExtractOptions): Promise<Array<{ newProduct: boolean }>> {
       if (!items.length) return [];
-      const base = now().getTime();
-      const records: StoredProduct[] = items.map(({ url, product }, i) => ({
-        url,
-        country: options.countryCode,
-        vendor: vendorKey(product.url || url) ?? vendorKey(url),
-        product,
-        flags: flagsOf(options),
-        updated_at: new Date(base + i).toISOString(),
-      }));
-      const stored = await deps.store.putAll(records);
-      if (deps.vendors) {
-        const newest = new Map<string, string>();
-        const told = new Map<string, string>();
-        for (const [i, record] of records.entries()) {
-          if (!record.vendor) continue;
-          newest.set(record.vendor, record.updated_at);
-          if (!stored[i].firstSeen) continue;
-          await recordProductSeen(deps.vendors, { vendor: record.vendor, newProduct: true, updatedAt: record.updated_at });
-          told.set(record.vendor, record.updated_at);
-        }
-        for (const [vendor, updatedAt] of newest) {
-          if (told.get(vendor) !== updatedAt) await recordProductSeen(deps.vendors, { vendor, newProduct: false, updatedAt });
-        }
+      const base = Math.max(now().getTime(), nextInstant);
+      nextInstant = base + items.length;
+      const previousTurn = vendorTurn;
+      let endTurn!: () => void;
+      vendorTurn = new Promise<void>((resolve) => (endTurn = resolve));
+      try {
+        const records: StoredProduct[] = items.map(({ url, product }, i) => ({
+          url,
+          country: options.countryCode,
+          vendor: vendorKey(product.url || url) ?? vendorKey(url),
+          product,
+          flags: flagsOf(options),
+          updated_at: new Date(base + i).toISOString(),
+        }));
+        const stored = await deps.store.putAll(records);
+        await previousTurn;
+        if (deps.vendors) await tellVendors(deps.vendors, records, stored);
+        return stored.map(({ firstSeen }) => ({ newProduct: firstSeen }));
+      } finally {
+        endTurn();
       }
-      return stored.map(({ firstSeen }) => ({ newProduct: firstSeen }));
     },
 
     /** The stored record for url+country if younger than maxAgeMs and extracted with every wanted part. */
