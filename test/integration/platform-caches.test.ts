@@ -152,4 +152,18 @@ describe('rate limiter round trips', () => {
     expect((await store.take('bucket-rt', policy, now + 1_500)).allowed).toBe(true);
     expect(db.sent).toEqual(['UpdateItemCommand']);
   });
+
+  it('takes the tokens of calls waiting on one bucket in one update, never more than the bucket holds', async () => {
+    const db = connect();
+    const store = dynamoRateLimitStore(db.documents, db.tableName);
+    const policy = { ratePerSecond: 1, burst: 12 };
+    const now = 1_700_000_400_000;
+    db.sent.length = 0;
+    const first = await Promise.all(Array.from({ length: 10 }, () => store.take('bucket-group', policy, now)));
+    expect(first.every((d) => d.allowed)).toBe(true);
+    expect(db.sent.length).toBeLessThan(10); // one alone, then the nine that waited together
+    const second = await Promise.all(Array.from({ length: 10 }, () => store.take('bucket-group', policy, now)));
+    expect(second.filter((d) => d.allowed)).toHaveLength(2);
+    expect(second.filter((d) => !d.allowed).every((d) => d.retryAfterSeconds >= 1)).toBe(true);
+  });
 });

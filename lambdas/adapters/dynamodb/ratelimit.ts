@@ -8,9 +8,14 @@
 //   already refuses is refused without a round trip.
 // - The remembered TAT also predicts which of the two updates will match (busy bucket: advance;
 //   idle bucket: restart), so an admitted call normally costs exactly one UpdateItem.
+// - Group commit: calls on one bucket that arrive while an update for it is in flight wait for
+//   it, then try to take all their n tokens in one conditional update. It holds only where n
+//   calls one after another at that instant would all be admitted (TAT + (n-1) intervals within
+//   the limit), so it never admits more than single takes would; when it does not hold, each
+//   call takes its own token as before.
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { RateLimitStore } from '../../ports/ratelimit';
-import { admitUntil, emissionIntervalMs, refusal } from '../../domain/ratelimit/policy';
+import { admitUntil, emissionIntervalMs, refusal, type RateDecision, type RateLimitPolicy } from '../../domain/ratelimit/policy';
 import { deadline, isConditionalFailure, rateItem } from './keys';
 
 /** Races between the two updates resolve within a couple of rounds; beyond that, refuse. */
@@ -18,6 +23,13 @@ const MAX_ROUNDS = 4;
 
 /** Buckets whose last written TAT is remembered (oldest forgotten first). */
 const KNOWN_TAT_MAX = 10_000;
+
+interface Waiter {
+  resolve(decision: RateDecision): void;
+  reject(error: unknown): void;
+  /** The caller's clock at the call: a call is judged at its arrival, waiting does not age it. */
+  startMs: number;
+}
 
 export function dynamoRateLimitStore(documents: DynamoDBDocumentClient, tableName: string): RateLimitStore {
   const knownTat = new Map<string, number>();
@@ -39,52 +51,123 @@ export function dynamoRateLimitStore(documents: DynamoDBDocumentClient, tableNam
     }
   };
 
-  return {
-    async take(bucketId, policy, startMs) {
-      const interval = emissionIntervalMs(policy);
-      const key = rateItem(bucketId);
-      const begun = Date.now();
-      let nowMs = startMs;
-      let limit = admitUntil(policy, nowMs);
-      // Busy bucket with room left: push TAT one interval further.
-      const advance = () =>
-        tryUpdate({
-          Key: key,
-          UpdateExpression: 'SET tat = tat + :interval',
-          ConditionExpression: 'tat > :now AND tat <= :limit',
-          ExpressionAttributeValues: { ':interval': interval, ':now': nowMs, ':limit': limit },
-        });
-      // Idle (or new) bucket: TAT restarts from now.
-      const restart = () =>
-        tryUpdate({
-          Key: key,
-          UpdateExpression: 'SET tat = :fresh',
-          ConditionExpression: 'attribute_not_exists(tat) OR tat <= :now',
-          ExpressionAttributeValues: { ':fresh': nowMs + interval, ':now': nowMs },
-        });
-      const admitted = (tat: number) => {
-        learn(bucketId, tat);
-        return { allowed: true, retryAfterSeconds: 0 };
-      };
-      for (let round = 0; round < MAX_ROUNDS; round++) {
-        // A retry happens later than the first try: move the caller's clock on by the time spent.
-        nowMs = startMs + (Date.now() - begun);
-        limit = admitUntil(policy, nowMs);
-        const known = knownTat.get(bucketId);
-        if (known !== undefined && known > limit) return refusal(policy, known, nowMs);
-        // The order only saves a write: whichever condition holds, exactly one of them can match.
-        const busyFirst = known !== undefined && known > nowMs;
-        const first = await (busyFirst ? advance() : restart());
-        if (first !== null) return admitted(first);
-        const second = await (busyFirst ? restart() : advance());
-        if (second !== null) return admitted(second);
-        // Neither matched: either the bucket is full, or another caller moved TAT between the two.
-        const current = await documents.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }), deadline());
-        const tat = Number(current.Item?.tat);
-        if (Number.isFinite(tat)) learn(bucketId, tat);
-        if (Number.isFinite(tat) && tat > limit) return refusal(policy, tat, nowMs);
+  /** n tokens in one update at `nowMs`, all or none; false when they do not all fit (or a race). */
+  const takeMany = async (bucketId: string, policy: RateLimitPolicy, n: number, nowMs: number): Promise<boolean> => {
+    if (n > policy.burst) return false;
+    const interval = emissionIntervalMs(policy);
+    const key = rateItem(bucketId);
+    // The last of the n calls must still find TAT within the limit.
+    const lastLimit = admitUntil(policy, nowMs) - (n - 1) * interval;
+    const known = knownTat.get(bucketId);
+    if (known !== undefined && known > lastLimit) return false;
+    const advance = () =>
+      tryUpdate({
+        Key: key,
+        UpdateExpression: 'SET tat = tat + :step',
+        ConditionExpression: 'tat > :now AND tat <= :limit',
+        ExpressionAttributeValues: { ':step': n * interval, ':now': nowMs, ':limit': lastLimit },
+      });
+    const restart = () =>
+      tryUpdate({
+        Key: key,
+        UpdateExpression: 'SET tat = :fresh',
+        ConditionExpression: 'attribute_not_exists(tat) OR tat <= :now',
+        ExpressionAttributeValues: { ':fresh': nowMs + n * interval, ':now': nowMs },
+      });
+    const busyFirst = known !== undefined && known > nowMs;
+    const written = (await (busyFirst ? advance() : restart())) ?? (await (busyFirst ? restart() : advance()));
+    if (written === null) return false;
+    learn(bucketId, written);
+    return true;
+  };
+
+  // Per bucket and policy: the calls waiting while an update is in flight (absent: none in flight).
+  const groups = new Map<string, Waiter[]>();
+
+  const runGroup = async (group: string, bucketId: string, policy: RateLimitPolicy, first: Waiter) => {
+    const settle = (waiter: Waiter) => takeOne(bucketId, policy, waiter.startMs).then(waiter.resolve, waiter.reject);
+    await settle(first);
+    // Bounded: every pass settles the calls that were waiting; new ones only come from callers.
+    for (let batch = groups.get(group)!.splice(0); batch.length; batch = groups.get(group)!.splice(0)) {
+      // Judged as n calls at its latest arrival (it is served no earlier); TAT moves n intervals.
+      const nowMs = Math.max(...batch.map((waiter) => waiter.startMs));
+      let together = false;
+      if (batch.length > 1) {
+        try {
+          together = await takeMany(bucketId, policy, batch.length, nowMs);
+        } catch (error) {
+          for (const waiter of batch) waiter.reject(error);
+          continue;
+        }
       }
-      return { allowed: false, retryAfterSeconds: 1 };
+      if (together) for (const waiter of batch) waiter.resolve({ allowed: true, retryAfterSeconds: 0 });
+      else await Promise.all(batch.map(settle));
+    }
+    groups.delete(group);
+  };
+
+  return {
+    take(bucketId, policy, startMs) {
+      const known = knownTat.get(bucketId);
+      if (known !== undefined && known > admitUntil(policy, startMs)) return Promise.resolve(refusal(policy, known, startMs));
+      const group = `${bucketId}\n${policy.ratePerSecond}\n${policy.burst}`;
+      return new Promise<RateDecision>((resolve, reject) => {
+        const waiter: Waiter = { resolve, reject, startMs };
+        const waiting = groups.get(group);
+        if (waiting) {
+          waiting.push(waiter);
+          return;
+        }
+        groups.set(group, []);
+        void runGroup(group, bucketId, policy, waiter);
+      });
     },
   };
+
+  async function takeOne(bucketId: string, policy: RateLimitPolicy, startMs: number): Promise<RateDecision> {
+    const interval = emissionIntervalMs(policy);
+    const key = rateItem(bucketId);
+    const begun = Date.now();
+    let nowMs = startMs;
+    let limit = admitUntil(policy, nowMs);
+    // Busy bucket with room left: push TAT one interval further.
+    const advance = () =>
+      tryUpdate({
+        Key: key,
+        UpdateExpression: 'SET tat = tat + :interval',
+        ConditionExpression: 'tat > :now AND tat <= :limit',
+        ExpressionAttributeValues: { ':interval': interval, ':now': nowMs, ':limit': limit },
+      });
+    // Idle (or new) bucket: TAT restarts from now.
+    const restart = () =>
+      tryUpdate({
+        Key: key,
+        UpdateExpression: 'SET tat = :fresh',
+        ConditionExpression: 'attribute_not_exists(tat) OR tat <= :now',
+        ExpressionAttributeValues: { ':fresh': nowMs + interval, ':now': nowMs },
+      });
+    const admitted = (tat: number) => {
+      learn(bucketId, tat);
+      return { allowed: true, retryAfterSeconds: 0 };
+    };
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      // A retry happens later than the first try: move the caller's clock on by the time spent.
+      nowMs = startMs + (Date.now() - begun);
+      limit = admitUntil(policy, nowMs);
+      const known = knownTat.get(bucketId);
+      if (known !== undefined && known > limit) return refusal(policy, known, nowMs);
+      // The order only saves a write: whichever condition holds, exactly one of them can match.
+      const busyFirst = known !== undefined && known > nowMs;
+      const first = await (busyFirst ? advance() : restart());
+      if (first !== null) return admitted(first);
+      const second = await (busyFirst ? restart() : advance());
+      if (second !== null) return admitted(second);
+      // Neither matched: either the bucket is full, or another caller moved TAT between the two.
+      const current = await documents.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }), deadline());
+      const tat = Number(current.Item?.tat);
+      if (Number.isFinite(tat)) learn(bucketId, tat);
+      if (Number.isFinite(tat) && tat > limit) return refusal(policy, tat, nowMs);
+    }
+    return { allowed: false, retryAfterSeconds: 1 };
+  }
 }
