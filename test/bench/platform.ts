@@ -1,12 +1,13 @@
 // `npm run bench -- platform`: the platform pipeline's cost. Starts `npm start`'s entry
 // (bin/local.ts) with a temporary data directory, measures time to ready and RSS, then drives
 // authenticated GET /v2/vendors (auth + rate limit + metering + a GSI query) beside
-// unauthenticated GET /health over loopback, same count and concurrency, and prints both.
+// unauthenticated GET /health over loopback, same count and concurrency, and prints both, with
+// the machine's load average (the client runs on the same cores as the server).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../lambdas/config';
 import { createPlatformDeps, recordProductSeen } from '../../lambdas/composition/platform';
@@ -127,11 +128,13 @@ export default async function main(): Promise<void> {
     const row = (name: string, f: Figures) =>
       `${name.padEnd(36)} ${f.rps.toFixed(0).padStart(7)} req/s   p50 ${f.p50.toFixed(2).padStart(6)} ms   p99 ${f.p99.toFixed(2).padStart(7)} ms   statuses ${JSON.stringify(f.statuses)}`;
     console.log(`platform bench: ${REQUESTS} requests per path, concurrency ${CONCURRENCY}, loopback, ${VENDORS} vendors`);
+    // The bench shares the machine with the server: figures move with the load around them.
+    console.log(`machine load average (1/5/15 min) at the end: ${loadavg().map((l) => l.toFixed(2)).join(' / ')}`);
     console.log(row('GET /health (no auth)', health));
     console.log(row('GET /v2/vendors (auth+rate+meter+query)', vendors));
     console.log(`throughput ratio vendors/health: ${(vendors.rps / health.rps).toFixed(2)}   p50 ratio: ${(vendors.p50 / health.p50).toFixed(1)}x`);
     console.log(`npm start (npx tsx bin/local.ts) to ready: ${readyMs.toFixed(0)} ms`);
-    console.log(`server RSS: ${rssReady?.toFixed(0) ?? '?'} MB at ready, ${rssAfter?.toFixed(0) ?? '?'} MB after the load`);
+    console.log(`server RSS (whole process, dynalite thread included): ${rssReady?.toFixed(0) ?? '?'} MB at ready, ${rssAfter?.toFixed(0) ?? '?'} MB after the load`);
   } finally {
     agent.destroy();
     if (child.pid && child.exitCode === null) {
