@@ -158,29 +158,39 @@ describe('extraction jobs, step by step', () => {
 
   it('loses no URL when a worker crashes mid-batch, and records a dead-lettered batch as other, retry true', async () => {
     const { jobs, steps } = compose();
-    const urls = Array.from({ length: 6 }, (_, i) => `${shop.origin}/p/crash-${i}`);
+    const urls = Array.from({ length: 9 }, (_, i) => `${shop.origin}/p/crash-${i}`);
     const { execution_id } = await jobs.start({ org: 'org-a', kind: 'products-batch', urls, options: OPTIONS });
     const { batches } = await steps.prepare({ executionId: execution_id });
-    expect(batches).toHaveLength(2);
+    expect(batches).toHaveLength(3);
 
+    // Dies before storing its results: nothing counted; the redelivery does the batch.
     await expect(steps.processBatch({ executionId: execution_id, batch: batches[0] }, { crashAt: 0.34 })).rejects.toBeInstanceOf(InjectedFault);
     let status = await jobs.status({ org: 'org-a', executionId: execution_id });
     checkInvariant(status);
-    expect(status.result.products_pending).toBe(6);
-    // The redelivery finishes the batch and counts it once.
+    expect(status.result.products_pending).toBe(9);
     await steps.processBatch({ executionId: execution_id, batch: batches[0] });
     status = await jobs.status({ org: 'org-a', executionId: execution_id });
     expect(status.result.products_successful).toBe(3);
 
-    // Batch 2 crashes every time and lands in the DLQ.
+    // Dies right after storing its results: the redelivery copies and counts them, fetching nothing.
     await expect(steps.processBatch({ executionId: execution_id, batch: batches[1] }, { crashAt: 0.67 })).rejects.toBeInstanceOf(InjectedFault);
-    expect(await steps.abandonBatch({ executionId: execution_id, batch: batches[1] })).toEqual({ abandoned: 1 });
+    status = await jobs.status({ org: 'org-a', executionId: execution_id });
+    expect(status.result.products_pending).toBe(6);
+    const fetches = shop.fetches();
+    expect(await steps.processBatch({ executionId: execution_id, batch: batches[1] })).toEqual({ state: 'done', counted: true });
+    expect(shop.fetches()).toBe(fetches);
+    status = await jobs.status({ org: 'org-a', executionId: execution_id });
+    expect(status.result).toMatchObject({ products_successful: 6, products_pending: 3 });
+
+    // Batch 3 crashes every time before storing and lands in the DLQ.
+    await expect(steps.processBatch({ executionId: execution_id, batch: batches[2] }, { crashAt: 0.1 })).rejects.toBeInstanceOf(InjectedFault);
+    expect(await steps.abandonBatch({ executionId: execution_id, batch: batches[2] })).toEqual({ abandoned: 3 });
     // A late delivery of the same message changes nothing.
-    await steps.processBatch({ executionId: execution_id, batch: batches[1] });
+    expect(await steps.processBatch({ executionId: execution_id, batch: batches[2] })).toEqual({ state: 'done', counted: false });
     await steps.finalize({ executionId: execution_id });
     status = await jobs.status({ org: 'org-a', executionId: execution_id });
     checkInvariant(status);
-    expect(status.result).toMatchObject({ products_successful: 5, products_failed: 1, products_failed_by_reason: { other: 1 }, products_pending: 0 });
+    expect(status.result).toMatchObject({ products_successful: 6, products_failed: 3, products_failed_by_reason: { other: 3 }, products_pending: 0 });
     const lost = status.results!.items.find((r) => !r.success)!;
     expect(lost).toMatchObject({ outcome: 'other', retry: true, message: LOST_BATCH_MESSAGE });
   });

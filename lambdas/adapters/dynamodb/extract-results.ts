@@ -3,13 +3,19 @@
 //   url entry   pk EXEC#<executionId>  sk URL#<index, 7 digits>
 //               input, url, dup_of, state pending|done, outcome, result (JSON string) or
 //               result_gz (gzip of it, for records above 32 KB: DynamoDB items stop at 400 KB)
+//   batch claim pk EXEC#<executionId>  sk BATCH#<batch id>
+//               written once (conditional put): results_gz = gzip of [[index, result], ...], or
+//               no results when they would not fit one item (entries are then recorded one by one)
 import { gzipSync, gunzipSync } from 'node:zlib';
-import { BatchGetCommand, BatchWriteCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { ExtractResultStore, UrlEntry } from '../../ports/extract-results';
+import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { UrlEntry } from '../../ports/extract-results';
 import type { UrlResult } from '../../domain/extraction/types';
+import type { BatchClaim, ClaimingResultStore } from '../../domain/extract-jobs/steps';
 import { isConditionalFailure } from './keys';
 
 const INLINE_LIMIT = 32 * 1024;
+/** Claims keep their results below this (DynamoDB items stop at 400 KB; room left for keys). */
+const CLAIM_RESULTS_LIMIT = 350 * 1024;
 const MAX_ENTRIES = 200_000;
 const MAX_UNPROCESSED_ROUNDS = 8;
 
@@ -27,6 +33,14 @@ function decodeResult(item: Record<string, any>): UrlResult | null {
   return null;
 }
 
+const claimKey = (executionId: string, batchId: string) => ({ pk: pk(executionId), sk: `BATCH#${batchId}` });
+
+function claimFromItem(item: Record<string, any>): BatchClaim {
+  if (!item.results_gz) return { batchId: item.batch_id, results: null };
+  const pairs = JSON.parse(gunzipSync(Buffer.from(item.results_gz)).toString('utf8')) as Array<[number, UrlResult]>;
+  return { batchId: item.batch_id, results: new Map(pairs) };
+}
+
 const fromItem = (item: Record<string, any>): UrlEntry => ({
   index: Number(item.index),
   input: item.input,
@@ -38,7 +52,24 @@ const fromItem = (item: Record<string, any>): UrlEntry => ({
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tableName: string): ExtractResultStore {
+export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tableName: string): ClaimingResultStore {
+  /** Items by key (sk), consistent reads, unprocessed keys retried. */
+  async function readKeys(executionId: string, sks: string[]): Promise<Array<Record<string, any>>> {
+    const unique = [...new Set(sks)];
+    const found: Array<Record<string, any>> = [];
+    for (let i = 0; i < unique.length; i += 100) {
+      let keys: Array<Record<string, string>> = unique.slice(i, i + 100).map((key) => ({ pk: pk(executionId), sk: key }));
+      for (let round = 0; keys.length; round++) {
+        if (round >= MAX_UNPROCESSED_ROUNDS) throw new Error('The table kept refusing reads (unprocessed keys)');
+        if (round) await pause(50 * 2 ** round);
+        const out = await documents.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: keys, ConsistentRead: true } } }));
+        found.push(...(out.Responses?.[tableName] ?? []));
+        keys = (out.UnprocessedKeys?.[tableName]?.Keys ?? []) as typeof keys;
+      }
+    }
+    return found;
+  }
+
   async function queryFrom(executionId: string, from: number, limit: number): Promise<UrlEntry[]> {
     const entries: UrlEntry[] = [];
     let start: Record<string, any> | undefined;
@@ -109,19 +140,59 @@ export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tabl
     },
 
     async get(executionId, indices) {
-      const unique = [...new Set(indices)];
-      const found: UrlEntry[] = [];
-      for (let i = 0; i < unique.length; i += 100) {
-        let keys: Array<Record<string, string>> = unique.slice(i, i + 100).map((index) => ({ pk: pk(executionId), sk: sk(index) }));
-        for (let round = 0; keys.length; round++) {
-          if (round >= MAX_UNPROCESSED_ROUNDS) throw new Error('The table kept refusing reads (unprocessed keys)');
-          if (round) await pause(50 * 2 ** round);
-          const out = await documents.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: keys, ConsistentRead: true } } }));
-          found.push(...(out.Responses?.[tableName] ?? []).map(fromItem));
-          keys = (out.UnprocessedKeys?.[tableName]?.Keys ?? []) as typeof keys;
-        }
+      const items = await readKeys(executionId, indices.map(sk));
+      return items.map(fromItem).sort((a, b) => a.index - b.index);
+    },
+
+    async readBatch(executionId, batch) {
+      const claimSk = claimKey(executionId, batch.id).sk;
+      const items = await readKeys(executionId, [claimSk, ...batch.indices.map(sk)]);
+      const claimItem = items.find((item) => item.sk === claimSk);
+      const entries = items.filter((item) => item.sk !== claimSk).map(fromItem).sort((a, b) => a.index - b.index);
+      return { entries, claim: claimItem ? claimFromItem(claimItem) : null };
+    },
+
+    async claimBatch(executionId, batchId, results) {
+      const gz = gzipSync(JSON.stringify(results.map(({ index, result }) => [index, result])));
+      const fits = gz.length <= CLAIM_RESULTS_LIMIT;
+      try {
+        await documents.send(
+          new PutCommand({
+            TableName: tableName,
+            Item: { ...claimKey(executionId, batchId), entity: 'batch-claim', batch_id: batchId, ...(fits ? { results_gz: gz } : {}) },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
+        );
+        return { won: true, claim: { batchId, results: fits ? new Map(results.map(({ index, result }) => [index, result])) : null } };
+      } catch (error) {
+        if (!isConditionalFailure(error)) throw error;
       }
-      return found.sort((a, b) => a.index - b.index);
+      const out = await documents.send(new GetCommand({ TableName: tableName, Key: claimKey(executionId, batchId), ConsistentRead: true }));
+      if (!out.Item) throw new Error(`Batch claim ${batchId} of ${executionId} vanished`);
+      return { won: false, claim: claimFromItem(out.Item) };
+    },
+
+    async claims(executionId) {
+      const claims = new Map<string, BatchClaim>();
+      let start: Record<string, any> | undefined;
+      for (let page = 0; page < 10_000; page++) {
+        const out = await documents.send(
+          new QueryCommand({
+            TableName: tableName,
+            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :batch)',
+            ExpressionAttributeValues: { ':pk': pk(executionId), ':batch': 'BATCH#' },
+            ConsistentRead: true,
+            ExclusiveStartKey: start,
+          }),
+        );
+        for (const item of out.Items ?? []) {
+          const claim = claimFromItem(item);
+          claims.set(claim.batchId, claim);
+        }
+        start = out.LastEvaluatedKey;
+        if (!start) break;
+      }
+      return claims;
     },
 
     range: (executionId, from, limit) => queryFrom(executionId, Math.max(0, from), limit),

@@ -20,9 +20,32 @@ export interface BatchMessage {
   batch: Batch;
 }
 
+/**
+ * The one stored outcome of a batch: the first writer's results (index -> result), or null
+ * when they were too large for one item and the entries are recorded one by one instead.
+ */
+export interface BatchClaim {
+  batchId: string;
+  results: Map<number, UrlResult> | null;
+}
+
+/**
+ * The result store with batch claims (the DynamoDB adapter): a batch's results are stored by one
+ * conditional write that only the first writer wins, then copied to its entries, instead of one
+ * conditional write per entry. lambdas/ports/extract-results.ts should take these over.
+ */
+export interface ClaimingResultStore extends ExtractResultStore {
+  /** The batch's entries (as get()) and its claim, in one read. */
+  readBatch(executionId: string, batch: Batch): Promise<{ entries: UrlEntry[]; claim: BatchClaim | null }>;
+  /** Stores the claim unless one exists; returns the claim that holds (this one when won). */
+  claimBatch(executionId: string, batchId: string, results: ReadonlyArray<{ index: number; result: UrlResult }>): Promise<{ won: boolean; claim: BatchClaim }>;
+  /** Every claim of the execution by batch id. */
+  claims(executionId: string): Promise<Map<string, BatchClaim>>;
+}
+
 export interface ExtractStepsDeps {
   executions: Executions;
-  results: ExtractResultStore;
+  results: ClaimingResultStore;
   /** Needed by processBatch only. */
   extractUrl?: ExtractUrl;
   /** Successful records are stored here (and counted for their vendor). */
@@ -106,9 +129,16 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
     return executions.addProgress(executionId, batch.id, countEntries(entries, perSuccess));
   }
 
+  /** `result` as the entry's own: its input URL, and the final URL when that differs. */
+  function ownResult(entry: UrlEntry, result: UrlResult): UrlResult {
+    const { final_url, ...rest } = result;
+    return { ...rest, url: entry.input, ...(final_url && final_url !== entry.input ? { final_url } : {}) };
+  }
+
   /**
-   * Records `result` for every pending index of a URL group (first occurrence and its
-   * duplicates). Returns the entries as now stored, or null when another writer got there first.
+   * Records `result` for every pending index of a URL group one entry at a time (conditional
+   * writes; used when a batch's results were too large for its claim). Returns the entries as
+   * now stored, or null when another writer got there first.
    */
   async function recordGroup(executionId: string, group: UrlEntry[], result: UrlResult): Promise<UrlEntry[] | null> {
     const written: UrlEntry[] = [];
@@ -118,12 +148,60 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
         written.push(entry);
         continue;
       }
-      const { final_url, ...rest } = result;
-      const own: UrlResult = { ...rest, url: entry.input, ...(final_url && final_url !== entry.input ? { final_url } : {}) };
+      const own = ownResult(entry, result);
       if (await results.record(executionId, entry.index, own)) written.push({ ...entry, state: 'done', result: own });
       else lost = true;
     }
     return lost ? null : written;
+  }
+
+  /**
+   * Copies a claim's results to the batch's entries that are still pending (anyone may do this,
+   * any number of times: the content is the claim's) and returns the entries as now stored.
+   */
+  async function applyClaim(executionId: string, entries: UrlEntry[], claim: BatchClaim & { results: Map<number, UrlResult> }): Promise<UrlEntry[]> {
+    const copied: UrlEntry[] = [];
+    const merged = entries.map((entry) => {
+      const result = entry.state === 'pending' ? claim.results.get(entry.index) : undefined;
+      if (!result) return entry;
+      const done: UrlEntry = { ...entry, state: 'done', result };
+      copied.push(done);
+      return done;
+    });
+    if (copied.length) await results.putEntries(executionId, copied);
+    return merged;
+  }
+
+  /** Claims `outcomes` for the batch, copies what holds to the entries, and counts it once. */
+  async function settle(executionId: string, batch: Batch, entries: UrlEntry[], claim: BatchClaim, perSuccess: number): Promise<boolean> {
+    if (!claim.results) return countBatch(executionId, batch, perSuccess, true);
+    const stored = await applyClaim(executionId, entries, { ...claim, results: claim.results });
+    // A claim is the batch's final word (a cancelled batch's claim holds what finished).
+    return countBatch(executionId, batch, perSuccess, true, stored);
+  }
+
+  /** Per-entry results of extracted URL groups (every pending index of each group). */
+  const outcomesOf = (extracted: ReadonlyArray<{ group: UrlEntry[]; result: UrlResult }>) =>
+    extracted.flatMap(({ group, result }) => group.filter((e) => e.state === 'pending').map((entry) => ({ index: entry.index, result: ownResult(entry, result) })));
+
+  /** The results too large for a claim: entry by entry (conditional writes), then counted. */
+  async function recordOneByOne(
+    executionId: string,
+    batch: Batch,
+    entries: UrlEntry[],
+    extracted: ReadonlyArray<{ group: UrlEntry[]; result: UrlResult }>,
+    perSuccess: number,
+    partial: boolean,
+  ): Promise<boolean> {
+    const stored = new Map<number, UrlEntry>(entries.map((entry) => [entry.index, entry]));
+    let lostRace = false;
+    await eachLimited(extracted, deps.urlConcurrency ?? 4, async ({ group, result }) => {
+      const written = await recordGroup(executionId, group, result);
+      if (written) for (const entry of written) stored.set(entry.index, entry);
+      else lostRace = true;
+    });
+    // A concurrent delivery recorded some entries first: count from what is stored.
+    return countBatch(executionId, batch, perSuccess, partial, lostRace ? undefined : [...stored.values()]);
   }
 
   return {
@@ -143,9 +221,11 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
     },
 
     /**
-     * The worker's job for one message. Skips a finished or cancelled execution. Fault injection:
-     * `crashAt` in [0, 1) makes it die after that fraction of its remaining URLs was recorded
-     * (so it always dies while work remains); nothing is written after the crash.
+     * The worker's job for one message: extract the batch's pending URLs, store the products,
+     * claim the batch with the results (one conditional write; a duplicate delivery that loses
+     * uses the winner's), copy them to the entries and count once. Skips a finished or cancelled
+     * execution. Fault injection: `crashAt` in [0, 1) makes it die while work remains, before
+     * storing its results (< 0.5) or after; nothing is written after the crash.
      */
     async processBatch(message: BatchMessage, fault: { crashAt?: number } = {}): Promise<{ state: 'done' | 'skipped' | 'stopped'; counted: boolean }> {
       const { executionId, batch } = message;
@@ -156,7 +236,14 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
       const options = optionsOf(execution);
       const perSuccess = creditsPerSuccess(options);
 
-      const entries = await results.get(executionId, batch.indices);
+      const { entries, claim: existing } = await results.readBatch(executionId, batch);
+      // Fault injection: a dead process writes nothing more. Below one half it dies before its
+      // results are stored, else right after (stored, but neither copied to the entries nor
+      // counted); finding the batch stored already, it dies before copying.
+      const crash = fault.crashAt === undefined ? undefined : fault.crashAt < 0.5 ? 'before' : 'after';
+      if (crash && existing?.results) throw new InjectedFault();
+      // Another delivery stored this batch already: finish its work (copy, count), fetch nothing.
+      if (existing?.results) return { state: 'done', counted: await settle(executionId, batch, entries, existing, perSuccess) };
       const groups = new Map<number, UrlEntry[]>();
       for (const entry of entries) {
         const key = entry.dup_of ?? entry.index;
@@ -197,31 +284,16 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
         const products = extracted.flatMap(({ url, result }) => (result.success && result.product ? [{ url, product: result.product }] : []));
         await deps.catalog.rememberAll(products, options);
       }
+      if (crash === 'before' && extracted.length) throw new InjectedFault();
 
-      // 3. Record the results (one conditional write per entry: pending -> done once). Fault
-      //    injection: a dead process writes nothing more; the check and the claim are
-      //    synchronous, so at most crashAfter groups are written before the crash.
-      const crashAfter = fault.crashAt === undefined ? undefined : Math.floor(Math.min(Math.max(fault.crashAt, 0), 0.999) * todo.length);
-      let recorded = 0;
-      let crashed = false;
-      const stored = new Map<number, UrlEntry>(entries.map((entry) => [entry.index, entry]));
-      let lostRace = false;
-      await eachLimited(extracted, deps.urlConcurrency ?? 4, async ({ group, result }) => {
-        if (crashed || (crashAfter !== undefined && recorded >= crashAfter)) {
-          crashed = true;
-          throw new InjectedFault();
-        }
-        recorded++;
-        const written = await recordGroup(executionId, group, result);
-        if (written) for (const entry of written) stored.set(entry.index, entry);
-        else lostRace = true;
-      });
-
-      // A concurrent delivery recorded some entries first: count from what is stored.
-      const known = lostRace ? undefined : [...stored.values()];
-      // Cancelled mid-batch: count what finished so status and results agree.
-      if (stopped) return { state: 'stopped', counted: await countBatch(executionId, batch, perSuccess, true, known) };
-      return { state: 'done', counted: await countBatch(executionId, batch, perSuccess, false, known) };
+      // 3. Claim the batch with these results (the first writer wins), copy the claim that
+      //    holds to the entries, count it once.
+      const outcome: 'done' | 'stopped' = stopped ? 'stopped' : 'done';
+      if (existing || !extracted.length) return { state: outcome, counted: await recordOneByOne(executionId, batch, entries, extracted, perSuccess, stopped) };
+      const { claim } = await results.claimBatch(executionId, batch.id, outcomesOf(extracted));
+      if (crash === 'after') throw new InjectedFault();
+      if (!claim.results) return { state: outcome, counted: await recordOneByOne(executionId, batch, entries, extracted, perSuccess, stopped) };
+      return { state: outcome, counted: await settle(executionId, batch, entries, claim, perSuccess) };
     },
 
     /**
@@ -232,29 +304,59 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
       const { executionId, batch } = message;
       const execution = await executions.get(executionId);
       if (!execution) return { abandoned: 0 };
-      const entries = await results.get(executionId, batch.indices);
-      let abandoned = 0;
-      for (const entry of entries) {
-        if (entry.state !== 'pending') continue;
-        if (await results.record(executionId, entry.index, failedResult(entry.input, reason))) abandoned++;
+      const perSuccess = creditsPerSuccess(optionsOf(execution));
+      const { entries, claim: existing } = await results.readBatch(executionId, batch);
+      const lost = entries.filter((entry) => entry.state === 'pending').map((entry) => ({ index: entry.index, result: failedResult(entry.input, reason) }));
+      if (!existing) {
+        const { won, claim } = await results.claimBatch(executionId, batch.id, lost);
+        if (claim.results) {
+          await settle(executionId, batch, entries, claim, perSuccess);
+          return { abandoned: won ? lost.length : 0 };
+        }
+      } else if (existing.results) {
+        await settle(executionId, batch, entries, existing, perSuccess);
+        return { abandoned: 0 };
       }
-      await countBatch(executionId, batch, creditsPerSuccess(optionsOf(execution)), true);
+      // Results recorded entry by entry for this batch: the still-pending ones become `other`.
+      let abandoned = 0;
+      for (const { index, result } of lost) if (await results.record(executionId, index, result)) abandoned++;
+      await countBatch(executionId, batch, perSuccess, true);
       return { abandoned };
     },
 
     /**
      * Counts every entry from the store (the authoritative recount), gives any entry still pending
      * the `other` outcome, and completes the execution unless it was cancelled or failed meanwhile.
+     * Every batch then has a claim, so a late delivery of any of its messages changes nothing.
      */
     async finalize(input: { executionId: string }) {
       const { executionId } = input;
       const execution = await executions.get(executionId);
       if (!execution || TERMINAL.has(execution.status)) return { executionId, status: execution?.status ?? 'missing' };
+      const perSuccess = creditsPerSuccess(optionsOf(execution));
       let entries = await results.all(executionId);
-      const leftovers = entries.filter((e) => e.state === 'pending');
-      for (const entry of leftovers) await results.record(executionId, entry.index, failedResult(entry.input, NOT_PROCESSED_MESSAGE));
-      if (leftovers.length) entries = await results.all(executionId);
-      const counters = countEntries(entries, creditsPerSuccess(optionsOf(execution)));
+      if (entries.some((e) => e.state === 'pending')) {
+        // The batches as Prepare planned them (entries with a URL were all pending then).
+        const batches = planBatches(entries.map((e) => (e.url ? { ...e, state: 'pending' as const } : e)), deps.batchUrls);
+        const claims = await results.claims(executionId);
+        const byIndex = new Map(entries.map((e) => [e.index, e]));
+        for (const batch of batches) {
+          const batchEntries = batch.indices.map((i) => byIndex.get(i)!).filter(Boolean);
+          if (!batchEntries.some((e) => e.state === 'pending')) continue;
+          let claim = claims.get(batch.id);
+          if (!claim) {
+            const leftovers = batchEntries.filter((e) => e.state === 'pending').map((e) => ({ index: e.index, result: failedResult(e.input, NOT_PROCESSED_MESSAGE) }));
+            claim = (await results.claimBatch(executionId, batch.id, leftovers)).claim;
+          }
+          if (claim.results) await applyClaim(executionId, batchEntries, { ...claim, results: claim.results });
+          // Recorded entry by entry: what is still pending now becomes `other`.
+          for (const entry of batchEntries) {
+            if (entry.state === 'pending' && !claim.results?.has(entry.index)) await results.record(executionId, entry.index, failedResult(entry.input, NOT_PROCESSED_MESSAGE));
+          }
+        }
+        entries = await results.all(executionId);
+      }
+      const counters = countEntries(entries, perSuccess);
       const completed = await executions.complete(executionId, { counters });
       return { executionId, status: completed ? 'completed' : ((await executions.get(executionId))?.status ?? 'missing') };
     },
