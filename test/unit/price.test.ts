@@ -58,6 +58,36 @@ describe('parsePrice: locale-aware amounts', () => {
   });
 });
 
+describe('parsePrice: wording, scripts and spacing around the number', () => {
+  // Values as the parser gave them before its fast rewrite: the fast paths must not move them.
+  it.each([
+    ['kostenloser Versand ab 50 €', {}, null, 'EUR'],
+    ['Gratis', {}, 0, null],
+    ['Was $120.00 Now $60.00', {}, 60, 'USD'],
+    ['Statt 99,00 € jetzt 79,00 €', {}, 79, 'EUR'],
+    ['40 % günstiger 12,99 €', {}, 12.99, 'EUR'],
+    ['Qty: 3 $4.50', {}, 4.5, 'USD'],
+    ['SKU 1234 19,90 €', {}, 19.9, 'EUR'],
+    ['12 cm 5 €', {}, 5, 'EUR'],
+    ['5 x 2,50 €', {}, 2.5, 'EUR'],
+    ['\u0661\u066c\u0662\u0663\u0664\u066b\u0665\u0660 ر.س', {}, 1234.5, 'SAR'],
+    ['\u06f1\u06f2\u06f0\u06f0\u06f0 تومان', {}, 12000, 'IRR'],
+    ['\uff11\uff12\uff13円', {}, 123, 'JPY'],
+    ['1\u200b299,00\u00a0€', {}, 1299, 'EUR'],
+    ['1\u2009299,00\u202f€', {}, 1299, 'EUR'],
+    ['$\t12.50', {}, 12.5, 'USD'],
+    ['12 kr', { countryCode: ' NO ' }, 12, 'NOK'],
+    ['34.000', { countryCode: 'KW' }, 34, null],
+    ['$5', { countryCode: 'constructor' }, 5, 'USD'],
+    ['Price: usd 12', {}, 12, 'USD'],
+    ['ZKč 5', {}, 5, null],
+    ['Lamp 12', {}, 12, null],
+    ['Free shipping', {}, null, null],
+  ] as const)('%j %j -> %s %s', (text, hints, amount, currency) => {
+    expect(parsePrice(text, hints)).toEqual({ amount, currency });
+  });
+});
+
 describe('minor units', () => {
   it('knows ISO 4217 exponents', () => {
     expect(currencyExponent('JPY')).toBe(0);
