@@ -26,3 +26,26 @@ export interface ExtractResultStore {
   /** Every entry in index order (bounded by the largest extraction accepted). */
   all(executionId: string): Promise<UrlEntry[]>;
 }
+
+/**
+ * The one stored outcome of a batch: the first writer's results (index -> result), or null
+ * when they were too large for one item and the entries are recorded one by one instead.
+ */
+export interface BatchClaim {
+  batchId: string;
+  results: Map<number, UrlResult> | null;
+}
+
+/**
+ * The result store with batch claims (the DynamoDB adapter): a batch's results are stored by one
+ * conditional write that only the first writer wins, then copied to its entries, instead of one
+ * conditional write per entry.
+ */
+export interface ClaimingResultStore extends ExtractResultStore {
+  /** The batch's entries (as get()) and its claim, in one read. */
+  readBatch(executionId: string, batch: { id: string; indices: number[] }): Promise<{ entries: UrlEntry[]; claim: BatchClaim | null }>;
+  /** Stores the claim unless one exists; returns the claim that holds (this one when won). */
+  claimBatch(executionId: string, batchId: string, results: ReadonlyArray<{ index: number; result: UrlResult }>): Promise<{ won: boolean; claim: BatchClaim }>;
+  /** Every claim of the execution by batch id. */
+  claims(executionId: string): Promise<Map<string, BatchClaim>>;
+}

@@ -28,3 +28,12 @@ export interface ProductStore {
   /** Most recently updated first; optionally one vendor and/or updated at or after `updatedSince`. */
   listUpdated(query: { vendor?: string; updatedSince?: string; offset: number; limit: number }): Promise<{ items: StoredProduct[]; total: number }>;
 }
+
+/**
+ * A product store that also writes many records at once (the DynamoDB adapter): one round trip
+ * per 25 records instead of one each, for the extract worker's batches.
+ */
+export interface BatchProductStore extends ProductStore {
+  /** put() for each record; firstSeen in the same order (a URL listed twice is new at most once). */
+  putAll(records: StoredProduct[]): Promise<Array<{ firstSeen: boolean }>>;
+}

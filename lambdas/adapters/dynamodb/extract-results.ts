@@ -8,9 +8,8 @@
 //               no results when they would not fit one item (entries are then recorded one by one)
 import { gzipSync, gunzipSync } from 'node:zlib';
 import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { UrlEntry } from '../../ports/extract-results';
+import type { BatchClaim, ClaimingResultStore, UrlEntry } from '../../ports/extract-results';
 import type { UrlResult } from '../../domain/extraction/types';
-import type { BatchClaim, ClaimingResultStore } from '../../domain/extract-jobs/steps';
 import { isConditionalFailure } from './keys';
 
 const INLINE_LIMIT = 32 * 1024;

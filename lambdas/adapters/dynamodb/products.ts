@@ -9,8 +9,7 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { StoredProduct } from '../../ports/products';
-import type { BatchProductStore } from '../../domain/products/catalog';
+import type { BatchProductStore, StoredProduct } from '../../ports/products';
 import { isConditionalFailure } from './keys';
 
 const INLINE_LIMIT = 32 * 1024;

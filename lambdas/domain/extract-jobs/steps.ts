@@ -4,7 +4,7 @@
 import type { ExtractUrl, UrlResult } from '../extraction/types';
 import { TERMINAL } from '../executions/model';
 import type { Executions } from '../executions/service';
-import type { ExtractResultStore, UrlEntry } from '../../ports/extract-results';
+import type { BatchClaim, ClaimingResultStore, UrlEntry } from '../../ports/extract-results';
 import type { ProductCatalog } from '../products/catalog';
 import { BATCH_URLS, countEntries, creditsPerSuccess, optionsOf } from './model';
 
@@ -18,29 +18,6 @@ export interface Batch {
 export interface BatchMessage {
   executionId: string;
   batch: Batch;
-}
-
-/**
- * The one stored outcome of a batch: the first writer's results (index -> result), or null
- * when they were too large for one item and the entries are recorded one by one instead.
- */
-export interface BatchClaim {
-  batchId: string;
-  results: Map<number, UrlResult> | null;
-}
-
-/**
- * The result store with batch claims (the DynamoDB adapter): a batch's results are stored by one
- * conditional write that only the first writer wins, then copied to its entries, instead of one
- * conditional write per entry. lambdas/ports/extract-results.ts should take these over.
- */
-export interface ClaimingResultStore extends ExtractResultStore {
-  /** The batch's entries (as get()) and its claim, in one read. */
-  readBatch(executionId: string, batch: Batch): Promise<{ entries: UrlEntry[]; claim: BatchClaim | null }>;
-  /** Stores the claim unless one exists; returns the claim that holds (this one when won). */
-  claimBatch(executionId: string, batchId: string, results: ReadonlyArray<{ index: number; result: UrlResult }>): Promise<{ won: boolean; claim: BatchClaim }>;
-  /** Every claim of the execution by batch id. */
-  claims(executionId: string): Promise<Map<string, BatchClaim>>;
 }
 
 export interface ExtractStepsDeps {

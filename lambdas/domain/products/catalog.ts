@@ -2,7 +2,7 @@
 // country, tell the vendor store about it, and serve a fresh stored record instead of a new
 // fetch when the caller allows it (the synchronous /api/product(s) path).
 import type { ExtractOptions, ProductRecord } from '../extraction/types';
-import type { ProductFlags, ProductStore, StoredProduct } from '../../ports/products';
+import type { BatchProductStore, ProductFlags, StoredProduct } from '../../ports/products';
 import type { VendorStore } from '../../ports/vendors';
 import { vendorKey } from '../extraction/url';
 import { recordProductSeen } from '../vendors/service';
@@ -40,15 +40,6 @@ export function maskToFlags(product: ProductRecord, flags: ProductFlags): Produc
     images: product.images.map(untag),
     variants: product.variants.map((variant) => ({ ...variant, image: untag(variant.image) })),
   };
-}
-
-/**
- * A product store that also writes many records at once (the DynamoDB adapter): one round trip
- * per 25 records instead of one each, for the extract worker's batches.
- */
-export interface BatchProductStore extends ProductStore {
-  /** put() for each record; firstSeen in the same order (a URL listed twice is new at most once). */
-  putAll(records: StoredProduct[]): Promise<Array<{ firstSeen: boolean }>>;
 }
 
 export interface ProductCatalogDeps {
