@@ -17,7 +17,7 @@ import { withKeyCache } from '../domain/accounts/cache';
 import { createUsageMeter, type UsageMeter } from '../domain/usage/meter';
 import { withVendorListCache } from '../domain/vendors/list-cache';
 import * as vendors from '../domain/vendors/service';
-import type { ProductSeen } from '../domain/vendors/model';
+import type { ProductSeen, ProductsSeen } from '../domain/vendors/model';
 
 export interface PlatformDeps {
   config: Config;
@@ -83,3 +83,7 @@ export const ensureDevelopmentKey = (deps: PlatformDeps = getPlatformDeps()) => 
 /** For the extraction jobs: a product of `vendor` was stored (newProduct: first time seen). */
 export const recordProductSeen = (event: ProductSeen, deps: PlatformDeps = getPlatformDeps()) =>
   vendors.recordProductSeen(deps.vendors, event);
+
+/** For the extraction jobs' batches: products of one `vendor` stored together, one vendor write. */
+export const recordProductsSeen = (event: ProductsSeen, deps: PlatformDeps = getPlatformDeps()) =>
+  vendors.recordProductsSeen(deps.vendors, event);

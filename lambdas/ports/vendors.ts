@@ -1,11 +1,13 @@
-import type { ProductSeen, VendorRecord } from '../domain/vendors/model';
+import type { ProductSeen, ProductsSeen, VendorRecord } from '../domain/vendors/model';
 
 export interface VendorStore {
   /** Upsert: count +1 when newProduct, latest update = max(stored, updatedAt). */
   recordProductSeen(event: { vendor: string; displayName?: string; newProduct: boolean; updatedAt: string }): Promise<void>;
+  /** Many products of one vendor in one write: count + newProducts, latest update = max(stored, updatedAt). */
+  recordProductsSeen(event: { vendor: string; displayName?: string; newProducts: number; updatedAt: string }): Promise<void>;
   /** Every vendor, ordered by vendor key. */
   listAll(): Promise<VendorRecord[]>;
   get(vendor: string): Promise<VendorRecord | null>;
 }
 
-export type { ProductSeen };
+export type { ProductSeen, ProductsSeen };

@@ -80,7 +80,7 @@ function compose() {
   const catalog = createProductCatalog({ store: dynamoProductStore(clients.documents, engines.tableName), vendors });
   const jobs = createExtractJobs({ executions, results, workflows, workflowName: 'extract', deadlineSeconds: 600 });
   const steps = createExtractSteps({ executions, results, extractUrl: shop.extractUrl, catalog, batchUrls: 3, urlConcurrency: 1 });
-  return { jobs, steps, started, executions, catalog, vendors };
+  return { jobs, steps, started, executions, results, catalog, vendors };
 }
 
 /** The invariant every status read must satisfy. */
@@ -193,6 +193,46 @@ describe('extraction jobs, step by step', () => {
     expect(status.result).toMatchObject({ products_successful: 6, products_failed: 3, products_failed_by_reason: { other: 3 }, products_pending: 0 });
     const lost = status.results!.items.find((r) => !r.success)!;
     expect(lost).toMatchObject({ outcome: 'other', retry: true, message: LOST_BATCH_MESSAGE });
+  });
+
+  it('keeps vendor counts exact when batches are delivered twice at once and again later', async () => {
+    const { jobs, catalog, vendors, executions, results } = compose();
+    // Products of two vendors (by the record's own URL); the same product listed twice counts once.
+    const vendorOf = (n: number) => (n % 2 ? 'dup-odd.example' : 'dup-even.example');
+    const extractUrl: ExtractUrl = async (url, options) => {
+      const result = await shop.extractUrl(url, options);
+      const n = Number(url.split('-').pop());
+      return result.product ? { ...result, product: { ...result.product, url: `https://www.${vendorOf(n)}/products/${n}` } } : result;
+    };
+    const steps = createExtractSteps({ executions, results, extractUrl, catalog, batchUrls: 3, urlConcurrency: 2 });
+    const urls = [...Array.from({ length: 8 }, (_, i) => `${shop.origin}/p/dup-${i}`), `${shop.origin}/p/dup-3`, `${shop.origin}/about`];
+    const { execution_id } = await jobs.start({ org: 'org-a', kind: 'extract-urls', urls, options: OPTIONS });
+    const { batches } = await steps.prepare({ executionId: execution_id });
+    expect(batches.length).toBeGreaterThan(1);
+    for (const batch of batches) {
+      await Promise.all([0, 1].map(() => steps.processBatch({ executionId: execution_id, batch })));
+      await steps.processBatch({ executionId: execution_id, batch });
+    }
+    await steps.finalize({ executionId: execution_id });
+    const status = await jobs.status({ org: 'org-a', executionId: execution_id });
+    expect(status.result).toMatchObject({ products_successful: 9, products_pending: 0 });
+
+    const newest = async (vendor: string) => (await catalog.listUpdated({ vendor, offset: 0, limit: 1 })).items[0].updated_at;
+    for (const vendor of ['dup-odd.example', 'dup-even.example']) {
+      const stored = await vendors.get(vendor);
+      expect(stored?.productCount).toBe(4);
+      expect(stored?.latestProductUpdate).toBe(await newest(vendor));
+    }
+
+    // Extracting the same products again moves the latest update forward and counts nothing.
+    const before = (await vendors.get('dup-odd.example'))!.latestProductUpdate;
+    const again = await jobs.start({ org: 'org-a', kind: 'extract-urls', urls: urls.slice(0, 4), options: OPTIONS });
+    for (const batch of (await steps.prepare({ executionId: again.execution_id })).batches) await steps.processBatch({ executionId: again.execution_id, batch });
+    const after = await vendors.get('dup-odd.example');
+    expect(after?.productCount).toBe(4);
+    expect(after!.latestProductUpdate > before).toBe(true);
+    expect(after?.latestProductUpdate).toBe(await newest('dup-odd.example'));
+    expect((await vendors.get('dup-even.example'))?.productCount).toBe(4);
   });
 
   it('cancel: later batches are skipped, finished results stay readable, 409 afterwards', async () => {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEngines, type Engines } from '../../lambdas/local/engines';
 import { loadConfig } from '../../lambdas/config';
-import { createPlatformDeps, recordProductSeen } from '../../lambdas/composition/platform';
+import { createPlatformDeps, recordProductSeen, recordProductsSeen } from '../../lambdas/composition/platform';
 import { listVendorSummaries } from '../../lambdas/domain/vendors/service';
 import { errorBody } from '../../lambdas/http/render';
 import { AppError } from '../../lambdas/domain/errors';
@@ -56,5 +56,36 @@ describe('vendor store', () => {
       'merchant-shop.example': true,
     });
     await expect(recordProductSeen({ vendor: 'not a host', newProduct: true, updatedAt: '2026-01-01T00:00:00Z' }, deps)).rejects.toMatchObject({ code: 'INVALID_PARAMETER' });
+  });
+
+  it('counts a batch of products in one write: exact under concurrent batches, latest update never moves back', async () => {
+    const deps = depsFor({});
+    const at = (minute: number) => `2026-03-01T10:${String(minute).padStart(2, '0')}:00.000Z`;
+    // Concurrent batches out of order, some with no new product (only the instant moves).
+    const batches = [
+      { newProducts: 5, updatedAt: at(3) },
+      { newProducts: 0, updatedAt: at(9) },
+      { newProducts: 7, updatedAt: at(1) },
+      { newProducts: 2, updatedAt: at(5) },
+      { newProducts: 11, updatedAt: at(2) },
+    ];
+    await Promise.all(batches.map((batch) => recordProductsSeen({ vendor: 'www.batch-shop.example', ...batch }, deps)));
+    expect(await deps.vendors.get('batch-shop.example')).toMatchObject({ productCount: 25, latestProductUpdate: at(9), displayName: 'batch-shop.example' });
+
+    // An older batch arriving late still counts, without moving the latest update back.
+    await recordProductsSeen({ vendor: 'batch-shop.example', displayName: 'Batch Shop', newProducts: 3, updatedAt: new Date(at(0)) }, deps);
+    expect(await deps.vendors.get('batch-shop.example')).toMatchObject({ productCount: 28, latestProductUpdate: at(9), displayName: 'Batch Shop' });
+    // The single-product call adds to the same count.
+    await recordProductSeen({ vendor: 'batch-shop.example', newProduct: true, updatedAt: at(10) }, deps);
+    expect(await deps.vendors.get('batch-shop.example')).toMatchObject({ productCount: 29, latestProductUpdate: at(10) });
+    // The cached list sees the writes at once.
+    expect((await deps.vendors.listAll()).find((v) => v.vendor === 'batch-shop.example')?.productCount).toBe(29);
+
+    for (const newProducts of [-1, 1.5, Number.NaN]) {
+      await expect(recordProductsSeen({ vendor: 'batch-shop.example', newProducts, updatedAt: at(11) }, deps)).rejects.toMatchObject({ code: 'INVALID_PARAMETER' });
+    }
+    await expect(recordProductsSeen({ vendor: 'not a host', newProducts: 1, updatedAt: at(11) }, deps)).rejects.toMatchObject({ code: 'INVALID_PARAMETER' });
+    await expect(recordProductsSeen({ vendor: 'batch-shop.example', newProducts: 1, updatedAt: 'yesterday' }, deps)).rejects.toMatchObject({ code: 'INVALID_PARAMETER' });
+    expect((await deps.vendors.get('batch-shop.example'))?.productCount).toBe(29);
   });
 });

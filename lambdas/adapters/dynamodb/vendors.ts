@@ -13,37 +13,44 @@ const toRecord = (item: Record<string, any>): VendorRecord => ({
 });
 
 export function dynamoVendorStore(documents: DynamoDBDocumentClient, tableName: string): VendorStore {
+  const recordProductsSeen: VendorStore['recordProductsSeen'] = async ({ vendor, displayName, newProducts, updatedAt }) => {
+    const setName = displayName ? 'displayName = :name' : 'displayName = if_not_exists(displayName, :vendor)';
+    const base = {
+      TableName: tableName,
+      Key: vendorItem(vendor),
+      ExpressionAttributeNames: { '#vendor': 'vendor' },
+      ExpressionAttributeValues: {
+        ':vendor': vendor,
+        ':pk': VENDORS_INDEX_PK,
+        ':count': newProducts,
+        ...(displayName ? { ':name': displayName } : {}),
+      },
+    };
+    const setCommon = `SET #vendor = :vendor, gsi1pk = :pk, gsi1sk = :vendor, ${setName}`;
+    // One update when updatedAt is the newest (the usual case); when an older event arrives
+    // late, the condition fails and a second update counts it without moving the timestamp back.
+    // Either update is one atomic ADD, so concurrent writers never lose a count.
+    try {
+      await documents.send(
+        new UpdateCommand({
+          ...base,
+          UpdateExpression: `${setCommon}, latestProductUpdate = :at ADD productCount :count`,
+          ConditionExpression: 'attribute_not_exists(latestProductUpdate) OR latestProductUpdate < :at',
+          ExpressionAttributeValues: { ...base.ExpressionAttributeValues, ':at': updatedAt },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionalFailure(error)) throw error;
+      await documents.send(new UpdateCommand({ ...base, UpdateExpression: `${setCommon} ADD productCount :count` }));
+    }
+  };
+
   return {
-    async recordProductSeen({ vendor, displayName, newProduct, updatedAt }) {
-      const setName = displayName ? 'displayName = :name' : 'displayName = if_not_exists(displayName, :vendor)';
-      const base = {
-        TableName: tableName,
-        Key: vendorItem(vendor),
-        ExpressionAttributeNames: { '#vendor': 'vendor' },
-        ExpressionAttributeValues: {
-          ':vendor': vendor,
-          ':pk': VENDORS_INDEX_PK,
-          ':count': newProduct ? 1 : 0,
-          ...(displayName ? { ':name': displayName } : {}),
-        },
-      };
-      const setCommon = `SET #vendor = :vendor, gsi1pk = :pk, gsi1sk = :vendor, ${setName}`;
-      // One update when updatedAt is the newest (the usual case); when an older event arrives
-      // late, the condition fails and a second update counts it without moving the timestamp back.
-      try {
-        await documents.send(
-          new UpdateCommand({
-            ...base,
-            UpdateExpression: `${setCommon}, latestProductUpdate = :at ADD productCount :count`,
-            ConditionExpression: 'attribute_not_exists(latestProductUpdate) OR latestProductUpdate < :at',
-            ExpressionAttributeValues: { ...base.ExpressionAttributeValues, ':at': updatedAt },
-          }),
-        );
-      } catch (error) {
-        if (!isConditionalFailure(error)) throw error;
-        await documents.send(new UpdateCommand({ ...base, UpdateExpression: `${setCommon} ADD productCount :count` }));
-      }
+    async recordProductSeen({ newProduct, ...event }) {
+      await recordProductsSeen({ ...event, newProducts: newProduct ? 1 : 0 });
     },
+
+    recordProductsSeen,
 
     async listAll() {
       try {

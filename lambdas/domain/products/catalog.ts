@@ -5,7 +5,7 @@ import type { ExtractOptions, ProductRecord } from '../extraction/types';
 import type { BatchProductStore, ProductFlags, StoredProduct } from '../../ports/products';
 import type { VendorStore } from '../../ports/vendors';
 import { vendorKey } from '../extraction/url';
-import { recordProductSeen } from '../vendors/service';
+import { recordProductSeen, recordProductsSeen } from '../vendors/service';
 
 /**
  * How long a stored record may be served instead of extracting again: a day, the window in which
@@ -51,20 +51,20 @@ export interface ProductCatalogDeps {
 
 export type ProductCatalog = ReturnType<typeof createProductCatalog>;
 
-/** Vendor updates for stored records (ascending instants): one per new product, plus the newest instant if not sent. */
+/**
+ * One vendor update per vendor of a batch of stored records (ascending instants): its new
+ * products counted together, its newest instant as the latest update.
+ */
 async function tellVendors(vendors: VendorStore, records: readonly StoredProduct[], stored: ReadonlyArray<{ firstSeen: boolean }>): Promise<void> {
-  const newest = new Map<string, string>();
-  const told = new Map<string, string>();
+  const perVendor = new Map<string, { newProducts: number; updatedAt: string }>();
   for (const [i, record] of records.entries()) {
     if (!record.vendor) continue;
-    newest.set(record.vendor, record.updated_at);
-    if (!stored[i].firstSeen) continue;
-    await recordProductSeen(vendors, { vendor: record.vendor, newProduct: true, updatedAt: record.updated_at });
-    told.set(record.vendor, record.updated_at);
+    const seen = perVendor.get(record.vendor) ?? { newProducts: 0, updatedAt: record.updated_at };
+    if (stored[i].firstSeen) seen.newProducts++;
+    if (record.updated_at > seen.updatedAt) seen.updatedAt = record.updated_at;
+    perVendor.set(record.vendor, seen);
   }
-  for (const [vendor, updatedAt] of newest) {
-    if (told.get(vendor) !== updatedAt) await recordProductSeen(vendors, { vendor, newProduct: false, updatedAt });
-  }
+  await Promise.all([...perVendor].map(([vendor, seen]) => recordProductsSeen(vendors, { vendor, ...seen })));
 }
 
 export function createProductCatalog(deps: ProductCatalogDeps) {
@@ -82,10 +82,9 @@ export function createProductCatalog(deps: ProductCatalogDeps) {
     },
 
     /**
-     * remember() for a batch of successful extractions: the records in one batch write; the vendor
-     * store is told once per new product (its count), and once more per vendor only when that
-     * vendor's newest record is not new (its latest update). Records get distinct instants, 1 ms
-     * apart in list order, in blocks that never overlap between calls, and calls tell the vendors
+     * remember() for a batch of successful extractions: the records in one batch write, then one
+     * vendor write per vendor (its new products counted, its newest instant). Records get
+     * distinct instants, 1 ms apart in list order, in blocks that never overlap between calls, and calls tell the vendors
      * in the order of their blocks: a vendor is never sent an older instant than it has, which
      * would cost the vendor store a second write.
      */

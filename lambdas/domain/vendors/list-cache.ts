@@ -23,19 +23,29 @@ export function withVendorListCache(store: VendorStore, options: VendorListCache
   let reading: Promise<VendorRecord[]> | undefined;
   let generation = 0;
 
+  const forget = () => {
+    generation++;
+    cached = undefined;
+    reading = undefined;
+  };
+  async function writing(write: Promise<void>): Promise<void> {
+    try {
+      await write;
+    } finally {
+      // A list read while the write was in flight may predate it.
+      forget();
+    }
+  }
+
   return {
     async recordProductSeen(event) {
-      generation++;
-      cached = undefined;
-      reading = undefined;
-      try {
-        await store.recordProductSeen(event);
-      } finally {
-        // A list read while the write was in flight may predate it.
-        generation++;
-        cached = undefined;
-        reading = undefined;
-      }
+      forget();
+      await writing(store.recordProductSeen(event));
+    },
+
+    async recordProductsSeen(event) {
+      forget();
+      await writing(store.recordProductsSeen(event));
     },
 
     get: (vendor) => store.get(vendor),

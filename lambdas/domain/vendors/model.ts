@@ -23,3 +23,13 @@ export interface ProductSeen {
   newProduct: boolean;
   updatedAt: string | Date;
 }
+
+/** Products of one vendor stored together (an extraction batch). */
+export interface ProductsSeen {
+  vendor: string;
+  displayName?: string;
+  /** How many of them were stored for the first time: product_count grows by this. */
+  newProducts: number;
+  /** The newest of their update instants. */
+  updatedAt: string | Date;
+}

@@ -2,19 +2,25 @@ import type { VendorStore } from '../../ports/vendors';
 import type { MerchantDirectory } from '../affiliate/merchants';
 import { invalid } from '../errors';
 import { vendorKey } from '../extraction/url';
-import type { ProductSeen, VendorRecord, VendorSummary } from './model';
+import type { ProductSeen, ProductsSeen, VendorRecord, VendorSummary } from './model';
 
-export async function recordProductSeen(store: VendorStore, event: ProductSeen): Promise<void> {
-  const key = vendorKey(event.vendor);
-  if (!key) throw invalid(`vendor "${event.vendor}" is not a valid hostname`);
+/** The vendor key, display name and ISO instant of an event; bad values are INVALID_PARAMETER. */
+function checked(event: { vendor: string; displayName?: string; updatedAt: string | Date }) {
+  const vendor = vendorKey(event.vendor);
+  if (!vendor) throw invalid(`vendor "${event.vendor}" is not a valid hostname`);
   const updated = event.updatedAt instanceof Date ? event.updatedAt : new Date(event.updatedAt);
   if (Number.isNaN(updated.getTime())) throw invalid(`updatedAt "${String(event.updatedAt)}" is not a timestamp`);
-  await store.recordProductSeen({
-    vendor: key,
-    displayName: event.displayName?.trim() || undefined,
-    newProduct: event.newProduct,
-    updatedAt: updated.toISOString(),
-  });
+  return { vendor, displayName: event.displayName?.trim() || undefined, updatedAt: updated.toISOString() };
+}
+
+export async function recordProductSeen(store: VendorStore, event: ProductSeen): Promise<void> {
+  await store.recordProductSeen({ ...checked(event), newProduct: event.newProduct });
+}
+
+/** Products of one vendor stored together: one vendor write whatever their number. */
+export async function recordProductsSeen(store: VendorStore, event: ProductsSeen): Promise<void> {
+  if (!Number.isSafeInteger(event.newProducts) || event.newProducts < 0) throw invalid(`newProducts ${event.newProducts} is not a count`);
+  await store.recordProductsSeen({ ...checked(event), newProducts: event.newProducts });
 }
 
 export const toSummary = (record: VendorRecord, merchants: MerchantDirectory): VendorSummary => ({
