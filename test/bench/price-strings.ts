@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parsePrice } from '../../lambdas/domain/extraction/price';
+import { CORPORA } from '../corpora';
 
 export interface PriceCase {
   id: string;
@@ -14,7 +15,7 @@ export interface PriceCase {
   expected: { amount: string | null; currency_raw: string | null };
 }
 
-const corpus = path.resolve(process.cwd(), '../shared/corpora/price-strings');
+const corpus = path.join(CORPORA, 'price-strings');
 
 export function loadPriceCases(): PriceCase[] {
   return (JSON.parse(readFileSync(path.join(corpus, 'cases.json'), 'utf8')) as { cases: PriceCase[] }).cases;
