@@ -16,22 +16,69 @@ export interface AwsClients {
   sfn: SFNClient;
 }
 
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+/** True only for an endpoint on this machine: the embedded engines, never an AWS endpoint. */
+export function isLoopbackEndpoint(endpoint: string | undefined): endpoint is string {
+  if (!endpoint) return false;
+  try {
+    return LOOPBACK_HOSTS.has(new URL(endpoint).hostname);
+  } catch {
+    return false;
+  }
+}
+
+type SignableRequest = { headers: Record<string, string> };
+
+/**
+ * A SigV4-shaped Authorization header without the signature work. dynalite checks only that the
+ * header has Credential, Signature and SignedHeaders and that X-Amz-Date is present (it never
+ * computes the signature), fauxqs reads only the region from the credential scope, and the local
+ * Step Functions server reads no header at all. SigV4 (canonical request, two hashes, four
+ * HMACs per call) is a tenth of the SDK's per-call CPU on the main thread, which the embedded
+ * runtime shares with every worker.
+ */
+export function unsignedLocalScheme(region: string, service: string) {
+  return {
+    schemeId: 'aws.auth#sigv4',
+    identityProvider: (config: { getIdentityProvider(schemeId: string): unknown }) => config.getIdentityProvider('aws.auth#sigv4'),
+    signer: {
+      async sign<T extends SignableRequest>(request: T): Promise<T> {
+        const date = new Date().toISOString().replace(/[-:]|\.\d{3}/g, '');
+        request.headers['x-amz-date'] = date;
+        request.headers.authorization =
+          `AWS4-HMAC-SHA256 Credential=local/${date.slice(0, 8)}/${region}/${service}/aws4_request, SignedHeaders=host;x-amz-date, Signature=local`;
+        return request;
+      },
+    },
+  };
+}
+
+/** Options for a client on a local engine: local credentials and, on loopback, no signing. */
+function localOptions(endpoint: string, region: string, service: string) {
+  return {
+    endpoint,
+    credentials: localCredentials,
+    ...(isLoopbackEndpoint(endpoint) ? { httpAuthSchemes: [unsignedLocalScheme(region, service)] as never } : {}),
+  };
+}
+
 export function createClients(config: Config): AwsClients {
   const { endpoints, region } = config;
   const dynamodb = new DynamoDBClient({
     region,
-    ...(endpoints.dynamodb ? { endpoint: endpoints.dynamodb, credentials: localCredentials } : {}),
+    ...(endpoints.dynamodb ? localOptions(endpoints.dynamodb, region, 'dynamodb') : {}),
   });
   const documents = DynamoDBDocumentClient.from(dynamodb, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true },
   });
   const sqs = new SQSClient({
     region,
-    ...(endpoints.sqs ? { endpoint: endpoints.sqs, credentials: localCredentials, useQueueUrlAsEndpoint: false } : {}),
+    ...(endpoints.sqs ? { ...localOptions(endpoints.sqs, region, 'sqs'), useQueueUrlAsEndpoint: false } : {}),
   });
   const sfn = new SFNClient({
     region,
-    ...(endpoints.stepFunctions ? { endpoint: endpoints.stepFunctions, credentials: localCredentials } : {}),
+    ...(endpoints.stepFunctions ? localOptions(endpoints.stepFunctions, region, 'states') : {}),
   });
   return { dynamodb, documents, sqs, sfn };
 }
