@@ -1,7 +1,8 @@
 // `npm run bench -- extract-throughput`: 1000 URLs from the store simulator extracted (a) in a
 // plain loop with bounded concurrency and (b) through the local state machine (Prepare -> SQS
 // batches -> workers -> Finalize, every result stored) with the same concurrency: pollers x
-// URLs per batch. Prints both times, the overhead ratio (goal < 1.25x) and memory.
+// URLs per batch. Prints both times, the overhead ratio (goal < 1.25x), memory and the AWS SDK
+// calls of the state machine run by command.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { loadConfig } from '../../lambdas/config';
 import { eachLimited } from '../../lambdas/domain/extract-jobs/steps';
 import type { ExtractOptions } from '../../lambdas/domain/extraction/types';
 import { startStoreSimulator, listProductUrls } from '../stores';
+import { countSdkCalls } from './_count-hook';
 
 const URLS = 1000;
 const HOSTS = ['jsonld-shop.test', 'microdata-shop.test', 'opengraph-shop.test', 'productgroup-shop.test', 'dom-shop.test'];
@@ -80,6 +82,8 @@ export default async function main(): Promise<void> {
     });
     try {
       const { jobs } = getJobsDeps();
+      const sdkCalls = countSdkCalls();
+      sdkCalls.reset();
       const machineMemory = memorySampler();
       const machineCpu = process.cpuUsage();
       const machineLoop = performance.eventLoopUtilization();
@@ -94,12 +98,14 @@ export default async function main(): Promise<void> {
       const machineCpuS = cpuSeconds(process.cpuUsage(machineCpu));
       const machineBusyS = mainBusySeconds(machineLoop);
       const machineMem = machineMemory.stop();
+      const calls = sdkCalls.counts();
       const ratio = machineMs / loopMs;
 
       console.log(`extract-throughput: ${URLS} URLs over ${HOSTS.length} simulated stores, concurrency ${CONCURRENCY} (${POLLERS} pollers x ${URLS_PER_BATCH_AT_ONCE} URLs per batch)`);
       console.log(`  plain loop:          ${(loopMs / 1000).toFixed(2)} s, ${(URLS / (loopMs / 1000)).toFixed(0)} URLs/s, ${loopSuccess} successful, CPU ${loopCpuS.toFixed(1)} s (main thread busy ${loopBusyS.toFixed(1)} s), peak RSS ${loopMem.peakRssMb.toFixed(0)} MB, peak heap ${loopMem.peakHeapMb.toFixed(0)} MB`);
       console.log(`  local state machine: ${(machineMs / 1000).toFixed(2)} s, ${(URLS / (machineMs / 1000)).toFixed(0)} URLs/s, ${status.result.products_successful} successful (${status.status}), CPU ${machineCpuS.toFixed(1)} s (main thread busy ${machineBusyS.toFixed(1)} s), peak RSS ${machineMem.peakRssMb.toFixed(0)} MB, peak heap ${machineMem.peakHeapMb.toFixed(0)} MB`);
       console.log(`  overhead ratio: ${ratio.toFixed(2)}x (goal < 1.25x) ${ratio < 1.25 ? 'MET' : 'NOT MET'}`);
+      console.log(`  AWS SDK calls in the state machine run: ${calls.reduce((sum, [, n]) => sum + n, 0)} (${calls.map(([name, n]) => `${name.replace(/Command$/, '')} ${n}`).join(', ')})`);
       console.log('  (the state machine run also stores every per-URL result, product record and vendor count in the embedded DynamoDB)');
     } finally {
       await service.stop(2000);
