@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { startLocalService, type LocalService } from '../../lambdas/local/service';
 import { resetRuntimeDeps } from '../../lambdas/composition/runtime';
 import { startStoreSimulator, type StoreSimulator } from '../stores';
-import { validateResponse } from './helpers/openapi-validator';
+import { validatedClient } from './helpers/validated-client';
 
 const KEY_A = 'extract-jobs-key-org-a-0001';
 const KEY_B = 'extract-jobs-key-org-b-0001';
@@ -24,19 +24,8 @@ let service: LocalService;
 let sim: StoreSimulator;
 let doc: Record<string, any>;
 
-interface Reply {
-  status: number;
-  body: any;
-}
-
-async function call(method: string, path: string, body?: unknown, key = KEY_A): Promise<Reply> {
-  const headers: Record<string, string> = { 'x-api-key': key };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${service.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const parsed = await response.json();
-  expect(validateResponse(doc, { method, path, status: response.status, headers: response.headers, body: parsed })).toEqual([]);
-  return { status: response.status, body: parsed };
-}
+/** Every call goes through real HTTP and is checked against the served document. */
+const { call } = validatedClient(() => ({ baseUrl: service.url, doc }), KEY_A);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalService, type LocalService } from '../../lambdas/local/service';
 import { startStoreSimulator, type StoreSimulator } from '../stores';
-import { validateResponse } from './helpers/openapi-validator';
+import { validatedClient } from './helpers/validated-client';
 
 const KEY = 'extract-sync-key-00000001';
 const NO_EXTRACT_SCOPE_KEY = 'extract-sync-key-00000002';
@@ -16,20 +16,8 @@ let service: LocalService;
 let sim: StoreSimulator;
 let doc: Record<string, any>;
 
-interface Reply {
-  status: number;
-  body: any;
-}
-
-/** Every call goes through here: real HTTP, then the response is checked against the document. */
-async function call(method: string, path: string, body?: unknown, key = KEY): Promise<Reply> {
-  const headers: Record<string, string> = { 'x-api-key': key };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(`${service.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const parsed = await response.json();
-  expect(validateResponse(doc, { method, path, status: response.status, headers: response.headers, body: parsed })).toEqual([]);
-  return { status: response.status, body: parsed };
-}
+/** Every call goes through real HTTP and is checked against the served document. */
+const { call } = validatedClient(() => ({ baseUrl: service.url, doc }), KEY);
 
 beforeAll(async () => {
   sim = await startStoreSimulator({ productsPerStore: 50 });
