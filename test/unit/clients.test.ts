@@ -1,0 +1,72 @@
+// The client factory's wire format: real SigV4 towards AWS, the cheap fixed signature only on
+// loopback engines. AWS itself cannot be reached here, so the AWS-bound request is captured at
+// the request handler, after every middleware (signing included) has run.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { createClients, isLoopbackEndpoint } from '../../lambdas/adapters/clients';
+import { loadConfig } from '../../lambdas/config';
+
+describe('isLoopbackEndpoint', () => {
+  it('is true only for this machine', () => {
+    expect(isLoopbackEndpoint('http://127.0.0.1:8000')).toBe(true);
+    expect(isLoopbackEndpoint('http://localhost:4566')).toBe(true);
+    expect(isLoopbackEndpoint('http://[::1]:8000')).toBe(true);
+    expect(isLoopbackEndpoint('https://dynamodb.eu-west-1.amazonaws.com')).toBe(false);
+    expect(isLoopbackEndpoint('http://127.0.0.1.nip.io')).toBe(false);
+    expect(isLoopbackEndpoint('not a url')).toBe(false);
+    expect(isLoopbackEndpoint(undefined)).toBe(false);
+  });
+});
+
+describe('request signing', () => {
+  let server: Server;
+  let authorization = '';
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      authorization = String(req.headers.authorization ?? '');
+      res.setHeader('content-type', 'application/x-amz-json-1.0');
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('sends the fixed local signature to an embedded engine on loopback', async () => {
+    const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { dynamodb } = createClients({ ...loadConfig({}), endpoints: { dynamodb: endpoint } });
+    await dynamodb.send(new GetItemCommand({ TableName: 't', Key: { pk: { S: 'a' } } }));
+    expect(authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=local\/\d{8}\/us-east-1\/dynamodb\/aws4_request, SignedHeaders=host;x-amz-date, Signature=local$/);
+    dynamodb.destroy();
+  });
+
+  it('signs for real (SigV4 with the credential chain) when no local endpoint is configured', async () => {
+    const previous = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
+    process.env.AWS_ACCESS_KEY_ID = 'AKIDEXAMPLE';
+    process.env.AWS_SECRET_ACCESS_KEY = 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY';
+    try {
+      const { dynamodb } = createClients({ ...loadConfig({ AWS_REGION: 'eu-west-1' }) });
+      let captured: { hostname?: string; headers: Record<string, string> } | undefined;
+      (dynamodb.config as unknown as { requestHandler: unknown }).requestHandler = {
+        handle: async (request: { hostname: string; headers: Record<string, string> }) => {
+          captured = request;
+          throw Object.assign(new Error('captured'), { name: 'Captured', $metadata: {} });
+        },
+        destroy() {},
+      };
+      await expect(dynamodb.send(new GetItemCommand({ TableName: 't', Key: { pk: { S: 'a' } } }))).rejects.toThrow('captured');
+      expect(captured?.hostname).toBe('dynamodb.eu-west-1.amazonaws.com');
+      expect(captured?.headers.authorization).toMatch(
+        /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/dynamodb\/aws4_request, SignedHeaders=[a-z0-9;-]+, Signature=[0-9a-f]{64}$/,
+      );
+      expect(captured?.headers['x-amz-target']).toBe('DynamoDB_20120810.GetItem');
+      dynamodb.destroy();
+    } finally {
+      process.env.AWS_ACCESS_KEY_ID = previous.id;
+      process.env.AWS_SECRET_ACCESS_KEY = previous.secret;
+      if (previous.id === undefined) delete process.env.AWS_ACCESS_KEY_ID;
+      if (previous.secret === undefined) delete process.env.AWS_SECRET_ACCESS_KEY;
+    }
+  });
+});
