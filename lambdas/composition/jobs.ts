@@ -3,7 +3,7 @@
 // and rebuilt when those are reset (local restarts, tests).
 import { createExecutions, type Executions } from '../domain/executions/service';
 import { createExtractJobs, type ExtractJobs } from '../domain/extract-jobs/jobs';
-import { createExtractSteps, type ExtractSteps } from '../domain/extract-jobs/steps';
+import { createExtractSteps, createLimiter, type ExtractSteps, type Limiter } from '../domain/extract-jobs/steps';
 import { createProductCatalog, type ProductCatalog } from '../domain/products/catalog';
 import { extractNow, type ExtractNowRequest, type ExtractNowResult } from '../domain/extract-jobs/sync';
 import type { ExtractUrl } from '../domain/extraction/types';
@@ -43,6 +43,25 @@ export function faultSettingsFrom(env: NodeJS.ProcessEnv = process.env): FaultSe
   return { crashRate: rate(env.PDS_FAULT_RATE), duplicateRate: rate(env.PDS_DUPLICATE_RATE) };
 }
 
+/**
+ * PDS_EXTRACT_SLOTS: URL extractions at once in this process, shared by every extract-worker
+ * invocation it runs (the local runtime runs several batches at once; a Lambda instance runs one).
+ * Unset or 0: each batch extracts up to its own urlConcurrency. Read here, next to the faults.
+ */
+export function extractSlotsFrom(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const value = Math.floor(Number(env.PDS_EXTRACT_SLOTS ?? 0));
+  return Number.isFinite(value) && value > 0 ? Math.min(value, 256) : undefined;
+}
+
+let processSlots: Limiter | undefined;
+
+/** One limiter per process, so every worker composition (and runtime restart) shares it. */
+function sharedExtractSlots(size: number | undefined): Limiter | undefined {
+  if (size === undefined) return undefined;
+  if (processSlots?.size !== size) processSlots = createLimiter(size);
+  return processSlots;
+}
+
 export interface JobsDeps {
   executions: Executions;
   jobs: ExtractJobs;
@@ -66,6 +85,8 @@ export interface JobsParts {
   extractUrl?: ExtractUrl;
   vendors?: VendorStore;
   faults?: FaultSettings;
+  /** URL extractions at once shared by all batches in this process; default per batch. */
+  extractSlots?: Limiter;
   /** Overrides the execution deadline (tests of the reaper); default the workflow timeout + margin. */
   deadlineSeconds?: number;
 }
@@ -87,7 +108,7 @@ export function createJobsDeps(parts: JobsParts): JobsDeps {
       workflowName: EXTRACT_WORKFLOW,
       deadlineSeconds: parts.deadlineSeconds ?? spec.timeoutSeconds + DEADLINE_MARGIN_SECONDS,
     }),
-    steps: createExtractSteps({ executions, results, extractUrl: parts.extractUrl, catalog }),
+    steps: createExtractSteps({ executions, results, extractUrl: parts.extractUrl, catalog, extractSlots: parts.extractSlots }),
     taskCallbacks: parts.taskCallbacks,
     workQueue: parts.workQueue,
     faults: parts.faults ?? { crashRate: 0, duplicateRate: 0 },
@@ -106,6 +127,7 @@ const partsFrom = (runtime: RuntimeDeps, extractUrl?: ExtractUrl): JobsParts => 
   workQueue: () => runtime.queue('extract-work'),
   extractUrl,
   faults: faultSettingsFrom(),
+  extractSlots: extractUrl ? sharedExtractSlots(extractSlotsFrom()) : undefined,
 });
 
 let cached: { runtime: RuntimeDeps; deps: JobsDeps } | undefined;

@@ -1,7 +1,7 @@
 // `npm run bench -- extract-throughput`: 1000 URLs from the store simulator extracted (a) in a
 // plain loop with bounded concurrency and (b) through the local state machine (Prepare -> SQS
-// batches -> workers -> Finalize, every result stored) with the same concurrency: pollers x
-// URLs per batch. Prints both times, the overhead ratio (goal < 1.25x), memory and the AWS SDK
+// batches -> workers -> Finalize, every result stored) with the same concurrency: at most
+// CONCURRENCY extractions at once, shared by the batches in flight (PDS_EXTRACT_SLOTS). Prints both times, the overhead ratio (goal < 1.25x), memory and the AWS SDK
 // calls of the state machine run by command.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,9 +18,10 @@ import { countSdkCalls } from './_count-hook';
 
 const URLS = 1000;
 const HOSTS = ['jsonld-shop.test', 'microdata-shop.test', 'opengraph-shop.test', 'productgroup-shop.test', 'dom-shop.test'];
-const POLLERS = 2;
-const URLS_PER_BATCH_AT_ONCE = 4; // createExtractSteps' default urlConcurrency
-const CONCURRENCY = POLLERS * URLS_PER_BATCH_AT_ONCE;
+/** URL extractions at once in both runs: the plain loop's lanes, the workers' shared PDS_EXTRACT_SLOTS. */
+const CONCURRENCY = 8;
+/** SQS batches in flight (poller concurrency): more than one, so another batch's URLs fill the slots a batch's tail leaves free. */
+const BATCHES_IN_FLIGHT = 4;
 const OPTIONS: ExtractOptions = { enableEnrichment: false, enableReviews: false, enableImageTags: false, enableSimilarProducts: false, countryCode: 'us' };
 const ORG = 'bench-throughput';
 const MB = 1024 * 1024;
@@ -75,9 +76,9 @@ export default async function main(): Promise<void> {
     const service = await startLocalService({
       port: 0,
       dataDir,
-      env: { PDS_RESOLVE: sim.resolveEnv, PDS_CRAWL_DELAY_MS: '0', PDS_FAULT_RATE: '0', PDS_DUPLICATE_RATE: '0' },
+      env: { PDS_RESOLVE: sim.resolveEnv, PDS_CRAWL_DELAY_MS: '0', PDS_FAULT_RATE: '0', PDS_DUPLICATE_RATE: '0', PDS_EXTRACT_SLOTS: String(CONCURRENCY) },
       bootstrapKeys: `bench-throughput-key-01:${ORG}`,
-      workerConcurrency: POLLERS,
+      workerConcurrency: BATCHES_IN_FLIGHT,
       log: () => undefined,
     });
     try {
@@ -101,7 +102,7 @@ export default async function main(): Promise<void> {
       const calls = sdkCalls.counts();
       const ratio = machineMs / loopMs;
 
-      console.log(`extract-throughput: ${URLS} URLs over ${HOSTS.length} simulated stores, concurrency ${CONCURRENCY} (${POLLERS} pollers x ${URLS_PER_BATCH_AT_ONCE} URLs per batch)`);
+      console.log(`extract-throughput: ${URLS} URLs over ${HOSTS.length} simulated stores, concurrency ${CONCURRENCY} in both runs (state machine: PDS_EXTRACT_SLOTS=${CONCURRENCY} shared by ${BATCHES_IN_FLIGHT} SQS batches in flight)`);
       console.log(`  plain loop:          ${(loopMs / 1000).toFixed(2)} s, ${(URLS / (loopMs / 1000)).toFixed(0)} URLs/s, ${loopSuccess} successful, CPU ${loopCpuS.toFixed(1)} s (main thread busy ${loopBusyS.toFixed(1)} s), peak RSS ${loopMem.peakRssMb.toFixed(0)} MB, peak heap ${loopMem.peakHeapMb.toFixed(0)} MB`);
       console.log(`  local state machine: ${(machineMs / 1000).toFixed(2)} s, ${(URLS / (machineMs / 1000)).toFixed(0)} URLs/s, ${status.result.products_successful} successful (${status.status}), CPU ${machineCpuS.toFixed(1)} s (main thread busy ${machineBusyS.toFixed(1)} s), peak RSS ${machineMem.peakRssMb.toFixed(0)} MB, peak heap ${machineMem.peakHeapMb.toFixed(0)} MB`);
       console.log(`  overhead ratio: ${ratio.toFixed(2)}x (goal < 1.25x) ${ratio < 1.25 ? 'MET' : 'NOT MET'}`);

@@ -27,8 +27,13 @@ export interface ExtractStepsDeps {
   extractUrl?: ExtractUrl;
   /** Successful records are stored here (and counted for their vendor). */
   catalog?: ProductCatalog;
-  /** URLs fetched at once within one batch. */
+  /** URLs fetched at once within one batch (without extractSlots). */
   urlConcurrency?: number;
+  /**
+   * Extraction slots shared by every batch handled in this process. With it a batch queues all
+   * its URLs on the slots, so when one batch runs out of work another's URLs take the free slots.
+   */
+  extractSlots?: Limiter;
   batchUrls?: number;
 }
 
@@ -87,6 +92,36 @@ export async function eachLimited<T>(items: readonly T[], limit: number, work: (
     }
   });
   await Promise.all(lanes);
+}
+
+/** At most `size` tasks run at once; waiting tasks start in arrival order. */
+export interface Limiter {
+  readonly size: number;
+  run<T>(task: () => Promise<T>): Promise<T>;
+}
+
+export function createLimiter(size: number): Limiter {
+  const limit = Math.max(1, Math.floor(size));
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  };
+  return {
+    size: limit,
+    async run(task) {
+      // A released slot passes straight to the next waiter, so `running` never overshoots.
+      if (running < limit) running++;
+      else await new Promise<void>((resolve) => waiting.push(resolve));
+      try {
+        return await task();
+      } finally {
+        release();
+      }
+    },
+  };
 }
 
 export type ExtractSteps = ReturnType<typeof createExtractSteps>;
@@ -243,7 +278,7 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
 
       // 1. Extract every URL (bounded concurrency).
       const extracted: Array<{ group: UrlEntry[]; url: string; result: UrlResult }> = [];
-      await eachLimited(todo, deps.urlConcurrency ?? 4, async (group) => {
+      const extractGroup = async (group: UrlEntry[]) => {
         if (!(await stillWanted())) return;
         const url = group.find((e) => e.url)!.url!;
         let result: UrlResult;
@@ -253,7 +288,10 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
           result = failedResult(url, UNEXPECTED_MESSAGE);
         }
         extracted.push({ group, url, result });
-      });
+      };
+      const slots = deps.extractSlots;
+      if (slots) await eachLimited(todo, todo.length, (group) => slots.run(() => extractGroup(group)));
+      else await eachLimited(todo, deps.urlConcurrency ?? 4, extractGroup);
 
       // 2. Store the products in one batch write, before any result says success, so a crash
       //    after recording never leaves a success without its stored product.
