@@ -55,6 +55,9 @@ export function extractSlotsFrom(env: NodeJS.ProcessEnv = process.env): number |
 
 let processSlots: Limiter | undefined;
 
+/** The process's shared extraction slots, once a worker composition created them. */
+export const processExtractSlots = (): Limiter | undefined => processSlots;
+
 /** One limiter per process, so every worker composition (and runtime restart) shares it. */
 function sharedExtractSlots(size: number | undefined): Limiter | undefined {
   if (size === undefined) return undefined;

@@ -97,12 +97,15 @@ export async function eachLimited<T>(items: readonly T[], limit: number, work: (
 /** At most `size` tasks run at once; waiting tasks start in arrival order. */
 export interface Limiter {
   readonly size: number;
+  /** Most tasks that ever ran at once (benchmarks print it to show the bound held). */
+  readonly peak: number;
   run<T>(task: () => Promise<T>): Promise<T>;
 }
 
 export function createLimiter(size: number): Limiter {
   const limit = Math.max(1, Math.floor(size));
   let running = 0;
+  let peak = 0;
   const waiting: Array<() => void> = [];
   const release = () => {
     const next = waiting.shift();
@@ -111,10 +114,14 @@ export function createLimiter(size: number): Limiter {
   };
   return {
     size: limit,
+    get peak() {
+      return peak;
+    },
     async run(task) {
       // A released slot passes straight to the next waiter, so `running` never overshoots.
       if (running < limit) running++;
       else await new Promise<void>((resolve) => waiting.push(resolve));
+      peak = Math.max(peak, running);
       try {
         return await task();
       } finally {
