@@ -16,6 +16,18 @@ export interface Config {
   egressProxies: Record<string, string>;
   /** PDS_LOG_LEVEL: 'debug' | 'info' | 'warn' | 'error' (default info). */
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /**
+   * PDS_EXTRACT_SLOTS: URL extractions at once in this process, shared by every extract-worker
+   * invocation (the local runtime runs several batches at once; a Lambda instance runs one).
+   * Undefined: each batch extracts up to its own concurrency.
+   */
+  extractSlots: number | undefined;
+  /**
+   * Fault injection for tests and benchmarks, never set in production: PDS_FAULT_RATE = share of
+   * extract-worker invocations that crash partway; PDS_DUPLICATE_RATE = share of messages sent
+   * to the queue once more (SQS at-least-once delivery, made frequent).
+   */
+  faults: { crashRate: number; duplicateRate: number };
 }
 
 const pairs = (raw: string | undefined): Array<[string, string]> =>
@@ -60,6 +72,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     affiliateMerchantsFile: env[ENV.affiliateMerchants] || undefined,
     egressProxies: Object.fromEntries(pairs(env[ENV.egressProxies])),
     logLevel: parseLogLevel(env[ENV.logLevel]),
+    extractSlots: parseSlots(env[ENV.extractSlots]),
+    faults: { crashRate: parseRate(env[ENV.faultRate]), duplicateRate: parseRate(env[ENV.duplicateRate]) },
   };
 }
 
@@ -69,4 +83,14 @@ function parseLogLevel(raw: string | undefined): Config['logLevel'] {
   const level = raw.toLowerCase() as Config['logLevel'];
   if (!LOG_LEVELS.includes(level)) throw new Error(`PDS_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
   return level;
+}
+
+function parseSlots(raw: string | undefined): number | undefined {
+  const value = Math.floor(Number(raw ?? 0));
+  return Number.isFinite(value) && value > 0 ? Math.min(value, 256) : undefined;
+}
+
+function parseRate(raw: string | undefined): number {
+  const value = Number(raw ?? 0);
+  return Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0;
 }

@@ -24,34 +24,8 @@ export const EXTRACT_WORKFLOW = 'extract';
 /** The execution item's deadline trails the state machine's own timeout, so the reaper only acts when the workflow died. */
 export const DEADLINE_MARGIN_SECONDS = 300;
 
-/**
- * Fault injection for tests and benchmarks, never set in production. Read here only (this is a
- * composition root): PDS_FAULT_RATE = fraction of extract-worker invocations that crash at a
- * random point of their batch; PDS_DUPLICATE_RATE = fraction of messages the worker sends to
- * the queue once more before handling them (SQS at-least-once delivery, made frequent).
- */
-export interface FaultSettings {
-  crashRate: number;
-  duplicateRate: number;
-}
-
-export function faultSettingsFrom(env: NodeJS.ProcessEnv = process.env): FaultSettings {
-  const rate = (raw: string | undefined) => {
-    const value = Number(raw ?? 0);
-    return Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0;
-  };
-  return { crashRate: rate(env.PDS_FAULT_RATE), duplicateRate: rate(env.PDS_DUPLICATE_RATE) };
-}
-
-/**
- * PDS_EXTRACT_SLOTS: URL extractions at once in this process, shared by every extract-worker
- * invocation it runs (the local runtime runs several batches at once; a Lambda instance runs one).
- * Unset or 0: each batch extracts up to its own urlConcurrency. Read here, next to the faults.
- */
-export function extractSlotsFrom(env: NodeJS.ProcessEnv = process.env): number | undefined {
-  const value = Math.floor(Number(env.PDS_EXTRACT_SLOTS ?? 0));
-  return Number.isFinite(value) && value > 0 ? Math.min(value, 256) : undefined;
-}
+/** Fault injection for tests and benchmarks (Config.faults), never set in production. */
+export type FaultSettings = Config['faults'];
 
 let processSlots: Limiter | undefined;
 
@@ -129,8 +103,8 @@ const partsFrom = (runtime: RuntimeDeps, extractUrl?: ExtractUrl): JobsParts => 
   taskCallbacks: runtime.taskCallbacks,
   workQueue: () => runtime.queue('extract-work'),
   extractUrl,
-  faults: faultSettingsFrom(),
-  extractSlots: extractUrl ? sharedExtractSlots(extractSlotsFrom()) : undefined,
+  faults: runtime.config.faults,
+  extractSlots: extractUrl ? sharedExtractSlots(runtime.config.extractSlots) : undefined,
 });
 
 let cached: { runtime: RuntimeDeps; deps: JobsDeps } | undefined;

@@ -17,4 +17,9 @@ export const ENV = {
   affiliateMerchants: 'PDS_AFFILIATE_MERCHANTS',
   egressProxies: 'PDS_EGRESS_PROXIES',
   logLevel: 'PDS_LOG_LEVEL',
+  /** URL extractions at once per process, shared by all extract-worker batches it runs. */
+  extractSlots: 'PDS_EXTRACT_SLOTS',
+  /** Fault injection for tests and benchmarks only. */
+  faultRate: 'PDS_FAULT_RATE',
+  duplicateRate: 'PDS_DUPLICATE_RATE',
 } as const;
