@@ -21,7 +21,9 @@ export default async function main(): Promise<void> {
   const service = await startLocalService({
     port: 0,
     dataDir,
-    env: { PDS_RESOLVE: sim.resolveEnv, PDS_CRAWL_DELAY_MS: '0', PDS_FAULT_RATE: '0.2', PDS_DUPLICATE_RATE: '0.05' },
+    env: { PDS_RESOLVE: sim.resolveEnv, PDS_CRAWL_DELAY_MS: '0', PDS_FAULT_RATE: '0.2', PDS_DUPLICATE_RATE: '0.05', PDS_EXTRACT_SLOTS: '8' },
+    // Several batches in flight sharing the process's extraction slots, as in the throughput bench.
+    workerConcurrency: 4,
     bootstrapKeys: `bench-faults-key-000001:${ORG}`,
     queueRetrySeconds: 1,
     log: () => undefined,
