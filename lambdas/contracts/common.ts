@@ -1,6 +1,6 @@
 // Building blocks shared by the request and response schemas of the three families.
 import { z } from 'zod';
-import { USAGE_PERIODS } from '../domain/usage/periods';
+import { DEFAULT_USAGE_PERIOD, USAGE_PERIODS } from '../domain/usage/periods';
 
 /** Largest page number accepted: far beyond any real listing, small enough to stay exact. */
 export const MAX_PAGE = 1_000_000;
@@ -24,8 +24,8 @@ export const pageSizeParam = (defaultSize: number, name = 'page_size') =>
 export const periodParam = () =>
   z
     .enum(USAGE_PERIODS, { error: `period must be one of ${USAGE_PERIODS.join(', ')}` })
-    .default('30d')
-    .describe('Period ending now over which calls are summed (default 30d)');
+    .default(DEFAULT_USAGE_PERIOD)
+    .describe(`Period ending now over which calls are summed (default ${DEFAULT_USAGE_PERIOD})`);
 
 export const executionStatusFilter = () =>
   z

@@ -80,8 +80,6 @@ export const ROUTES: readonly Route[] = [
   r('v2ExtractCancel', 'DELETE', '/v2/extract/{execution_id}', 'v2', 'extract', 'v2/extract-cancel'),
 ];
 
-export const OPERATIONS = ROUTES.filter((route) => route.family !== 'public');
-
-/** Routes whose capability is not built yet answer 501 in their family's shape. */
+/** The family a raw path belongs to, so unknown paths still get their family's error shape. */
 export const familyOf = (path: string): Family =>
   path.startsWith('/api/') ? 'legacy' : path.startsWith('/v1/') ? 'v1' : path.startsWith('/v2/') ? 'v2' : 'public';
