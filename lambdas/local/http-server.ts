@@ -35,7 +35,7 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 const TEXTUAL = /^(?:text\/|application\/(?:[\w.+-]+\+)?(?:json|xml|x-www-form-urlencoded|javascript))/i;
 
 export async function defaultLoadHandler(route: Route | null): Promise<LocalHandler> {
-  const module = route ? await import(`../http/${route.handler}`) : await import('../http/public/fallback');
+  const module = route ? await import(/* @vite-ignore */ `../http/${route.handler}`) : await import('../http/public/fallback');
   if (typeof module.handler !== 'function') throw new Error(`lambdas/http/${route?.handler ?? 'public/fallback'}.ts exports no handler`);
   return module.handler as LocalHandler;
 }
