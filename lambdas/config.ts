@@ -1,5 +1,7 @@
 // The only module that reads process.env: parsed once per cold start, passed in everywhere else.
 import { ENV } from './topology/env';
+import { QUEUES } from './topology/queues';
+import { WORKFLOWS } from './topology/workflows';
 
 export interface Config {
   tableName: string;
@@ -50,12 +52,9 @@ export function parseRateLimit(raw: string | undefined): { ratePerSecond: number
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const queueUrls: Record<string, string> = {};
-  if (env[ENV.extractQueueUrl]) queueUrls['extract-work'] = env[ENV.extractQueueUrl]!;
-  if (env[ENV.crawlQueueUrl]) queueUrls['crawl-work'] = env[ENV.crawlQueueUrl]!;
+  for (const queue of QUEUES) if (env[queue.envVar]) queueUrls[queue.name] = env[queue.envVar]!;
   const stateMachineArns: Record<string, string> = {};
-  if (env[ENV.extractStateMachineArn]) stateMachineArns.extract = env[ENV.extractStateMachineArn]!;
-  if (env[ENV.crawlStateMachineArn]) stateMachineArns.crawl = env[ENV.crawlStateMachineArn]!;
-  if (env[ENV.agenticStateMachineArn]) stateMachineArns.agentic = env[ENV.agenticStateMachineArn]!;
+  for (const workflow of WORKFLOWS) if (env[workflow.envVar]) stateMachineArns[workflow.name] = env[workflow.envVar]!;
   return {
     tableName: env[ENV.tableName] ?? 'pds',
     queueUrls,

@@ -11,7 +11,7 @@ import { authenticateKey } from '../domain/accounts/service';
 import type { RateLimitPolicy } from '../domain/ratelimit/policy';
 import { ROUTES, type Family, type Route, type Scope } from '../topology/routes';
 import { CONTRACTS, type OperationContract, type OperationId, type RequestOf } from '../contracts/operations';
-import { getPlatformDeps, type PlatformDeps } from '../composition/platform';
+import { getContainer, type Container } from '../composition/container';
 import { logRequest, logWarning } from './log';
 import { AUTH_REQUIRED_MESSAGE, errorResult, INVALID_KEY_MESSAGE, jsonResult, toAppError, type HttpResult } from './render';
 
@@ -25,7 +25,7 @@ export interface RouteContext {
   requestId: string;
   family: Family;
   route: Route;
-  deps: PlatformDeps;
+  deps: Container;
   /** Request time, fixed once per request. */
   now: Date;
 }
@@ -47,7 +47,7 @@ interface PipelineState {
   route: Route;
   requestId: string;
   startedAt: number;
-  deps?: PlatformDeps;
+  deps?: Container;
   principal?: { org: string; keyId: string; scopes: Scope[] };
   input?: { body: unknown; query: unknown; params: unknown };
   extraHeaders: Record<string, string>;
@@ -70,7 +70,7 @@ const ORG_CACHE_MS = 30_000;
 const ORG_CACHE_MAX = 10_000;
 const orgPolicies = new Map<string, { policy: RateLimitPolicy | undefined; until: number }>();
 
-async function policyFor(deps: PlatformDeps, org: string, nowMs: number): Promise<RateLimitPolicy> {
+async function policyFor(deps: Container, org: string, nowMs: number): Promise<RateLimitPolicy> {
   const cached = orgPolicies.get(org);
   if (cached && cached.until > nowMs) return cached.policy ?? deps.config.rateLimit;
   const organization = await deps.accounts.getOrganization(org);
@@ -175,7 +175,7 @@ const authenticate = (): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult,
     if (route.scope === null) return;
     const key = presentedKey(event.headers);
     if (!key) throw new AppError('UNAUTHORIZED', AUTH_REQUIRED_MESSAGE);
-    const deps = (state.deps ??= getPlatformDeps());
+    const deps = (state.deps ??= getContainer());
     const principal = await authenticateKey(deps.accounts, key);
     if (!principal) throw new AppError('UNAUTHORIZED', INVALID_KEY_MESSAGE);
     state.principal = principal;
@@ -228,7 +228,7 @@ export function defineRoute<Op extends OperationId>(operationId: Op, impl: Route
   const core = async (event: APIGatewayProxyEventV2, lambdaContext: Context): Promise<HttpResult> => {
     void lambdaContext;
     const { state } = current.get(event)!;
-    const deps = (state.deps ??= getPlatformDeps());
+    const deps = (state.deps ??= getContainer());
     // A call counts itself: usage read by this very call already includes it. Other routes do
     // not wait for the write here; finalize awaits it before answering.
     if (route.scope === 'usage') await state.metering;

@@ -1,15 +1,16 @@
 // The whole service in one process (`npm start`, e2e tests, benchmarks): embedded DynamoDB and
 // SQS, the embedded Step Functions service running statemachines/*.asl.json, the SQS pollers
-// feeding the workers, and the HTTP server calling the route handlers. Handlers read their
-// configuration from process.env at first import, so the environment is set before any of
-// them loads.
+// feeding the workers, and the HTTP server calling the route handlers. The service builds one
+// Config (the environment's settings plus the embedded engines' endpoints) and installs the one
+// container every handler and worker of this process uses; it never writes into process.env.
 import './polyfills';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ENV } from '../topology/env';
 import { QUEUES } from '../topology/queues';
 import { WORKFLOWS } from '../topology/workflows';
-import { loadConfig } from '../config';
+import { loadConfig, type Config } from '../config';
+import { createContainer, installContainer } from '../composition/container';
+import { bootstrapKeys, ensureDevelopmentKey } from '../domain/accounts/service';
 import { createClients } from '../adapters/clients';
 import { startEngines, type Engines } from './engines';
 import { startStepFunctionsService, type StepFunctionsService } from './stepfunctions/server';
@@ -25,8 +26,8 @@ export interface LocalServiceOptions {
   /** Persistent data (DynamoDB on LevelDB, runtime.json). Default .pds-data. */
   dataDir?: string;
   /**
-   * Settings the handlers read (PDS_RESOLVE, PDS_CRAWL_DELAY_MS, PDS_RATE_LIMIT, ...), merged
-   * into process.env before any handler loads.
+   * Settings in environment form (PDS_RESOLVE, PDS_CRAWL_DELAY_MS, PDS_RATE_LIMIT, ...) over
+   * those of process.env, parsed once into the process's Config.
    */
   env?: Record<string, string>;
   /** PDS_BOOTSTRAP_KEYS format; without it the first start mints a development key. */
@@ -59,6 +60,10 @@ export interface LocalService {
   /** Milliseconds from the call to ready. */
   startupMs: number;
   sfn: StepFunctionsService;
+  /** This process's Config. */
+  config: Config;
+  /** Rebuilds the process's container with some settings changed (tests and benchmarks, e.g. injected faults). */
+  configure(patch: Partial<Config>): void;
   /** Stops pollers (in-flight batches get graceMs), servers and engines; removes runtime.json. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -75,9 +80,8 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
   const dataDir = resolve(options.dataDir ?? '.pds-data');
   const port = options.port ?? 3000;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`port must be 0..65535, got ${port}`);
-  Object.assign(process.env, options.env ?? {});
   // Fail on bad settings (PDS_RATE_LIMIT, PDS_RESOLVE, ...) before anything starts.
-  loadConfig();
+  const settings = loadConfig({ ...process.env, ...options.env });
 
   claimDataDir(dataDir);
   const cleanups: Array<() => Promise<void> | void> = [() => releaseDataDir(dataDir)];
@@ -94,20 +98,22 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
   try {
     const engines: Engines = await startEngines({ dataDir: dynamodbPath(dataDir) });
     cleanups.push(() => engines.stop());
-    const clients = createClients({ ...loadConfig({}), region: LOCAL_REGION, endpoints: { sqs: engines.sqsEndpoint } });
-    cleanups.push(() => clients.sqs.destroy());
+    const pollerClients = createClients({ ...settings, region: LOCAL_REGION, endpoints: { sqs: engines.sqsEndpoint } });
+    cleanups.push(() => pollerClients.sqs.destroy());
 
     const sfn = await startStepFunctionsService({
       machines: WORKFLOWS.map((spec) => ({ spec })),
       queueUrls: engines.queueUrls,
-      sqs: clients.sqs,
+      sqs: pollerClients.sqs,
       region: LOCAL_REGION,
       log: (line) => (options.debug ? log(line) : undefined),
     });
     cleanups.push(() => sfn.stop());
 
-    Object.assign(process.env, runtimeEnvironment(engines, sfn));
-    await resetCompositionCaches();
+    let config = localConfig(settings, engines, sfn);
+    const container = createContainer(config);
+    installContainer(container);
+    cleanups.push(() => installContainer(undefined));
 
     for (const queue of QUEUES) {
       for (const worker of [queue.worker, queue.dlqWorker].filter(Boolean) as string[]) {
@@ -117,7 +123,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       }
     }
     const pollers: SqsPollers = await startSqsPollers({
-      sqs: clients.sqs,
+      sqs: pollerClients.sqs,
       queues: QUEUES,
       queueUrls: engines.queueUrls,
       visibilityTimeoutSeconds: options.queueRetrySeconds,
@@ -141,14 +147,13 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     const http = await startHttpServer({ port, host: options.host ?? '127.0.0.1' });
     cleanups.push(() => http.close());
 
-    const platform = await import('../composition/platform');
     const bootstrapSpec = options.bootstrapKeys;
     let developmentKey: string | undefined;
     let bootstrappedKeyIds: string[] = [];
     if (bootstrapSpec && bootstrapSpec.trim()) {
-      bootstrappedKeyIds = (await platform.bootstrapKeys(bootstrapSpec)).map((k) => k.keyId);
+      bootstrappedKeyIds = (await bootstrapKeys(container.accounts, bootstrapSpec, container.clock.now())).map((k) => k.keyId);
     } else {
-      developmentKey = (await platform.ensureDevelopmentKey())?.key;
+      developmentKey = (await ensureDevelopmentKey(container.accounts, container.clock.now()))?.key;
     }
 
     writeRuntimeFile(dataDir, {
@@ -175,6 +180,13 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       bootstrappedKeyIds,
       startupMs: Date.now() - started,
       sfn,
+      get config() {
+        return config;
+      },
+      configure(patch) {
+        config = { ...config, ...patch };
+        installContainer(createContainer(config));
+      },
       async stop(graceMs = 5000) {
         pollerGraceMs = graceMs;
         await stopAll();
@@ -186,23 +198,14 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
   }
 }
 
-/** What the CDK stack sets on every Lambda, pointed at the embedded engines. */
-function runtimeEnvironment(engines: Engines, sfn: StepFunctionsService): Record<string, string> {
-  const env: Record<string, string> = {
-    AWS_REGION: LOCAL_REGION,
-    [ENV.tableName]: engines.tableName,
-    [ENV.dynamodbEndpoint]: engines.dynamodbEndpoint,
-    [ENV.sqsEndpoint]: engines.sqsEndpoint,
-    [ENV.stepFunctionsEndpoint]: sfn.endpoint,
+/** The process's Config: the settings, pointed at the embedded engines as the CDK stack points a Lambda at AWS. */
+function localConfig(settings: Config, engines: Engines, sfn: StepFunctionsService): Config {
+  return {
+    ...settings,
+    region: LOCAL_REGION,
+    tableName: engines.tableName,
+    endpoints: { dynamodb: engines.dynamodbEndpoint, sqs: engines.sqsEndpoint, stepFunctions: sfn.endpoint },
+    queueUrls: Object.fromEntries(QUEUES.map((queue) => [queue.name, engines.queueUrls[queue.name]!])),
+    stateMachineArns: Object.fromEntries(WORKFLOWS.map((workflow) => [workflow.name, sfn.stateMachineArns[workflow.name]!])),
   };
-  for (const queue of QUEUES) env[queue.envVar] = engines.queueUrls[queue.name]!;
-  for (const workflow of WORKFLOWS) env[workflow.envVar] = sfn.stateMachineArns[workflow.name]!;
-  return env;
-}
-
-/** An in-process restart must not reuse clients pointed at the previous engines. */
-async function resetCompositionCaches(): Promise<void> {
-  const [platform, runtime] = await Promise.all([import('../composition/platform'), import('../composition/runtime')]);
-  platform.resetPlatformDeps();
-  runtime.resetRuntimeDeps();
 }

@@ -1,12 +1,8 @@
-// Environment variable names shared by the CDK stack (which sets them on every Lambda) and the
-// local runtime (which sets them before loading handlers). Only lambdas/config.ts reads them.
+// Environment variable names the CDK stack sets on every Lambda; only lambdas/config.ts reads
+// them. Each queue's and workflow's own variable is declared once, in its topology entry
+// (QueueSpec.envVar, WorkflowSpec.envVar).
 export const ENV = {
   tableName: 'PDS_TABLE_NAME',
-  extractQueueUrl: 'PDS_EXTRACT_QUEUE_URL',
-  crawlQueueUrl: 'PDS_CRAWL_QUEUE_URL',
-  extractStateMachineArn: 'PDS_EXTRACT_STATE_MACHINE_ARN',
-  crawlStateMachineArn: 'PDS_CRAWL_STATE_MACHINE_ARN',
-  agenticStateMachineArn: 'PDS_AGENTIC_STATE_MACHINE_ARN',
   /** Set only locally: endpoints of the embedded engines. */
   dynamodbEndpoint: 'PDS_DYNAMODB_ENDPOINT',
   sqsEndpoint: 'PDS_SQS_ENDPOINT',

@@ -1,5 +1,5 @@
 // Consumer of extract-work-dlq (QUEUES dlqWorker): a batch that failed maxReceiveCount times.
-import { getJobsDeps } from '../composition/jobs';
+import { defineWorker } from './define';
 import { extractHandlers } from './extract-handlers';
 
-export const handler = extractHandlers(getJobsDeps).deadLetters;
+export const handler = defineWorker(extractHandlers.deadLetters);

@@ -1,10 +1,8 @@
-// The extraction workflow's Lambda handlers, built over a deps provider so the deployed worker
-// modules (extract-*.ts, a few lines each) and tests compose them the same way.
+// The extraction workflow's Lambda handlers over the container; the deployed worker modules
+// (extract-*.ts) are one `defineWorker` line each.
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { JobsDeps } from '../composition/jobs';
+import type { Container } from '../composition/container';
 import { InjectedFault, type Batch, type BatchMessage } from '../domain/extract-jobs/steps';
-
-type Provide = () => JobsDeps | Promise<JobsDeps>;
 
 interface WorkMessage extends BatchMessage {
   TaskToken: string;
@@ -27,16 +25,14 @@ function parseWork(record: SQSRecord): WorkMessage | null {
 
 const log = (line: string, fields: Record<string, unknown>) => console.log(JSON.stringify({ level: 'warn', msg: line, ...fields }));
 
-export function extractHandlers(provide: Provide) {
-  return {
-    prepare: async (event: { executionId: string }) => (await provide()).steps.prepare(event),
-    lostBatch: async (event: BatchMessage) => (await provide()).steps.abandonBatch(event),
-    finalize: async (event: { executionId: string }) => (await provide()).steps.finalize(event),
-    fail: async (event: { executionId: string }) => (await provide()).steps.fail(event),
+export const extractHandlers = {
+    prepare: (event: { executionId: string }, deps: Container) => deps.extractSteps.prepare(event),
+    lostBatch: (event: BatchMessage, deps: Container) => deps.extractSteps.abandonBatch(event),
+    finalize: (event: { executionId: string }, deps: Container) => deps.extractSteps.finalize(event),
+    fail: (event: { executionId: string }, deps: Container) => deps.extractSteps.fail(event),
 
     /** SQS consumer: one message = one batch; reports crashed messages as batchItemFailures. */
-    async worker(event: SQSEvent): Promise<SQSBatchResponse> {
-      const deps = await provide();
+    async worker(event: SQSEvent, deps: Container): Promise<SQSBatchResponse> {
       const failures: SQSBatchResponse['batchItemFailures'] = [];
       for (const record of event.Records) {
         const message = parseWork(record);
@@ -45,12 +41,12 @@ export function extractHandlers(provide: Provide) {
           continue;
         }
         try {
-          const { crashRate, duplicateRate } = deps.faults;
+          const { crashRate, duplicateRate } = deps.config.faults;
           if (duplicateRate > 0 && !message.duplicateOf && record.attributes.ApproximateReceiveCount === '1' && Math.random() < duplicateRate) {
-            await deps.workQueue().sendAll([{ ...message, duplicateOf: record.messageId }]);
+            await deps.queue('extract-work').sendAll([{ ...message, duplicateOf: record.messageId }]);
           }
           const crashAt = crashRate > 0 && Math.random() < crashRate ? Math.random() : undefined;
-          const outcome = await deps.steps.processBatch(message, { crashAt });
+          const outcome = await deps.extractSteps.processBatch(message, { crashAt });
           await deps.taskCallbacks.succeed(message.TaskToken, { batchId: message.batch.id, state: outcome.state });
         } catch (error) {
           if (!(error instanceof InjectedFault)) log('extract-worker: batch failed, will be retried', { messageId: record.messageId, error: (error as Error).message });
@@ -61,14 +57,13 @@ export function extractHandlers(provide: Provide) {
     },
 
     /** Dead-letter consumer: the batch's pending URLs become other/retry, then the Map goes on. */
-    async deadLetters(event: SQSEvent): Promise<SQSBatchResponse> {
-      const deps = await provide();
+    async deadLetters(event: SQSEvent, deps: Container): Promise<SQSBatchResponse> {
       const failures: SQSBatchResponse['batchItemFailures'] = [];
       for (const record of event.Records) {
         const message = parseWork(record);
         if (!message) continue;
         try {
-          const { abandoned } = await deps.steps.abandonBatch(message);
+          const { abandoned } = await deps.extractSteps.abandonBatch(message);
           await deps.taskCallbacks.succeed(message.TaskToken, { batchId: message.batch.id, state: 'abandoned', abandoned });
         } catch (error) {
           log('extract-dlq: recording a dead-lettered batch failed, will be retried', { messageId: record.messageId, error: (error as Error).message });
@@ -79,6 +74,5 @@ export function extractHandlers(provide: Provide) {
     },
 
     /** Scheduled: fails executions past their deadline (also done on every status read). */
-    reaper: async () => (await provide()).executions.reapOverdue({ limit: 200 }),
-  };
-}
+    reaper: (_event: unknown, deps: Container) => deps.executions.reapOverdue({ limit: 200 }),
+};

@@ -1,5 +1,5 @@
 // Step of statemachines/extract.asl.json (WORKFLOWS extract); see extract-handlers.ts.
-import { getJobsDeps } from '../composition/jobs';
+import { defineWorker } from './define';
 import { extractHandlers } from './extract-handlers';
 
-export const handler = extractHandlers(getJobsDeps).lostBatch;
+export const handler = defineWorker(extractHandlers.lostBatch);

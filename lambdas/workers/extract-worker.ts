@@ -1,5 +1,5 @@
 // Consumer of extract-work (QUEUES): one message = one batch of URLs of an extraction.
-import { getExtractingJobsDeps } from '../composition/jobs';
+import { defineWorker } from './define';
 import { extractHandlers } from './extract-handlers';
 
-export const handler = extractHandlers(getExtractingJobsDeps).worker;
+export const handler = defineWorker(extractHandlers.worker);

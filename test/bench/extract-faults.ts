@@ -5,8 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalService } from '../../lambdas/local/service';
-import { getJobsDeps } from '../../lambdas/composition/jobs';
-import { getRuntimeDeps } from '../../lambdas/composition/runtime';
+import { getContainer } from '../../lambdas/composition/container';
 import { dynamoExtractResultStore } from '../../lambdas/adapters/dynamodb/extract-results';
 import { OUTCOME_CLASS } from '../../lambdas/domain/extraction/types';
 import { startStoreSimulator, listProductUrls } from '../stores';
@@ -31,7 +30,7 @@ export default async function main(): Promise<void> {
   try {
     const per = URLS / HOSTS.length;
     const urls = HOSTS.flatMap((host) => listProductUrls(sim.store(host), { limit: per }));
-    const { jobs } = getJobsDeps();
+    const jobs = getContainer().extractJobs;
     const started = Date.now();
     const { execution_id } = await jobs.start({
       org: ORG,
@@ -50,7 +49,7 @@ export default async function main(): Promise<void> {
     }
     const seconds = (Date.now() - started) / 1000;
 
-    const runtime = getRuntimeDeps();
+    const runtime = getContainer();
     const entries = await dynamoExtractResultStore(runtime.clients.documents, runtime.config.tableName).all(execution_id);
     const indices = new Set(entries.map((e) => e.index));
     const everyOnce = entries.length === URLS && indices.size === URLS && entries.every((e) => e.state === 'done' && e.result && e.result.url === urls[e.index]);

@@ -8,8 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startLocalService } from '../../lambdas/local/service';
-import { getJobsDeps, processExtractSlots } from '../../lambdas/composition/jobs';
-import { createExtractUrlFromConfig } from '../../lambdas/composition/extraction';
+import { createContainer, getContainer } from '../../lambdas/composition/container';
 import { loadConfig } from '../../lambdas/config';
 import { eachLimited } from '../../lambdas/domain/extract-jobs/steps';
 import type { ExtractOptions } from '../../lambdas/domain/extraction/types';
@@ -58,7 +57,7 @@ export default async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pds-bench-throughput-'));
   try {
     // (a) plain loop: the same engine composition, results kept in memory only.
-    const extractUrl = createExtractUrlFromConfig(loadConfig({ PDS_RESOLVE: sim.resolveEnv, PDS_CRAWL_DELAY_MS: '0' }));
+    const extractUrl = createContainer(loadConfig({ PDS_RESOLVE: sim.resolveEnv, PDS_CRAWL_DELAY_MS: '0' })).extractUrl;
     const loopMemory = memorySampler();
     const loopCpu = process.cpuUsage();
     const loopLoop = performance.eventLoopUtilization();
@@ -82,7 +81,7 @@ export default async function main(): Promise<void> {
       log: () => undefined,
     });
     try {
-      const { jobs } = getJobsDeps();
+      const jobs = getContainer().extractJobs;
       const sdkCalls = countSdkCalls();
       sdkCalls.reset();
       const machineMemory = memorySampler();
@@ -105,7 +104,7 @@ export default async function main(): Promise<void> {
       console.log(`extract-throughput: ${URLS} URLs over ${HOSTS.length} simulated stores, concurrency ${CONCURRENCY} in both runs (state machine: PDS_EXTRACT_SLOTS=${CONCURRENCY} shared by ${BATCHES_IN_FLIGHT} SQS batches in flight)`);
       console.log(`  plain loop:          ${(loopMs / 1000).toFixed(2)} s, ${(URLS / (loopMs / 1000)).toFixed(0)} URLs/s, ${loopSuccess} successful, CPU ${loopCpuS.toFixed(1)} s (main thread busy ${loopBusyS.toFixed(1)} s), peak RSS ${loopMem.peakRssMb.toFixed(0)} MB, peak heap ${loopMem.peakHeapMb.toFixed(0)} MB`);
       console.log(`  local state machine: ${(machineMs / 1000).toFixed(2)} s, ${(URLS / (machineMs / 1000)).toFixed(0)} URLs/s, ${status.result.products_successful} successful (${status.status}), CPU ${machineCpuS.toFixed(1)} s (main thread busy ${machineBusyS.toFixed(1)} s), peak RSS ${machineMem.peakRssMb.toFixed(0)} MB, peak heap ${machineMem.peakHeapMb.toFixed(0)} MB`);
-      const slots = processExtractSlots();
+      const slots = getContainer().extractSlots;
       console.log(`  state machine extractions at once: at most ${slots?.peak ?? 'unknown'} (PDS_EXTRACT_SLOTS=${slots?.size ?? 'unset'})`);
       console.log(`  overhead ratio: ${ratio.toFixed(2)}x (goal < 1.25x) ${ratio < 1.25 ? 'MET' : 'NOT MET'}`);
       console.log(`  AWS SDK calls in the state machine run: ${calls.reduce((sum, [, n]) => sum + n, 0)} (${calls.map(([name, n]) => `${name.replace(/Command$/, '')} ${n}`).join(', ')})`);

@@ -10,7 +10,8 @@ import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../lambdas/config';
-import { createPlatformDeps, recordProductSeen } from '../../lambdas/composition/platform';
+import { createContainer } from '../../lambdas/composition/container';
+import { recordProductSeen } from '../../lambdas/domain/vendors/service';
 
 const REQUESTS = 2000;
 const CONCURRENCY = 16;
@@ -109,9 +110,9 @@ export default async function main(): Promise<void> {
     const readyMs = performance.now() - started;
     const runtime = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8')) as { pid: number; dynamodbEndpoint: string; tableName: string };
 
-    const deps = createPlatformDeps(loadConfig({ PDS_DYNAMODB_ENDPOINT: runtime.dynamodbEndpoint, PDS_TABLE_NAME: runtime.tableName }));
+    const deps = createContainer(loadConfig({ PDS_DYNAMODB_ENDPOINT: runtime.dynamodbEndpoint, PDS_TABLE_NAME: runtime.tableName }));
     for (let i = 0; i < VENDORS; i++) {
-      await recordProductSeen({ vendor: `shop-${i}.example`, newProduct: true, updatedAt: new Date().toISOString() }, deps);
+      await recordProductSeen(deps.vendors, { vendor: `shop-${i}.example`, newProduct: true, updatedAt: new Date().toISOString() });
     }
     deps.clients.dynamodb.destroy();
     const rssReady = rssOf(runtime.pid);

@@ -8,7 +8,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalService, type LocalService } from '../../lambdas/local/service';
-import { resetRuntimeDeps } from '../../lambdas/composition/runtime';
 import { startStoreSimulator, type StoreSimulator } from '../stores';
 import { validatedClient } from './helpers/validated-client';
 
@@ -398,9 +397,7 @@ describe('v2 /v2/extract', () => {
 
 describe('worker faults', () => {
   it(`crashing workers (rate ${FAULT_RATE}) and duplicate deliveries never change the counts or double-charge`, async () => {
-    process.env.PDS_FAULT_RATE = String(FAULT_RATE);
-    process.env.PDS_DUPLICATE_RATE = '0.2';
-    resetRuntimeDeps();
+    service.configure({ faults: { crashRate: FAULT_RATE, duplicateRate: 0.2 } });
     try {
       const store = sim.store('jsonld-shop.test');
       const good = Array.from({ length: 45 }, (_, i) => store.productUrl(200 + i));
@@ -424,9 +421,7 @@ describe('worker faults', () => {
       expect(done.meta.credits_used).toBe(chargedSuccesses);
       expect(successes).toBeGreaterThan(0);
     } finally {
-      process.env.PDS_FAULT_RATE = '0';
-      process.env.PDS_DUPLICATE_RATE = '0';
-      resetRuntimeDeps();
+      service.configure({ faults: { crashRate: 0, duplicateRate: 0 } });
     }
   });
 });

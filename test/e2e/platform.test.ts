@@ -3,7 +3,7 @@
 // against the served OpenAPI document.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, type Scope } from '../../lambdas/topology/routes';
-import { recordProductSeen } from '../../lambdas/composition/platform';
+import { recordProductSeen } from '../../lambdas/domain/vendors/service';
 import { hourBucket } from '../../lambdas/domain/usage/periods';
 import { startTestService, type TestResponse, type TestService } from './helpers/service';
 import { startWorkflows } from './helpers/workflows';
@@ -319,11 +319,11 @@ describe('usage', () => {
 describe('vendors', () => {
   it('lists vendor summaries in all three families', async () => {
     const deps = service.deps();
-    await recordProductSeen({ vendor: 'www.Allbirds.com', displayName: 'Allbirds', newProduct: true, updatedAt: '2026-01-02T10:00:00.000Z' }, deps);
-    await recordProductSeen({ vendor: 'allbirds.com', newProduct: true, updatedAt: '2026-01-01T10:00:00.000Z' }, deps);
-    await recordProductSeen({ vendor: 'https://allbirds.com/products/x', newProduct: false, updatedAt: '2026-01-03T10:00:00.000Z' }, deps);
-    await recordProductSeen({ vendor: 'tiny-shop.example', newProduct: true, updatedAt: new Date('2026-02-01T00:00:00Z') }, deps);
-    await recordProductSeen({ vendor: 'zzz-shop.example', newProduct: true, updatedAt: '2026-02-02T00:00:00Z' }, deps);
+    await recordProductSeen(deps.vendors, { vendor: 'www.Allbirds.com', displayName: 'Allbirds', newProduct: true, updatedAt: '2026-01-02T10:00:00.000Z' });
+    await recordProductSeen(deps.vendors, { vendor: 'allbirds.com', newProduct: true, updatedAt: '2026-01-01T10:00:00.000Z' });
+    await recordProductSeen(deps.vendors, { vendor: 'https://allbirds.com/products/x', newProduct: false, updatedAt: '2026-01-03T10:00:00.000Z' });
+    await recordProductSeen(deps.vendors, { vendor: 'tiny-shop.example', newProduct: true, updatedAt: new Date('2026-02-01T00:00:00Z') });
+    await recordProductSeen(deps.vendors, { vendor: 'zzz-shop.example', newProduct: true, updatedAt: '2026-02-02T00:00:00Z' });
 
     const expected = [
       { vendor: 'allbirds.com', latest_product_update_by_service: '2026-01-03T10:00:00.000Z', product_count: 2, in_affiliate_network: true },

@@ -7,8 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DescribeExecutionCommand } from '@aws-sdk/client-sfn';
 import { startLocalService, type LocalService } from '../../lambdas/local/service';
-import { createJobsDeps, getJobsDeps } from '../../lambdas/composition/jobs';
-import { getRuntimeDeps, resetRuntimeDeps } from '../../lambdas/composition/runtime';
+import { createContainer, getContainer } from '../../lambdas/composition/container';
 import { executionArnFor } from '../../lambdas/adapters/stepfunctions';
 import { DEADLINE_MESSAGE } from '../../lambdas/domain/executions/model';
 import { LOST_BATCH_MESSAGE } from '../../lambdas/domain/extract-jobs/steps';
@@ -39,11 +38,9 @@ afterAll(async () => {
   await sim?.close();
 });
 
-/** Changes the injected faults for the workers (they rebuild their deps on the next message). */
+/** Changes the injected faults for the workers (the process's container is rebuilt with them). */
 function setFaults(crashRate: number, duplicateRate: number) {
-  process.env.PDS_FAULT_RATE = String(crashRate);
-  process.env.PDS_DUPLICATE_RATE = String(duplicateRate);
-  resetRuntimeDeps();
+  service.configure({ faults: { crashRate, duplicateRate } });
 }
 
 function checkInvariant(status: ExtractionStatus) {
@@ -74,7 +71,7 @@ async function allResults(jobs: ExtractJobs, executionId: string) {
 }
 
 async function sfnStatus(executionId: string) {
-  const out = await getRuntimeDeps().clients.sfn.send(
+  const out = await getContainer().clients.sfn.send(
     new DescribeExecutionCommand({ executionArn: executionArnFor(service.stateMachineArns.extract, executionId) }),
   );
   return out.status;
@@ -103,7 +100,7 @@ describe('extraction through the local state machine', () => {
       'not a url at all',
       listProductUrls(shopify, { limit: 1 })[0],
     ];
-    const { jobs } = getJobsDeps();
+    const jobs = getContainer().extractJobs;
     const started = await jobs.start({ org: ORG, kind: 'extract-urls', urls, options: OPTIONS });
     expect(started.status).toBe('pending');
     const status = await pollUntilDone(jobs, started.execution_id);
@@ -122,7 +119,7 @@ describe('extraction through the local state machine', () => {
   it('never double-counts under duplicated deliveries and crashing workers', async () => {
     setFaults(0.3, 1);
     const urls = listProductUrls(sim.store('microdata-shop.test'), { offset: 20, limit: 60 });
-    const { jobs } = getJobsDeps();
+    const jobs = getContainer().extractJobs;
     const started = await jobs.start({ org: ORG, kind: 'products-batch', urls, options: OPTIONS });
     const status = await pollUntilDone(jobs, started.execution_id);
     expect(status.status).toBe('completed');
@@ -136,7 +133,7 @@ describe('extraction through the local state machine', () => {
   it('loses no URL when every delivery crashes: retried, dead-lettered, recorded as other with retry true (or as stored before a crash)', async () => {
     setFaults(1, 0);
     const urls = listProductUrls(sim.store('opengraph-shop.test'), { limit: 12 });
-    const { jobs } = getJobsDeps();
+    const jobs = getContainer().extractJobs;
     const started = await jobs.start({ org: ORG, kind: 'extract-urls', urls, options: OPTIONS });
     const status = await pollUntilDone(jobs, started.execution_id);
     setFaults(0, 0);
@@ -152,7 +149,7 @@ describe('extraction through the local state machine', () => {
     setFaults(0, 0);
     const slow = sim.store('slow.test');
     const urls = listProductUrls(slow, { limit: 40 });
-    const { jobs } = getJobsDeps();
+    const jobs = getContainer().extractJobs;
     const started = await jobs.start({ org: ORG, kind: 'extract-urls', urls, options: OPTIONS });
     for (let i = 0; i < 200; i++) {
       const status = await jobs.status({ org: ORG, executionId: started.execution_id });
@@ -184,15 +181,7 @@ describe('extraction through the local state machine', () => {
 
   it('fails a stalled execution at its deadline, on the next status read', async () => {
     setFaults(0, 0);
-    const runtime = getRuntimeDeps();
-    const { jobs } = createJobsDeps({
-      config: runtime.config,
-      clients: runtime.clients,
-      workflows: runtime.workflows,
-      taskCallbacks: runtime.taskCallbacks,
-      workQueue: () => runtime.queue('extract-work'),
-      deadlineSeconds: 1,
-    });
+    const jobs = createContainer(service.config, { clients: getContainer().clients, deadlineSeconds: 1 }).extractJobs;
     const urls = listProductUrls(sim.store('slow.test'), { offset: 100, limit: 30 });
     const started = await jobs.start({ org: ORG, kind: 'extract-urls', urls, options: OPTIONS });
     await new Promise((resolve) => setTimeout(resolve, 1200));

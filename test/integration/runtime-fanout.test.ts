@@ -12,7 +12,7 @@ import { startSqsPollers, type SqsPollers } from '../../lambdas/local/sqs-poller
 import { createClients } from '../../lambdas/adapters/clients';
 import { createStepFunctionsWorkflowEngine, executionArnFor } from '../../lambdas/adapters/stepfunctions';
 import { loadConfig } from '../../lambdas/config';
-import { resetRuntimeDeps } from '../../lambdas/composition/runtime';
+import { createContainer, installContainer } from '../../lambdas/composition/container';
 import type { QueueSpec } from '../../lambdas/topology/queues';
 import type { WorkflowEngine } from '../../lambdas/ports/workflow';
 import { journal, resetJournal } from '../fixtures/workers/journal';
@@ -50,9 +50,8 @@ beforeAll(async () => {
     sqs,
     retryIntervalMs: 10,
   });
-  // The workers build their clients from the environment, as on Lambda.
-  process.env.PDS_SFN_ENDPOINT = service.endpoint;
-  resetRuntimeDeps();
+  // The workers reach Step Functions through the process's container, as on Lambda.
+  installContainer(createContainer({ ...loadConfig({}), endpoints: { stepFunctions: service.endpoint } }));
   pollers = await startSqsPollers({
     sqs,
     queues: [fanoutQueue],
@@ -69,7 +68,7 @@ afterAll(async () => {
   await pollers?.stop(2000);
   await service?.stop();
   await engines?.stop();
-  resetRuntimeDeps();
+  installContainer(undefined);
 });
 
 beforeEach(() => {

@@ -1,13 +1,12 @@
 // POST /api/product: one product by URL, synchronously (a fresh stored record when allowed).
 import { defineRoute } from '../pipeline';
-import { getExtractApi } from '../../composition/extract-api';
 import { invalid } from '../../domain/errors';
 import type { ExtractOptions } from '../../domain/extraction/types';
 import { normalizeUrl } from '../../domain/extraction/url';
 import { legacyProduct } from '../shapes/legacy-product';
 import { summarizeSync } from '../shapes/legacy-sync';
 
-export const handler = defineRoute('legacyProduct', async ({ body }) => {
+export const handler = defineRoute('legacyProduct', async ({ body }, { deps }) => {
   const normalized = normalizeUrl(body.url);
   if (!normalized.ok) throw invalid(`url is not a valid product URL: ${normalized.problem}`, { parameter: 'url' });
   const options: ExtractOptions = {
@@ -17,7 +16,7 @@ export const handler = defineRoute('legacyProduct', async ({ body }) => {
     enableSimilarProducts: false,
     countryCode: body.country_code,
   };
-  const extracted = await getExtractApi().extractNow({ urls: [body.url], options, forceExtraction: body.force_extraction });
+  const extracted = await deps.extractNow({ urls: [body.url], options, forceExtraction: body.force_extraction });
   const result = extracted.results[0];
   const found = result.success && result.product !== null;
   return {

@@ -1,11 +1,10 @@
 // POST /api/products: synchronous extraction of up to 50 URLs, one element per input URL.
 import { defineRoute } from '../pipeline';
-import { getExtractApi } from '../../composition/extract-api';
 import type { ExtractOptions } from '../../domain/extraction/types';
 import { legacyResult } from '../shapes/legacy-product';
 import { summarizeSync } from '../shapes/legacy-sync';
 
-export const handler = defineRoute('legacyProducts', async ({ body }) => {
+export const handler = defineRoute('legacyProducts', async ({ body }, { deps }) => {
   const options: ExtractOptions = {
     enableEnrichment: body.enable_enrichment,
     enableReviews: false,
@@ -13,7 +12,7 @@ export const handler = defineRoute('legacyProducts', async ({ body }) => {
     enableSimilarProducts: false,
     countryCode: body.country_code,
   };
-  const extracted = await getExtractApi().extractNow({ urls: body.urls, options, forceExtraction: body.force_extraction });
+  const extracted = await deps.extractNow({ urls: body.urls, options, forceExtraction: body.force_extraction });
   const summary = summarizeSync(body.urls, extracted.results, options);
   return {
     body: {

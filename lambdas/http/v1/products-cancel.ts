@@ -1,8 +1,7 @@
 // DELETE /v1/products/{execution_id}: cancel; 409 when already finished.
 import { defineRoute } from '../pipeline';
-import { getExtractApi } from '../../composition/extract-api';
 
-export const handler = defineRoute('v1ProductsCancel', async ({ params }, { org }) => {
-  const cancelled = await getExtractApi().jobs.cancel({ org, executionId: params.execution_id });
+export const handler = defineRoute('v1ProductsCancel', async ({ params }, { org, deps }) => {
+  const cancelled = await deps.extractJobs.cancel({ org, executionId: params.execution_id });
   return { body: { success: true as const, execution_id: cancelled.execution_id, status: 'failed' as const } };
 });

@@ -1,8 +1,7 @@
 // GET /v1/products: the caller's extractions, most recent first.
 import { defineRoute } from '../pipeline';
-import { getExtractApi } from '../../composition/extract-api';
 import { v1ExecutionList } from '../shapes/extract-status';
 
-export const handler = defineRoute('v1ProductsList', async ({ query }, { org }) => ({
-  body: v1ExecutionList(await getExtractApi().jobs.list({ org, status: query.status, page: 1, pageSize: query.limit })),
+export const handler = defineRoute('v1ProductsList', async ({ query }, { org, deps }) => ({
+  body: v1ExecutionList(await deps.extractJobs.list({ org, status: query.status, page: 1, pageSize: query.limit })),
 }));

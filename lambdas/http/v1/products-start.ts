@@ -1,9 +1,8 @@
 // POST /v1/products: start an extraction of up to 1000 URLs; malformed entries become results.
 import { defineRoute } from '../pipeline';
-import { getExtractApi } from '../../composition/extract-api';
 
-export const handler = defineRoute('v1ProductsStart', async ({ body }, { org }) => {
-  const started = await getExtractApi().jobs.start({
+export const handler = defineRoute('v1ProductsStart', async ({ body }, { org, deps }) => {
+  const started = await deps.extractJobs.start({
     org,
     kind: 'products-batch',
     urls: body.urls,

@@ -1,8 +1,7 @@
 // GET /v1/products/{execution_id}: v1 status; results paged by page/limit when available.
 import { defineRoute } from '../pipeline';
-import { getExtractApi } from '../../composition/extract-api';
 import { v1ExtractStatus } from '../shapes/extract-status';
 
-export const handler = defineRoute('v1ProductsStatus', async ({ params, query }, { org }) => ({
-  body: v1ExtractStatus(await getExtractApi().jobs.status({ org, executionId: params.execution_id, page: query.page, pageSize: query.limit })),
+export const handler = defineRoute('v1ProductsStatus', async ({ params, query }, { org, deps }) => ({
+  body: v1ExtractStatus(await deps.extractJobs.status({ org, executionId: params.execution_id, page: query.page, pageSize: query.limit })),
 }));

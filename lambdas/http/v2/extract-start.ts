@@ -1,14 +1,13 @@
 // POST /v2/extract: URL mode starts an extraction (202); every invalid entry is reported at once
 // in invalid_urls. Vendor mode needs the crawl capability (501 after validation).
 import { defineRoute } from '../pipeline';
-import { getExtractApi } from '../../composition/extract-api';
 import { AppError } from '../../domain/errors';
 
-export const handler = defineRoute('v2ExtractStart', async ({ body }, { org }) => {
+export const handler = defineRoute('v2ExtractStart', async ({ body }, { org, deps }) => {
   if (body.urls === undefined) {
     throw new AppError('NOT_IMPLEMENTED', 'POST /v2/extract with `vendor` (vendor mode) needs the crawl capability, which is not implemented yet; send `urls` instead');
   }
-  const started = await getExtractApi().jobs.start({
+  const started = await deps.extractJobs.start({
     org,
     kind: 'extract-urls',
     urls: body.urls,

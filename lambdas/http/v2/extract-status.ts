@@ -1,8 +1,7 @@
 // GET /v2/extract/{execution_id}: v2 status; data and pagination when results are available.
 import { defineRoute } from '../pipeline';
-import { getExtractApi } from '../../composition/extract-api';
 import { v2ExtractStatus } from '../shapes/extract-status';
 
-export const handler = defineRoute('v2ExtractStatus', async ({ params, query }, { org }) => ({
-  body: v2ExtractStatus(await getExtractApi().jobs.status({ org, executionId: params.execution_id, page: query.page, pageSize: query.page_size })),
+export const handler = defineRoute('v2ExtractStatus', async ({ params, query }, { org, deps }) => ({
+  body: v2ExtractStatus(await deps.extractJobs.status({ org, executionId: params.execution_id, page: query.page, pageSize: query.page_size })),
 }));

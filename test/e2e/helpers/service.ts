@@ -1,9 +1,12 @@
-// Reusable end-to-end harness: embedded engines (in memory) + config through the environment +
-// the local HTTP server on port 0, driven over real HTTP. Other suites add env (PDS_RESOLVE,
-// state machine ARNs, ...) and start their own runtime pieces through `extras`.
+// Reusable end-to-end harness: embedded engines (in memory) + one container built from a Config
+// (settings in environment form, never written into process.env) + the local HTTP server on
+// port 0, driven over real HTTP. Other suites add settings (PDS_RESOLVE, state machine ARNs,
+// ...) and start their own runtime pieces through `extras`.
 import { startEngines, type Engines } from '../../../lambdas/local/engines';
 import { startHttpServer, type HttpServerOptions } from '../../../lambdas/local/http-server';
-import { getPlatformDeps, resetPlatformDeps, type PlatformDeps } from '../../../lambdas/composition/platform';
+import { createContainer, getContainer, installContainer, type Container } from '../../../lambdas/composition/container';
+import { loadConfig } from '../../../lambdas/config';
+import { QUEUES } from '../../../lambdas/topology/queues';
 import { clearOrganizationCache } from '../../../lambdas/http/pipeline';
 import { setRequestLogSink, type RequestLogLine } from '../../../lambdas/http/log';
 import { createKey } from '../../../lambdas/domain/accounts/service';
@@ -29,7 +32,10 @@ export interface RequestOptions {
 
 export interface ExtrasContext {
   engines: Engines;
+  /** The settings in environment form; after changing them call `reload()`. */
   env: Record<string, string>;
+  /** Rebuilds and installs the process's container from `env`. */
+  reload(): void;
 }
 
 export interface TestServiceOptions {
@@ -46,7 +52,7 @@ export interface TestService {
   env: Record<string, string>;
   /** Request log lines written by the pipeline since start. */
   logs: RequestLogLine[];
-  deps(): PlatformDeps;
+  deps(): Container;
   /** A fresh API key (all scopes unless given) for `org` (default "test-org"). */
   apiKey(scopes?: Scope[], org?: string): Promise<string>;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
@@ -59,22 +65,20 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     [ENV.tableName]: engines.tableName,
     [ENV.dynamodbEndpoint]: engines.dynamodbEndpoint,
     [ENV.sqsEndpoint]: engines.sqsEndpoint,
-    ...(engines.queueUrls['extract-work'] ? { [ENV.extractQueueUrl]: engines.queueUrls['extract-work'] } : {}),
-    ...(engines.queueUrls['crawl-work'] ? { [ENV.crawlQueueUrl]: engines.queueUrls['crawl-work'] } : {}),
+    ...Object.fromEntries(QUEUES.filter((queue) => engines.queueUrls[queue.name]).map((queue) => [queue.envVar, engines.queueUrls[queue.name]!])),
     [ENV.crawlDelayMs]: '0',
     AWS_REGION: 'us-east-1',
     ...options.env,
   };
-  const previous = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
-  Object.assign(process.env, env);
-  resetPlatformDeps();
+  const reload = () => installContainer(createContainer(loadConfig(env)));
+  reload();
   clearOrganizationCache();
   const logs: RequestLogLine[] = [];
   setRequestLogSink((line) => {
     if (logs.length < 100_000) logs.push(line);
   });
 
-  const extra = options.extras ? await options.extras({ engines, env }) : undefined;
+  const extra = options.extras ? await options.extras({ engines, env, reload }) : undefined;
   const server = await startHttpServer({ port: 0, loadHandler: options.loadHandler });
 
   return {
@@ -82,9 +86,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     engines,
     env,
     logs,
-    deps: getPlatformDeps,
+    deps: getContainer,
     async apiKey(scopes, org = 'test-org') {
-      return (await createKey(getPlatformDeps().accounts, { org, scopes })).key;
+      return (await createKey(getContainer().accounts, { org, scopes })).key;
     },
     async request(method, path, { body, rawBody, headers = {}, apiKey } = {}) {
       const sent: Record<string, string> = { ...headers };
@@ -109,13 +113,9 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     async close() {
       await server.close();
       await extra?.close();
-      resetPlatformDeps();
+      installContainer(undefined);
       setRequestLogSink(null);
       await engines.stop();
-      for (const [name, value] of Object.entries(previous)) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
     },
   };
 }

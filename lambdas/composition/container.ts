@@ -1,0 +1,243 @@
+// The one composition root. A Container is built from a Config once per cold start (Lambda) or
+// once per local process (`npm start`, tests), and reaches every handler as `ctx.deps` and every
+// worker as its second argument. Everything it holds is typed and present; what is expensive to
+// build (the extraction engine, later the search index) is built on first use behind a getter.
+//
+// Adding a capability: its use-cases in lambdas/domain/<capability>/, its factory in
+// lambdas/composition/<capability>.ts taking this container, and one lazy getter below.
+import { readFileSync } from 'node:fs';
+import { loadConfig, type Config } from '../config';
+import { createClients, type AwsClients } from '../adapters/clients';
+import { dynamoAccountStore } from '../adapters/dynamodb/accounts';
+import { dynamoUsageStore } from '../adapters/dynamodb/usage';
+import { dynamoRateLimitStore } from '../adapters/dynamodb/ratelimit';
+import { dynamoVendorStore } from '../adapters/dynamodb/vendors';
+import { dynamoExecutionStore } from '../adapters/dynamodb/executions';
+import { dynamoExtractResultStore } from '../adapters/dynamodb/extract-results';
+import { dynamoProductStore } from '../adapters/dynamodb/products';
+import { createHttpFetcher } from '../adapters/http-fetch';
+import { createSqsSender, type MessageSender } from '../adapters/sqs';
+import { createStepFunctionsTaskCallbacks, createStepFunctionsWorkflowEngine } from '../adapters/stepfunctions';
+import type { AccountStore } from '../ports/accounts';
+import type { UsageStore } from '../ports/usage';
+import type { RateLimitStore } from '../ports/ratelimit';
+import type { VendorStore } from '../ports/vendors';
+import type { PageFetcher } from '../ports/fetcher';
+import type { TaskCallbacks, WorkflowEngine } from '../ports/workflow';
+import { BUILT_IN_MERCHANTS, createMerchantDirectory, parseMerchantList, type MerchantDirectory } from '../domain/affiliate/merchants';
+import { withKeyCache } from '../domain/accounts/cache';
+import { createUsageMeter, type UsageMeter } from '../domain/usage/meter';
+import { withVendorListCache } from '../domain/vendors/list-cache';
+import { createOfflineEnricher } from '../domain/enrichment';
+import { createExtractor } from '../domain/extraction/engine';
+import type { ExtractUrl } from '../domain/extraction/types';
+import { createExecutions, type Executions } from '../domain/executions/service';
+import { createExtractJobs, type ExtractJobs } from '../domain/extract-jobs/jobs';
+import { createExtractSteps, createLimiter, type ExtractSteps, type Limiter } from '../domain/extract-jobs/steps';
+import { extractNow, type ExtractNowRequest, type ExtractNowResult } from '../domain/extract-jobs/sync';
+import { createProductCatalog, type ProductCatalog } from '../domain/products/catalog';
+import { WORKFLOWS } from '../topology/workflows';
+
+/** The one source of time for use-cases that need "now"; tests pass a fake one. */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+export const EXTRACT_WORKFLOW = 'extract';
+/** The execution item's deadline trails the state machine's own timeout, so the reaper only acts when the workflow died. */
+export const DEADLINE_MARGIN_SECONDS = 300;
+
+export interface ContainerOptions {
+  clock?: Clock;
+  /** Prebuilt clients (e.g. shared with the local runtime); default built from the config. */
+  clients?: AwsClients;
+  /** Overrides every workflow's execution deadline (tests of the reaper). */
+  deadlineSeconds?: number;
+}
+
+export interface Container {
+  readonly config: Config;
+  readonly clock: Clock;
+  readonly clients: AwsClients;
+
+  // platform
+  readonly accounts: AccountStore;
+  readonly usage: UsageStore;
+  /** Counts authenticated calls, coalescing concurrent ones into one write per counter. */
+  readonly meter: UsageMeter;
+  readonly rateLimits: RateLimitStore;
+  readonly vendors: VendorStore;
+  readonly merchants: MerchantDirectory;
+
+  // workflow plumbing
+  readonly workflows: WorkflowEngine;
+  readonly taskCallbacks: TaskCallbacks;
+  /** Sender to a queue by logical name (topology/queues.ts). */
+  queue(name: string): MessageSender;
+  /** An execution's deadline in seconds for a workflow of topology/workflows.ts. */
+  deadlineSeconds(workflow: string): number;
+
+  // extraction
+  readonly executions: Executions;
+  readonly catalog: ProductCatalog;
+  readonly extractJobs: ExtractJobs;
+  readonly extractSteps: ExtractSteps;
+  /** URL extractions at once shared by every batch of this process (Config.extractSlots). */
+  readonly extractSlots: Limiter | undefined;
+  /** Built on first use: the got-based fetcher (robots cache, per-host politeness) and the engine. */
+  readonly fetcher: PageFetcher;
+  readonly extractUrl: ExtractUrl;
+  /** The synchronous path (legacy /api/product and /api/products). */
+  extractNow(request: ExtractNowRequest): Promise<ExtractNowResult>;
+
+  /** Closes the clients (local restarts, tests). */
+  dispose(): void;
+}
+
+/** A getter's value built once, on first read. */
+function once<T>(build: () => T): () => T {
+  let built = false;
+  let value: T;
+  return () => {
+    if (!built) {
+      value = build();
+      built = true;
+    }
+    return value;
+  };
+}
+
+export function loadMerchants(file: string | undefined): MerchantDirectory {
+  if (!file) return createMerchantDirectory(BUILT_IN_MERCHANTS);
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`Cannot read the affiliate merchant list ${file}: ${(error as Error).message}`);
+  }
+  return createMerchantDirectory(parseMerchantList(json));
+}
+
+export function createContainer(config: Config, options: ContainerOptions = {}): Container {
+  const clock = options.clock ?? systemClock;
+  const clients = options.clients ?? createClients(config);
+  const { documents } = clients;
+  const table = config.tableName;
+  const senders = new Map<string, MessageSender>();
+
+  const usage = once(() => dynamoUsageStore(documents, table));
+  const vendors = once(() => withVendorListCache(dynamoVendorStore(documents, table)));
+  const workflows = once(() => createStepFunctionsWorkflowEngine(clients.sfn, config.stateMachineArns));
+  const executions = once(() => createExecutions({ store: dynamoExecutionStore(documents, table), workflows: workflows() }));
+  const extractResults = once(() => dynamoExtractResultStore(documents, table));
+  const catalog = once(() => createProductCatalog({ store: dynamoProductStore(documents, table), vendors: vendors() }));
+  const extractSlots = once(() => (config.extractSlots === undefined ? undefined : createLimiter(config.extractSlots)));
+  const fetcher = once(() =>
+    createHttpFetcher({ resolve: config.resolve, crawlDelayMs: config.crawlDelayMs, egressProxies: config.egressProxies }),
+  );
+  const extractUrl = once(() => createExtractor({ fetcher: fetcher(), enricher: createOfflineEnricher() }));
+
+  const deadlineSeconds = (workflow: string): number => {
+    if (options.deadlineSeconds !== undefined) return options.deadlineSeconds;
+    const spec = WORKFLOWS.find((w) => w.name === workflow);
+    if (!spec) throw new Error(`No workflow "${workflow}" in lambdas/topology/workflows.ts`);
+    return spec.timeoutSeconds + DEADLINE_MARGIN_SECONDS;
+  };
+
+  const container: Container = {
+    config,
+    clock,
+    clients,
+    // Per-process caches, each with its staleness bound stated where it is defined.
+    accounts: withKeyCache(dynamoAccountStore(documents, table)),
+    get usage() {
+      return usage();
+    },
+    meter: createUsageMeter((...args) => usage().add(...args)),
+    rateLimits: dynamoRateLimitStore(documents, table),
+    get vendors() {
+      return vendors();
+    },
+    merchants: loadMerchants(config.affiliateMerchantsFile),
+    get workflows() {
+      return workflows();
+    },
+    taskCallbacks: createStepFunctionsTaskCallbacks(clients.sfn),
+    queue(name) {
+      let sender = senders.get(name);
+      if (!sender) {
+        const url = config.queueUrls[name];
+        if (!url) throw new Error(`No URL configured for queue "${name}"`);
+        sender = createSqsSender(clients.sqs, url);
+        senders.set(name, sender);
+      }
+      return sender;
+    },
+    deadlineSeconds,
+    get executions() {
+      return executions();
+    },
+    get catalog() {
+      return catalog();
+    },
+    get extractJobs() {
+      return extractJobsOnce();
+    },
+    get extractSteps() {
+      return extractStepsOnce();
+    },
+    get extractSlots() {
+      return extractSlots();
+    },
+    get fetcher() {
+      return fetcher();
+    },
+    get extractUrl() {
+      return extractUrl();
+    },
+    extractNow: (request) => extractNow(request, { extractUrl: extractUrl(), catalog: catalog() }),
+    dispose() {
+      clients.sfn.destroy();
+      clients.sqs.destroy();
+      clients.dynamodb.destroy();
+    },
+  };
+
+  const extractJobsOnce = once(() =>
+    createExtractJobs({
+      executions: executions(),
+      results: extractResults(),
+      workflows: workflows(),
+      workflowName: EXTRACT_WORKFLOW,
+      deadlineSeconds: deadlineSeconds(EXTRACT_WORKFLOW),
+    }),
+  );
+  // The engine is reached through the getter so steps that never fetch (prepare, finalize) never build it.
+  const extractStepsOnce = once(() =>
+    createExtractSteps({
+      executions: executions(),
+      results: extractResults(),
+      extractUrl: (url, opts) => extractUrl()(url, opts),
+      catalog: catalog(),
+      extractSlots: extractSlots(),
+    }),
+  );
+
+  return container;
+}
+
+let processContainer: Container | undefined;
+
+/** This process's container: built from the environment on first use (a Lambda cold start). */
+export function getContainer(): Container {
+  processContainer ??= createContainer(loadConfig());
+  return processContainer;
+}
+
+/** The local runtime and tests install the container they built from their own Config. */
+export function installContainer(container: Container | undefined): void {
+  if (processContainer && processContainer !== container) processContainer.dispose();
+  processContainer = container;
+}
