@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AccountStore } from '../../ports/accounts';
 import type { ApiKeyRecord, Organization } from '../../domain/accounts/keys';
+import { SCHEMA } from './schema';
 import { API_KEYS_INDEX_PK, deadline, devKeyClaimItem, isConditionalFailure, keyItem, orgItem } from './keys';
 
 const toKey = (item: Record<string, any>): ApiKeyRecord => ({
@@ -41,10 +42,8 @@ export function dynamoAccountStore(documents: DynamoDBDocumentClient, tableName:
             Item: {
               ...keyItem(record.keyHash),
               ...record,
-              gsi1pk: API_KEYS_INDEX_PK,
-              gsi1sk: `${record.org}#${record.createdAt}#${record.keyId}`,
-              gsi2pk: `APIKEYID#${record.keyId}`,
-              gsi2sk: 'APIKEY',
+              ...SCHEMA.apiKey.gsi1.keys({ org: record.org, createdAt: record.createdAt, keyId: record.keyId }),
+              ...SCHEMA.apiKey.gsi2.keys({ keyId: record.keyId }),
             },
             ConditionExpression: 'attribute_not_exists(pk)',
           }),
@@ -71,7 +70,7 @@ export function dynamoAccountStore(documents: DynamoDBDocumentClient, tableName:
         TableName: tableName,
         IndexName: 'gsi2',
         KeyConditionExpression: 'gsi2pk = :pk',
-        ExpressionAttributeValues: { ':pk': `APIKEYID#${keyId}` },
+        ExpressionAttributeValues: { ':pk': SCHEMA.apiKey.gsi2.pk({ keyId }) },
       });
       if (!found.length) return null;
       const record = toKey(found[0]);

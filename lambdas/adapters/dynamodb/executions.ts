@@ -12,6 +12,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, typ
 import type { ExecutionPatch, ExecutionStore, ListQuery } from '../../ports/executions';
 import { GROUP_OF, TERMINAL, statusFilterOf, type Execution, type ExecutionStatus } from '../../domain/executions/model';
 import { isConditionalFailure } from './keys';
+import { SCHEMA } from './schema';
 
 const ACTIVE_SHARDS = 4;
 /** Lists read at most this many items to count and skip (offset paging over a GSI). */
@@ -19,10 +20,10 @@ const MAX_LIST_ITEMS = 20_000;
 const MAX_PAGES = 500;
 const COUNTER = /^[a-z][a-z0-9_]{0,62}$/;
 
-const executionKey = (id: string) => ({ pk: `EXEC#${id}`, sk: 'EXEC' });
+const executionKey = (id: string) => SCHEMA.execution.key({ id });
 const shardOf = (id: string) => createHash('sha256').update(id).digest()[0] % ACTIVE_SHARDS;
-const activeKey = (id: string, deadline: string) => ({ pk: `EXECS#ACTIVE#${shardOf(id)}`, sk: `${deadline}#${id}` });
-const listPk = (org: string, group: string) => `EXECS#${org}#${group}`;
+const activeKey = (id: string, deadline: string) => SCHEMA.executionDeadline.key({ shard: shardOf(id), deadline, id });
+const listPk = (org: string, group: string) => SCHEMA.execution.gsi1.pk({ org, group });
 
 function counterName(name: string): string {
   if (!COUNTER.test(name)) throw new Error(`Invalid counter name "${name}"`);
@@ -36,10 +37,8 @@ function toItem(execution: Execution): Record<string, unknown> {
     ...executionKey(execution.id),
     entity: 'execution',
     ...rest,
-    gsi1pk: listPk(execution.org, group),
-    gsi1sk: `${execution.created_at}#${execution.id}`,
-    gsi2pk: `${listPk(execution.org, group)}#${statusFilterOf(execution.status)}`,
-    gsi2sk: `${execution.created_at}#${execution.id}`,
+    ...SCHEMA.execution.gsi1.keys({ org: execution.org, group, createdAt: execution.created_at, id: execution.id }),
+    ...SCHEMA.execution.gsi2.keys({ org: execution.org, group, status: statusFilterOf(execution.status), createdAt: execution.created_at, id: execution.id }),
   };
   for (const [name, value] of Object.entries(counters)) item[counterName(name)] = value;
   return item;
@@ -146,12 +145,12 @@ export function dynamoExecutionStore(documents: DynamoDBDocumentClient, tableNam
       const names: Record<string, string> = {};
       const values: Record<string, unknown> = { ':to': to };
       const sets = ['#status = :to', ...patchClauses(patch, names, values)];
-      // gsi2pk moves with the status; its prefix comes from the stored gsi1pk.
+      // gsi2pk moves with the status; the organization and kind it is made of come from the item.
       const current = await documents.send(
-        new GetCommand({ TableName: tableName, Key: executionKey(id), ProjectionExpression: 'gsi1pk', ConsistentRead: true }),
+        new GetCommand({ TableName: tableName, Key: executionKey(id), ProjectionExpression: 'org, kind', ConsistentRead: true }),
       );
       if (!current.Item) return null;
-      values[':g2'] = `${current.Item.gsi1pk}#${statusFilterOf(to)}`;
+      values[':g2'] = SCHEMA.execution.gsi2.pk({ org: current.Item.org, group: GROUP_OF[current.Item.kind as Execution['kind']], status: statusFilterOf(to) });
       sets.push('gsi2pk = :g2');
       const updated = await conditionalUpdate(id, from, sets, names, values);
       if (updated && TERMINAL.has(to)) {
@@ -234,7 +233,7 @@ export function dynamoExecutionStore(documents: DynamoDBDocumentClient, tableNam
           new QueryCommand({
             TableName: tableName,
             KeyConditionExpression: 'pk = :pk AND sk <= :now',
-            ExpressionAttributeValues: { ':pk': `EXECS#ACTIVE#${shard}`, ':now': `${now}#\uffff` },
+            ExpressionAttributeValues: { ':pk': SCHEMA.executionDeadline.pk({ shard }), ':now': `${now}#\uffff` },
             Limit: limit,
           }),
         );
@@ -246,7 +245,7 @@ export function dynamoExecutionStore(documents: DynamoDBDocumentClient, tableNam
       for (const mark of marks.slice(0, limit)) {
         const execution = await get(mark.id);
         if (execution && !TERMINAL.has(execution.status)) ids.push(mark.id);
-        else await documents.send(new DeleteCommand({ TableName: tableName, Key: { pk: `EXECS#ACTIVE#${shardOf(mark.id)}`, sk: mark.sk } }));
+        else await documents.send(new DeleteCommand({ TableName: tableName, Key: { pk: SCHEMA.executionDeadline.pk({ shard: shardOf(mark.id) }), sk: mark.sk } }));
       }
       return ids;
     },

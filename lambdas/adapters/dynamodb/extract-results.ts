@@ -11,6 +11,7 @@ import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryComman
 import type { BatchClaim, ClaimingResultStore, UrlEntry } from '../../ports/extract-results';
 import type { UrlResult } from '../../domain/extraction/types';
 import { isConditionalFailure } from './keys';
+import { SCHEMA, urlIndexPart } from './schema';
 
 const INLINE_LIMIT = 32 * 1024;
 /** Claims keep their results below this (DynamoDB items stop at 400 KB; room left for keys). */
@@ -18,8 +19,8 @@ const CLAIM_RESULTS_LIMIT = 350 * 1024;
 const MAX_ENTRIES = 200_000;
 const MAX_UNPROCESSED_ROUNDS = 8;
 
-const pk = (executionId: string) => `EXEC#${executionId}`;
-const sk = (index: number) => `URL#${String(index).padStart(7, '0')}`;
+const pk = (executionId: string) => SCHEMA.urlEntry.pk({ executionId });
+const sk = (index: number) => SCHEMA.urlEntry.sk({ index: urlIndexPart(index) });
 
 function encodeResult(result: UrlResult): Record<string, unknown> {
   const json = JSON.stringify(result);
@@ -32,7 +33,7 @@ function decodeResult(item: Record<string, any>): UrlResult | null {
   return null;
 }
 
-const claimKey = (executionId: string, batchId: string) => ({ pk: pk(executionId), sk: `BATCH#${batchId}` });
+const claimKey = (executionId: string, batchId: string) => SCHEMA.batchClaim.key({ executionId, batchId });
 
 function claimFromItem(item: Record<string, any>): BatchClaim {
   if (!item.results_gz) return { batchId: item.batch_id, results: null };
@@ -77,7 +78,7 @@ export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tabl
         new QueryCommand({
           TableName: tableName,
           KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-          ExpressionAttributeValues: { ':pk': pk(executionId), ':from': sk(from), ':to': 'URL#9999999' },
+          ExpressionAttributeValues: { ':pk': pk(executionId), ':from': sk(from), ':to': sk(9_999_999) },
           ConsistentRead: true,
           Limit: Math.min(limit - entries.length, 1000),
           ExclusiveStartKey: start,
@@ -179,7 +180,7 @@ export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tabl
           new QueryCommand({
             TableName: tableName,
             KeyConditionExpression: 'pk = :pk AND begins_with(sk, :batch)',
-            ExpressionAttributeValues: { ':pk': pk(executionId), ':batch': 'BATCH#' },
+            ExpressionAttributeValues: { ':pk': pk(executionId), ':batch': SCHEMA.batchClaim.skPrefix },
             ConsistentRead: true,
             ExclusiveStartKey: start,
           }),

@@ -1,23 +1,17 @@
-// Item layouts of the platform entities in the single table (pk/sk + gsi1/gsi2), and the mapping
+// Keys of the platform entities, built from the one key schema (./schema.ts), and the mapping
 // of DynamoDB failures to domain error codes.
-//
-//   API key        pk APIKEY#<sha256>   sk APIKEY   gsi1 APIKEYS / <org>#<createdAt>#<keyId>   gsi2 APIKEYID#<keyId> / APIKEY
-//   organization   pk ORG#<org>         sk ORG
-//   dev-key claim  pk SYSTEM            sk DEVELOPMENT_KEY
-//   rate bucket    pk RATE#<keyId>      sk RATE     tat (ms, GCRA theoretical arrival time)
-//   usage counter  pk USAGE#<org>       sk H#<yyyy-mm-ddThh>#<route template>   calls (ADD)
-//   vendor         pk VENDOR#<key>      sk VENDOR   gsi1 VENDORS / <key>
 import { AppError } from '../../domain/errors';
+import { SCHEMA } from './schema';
 
-export const keyItem = (keyHash: string) => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' });
-export const orgItem = (org: string) => ({ pk: `ORG#${org}`, sk: 'ORG' });
-export const devKeyClaimItem = () => ({ pk: 'SYSTEM', sk: 'DEVELOPMENT_KEY' });
-export const rateItem = (bucketId: string) => ({ pk: `RATE#${bucketId}`, sk: 'RATE' });
-export const usagePk = (org: string) => `USAGE#${org}`;
-export const usageSk = (hourBucket: string, path: string) => `H#${hourBucket}#${path}`;
-export const vendorItem = (vendor: string) => ({ pk: `VENDOR#${vendor}`, sk: 'VENDOR' });
-export const API_KEYS_INDEX_PK = 'APIKEYS';
-export const VENDORS_INDEX_PK = 'VENDORS';
+export const keyItem = (keyHash: string) => SCHEMA.apiKey.key({ keyHash });
+export const orgItem = (org: string) => SCHEMA.organization.key({ org });
+export const devKeyClaimItem = () => SCHEMA.developmentKeyClaim.key({});
+export const rateItem = (bucketId: string) => SCHEMA.rateBucket.key({ bucketId });
+export const usagePk = (org: string) => SCHEMA.usageCounter.pk({ org });
+export const usageSk = (hour: string, path: string) => SCHEMA.usageCounter.sk({ hour, path });
+export const vendorItem = (vendor: string) => SCHEMA.vendor.key({ vendor });
+export const API_KEYS_INDEX_PK = SCHEMA.apiKey.gsi1.pk({});
+export const VENDORS_INDEX_PK = SCHEMA.vendor.gsi1.pk({});
 
 /** Per-call deadline for reads behind a request, so a stuck table answers 504, not a hung Lambda. */
 export const READ_TIMEOUT_MS = 5_000;

@@ -11,6 +11,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { BatchProductStore, StoredProduct } from '../../ports/products';
 import { isConditionalFailure } from './keys';
+import { SCHEMA } from './schema';
 
 const INLINE_LIMIT = 32 * 1024;
 const MAX_FEED_ITEMS = 20_000;
@@ -19,7 +20,7 @@ const MAX_UNPROCESSED_ROUNDS = 8;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const hashOf = (url: string) => createHash('sha256').update(url).digest('hex').slice(0, 32);
-const recordKey = (url: string, country: string) => ({ pk: `PRODUCT#${hashOf(url)}`, sk: `COUNTRY#${country.toLowerCase()}` });
+const recordKey = (url: string, country: string) => SCHEMA.product.key({ urlHash: hashOf(url), country: country.toLowerCase() });
 
 function fromItem(item: Record<string, any>): StoredProduct {
   const json = typeof item.product === 'string' ? item.product : gunzipSync(Buffer.from(item.product_gz)).toString('utf8');
@@ -28,7 +29,7 @@ function fromItem(item: Record<string, any>): StoredProduct {
 
 function toItem(record: StoredProduct): Record<string, unknown> {
   const json = JSON.stringify(record.product);
-  const order = `${record.updated_at}#${hashOf(record.url)}#${record.country}`;
+  const order = { updatedAt: record.updated_at, urlHash: hashOf(record.url), country: record.country };
   return {
     ...recordKey(record.url, record.country),
     entity: 'product',
@@ -38,13 +39,12 @@ function toItem(record: StoredProduct): Record<string, unknown> {
     flags: record.flags,
     updated_at: record.updated_at,
     ...(json.length > INLINE_LIMIT ? { product_gz: gzipSync(json) } : { product: json }),
-    ...(record.vendor ? { gsi1pk: `PRODUCTS#${record.vendor}`, gsi1sk: order } : {}),
-    gsi2pk: 'PRODUCTS',
-    gsi2sk: order,
+    ...(record.vendor ? SCHEMA.product.gsi1.keys({ vendor: record.vendor, ...order }) : {}),
+    ...SCHEMA.product.gsi2.keys(order),
   };
 }
 
-const firstSeenKey = (url: string) => ({ pk: `PRODUCT#${hashOf(url)}`, sk: 'FIRST_SEEN' });
+const firstSeenKey = (url: string) => SCHEMA.productFirstSeen.key({ urlHash: hashOf(url) });
 
 export function dynamoProductStore(documents: DynamoDBDocumentClient, tableName: string): BatchProductStore {
   /** The conditional put that elects the one caller who reports the URL as new. */
@@ -122,7 +122,7 @@ export function dynamoProductStore(documents: DynamoDBDocumentClient, tableName:
 
     async listUpdated({ vendor, updatedSince, offset, limit }) {
       const index = vendor ? 'gsi1' : 'gsi2';
-      const values: Record<string, string> = { ':pk': vendor ? `PRODUCTS#${vendor}` : 'PRODUCTS' };
+      const values: Record<string, string> = { ':pk': vendor ? SCHEMA.product.gsi1.pk({ vendor }) : SCHEMA.product.gsi2.pk({}) };
       let condition = `${index}pk = :pk`;
       if (updatedSince) {
         values[':since'] = updatedSince;

@@ -2,6 +2,7 @@ import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-s
 import type { UsageStore } from '../../ports/usage';
 import type { AddCalls } from '../../domain/usage/meter';
 import { deadline, usagePk, usageSk } from './keys';
+import { SCHEMA } from './schema';
 
 /** 90 days x 43 routes is ~93k buckets at most; pages of 1 MB keep this far below the cap. */
 const MAX_PAGES = 500;
@@ -34,7 +35,7 @@ export function dynamoUsageStore(documents: DynamoDBDocumentClient, tableName: s
             KeyConditionExpression: fromBucket ? 'pk = :pk AND sk >= :from' : 'pk = :pk AND begins_with(sk, :prefix)',
             ExpressionAttributeValues: {
               ':pk': usagePk(org),
-              ...(fromBucket ? { ':from': `H#${fromBucket}` } : { ':prefix': 'H#' }),
+              ...(fromBucket ? { ':from': `${SCHEMA.usageCounter.skPrefix}${fromBucket}` } : { ':prefix': SCHEMA.usageCounter.skPrefix }),
             },
             ProjectionExpression: '#path, calls',
             ExpressionAttributeNames: { '#path': 'path' },

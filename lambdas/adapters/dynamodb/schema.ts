@@ -1,0 +1,144 @@
+// The single table's key schema, declared once: every entity with its partition and sort key
+// templates, its GSI keys and the access patterns that query them. Adapters build every key
+// through these declarations; test/unit/key-schema.test.ts pins the formats (like ElectroDB's
+// offline `.params()` tests), so a changed layout is a visible, reviewed change.
+//
+// Templates name their parts in braces; `key(parts)` fills them. A part is never empty.
+
+type PartsOf<T extends string> = T extends `${string}{${infer Part}}${infer Rest}` ? Part | PartsOf<Rest> : never;
+/** The parts a template needs; none for a constant key. */
+type Values<T extends string> = { [Part in PartsOf<T>]: string | number };
+
+export interface KeyTemplate {
+  pk: string;
+  sk: string;
+}
+
+export interface EntityDeclaration {
+  /** The `entity` attribute written on the item. */
+  entity: string;
+  table: KeyTemplate;
+  gsi1?: KeyTemplate;
+  gsi2?: KeyTemplate;
+  /** The access patterns: what is read, and by which key. */
+  access: readonly string[];
+}
+
+function fill(template: string, parts: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = parts[name];
+    if (value === undefined || value === '') throw new Error(`Key part "${name}" of "${template}" is missing`);
+    return String(value);
+  });
+}
+
+/** The fixed text before a template's first part: what a `begins_with` or a prefix query uses. */
+const prefixOf = (template: string) => template.split('{')[0];
+
+type IndexKeys<T, Name extends string> = T extends { pk: infer P extends string; sk: infer S extends string }
+  ? {
+      template: T;
+      pk(parts: Values<P>): string;
+      sk(parts: Values<S>): string;
+      keys(parts: Values<P> & Values<S>): Record<`${Name}pk` | `${Name}sk`, string>;
+    }
+  : undefined;
+
+function indexKeys(template: KeyTemplate | undefined, name: 'gsi1' | 'gsi2') {
+  if (!template) return undefined;
+  return {
+    template,
+    pk: (parts: Record<string, string | number>) => fill(template.pk, parts),
+    sk: (parts: Record<string, string | number>) => fill(template.sk, parts),
+    keys: (parts: Record<string, string | number>) => ({ [`${name}pk`]: fill(template.pk, parts), [`${name}sk`]: fill(template.sk, parts) }),
+  };
+}
+
+function declare<const D extends EntityDeclaration>(declaration: D) {
+  const { table } = declaration;
+  return {
+    ...declaration,
+    key: (parts: Values<D['table']['pk']> & Values<D['table']['sk']>) => ({
+      pk: fill(table.pk, parts as Record<string, string>),
+      sk: fill(table.sk, parts as Record<string, string>),
+    }),
+    pk: (parts: Values<D['table']['pk']>) => fill(table.pk, parts as Record<string, string>),
+    sk: (parts: Values<D['table']['sk']>) => fill(table.sk, parts as Record<string, string>),
+    skPrefix: prefixOf(table.sk),
+    gsi1: indexKeys(declaration.gsi1, 'gsi1') as IndexKeys<D['gsi1'], 'gsi1'>,
+    gsi2: indexKeys(declaration.gsi2, 'gsi2') as IndexKeys<D['gsi2'], 'gsi2'>,
+  };
+}
+
+export const SCHEMA = {
+  apiKey: declare({
+    entity: 'apiKey',
+    table: { pk: 'APIKEY#{keyHash}', sk: 'APIKEY' },
+    gsi1: { pk: 'APIKEYS', sk: '{org}#{createdAt}#{keyId}' },
+    gsi2: { pk: 'APIKEYID#{keyId}', sk: 'APIKEY' },
+    access: ['authenticate: GetItem by the key hash', "list an organization's keys: gsi1 APIKEYS begins_with <org>#", 'revoke by id: gsi2'],
+  }),
+  organization: declare({
+    entity: 'organization',
+    table: { pk: 'ORG#{org}', sk: 'ORG' },
+    access: ['rate-limit override, affiliate device id: GetItem'],
+  }),
+  developmentKeyClaim: declare({
+    entity: 'developmentKeyClaim',
+    table: { pk: 'SYSTEM', sk: 'DEVELOPMENT_KEY' },
+    access: ['first start mints one development key: conditional Put'],
+  }),
+  rateBucket: declare({
+    entity: 'rateBucket',
+    table: { pk: 'RATE#{bucketId}', sk: 'RATE' },
+    access: ['token bucket per key: conditional Update (GCRA theoretical arrival time)'],
+  }),
+  usageCounter: declare({
+    entity: 'usageCounter',
+    table: { pk: 'USAGE#{org}', sk: 'H#{hour}#{path}' },
+    access: ['count a call: Update ADD', "an organization's usage over a period: Query sk >= H#<first hour>"],
+  }),
+  vendor: declare({
+    entity: 'vendor',
+    table: { pk: 'VENDOR#{vendor}', sk: 'VENDOR' },
+    gsi1: { pk: 'VENDORS', sk: '{vendor}' },
+    access: ['one vendor: GetItem', 'every vendor: gsi1 VENDORS'],
+  }),
+  execution: declare({
+    entity: 'execution',
+    table: { pk: 'EXEC#{id}', sk: 'EXEC' },
+    gsi1: { pk: 'EXECS#{org}#{group}', sk: '{createdAt}#{id}' },
+    gsi2: { pk: 'EXECS#{org}#{group}#{status}', sk: '{createdAt}#{id}' },
+    access: ['status: GetItem', "an organization's executions newest first: gsi1", '... with a status filter: gsi2'],
+  }),
+  executionDeadline: declare({
+    entity: 'executionDeadline',
+    table: { pk: 'EXECS#ACTIVE#{shard}', sk: '{deadline}#{id}' },
+    access: ['reaper (maintenance): Query each shard for sk <= now'],
+  }),
+  urlEntry: declare({
+    entity: 'urlEntry',
+    table: { pk: 'EXEC#{executionId}', sk: 'URL#{index}' },
+    access: ["an execution's results page: Query sk BETWEEN URL#<from> AND URL#9999999", "a batch's entries: BatchGet"],
+  }),
+  batchClaim: declare({
+    entity: 'batchClaim',
+    table: { pk: 'EXEC#{executionId}', sk: 'BATCH#{batchId}' },
+    access: ['claim a batch: conditional Put; read the winner: GetItem'],
+  }),
+  product: declare({
+    entity: 'product',
+    table: { pk: 'PRODUCT#{urlHash}', sk: 'COUNTRY#{country}' },
+    gsi1: { pk: 'PRODUCTS#{vendor}', sk: '{updatedAt}#{urlHash}#{country}' },
+    gsi2: { pk: 'PRODUCTS', sk: '{updatedAt}#{urlHash}#{country}' },
+    access: ['stored record for reuse: GetItem / BatchGet', "a vendor's feed: gsi1 newest first", 'all-vendor feed: gsi2'],
+  }),
+  productFirstSeen: declare({
+    entity: 'productFirstSeen',
+    table: { pk: 'PRODUCT#{urlHash}', sk: 'FIRST_SEEN' },
+    access: ['first sighting of a product URL: conditional Put (who writes it first counts the product for its vendor)'],
+  }),
+} as const;
+
+/** Executions' URL entries sort by a zero-padded index so a page is one range query. */
+export const urlIndexPart = (index: number) => String(index).padStart(7, '0');

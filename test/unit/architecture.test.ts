@@ -1,0 +1,111 @@
+// Guardrails that keep the structure without anyone remembering it: what each layer may import,
+// where configuration is read, that request paths never Scan, and that no machine's paths leak
+// into the code. Each rule reads the source files, so a crossing fails here with its location.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+function sources(dir: string): string[] {
+  const full = path.join(root, dir);
+  const out: string[] = [];
+  for (const name of readdirSync(full)) {
+    const file = path.join(full, name);
+    if (statSync(file).isDirectory()) out.push(...sources(path.join(dir, name)));
+    else if (/\.(ts|mts|js)$/.test(name) && !name.endsWith('.d.ts')) out.push(path.join(dir, name));
+  }
+  return out;
+}
+
+/** Module specifiers of every import/export-from/dynamic import in a source text. */
+function importsOf(text: string): string[] {
+  return [...text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm)].map(
+    (m) => m[1] ?? m[2] ?? m[3],
+  );
+}
+
+/** The repository folder an import resolves to (e.g. lambdas/adapters), or the package name. */
+function target(file: string, specifier: string): string {
+  if (!specifier.startsWith('.')) return specifier;
+  return path.relative(root, path.resolve(path.dirname(path.join(root, file)), specifier)).split(path.sep).join('/');
+}
+
+interface Violation {
+  file: string;
+  found: string;
+}
+
+/** Every import of `files` that `forbidden` matches (`read` gives a file's text). */
+function crossings(files: string[], forbidden: (to: string) => boolean, read = (file: string) => readFileSync(path.join(root, file), 'utf8')): Violation[] {
+  return files.flatMap((file) =>
+    importsOf(read(file))
+      .map((specifier) => ({ file, found: target(file, specifier) }))
+      .filter((v) => forbidden(v.found)),
+  );
+}
+
+const DOMAIN_FORBIDDEN = (to: string) =>
+  /^lambdas\/(adapters|composition|local|http|workers)(\/|$)/.test(to) || to === 'lambdas/config' || /^@aws-sdk\//.test(to) || /^(got|aws-lambda|@middy\/)/.test(to);
+
+const domain = sources('lambdas/domain');
+const handlers = sources('lambdas/http');
+const workers = sources('lambdas/workers');
+
+describe('import boundaries', () => {
+  it('the domain imports no adapter, composition, runtime, AWS SDK or config', () => {
+    expect(crossings(domain, DOMAIN_FORBIDDEN)).toEqual([]);
+  });
+
+  it('the domain never reads process.env', () => {
+    const readers = domain.filter((file) => /process\.env/.test(readFileSync(path.join(root, file), 'utf8')));
+    expect(readers).toEqual([]);
+  });
+
+  it('handlers and workers reach adapters only through the container', () => {
+    const forbidden = (to: string) => /^lambdas\/adapters(\/|$)/.test(to) || /^@aws-sdk\//.test(to) || to === 'lambdas/config';
+    expect(crossings([...handlers, ...workers], forbidden)).toEqual([]);
+  });
+
+  it('only lambdas/config.ts reads the environment among the Lambda code', () => {
+    const readers = sources('lambdas')
+      .filter((file) => !file.startsWith('lambdas/local/'))
+      .filter((file) => /process\.env\b/.test(readFileSync(path.join(root, file), 'utf8').replace(/^\s*(\/\/|\*).*$/gm, '')));
+    expect(readers).toEqual(['lambdas/config.ts']);
+  });
+
+  it('notices a forbidden import in every form (the rule itself can fail)', () => {
+    const text = [
+      "import { keyItem } from '../../adapters/dynamodb/keys';",
+      "import type { Config } from '../../config';",
+      "export { x } from '../../composition/container';",
+      "const sdk = await import('@aws-sdk/client-sqs');",
+      "import { ok } from '../errors';",
+    ].join('\n');
+    const found = crossings(['lambdas/domain/x/y.ts'], DOMAIN_FORBIDDEN, () => text).map((v) => v.found);
+    expect(found).toEqual(['lambdas/adapters/dynamodb/keys', 'lambdas/config', 'lambdas/composition/container', '@aws-sdk/client-sqs']);
+  });
+});
+
+describe('table access', () => {
+  // Maintenance code may scan (key administration, migrations); request paths query declared keys.
+  const MAINTENANCE = new Set<string>(['bin/keys.ts']);
+
+  it('no Scan outside maintenance code', () => {
+    const scanners = [...sources('lambdas'), ...sources('bin')].filter(
+      (file) => !MAINTENANCE.has(file) && /\bScan(Command|Input)\b|new\s+Scan\b|\.scan\(/.test(readFileSync(path.join(root, file), 'utf8')),
+    );
+    expect(scanners).toEqual([]);
+  });
+});
+
+describe('portability', () => {
+  it('no path of a particular machine in code, tests or docs', () => {
+    const files = [...sources('lambdas'), ...sources('lib'), ...sources('bin'), ...sources('test'), 'README.md'];
+    const pinned = files.filter(
+      (file) => file !== 'test/unit/architecture.test.ts' && /['"`(\s](\/work\/\w|\/root\/\w|\/home\/\w+\/|\/Users\/\w+\/|[A-Z]:\\\\\w)/.test(readFileSync(path.join(root, file), 'utf8')),
+    );
+    expect(pinned).toEqual([]);
+  });
+});
