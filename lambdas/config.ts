@@ -1,5 +1,6 @@
 // The only module that reads process.env: parsed once per cold start, passed in everywhere else.
 import { ENV } from './topology/env';
+import { compileLinkTemplate, DEFAULT_LINK_TEMPLATE } from './domain/affiliate/template';
 import { QUEUES } from './topology/queues';
 import { WORKFLOWS } from './topology/workflows';
 
@@ -14,6 +15,8 @@ export interface Config {
   resolve: Record<string, string>;
   crawlDelayMs: number;
   affiliateMerchantsFile?: string;
+  /** PDS_AFFILIATE_LINK_TEMPLATE, checked at load (placeholders, absolute http(s) URL). */
+  affiliateLinkTemplate: string;
   /** country code -> proxy URL (PDS_EGRESS_PROXIES="de=http://proxy:8080,..."). */
   egressProxies: Record<string, string>;
   /** PDS_LOG_LEVEL: 'debug' | 'info' | 'warn' | 'error' (default info). */
@@ -69,6 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     resolve: Object.fromEntries(pairs(env[ENV.resolve])),
     crawlDelayMs: env[ENV.crawlDelayMs] !== undefined ? Number(env[ENV.crawlDelayMs]) : 1000,
     affiliateMerchantsFile: env[ENV.affiliateMerchants] || undefined,
+    affiliateLinkTemplate: compileLinkTemplate(env[ENV.affiliateLinkTemplate] || DEFAULT_LINK_TEMPLATE).source,
     egressProxies: Object.fromEntries(pairs(env[ENV.egressProxies])),
     logLevel: parseLogLevel(env[ENV.logLevel]),
     extractSlots: parseSlots(env[ENV.extractSlots]),

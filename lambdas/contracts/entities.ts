@@ -2,6 +2,7 @@
 // marks "not shown" are open objects.
 import { z } from 'zod';
 import { Timestamp } from './common';
+import { AFFILIATE_REASON_TEXT, AFFILIATE_REASONS } from '../domain/affiliate/reasons';
 
 const num = z.number();
 const nullableString = z.string().nullable();
@@ -46,15 +47,31 @@ export const Collection = z
   .object({ id: z.string(), url: z.string(), products_total: z.number().int(), last_updated_by_service: Timestamp })
   .meta({ id: 'Collection' });
 
+const affiliateDeviceId = z.string().describe("The organization's affiliate device id: created once, never changes, random (derived from nothing personal)");
+const affiliateOriginalUrl = z.string().describe('The input string, exactly as sent');
+
 export const AffiliateLinkResult = z
-  .looseObject({
-    network_link: z.string().optional(),
-    original_url: z.string(),
-    device_id: z.string().optional(),
-    success: z.boolean(),
-    message: z.string().optional().describe('Why the URL could not be affiliated (success false)'),
-  })
-  .meta({ id: 'AffiliateLinkResult' });
+  .discriminatedUnion('success', [
+    z.object({
+      network_link: z.string().describe('Tracking link of the configured template: merchant id, device id and the URL-encoded deep link'),
+      original_url: affiliateOriginalUrl,
+      device_id: affiliateDeviceId,
+      success: z.literal(true),
+    }),
+    z.object({
+      network_link: z.null().describe('Never a link that looks tracked for an unsupported URL'),
+      original_url: affiliateOriginalUrl,
+      device_id: affiliateDeviceId,
+      success: z.literal(false),
+      reason: z
+        .enum(AFFILIATE_REASONS)
+        .describe(AFFILIATE_REASONS.map((reason) => `\`${reason}\`: ${AFFILIATE_REASON_TEXT[reason]}`).join('; ')),
+    }),
+  ])
+  .meta({
+    id: 'AffiliateLinkResult',
+    description: 'One per input URL, in input order. An unsupported URL is success false with a reason and counts in `failed`; it never fails the request.',
+  });
 
 export const ExecutionSummary = z
   .object({ execution_id: z.string(), status: z.enum(['processing', 'completed', 'failed']), created_at: Timestamp })

@@ -20,6 +20,7 @@ import {
   v2Envelope,
   MAX_PAGE,
 } from './common';
+import { AFFILIATE_REASON_TEXT, AFFILIATE_REASONS } from '../domain/affiliate/reasons';
 import {
   AffiliateLinkResult,
   LegacyPerUrlResult,
@@ -54,6 +55,11 @@ export interface OperationContract {
 
 const query = <S extends z.ZodRawShape>(shape: S) => z.object(shape);
 const body = <S extends z.ZodRawShape>(shape: S) => z.object(shape, { error: 'request body must be a JSON object' });
+
+const AFFILIATE_DESCRIPTION =
+  'Body `urls`: 1 to 100 strings (an empty list or more than 100 is 400). Each URL of a merchant in the network (matched by registrable domain, alternates and `www.`) becomes `network_link`; every other URL is `success` false with `network_link` null and a `reason`: ' +
+  AFFILIATE_REASONS.map((reason) => `\`${reason}\` (${AFFILIATE_REASON_TEXT[reason]})`).join(', ') +
+  '. `device_id` is the organization\'s, the same in every call.';
 
 const searchFilters = z
   .object({
@@ -308,6 +314,7 @@ export const CONTRACTS = {
   v1ExtractCancel: { summary: 'Cancel a vendor-based extraction', params: executionIdPath(), success: { status: 200, schema: v1CancelResponse }, errors: [404, 409] },
   v1Affiliate: {
     summary: 'Convert up to 100 product URLs into affiliate tracking links',
+    description: AFFILIATE_DESCRIPTION,
     body: body({ urls: urlList('urls', 100) }),
     success: {
       status: 200,
@@ -388,7 +395,8 @@ export const CONTRACTS = {
     success: { status: 200, schema: v2Envelope(UsageRecord, z.object({ period: z.string() })) },
   },
   v2Affiliate: {
-    summary: 'Convert product URLs into affiliate tracking links',
+    summary: 'Convert up to 100 product URLs into affiliate tracking links',
+    description: `${AFFILIATE_DESCRIPTION} The results are one page: \`pagination\` covers them all.`,
     body: body({ urls: urlList('urls', 100) }),
     success: {
       status: 200,
@@ -520,9 +528,9 @@ export const NOT_BUILT: ReadonlySet<string> = new Set<OperationId>([
   'v1AgenticSearchMini', 'v1AgenticSearch', 'v1Listings', 'v1Collections',
   // Vendor-mode extraction needs the crawl capability.
   'v1ExtractStart', 'v1ExtractList', 'v1ExtractStatus', 'v1ExtractCancel',
-  'v1Affiliate', 'v1CrawlStart', 'v1CrawlList', 'v1CrawlStatus', 'v1CrawlCancel',
+  'v1CrawlStart', 'v1CrawlList', 'v1CrawlStatus', 'v1CrawlCancel',
   'v2AgenticSearchMini', 'v2AgenticSearchStart', 'v2AgenticSearchStatus', 'v2Listings', 'v2Collections',
-  'v2Affiliate', 'v2CrawlStart', 'v2CrawlList', 'v2CrawlStatus', 'v2CrawlCancel',
+  'v2CrawlStart', 'v2CrawlList', 'v2CrawlStatus', 'v2CrawlCancel',
   // URL mode is built; vendor mode answers 501 until crawl is (so the document keeps the 501).
   'v2ExtractStart',
 ]);

@@ -11,6 +11,8 @@ export const ENV = {
   resolve: 'PDS_RESOLVE',
   crawlDelayMs: 'PDS_CRAWL_DELAY_MS',
   affiliateMerchants: 'PDS_AFFILIATE_MERCHANTS',
+  /** The network link template: {merchant_id}, {device_id}, {url} (URL-encoded deep link). */
+  affiliateLinkTemplate: 'PDS_AFFILIATE_LINK_TEMPLATE',
   egressProxies: 'PDS_EGRESS_PROXIES',
   logLevel: 'PDS_LOG_LEVEL',
   /** URL extractions at once per process, shared by all extract-worker batches it runs. */

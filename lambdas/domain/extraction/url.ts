@@ -33,7 +33,14 @@ const SCHEME_ONLY = /^([a-z][a-z0-9+.-]*):(?!\d+(?:[/?#]|$))/i;
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
 const HOST_LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;
 
-export function normalizeUrl(input: string): NormalizedUrl {
+export type ParsedUrl = { ok: true; url: URL } | { ok: false; problem: string };
+
+/**
+ * The one validation of a customer-supplied URL (extraction, affiliate links): http(s) only, a
+ * hostname with a dot (or an IP literal), no credentials, no control characters, at most
+ * MAX_URL_LENGTH; a missing scheme means https. The URL is returned as written otherwise.
+ */
+export function parseHttpUrl(input: string): ParsedUrl {
   if (typeof input !== 'string') return { ok: false, problem: 'not a string' };
   const trimmed = input.trim();
   if (!trimmed) return { ok: false, problem: 'empty string' };
@@ -69,7 +76,14 @@ export function normalizeUrl(input: string): NormalizedUrl {
   const hostProblem = checkHostname(url.hostname);
   if (hostProblem) return { ok: false, problem: hostProblem };
   if (url.hostname.endsWith('.')) url.hostname = url.hostname.replace(/\.+$/, '');
+  return { ok: true, url };
+}
 
+/** A product URL for fetching and dedupe: validated, without fragment and tracking parameters. */
+export function normalizeUrl(input: string): NormalizedUrl {
+  const parsed = parseHttpUrl(input);
+  if (!parsed.ok) return parsed;
+  const { url } = parsed;
   url.hash = '';
   url.search = stripTrackingParams(url.search);
   return { ok: true, url: url.href };
