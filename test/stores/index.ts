@@ -1,5 +1,16 @@
 // The store simulator's public surface (see README.md in this folder).
-export { startStoreSimulator, type StoreSimulator, type StoreSimulatorOptions } from './server';
+export { startStoreSimulator, type RequestCounts, type StoreSimulator, type StoreSimulatorOptions } from './server';
+export {
+  CRAWL_STORE_SPECS,
+  buildCrawlStore,
+  robotsPatternMatches,
+  type CrawlCatalog,
+  type CrawlKind,
+  type CrawlStoreSpec,
+  type CrawlTwist,
+  type ProductChange,
+  type SimCollection,
+} from './crawl-catalog';
 export {
   STORE_SPECS,
   PATHS,

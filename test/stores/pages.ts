@@ -10,14 +10,14 @@ const scriptJson = (value: unknown) => JSON.stringify(value, null, 1).replace(/<
 const cents = (amount: number) => Math.round(amount * 100);
 const availabilityUrl = (available: boolean) => `https://schema.org/${available ? 'InStock' : 'OutOfStock'}`;
 
-interface Signals {
+export interface Signals {
   head: string;
   bodyClass: string;
   bodyEnd: string;
 }
 
 /** The platform fingerprints detectors look for (see notes/peers.md). */
-function signals(store: StoreModel): Signals {
+export function signals(store: StoreModel): Signals {
   const flavor: Flavor = store.flavor;
   switch (flavor) {
     case 'shopify':
@@ -406,7 +406,7 @@ export function shopifyJsonProduct(product: SimProduct) {
 
 // --- WooCommerce Store API ---
 
-export function wooProduct(store: StoreModel, product: SimProduct) {
+export function wooProduct(store: StoreModel, product: SimProduct, categories?: Array<{ id: number; name: string; slug: string }>) {
   const minor = (n: number) => String(cents(n));
   const prices = (price: number, compareAt: number | null) => ({
     price: minor(price),
@@ -434,7 +434,7 @@ export function wooProduct(store: StoreModel, product: SimProduct) {
     average_rating: product.averageRating === null ? '0' : product.averageRating.toFixed(2),
     review_count: product.reviews.length,
     images: product.images.map((i, k) => ({ id: (product.index + 100) * 10 + k, src: i.url, thumbnail: i.url, alt: i.alt, name: `${product.handle}-${k + 1}.jpg` })),
-    categories: [{ id: 1, name: product.productType, slug: product.productType.toLowerCase() }],
+    categories: categories ?? [{ id: 1, name: product.productType, slug: product.productType.toLowerCase() }],
     tags: product.tags.map((t, k) => ({ id: k + 1, name: t, slug: t })),
     brands: [{ id: 1, name: product.brand, slug: product.brand.toLowerCase() }],
     attributes: product.options.map((o, k) => ({

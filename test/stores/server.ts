@@ -4,6 +4,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { buildStore, flakyFailuresFor, listProductUrls, STORE_SPECS, type SimProduct, type StoreModel } from './catalog';
+import { buildCrawlStore, CRAWL_STORE_SPECS, type CrawlCatalog } from './crawl-catalog';
+import { crawlRoute } from './crawl-routes';
 import {
   botWallPage,
   pagesSitemap,
@@ -33,6 +35,24 @@ export interface StoreSimulatorOptions {
   retryAfterSeconds?: number;
   /** Size of the huge page (default 8 MB). */
   hugePageBytes?: number;
+  /** Products of the crawl stores by host (each has its own default; `productsPerStore` does not apply to them). */
+  storeSizes?: Record<string, number>;
+}
+
+/** Requests one host has seen, by kind of path. */
+export interface RequestCounts {
+  total: number;
+  robots: number;
+  sitemap: number;
+  /** Platform JSON: Shopify .json/.js, WooCommerce /wp-json/. */
+  api: number;
+  /** Home, collection and category pages. */
+  listing: number;
+  product: number;
+  asset: number;
+  other: number;
+  /** Requests answered 429. */
+  throttled: number;
 }
 
 export interface StoreSimulator {
@@ -43,8 +63,23 @@ export interface StoreSimulator {
   resolve: Record<string, string>;
   /** PDS_RESOLVE value: "host=127.0.0.1:port,...". */
   resolveEnv: string;
+  /** The extraction stores (the crawl stores are in `crawlStores`). */
   stores: StoreModel[];
+  /** Stores with collections for crawls; ground truth in `catalog(host)`. */
+  crawlStores: StoreModel[];
   store(host: string): StoreModel;
+  /** Ground truth of a crawl store: its listings, collections and their exact members. */
+  catalog(host: string): CrawlCatalog;
+  /** Requests a host has seen since start or the last reset, by kind. */
+  requestCounts(host: string): RequestCounts;
+  resetRequestCounts(host?: string): void;
+  /** Requests to a crawl store that its robots.txt forbids (first 20 paths and the count). */
+  robotsViolations(host: string): { count: number; paths: string[] };
+  /**
+   * An extra loopback origin that serves only `host`, whatever the Host header says: for clients
+   * that cannot send a Host header of their own (a crawler started at this origin).
+   */
+  listenAs(host: string): Promise<string>;
   /** How many requests the simulator has seen for host + path (with query). */
   hits(host: string, pathAndQuery: string): number;
   /** Most requests one host has had in flight at the same time. */
@@ -74,7 +109,13 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
   const retryAfterSeconds = options.retryAfterSeconds ?? 1;
   const hugePageBytes = options.hugePageBytes ?? 8 * 1024 * 1024;
   const stores = STORE_SPECS.map((spec) => buildStore(spec, productsPerStore, seed));
-  const byHost = new Map(stores.map((s) => [s.host, s]));
+  const catalogs = CRAWL_STORE_SPECS.map((spec) => buildCrawlStore(spec, Math.max(1, options.storeSizes?.[spec.host] ?? spec.defaultSize), seed));
+  const catalogByHost = new Map(catalogs.map((c) => [c.host, c]));
+  const crawlStores = catalogs.map((c) => c.store);
+  const byHost = new Map([...stores, ...crawlStores].map((s) => [s.host, s]));
+  const counts = new Map<string, RequestCounts>();
+  const violations = new Map<string, { count: number; paths: string[] }>();
+  const extraServers: http.Server[] = [];
   const hitCounts = new Map<string, number>();
   const timers = new Set<NodeJS.Timeout>();
   const inFlight = new Map<string, number>();
@@ -105,6 +146,11 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
     const key = `${store.host}${pathname}${url.search}`;
     const attempt = countHit(key);
 
+    const catalog = catalogByHost.get(store.host);
+    if (catalog) {
+      const reply = crawlRoute(catalog, url, attempt, retryAfterSeconds);
+      if (reply) return reply;
+    }
     if (pathname === '/robots.txt') return { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: robotsTxt(store) };
     // Lets tests see exactly what a client sent (User-Agent, Accept-Language, Host).
     if (pathname === '/debug/headers') return json({ headers: req.headers, url: req.url });
@@ -263,8 +309,35 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
     pump();
   }
 
-  const server = http.createServer((req, res) => {
-    const hostHeader = String(req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
+  const emptyCounts = (): RequestCounts => ({ total: 0, robots: 0, sitemap: 0, api: 0, listing: 0, product: 0, asset: 0, other: 0, throttled: 0 });
+  function kindOf(store: StoreModel, pathname: string): Exclude<keyof RequestCounts, 'total' | 'throttled'> {
+    if (pathname === '/robots.txt') return 'robots';
+    if (/sitemap/.test(pathname)) return 'sitemap';
+    if (pathname.startsWith('/wp-json/') || /\.(json|js)$/.test(pathname)) return 'api';
+    if (pathname.startsWith('/cdn/')) return 'asset';
+    if (productIndexFor(store, pathname) !== null || productIndexFor(store, pathname.replace(/\/$/, '')) !== null) return 'product';
+    if (pathname === '/' || /^\/(collections|category|product-category)\//.test(pathname)) return 'listing';
+    return 'other';
+  }
+  function count(store: StoreModel, url: URL, res: http.ServerResponse) {
+    let c = counts.get(store.host);
+    if (!c) counts.set(store.host, (c = emptyCounts()));
+    c.total++;
+    c[kindOf(store, url.pathname)]++;
+    res.once('finish', () => {
+      if (res.statusCode === 429) c.throttled++;
+    });
+    const catalog = catalogByHost.get(store.host);
+    if (catalog && url.pathname !== '/robots.txt' && catalog.isDisallowed(`${url.pathname}${url.search}`)) {
+      let v = violations.get(store.host);
+      if (!v) violations.set(store.host, (v = { count: 0, paths: [] }));
+      v.count++;
+      if (v.paths.length < 20) v.paths.push(`${url.pathname}${url.search}`);
+    }
+  }
+
+  const handle = (fixedHost: string | null) => (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const hostHeader = fixedHost ?? String(req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
     const store = byHost.get(hostHeader.replace(/^www\./, ''));
     if (!store) {
       res.writeHead(404, { 'content-type': 'text/plain' });
@@ -282,6 +355,7 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
       res.writeHead(400).end();
       return;
     }
+    count(store, url, res);
     const reply = route(store, url, req);
     if (reply === 'huge') return streamHuge(res, url.pathname === '/huge-declared');
     if (reply === 'slow-body') {
@@ -304,11 +378,12 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
       return;
     }
     send(req, res, reply);
-  });
+  };
+  const server = http.createServer(handle(null));
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
-  const hosts = stores.map((s) => s.host);
+  const hosts = [...stores, ...crawlStores].map((s) => s.host);
   const resolve = Object.fromEntries(hosts.map((h) => [h, `127.0.0.1:${port}`]));
 
   return {
@@ -318,10 +393,38 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
     resolve,
     resolveEnv: hosts.map((h) => `${h}=127.0.0.1:${port}`).join(','),
     stores,
+    crawlStores,
     store(host) {
       const store = byHost.get(host.toLowerCase().replace(/^www\./, ''));
       if (!store) throw new Error(`no simulated store ${host}`);
       return store;
+    },
+    catalog(host) {
+      const catalog = catalogByHost.get(host.toLowerCase().replace(/^www\./, ''));
+      if (!catalog) throw new Error(`no simulated crawl store ${host}`);
+      return catalog;
+    },
+    requestCounts: (host) => ({ ...(counts.get(host.toLowerCase().replace(/^www\./, '')) ?? emptyCounts()) }),
+    resetRequestCounts(host) {
+      if (host) {
+        counts.delete(host);
+        violations.delete(host);
+      } else {
+        counts.clear();
+        violations.clear();
+      }
+    },
+    robotsViolations: (host) => {
+      const v = violations.get(host);
+      return { count: v?.count ?? 0, paths: [...(v?.paths ?? [])] };
+    },
+    async listenAs(host) {
+      const store = byHost.get(host.toLowerCase().replace(/^www\./, ''));
+      if (!store) throw new Error(`no simulated store ${host}`);
+      const extra = http.createServer(handle(store.host));
+      extraServers.push(extra);
+      await new Promise<void>((resolve) => extra.listen(0, '127.0.0.1', resolve));
+      return `http://127.0.0.1:${(extra.address() as AddressInfo).port}`;
     },
     hits: (host, pathAndQuery) => hitCounts.get(`${host}${pathAndQuery}`) ?? 0,
     peakConcurrency: (host) => peak.get(host) ?? 0,
@@ -329,6 +432,10 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
       new Promise<void>((resolve) => {
         for (const timer of timers) clearTimeout(timer);
         timers.clear();
+        for (const extra of extraServers) {
+          extra.close();
+          extra.closeAllConnections();
+        }
         server.close(() => resolve());
         server.closeAllConnections();
       }),
