@@ -270,15 +270,43 @@ export const LegacyPerUrlResult = z
   })
   .meta({ id: 'LegacyPerUrlResult', description: 'One element per input URL, in input order; outcome, retry and message say why a URL failed' });
 
+const legacyAttributeKeys = ['color', 'material', 'category', 'gender', 'season', 'occasion', 'fit', 'length', 'sleeve_type'] as const;
+
 export const LegacyProductRecord = z
-  .looseObject({
+  .object({
     id: z.string(),
     title: nullableString,
+    description: nullableString,
+    description_html: nullableString,
+    vendor: nullableString,
+    brand: nullableString,
     url: z.string(),
     price_amount: num.nullable(),
     price_currency: nullableString,
+    min_price: num.nullable().describe('Lowest variant price (the product price without variants)'),
+    max_price: num.nullable().describe('Highest variant price (the product price without variants)'),
+    is_available: z.boolean().nullable(),
+    product_type: nullableString,
+    store_domain: nullableString,
+    store_canonical_url: nullableString,
+    collection_handle: nullableString.describe('Handle of a collection the product was listed in; null when unknown'),
+    handle: nullableString,
+    tags: z.array(z.string()),
+    images: z.object({ primary: nullableString, gallery: z.array(z.string()).describe('Every image URL after the primary one') }),
+    variants: z.object({
+      color: z.array(z.string()).describe('Distinct colour option values'),
+      size: z.array(z.string()).describe('Distinct size option values'),
+      price_range: z.object({ min: num.nullable(), max: num.nullable() }),
+    }),
+    options: z.record(z.string(), z.array(z.string())).describe('Option name -> its values'),
+    attributes: z
+      .object(Object.fromEntries(legacyAttributeKeys.map((key) => [key, nullableString])) as Record<(typeof legacyAttributeKeys)[number], typeof nullableString>)
+      .describe('Flat attribute strings (colour family, material, taxonomy category, gender, ...); null where unknown'),
+    created_at: nullableString.describe('When the service first stored the product; null when unknown'),
+    updated_at: nullableString.describe('When the service last stored the product'),
+    published_at: nullableString.describe("The store's publication date; null when the store does not say"),
   })
-  .meta({ id: 'LegacyProductRecord', description: 'Legacy product record; see the spec for the full field list' });
+  .meta({ id: 'LegacyProductRecord', description: 'Legacy product record of /api/search, /api/regular-search and /api/feed' });
 
 export const MiniProductV1 = z
   .object({
@@ -288,19 +316,22 @@ export const MiniProductV1 = z
     price_currency: nullableString,
     description: nullableString,
     images: z.array(z.string()),
-    attributes: z.record(z.string(), z.string()).nullable(),
+    attributes: z.record(z.string(), z.string()).nullable().describe('Flat attribute strings; null when enable_enrichment is false'),
   })
   .meta({ id: 'MiniProductV1' });
 
 export const MiniProductV2 = z
   .object({
     url: z.string(),
-    product: z.looseObject({
+    product: z.object({
       title: nullableString,
       price: Price,
       description: nullableString,
-      images: z.array(z.array(z.string())),
-      attributes: z.record(z.string(), z.string()).nullable(),
+      images: z.array(z.array(z.string())).describe('One element per product image: its URL(s)'),
+      attributes: z.record(z.string(), z.string()).nullable().describe('null when enable_enrichment is false'),
+      product_type: nullableString.describe('null when enable_enrichment is false'),
+      taxonomy_product_category_id: nullableString.describe('null when enable_enrichment is false'),
+      taxonomy_product_category_path: nullableString.describe('null when enable_enrichment is false'),
     }),
   })
   .meta({ id: 'MiniProductV2' });

@@ -18,6 +18,7 @@ import {
   urlList,
   V1Meta,
   v2Envelope,
+  V2Pagination,
   MAX_PAGE,
 } from './common';
 import { AFFILIATE_REASON_TEXT, AFFILIATE_REASONS } from '../domain/affiliate/reasons';
@@ -61,19 +62,49 @@ const AFFILIATE_DESCRIPTION =
   AFFILIATE_REASONS.map((reason) => `\`${reason}\` (${AFFILIATE_REASON_TEXT[reason]})`).join(', ') +
   '. `device_id` is the organization\'s, the same in every call.';
 
+const price = (name: string) =>
+  z.number({ error: `filters.${name} must be a number` }).min(0, { error: `filters.${name} must not be negative` });
+
 const searchFilters = z
   .object({
-    min_price: z.number({ error: 'filters.min_price must be a number' }).optional(),
-    max_price: z.number({ error: 'filters.max_price must be a number' }).optional(),
+    min_price: price('min_price').optional().describe('Lowest price (inclusive), in the product currency'),
+    max_price: price('max_price').optional().describe('Highest price (inclusive), in the product currency'),
     is_available: z.boolean({ error: 'filters.is_available must be a boolean' }).optional(),
-    brand: z.array(z.string(), { error: 'filters.brand must be an array of strings' }).optional(),
+    brand: z.array(z.string({ error: 'filters.brand must be an array of strings' }), { error: 'filters.brand must be an array of strings' }).max(50, { error: 'filters.brand must hold at most 50 brands' }).optional().describe('Any of these brands (case-insensitive)'),
     attributes: z
       .record(z.string(), z.union([z.string(), z.array(z.string())]), { error: 'filters.attributes must map keys to a string or an array of strings' })
-      .optional(),
+      .optional()
+      .describe('Attribute key (color, gender, age_group, material, pattern, season, style, occasion, category, ...) -> a value or any of several values (case-insensitive); color takes colour words or ISCC-NBS families (navy matches blue)'),
   }, { error: 'filters must be an object' })
-  .optional();
+  .refine((f) => f.min_price === undefined || f.max_price === undefined || f.min_price <= f.max_price, {
+    error: 'filters.min_price must not be greater than filters.max_price',
+    path: ['min_price'],
+  })
+  .optional()
+  .describe('Exact filters: every returned product satisfies every filter');
 
-const legacySearchBody = body({ query: nonEmptyString('query'), filters: searchFilters, page: intField('page', 1, MAX_PAGE).default(1) });
+/** A natural-language query: non-empty, bounded (a query is a sentence, not a document). */
+const searchQuery = () => nonEmptyString('query').max(500, { error: 'query must be at most 500 characters' });
+
+/** Any JSON object; bounded so a profile always fits beside the execution it belongs to. */
+export const MAX_PROFILE_BYTES = 32 * 1024;
+const customerProfile = () =>
+  z
+    .record(z.string(), z.unknown(), { error: 'customer_profile must be an object' })
+    .refine((profile) => Buffer.byteLength(JSON.stringify(profile)) <= MAX_PROFILE_BYTES, {
+      error: `customer_profile must be at most ${MAX_PROFILE_BYTES / 1024} KB of JSON`,
+    })
+    .optional()
+    .describe(
+      'Any JSON object. Read defensively: preferences.in_stock_only and style.avoid are hard rules (never an out-of-stock or avoided product); style.color, style.fit, style.silhouette, style.aesthetic, usage_context.activities and purchase_behavior.value boost matching products. Unknown keys are ignored.',
+    );
+
+const legacySearchBody = body({
+  query: searchQuery(),
+  filters: searchFilters,
+  page: intField('page', 1, MAX_PAGE).default(1),
+  limit: intField('limit', 1, 100).default(20).describe('Products per page, 1 to 100 (default 20)'),
+});
 const legacySearchResponse = z.object({ products: z.array(LegacyProductRecord), meta: LegacyMeta });
 
 const v1ExtractStatusResponse = z.object({
@@ -158,9 +189,15 @@ export const CONTRACTS = {
   openapi: { summary: 'This OpenAPI 3.1 document', success: { status: 200, schema: z.looseObject({ openapi: z.string() }) } },
 
   // ---- legacy ----
-  legacySearch: { summary: 'Filtered natural-language product search', body: legacySearchBody, success: { status: 200, schema: legacySearchResponse } },
+  legacySearch: {
+    summary: 'Filtered natural-language product search',
+    description: 'The query is understood (price phrases, colours, gender, negations, brands, categories, synonyms, typos): hard constraints filter, soft ones boost. `filters` are exact. Products are ranked best first; meta pages them.',
+    body: legacySearchBody,
+    success: { status: 200, schema: legacySearchResponse },
+  },
   legacyRegularSearch: {
     summary: 'Search by keywords and filters only (no query understanding, no re-ranking)',
+    description: 'The body and response of /api/search; the query is matched as keywords only.',
     body: legacySearchBody,
     success: { status: 200, schema: legacySearchResponse },
   },
@@ -239,13 +276,28 @@ export const CONTRACTS = {
   // ---- v1 ----
   v1AgenticSearchMini: {
     summary: 'Fast AI-enriched search, up to 10 products',
-    body: body({ query: nonEmptyString('query'), enable_enrichment: flag('enable_enrichment', true) }),
-    success: { status: 200, schema: z.object({ products: z.array(MiniProductV1), meta: z.object({ totalItems: z.number().int(), urls: z.array(z.string()) }) }) },
+    description: 'Credits: 1, +1 with enrichment (meta.credits_used). With enable_enrichment false, attributes are null.',
+    body: body({ query: searchQuery(), enable_enrichment: flag('enable_enrichment', true) }),
+    success: {
+      status: 200,
+      schema: z.object({
+        products: z.array(MiniProductV1),
+        meta: z.object({ totalItems: z.number().int().describe('Products returned'), urls: z.array(z.string()), credits_used: z.number().int() }),
+      }),
+    },
   },
   v1AgenticSearch: {
     summary: 'Profile-personalised search, up to 8 products (synchronous)',
-    body: body({ query: nonEmptyString('query'), customer_profile: z.record(z.string(), z.unknown(), { error: 'customer_profile must be an object' }).optional() }),
-    success: { status: 200, schema: z.object({ products: z.array(LegacyProductRecord), meta: z.object({ urls: z.array(z.string()), totalItems: z.number().int() }) }) },
+    description:
+      'Understands the query, retrieves candidates, applies customer_profile, and verifies the top candidates against the live product page (a stored record younger than the freshness window is reused); a candidate whose page fails or lacks a title, price or image is dropped, so fewer than 8 may come back. Credits: 5 (meta.credits_used).',
+    body: body({ query: searchQuery(), customer_profile: customerProfile() }),
+    success: {
+      status: 200,
+      schema: z.object({
+        products: z.array(LegacyRichProductRecord),
+        meta: z.object({ urls: z.array(z.string()), totalItems: z.number().int().describe('Products returned'), credits_used: z.number().int() }),
+      }),
+    },
   },
   v1Listings: {
     summary: "A vendor's product listings",
@@ -344,21 +396,31 @@ export const CONTRACTS = {
   // ---- v2 ----
   v2AgenticSearchMini: {
     summary: 'Fast AI-enriched search, up to 10 products',
-    body: body({ query: nonEmptyString('query'), enable_enrichment: flag('enable_enrichment', true), page_size: intField('page_size', 1, 10).default(10) }),
-    success: { status: 200, schema: v2Envelope(MiniProductV2, EmptyMeta) },
+    description:
+      'The best 10 matches, paged by page and page_size (page_size default 10). With enable_enrichment false, attributes, product_type and the taxonomy fields are null. Credits: 1, +1 with enrichment (meta.credits_used).',
+    body: body({
+      query: searchQuery(),
+      enable_enrichment: flag('enable_enrichment', true),
+      page_size: intField('page_size', 1, 10).default(10),
+      page: intField('page', 1, 10).default(1).describe('1-based page within the best 10 matches'),
+    }),
+    success: { status: 200, schema: v2Envelope(MiniProductV2, z.object({ credits_used: z.number().int() })) },
   },
   v2AgenticSearchStart: {
     summary: 'Start an asynchronous profile-personalised search',
+    description:
+      'Starts an execution (agentic-{uuid}) whose steps are Understand query, Retrieve candidates, Verify candidates (live product pages, in parallel) and Rank; poll GET /v2/agentic-search/{execution_id}. Credits: 5, charged at start.',
     body: body({
-      query: nonEmptyString('query'),
-      customer_profile: z.record(z.string(), z.unknown(), { error: 'customer_profile must be an object' }).optional(),
-      page_size: intField('page_size', 1, 8).default(8),
-      enable_enrichment: flag('enable_enrichment', false),
+      query: searchQuery(),
+      customer_profile: customerProfile(),
+      page_size: intField('page_size', 1, 8).default(8).describe('Products wanted, 1 to 8 (default 8)'),
+      enable_enrichment: flag('enable_enrichment', false).describe('Default false: attributes, product_type and taxonomy fields are null'),
     }),
     success: { status: 202, schema: v2StartResponse(z.object({ credits_used: z.number().int() })) },
   },
   v2AgenticSearchStatus: {
     summary: 'Status and results of an agentic search',
+    description: 'data and pagination once completed: up to page_size verified products, best first. Another organization\'s execution is 404.',
     params: executionIdPath(),
     success: {
       status: 200,
@@ -366,9 +428,21 @@ export const CONTRACTS = {
         execution_id: z.string(),
         status: ExecutionState,
         error: z.string().nullable(),
-        data: z.array(z.object({ url: z.string(), product: FullProductRecord })).optional(),
-        pagination: v2Envelope(z.unknown(), EmptyMeta).shape.pagination.optional(),
-        meta: z.looseObject({ query: z.string(), credits_used: z.number().int(), ...timing }),
+        data: z.array(z.object({ url: z.string(), product: FullProductRecord })).optional().describe('When completed'),
+        pagination: V2Pagination.optional().describe('When completed'),
+        meta: z.object({
+          query: z.string(),
+          progress: z
+            .object({
+              step: z.enum(['pending', 'understanding', 'retrieving', 'verifying', 'ranking', 'done']),
+              candidates_total: z.number().int(),
+              candidates_verified: z.number().int().describe('Candidates whose live page gave a complete product'),
+              candidates_dropped: z.number().int().describe('Candidates whose page failed or lacked a title, price or image'),
+              percent_complete: z.number().int(),
+            }),
+          ...timing,
+          credits_used: z.number().int(),
+        }),
       }),
     },
     errors: [404],
