@@ -37,6 +37,8 @@ import { createExtractSteps, createLimiter, type ExtractSteps, type Limiter } fr
 import { extractNow, type ExtractNowRequest, type ExtractNowResult } from '../domain/extract-jobs/sync';
 import { createProductCatalog, type ProductCatalog } from '../domain/products/catalog';
 import { WORKFLOWS } from '../topology/workflows';
+import type { Affiliate } from '../domain/affiliate/links';
+import { createAffiliateCapability } from './affiliate';
 
 /** The one source of time for use-cases that need "now"; tests pass a fake one. */
 export interface Clock {
@@ -70,6 +72,8 @@ export interface Container {
   readonly rateLimits: RateLimitStore;
   readonly vendors: VendorStore;
   readonly merchants: MerchantDirectory;
+  /** Affiliate links and the organizations' device ids. */
+  readonly affiliate: Affiliate;
 
   // workflow plumbing
   readonly workflows: WorkflowEngine;
@@ -161,6 +165,9 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
       return vendors();
     },
     merchants: loadMerchants(config.affiliateMerchantsFile),
+    get affiliate() {
+      return affiliateOnce();
+    },
     get workflows() {
       return workflows();
     },
@@ -205,6 +212,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     },
   };
 
+  const affiliateOnce = once(() => createAffiliateCapability(container));
   const extractJobsOnce = once(() =>
     createExtractJobs({
       executions: executions(),
