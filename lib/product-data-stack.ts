@@ -21,12 +21,14 @@ import { TABLE } from '../lambdas/topology/table';
 import { WORKFLOWS, type WorkflowSpec } from '../lambdas/topology/workflows';
 import { buildSubstitutions } from './asl-substitutions';
 import { nodeFunction } from './node-function';
-import { assertSourcesExist, projectLayout, REAPER_WORKER, type SourceLayout } from './source-layout';
+import { assertSourcesExist, projectLayout, type SourceLayout } from './source-layout';
+import { SCHEDULES, type ScheduleSpec } from '../lambdas/topology/schedules';
 
 export interface Topology {
   routes: readonly Route[];
   queues: readonly QueueSpec[];
   workflows: readonly WorkflowSpec[];
+  schedules: readonly ScheduleSpec[];
 }
 
 export interface ProductDataStackProps extends StackProps {
@@ -72,7 +74,8 @@ export class ProductDataStack extends Stack {
   readonly workers = new Map<string, NodejsFunction>();
   readonly stateMachines = new Map<string, StateMachine>();
   readonly routeFunctions = new Map<string, NodejsFunction>();
-  readonly reaper?: NodejsFunction;
+  /** Scheduled workers by schedule name (topology/schedules.ts). */
+  readonly scheduled = new Map<string, NodejsFunction>();
 
   constructor(scope: Construct, id: string, props: ProductDataStackProps = {}) {
     super(scope, id, props);
@@ -80,6 +83,7 @@ export class ProductDataStack extends Stack {
       routes: props.topology?.routes ?? ROUTES,
       queues: props.topology?.queues ?? QUEUES,
       workflows: props.topology?.workflows ?? WORKFLOWS,
+      schedules: props.topology?.schedules ?? SCHEDULES,
     };
     const sources = props.sources ?? projectLayout(process.cwd());
     checkTopology(topology, sources);
@@ -114,7 +118,7 @@ export class ProductDataStack extends Stack {
     });
     for (const route of topology.routes) this.createRoute(route, sources, apiEnvironment);
 
-    if (existsSync(sources.reaperWorker)) this.reaper = this.createReaper(sources, apiEnvironment);
+    for (const schedule of topology.schedules) this.createSchedule(schedule, sources, apiEnvironment);
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'Base URL of the HTTP API' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'DynamoDB table (npm run keys -- --table)' });
@@ -273,24 +277,27 @@ export class ProductDataStack extends Stack {
     this.routeFunctions.set(route.operationId, fn);
   }
 
-  private createReaper(sources: SourceLayout, environment: Record<string, string>): NodejsFunction {
-    const fn = nodeFunction(this, 'ExecutionReaperFn', {
-      entry: sources.reaperWorker,
-      description: `Worker ${REAPER_WORKER}: fails executions past their deadline`,
+  private createSchedule(spec: ScheduleSpec, sources: SourceLayout, environment: Record<string, string>): NodejsFunction {
+    const fn = nodeFunction(this, `${pascal(spec.name)}Fn`, {
+      entry: sources.worker(spec.worker),
+      description: `Worker ${spec.worker}: ${spec.description}`,
       memorySize: 512,
-      timeoutSeconds: 120,
+      timeoutSeconds: spec.timeoutSeconds,
       environment,
     });
     this.table.grantReadWriteData(fn);
-    for (const machine of this.stateMachines.values()) {
-      machine.grantRead(fn);
-      machine.grantExecution(fn, 'states:StopExecution');
+    if (spec.stopsExecutions) {
+      for (const machine of this.stateMachines.values()) {
+        machine.grantRead(fn);
+        machine.grantExecution(fn, 'states:StopExecution');
+      }
     }
-    new Rule(this, 'ExecutionReaperSchedule', {
-      description: 'Fails stalled executions',
-      schedule: Schedule.rate(Duration.minutes(5)),
+    new Rule(this, `${pascal(spec.name)}Schedule`, {
+      description: spec.description,
+      schedule: Schedule.rate(Duration.minutes(spec.everyMinutes)),
       targets: [new LambdaFunction(fn)],
     });
+    this.scheduled.set(spec.name, fn);
     return fn;
   }
 }
@@ -340,6 +347,7 @@ function checkTopology(topology: Topology, sources: SourceLayout): void {
         usedBy: `workflow ${workflow.name} task ${fnKey}`,
       })),
     ]),
+    ...topology.schedules.map((spec) => ({ file: sources.worker(spec.worker), usedBy: `schedule ${spec.name}` })),
   ];
   assertSourcesExist(sources, needed);
 }

@@ -12,13 +12,9 @@ export interface SourceLayout {
   stateMachine(aslFile: string): string;
   /** Handler of the API's `$default` route (unknown paths and methods). */
   fallbackHandler: string;
-  /** Scheduled worker that fails stalled executions; deployed only if the file exists. */
-  reaperWorker: string;
   /** Root used to print paths in error messages. */
   rootDir: string;
 }
-
-export const REAPER_WORKER = 'execution-reaper';
 
 export function projectLayout(rootDir: string): SourceLayout {
   const http = path.join(rootDir, 'lambdas', 'http');
@@ -29,7 +25,6 @@ export function projectLayout(rootDir: string): SourceLayout {
     worker: (name) => path.join(workers, `${name}.ts`),
     stateMachine: (aslFile) => path.join(rootDir, 'statemachines', aslFile),
     fallbackHandler: path.join(http, 'public', 'fallback.ts'),
-    reaperWorker: path.join(workers, `${REAPER_WORKER}.ts`),
   };
 }
 

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { QUEUES } from '../topology/queues';
 import { WORKFLOWS } from '../topology/workflows';
+import { SCHEDULES } from '../topology/schedules';
 import { loadConfig, type Config } from '../config';
 import { createContainer, installContainer } from '../composition/container';
 import { bootstrapKeys, ensureDevelopmentKey } from '../domain/accounts/service';
@@ -68,8 +69,6 @@ export interface LocalService {
   stop(graceMs?: number): Promise<void>;
 }
 
-const REAPER_WORKER = 'execution-reaper';
-const REAPER_EVERY_MS = 5 * 60 * 1000;
 
 /** The region of every local ARN and queue; the embedded engines are one region. */
 const LOCAL_REGION = 'us-east-1';
@@ -136,11 +135,11 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     let pollerGraceMs = 5000;
     cleanups.push(() => pollers.stop(pollerGraceMs));
 
-    // As the CDK stack schedules it every 5 minutes: fails executions past their deadline,
-    // including those a previous run of this process left behind (executions live in memory).
-    if (['.ts', '.js'].some((ext) => existsSync(join(WORKERS_DIR, REAPER_WORKER + ext)))) {
-      const reaper = startSchedule({ worker: REAPER_WORKER, everyMs: REAPER_EVERY_MS, log });
-      cleanups.push(() => reaper.stop());
+    // As the CDK stack schedules them. The reaper's first run at start fails the executions a
+    // previous run of this process left behind (running state machines live in memory).
+    for (const spec of SCHEDULES) {
+      const schedule = startSchedule({ worker: spec.worker, everyMs: spec.everyMinutes * 60_000, timeoutMs: spec.timeoutSeconds * 1000, log });
+      cleanups.push(() => schedule.stop());
     }
 
     const { startHttpServer } = await import('./http-server');

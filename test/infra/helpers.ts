@@ -22,7 +22,6 @@ export function fixtureLayout(overrides: Partial<SourceLayout> = {}): SourceLayo
     worker: () => FIXTURE_HANDLER,
     stateMachine: (aslFile) => path.join(FIXTURES, 'statemachines', aslFile),
     fallbackHandler: FIXTURE_HANDLER,
-    reaperWorker: FIXTURE_HANDLER,
     ...overrides,
   };
 }

@@ -126,7 +126,7 @@ describe('queues and workers', () => {
 describe('every Lambda function', () => {
   it('runs Node.js 22+ on arm64 with JSON logs, source maps and the table name', () => {
     const functions = Object.entries(resourcesOf(template, 'AWS::Lambda::Function'));
-    expect(functions.length).toBe(stack.routeFunctions.size + stack.workers.size + 1 /* fallback */ + (stack.reaper ? 1 : 0));
+    expect(functions.length).toBe(stack.routeFunctions.size + stack.workers.size + 1 /* fallback */ + stack.scheduled.size);
     for (const [id, fn] of functions) {
       const props = fn.Properties!;
       expect(Number(/^nodejs(\d+)\.x$/.exec(props.Runtime)?.[1]), id).toBeGreaterThanOrEqual(22);
@@ -252,17 +252,15 @@ describe('HTTP API', () => {
 });
 
 describe('reaper, outputs, limits', () => {
-  it('schedules the execution reaper every 5 minutes when its file exists', () => {
-    expect(stack.reaper).toBeDefined();
+  it('schedules every worker of the schedule table (the execution reaper every 5 minutes)', () => {
+    const reaper = stack.scheduled.get('execution-reaper');
+    expect(reaper).toBeDefined();
     template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(5 minutes)',
-      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalIdOf(stack.reaper!), 'Arn'] } })],
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalIdOf(reaper!), 'Arn'] } })],
     });
-    const { template: withoutReaper } = synthStack({
-      sources: fixtureLayout({ reaperWorker: path.join(FIXTURES, 'absent-reaper.ts') }),
-      topology: { routes: ROUTES.slice(0, 1), queues: [], workflows: [] },
-    });
-    withoutReaper.resourceCountIs('AWS::Events::Rule', 0);
+    const { template: withoutSchedules } = synthStack({ topology: { routes: ROUTES.slice(0, 1), queues: [], workflows: [], schedules: [] } });
+    withoutSchedules.resourceCountIs('AWS::Events::Rule', 0);
   });
 
   it('outputs the API URL, table name and state machine ARNs', () => {
