@@ -5,6 +5,12 @@ export interface VendorStore {
   recordProductSeen(event: { vendor: string; displayName?: string; newProduct: boolean; updatedAt: string }): Promise<void>;
   /** Many products of one vendor in one write: count + newProducts, latest update = max(stored, updatedAt). */
   recordProductsSeen(event: { vendor: string; displayName?: string; newProducts: number; updatedAt: string }): Promise<void>;
+  /**
+   * A crawl's end: the vendor now has `listings` listings (SET, not added: a re-crawl recounts).
+   * product_count shows the larger of extracted products and listings, so a product that is
+   * both listed and extracted counts once. Latest update = max(stored, updatedAt).
+   */
+  recordListings(event: { vendor: string; displayName?: string; listings: number; updatedAt: string }): Promise<void>;
   /** Every vendor, ordered by vendor key. */
   listAll(): Promise<VendorRecord[]>;
   get(vendor: string): Promise<VendorRecord | null>;

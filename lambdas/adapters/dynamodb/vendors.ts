@@ -8,7 +8,8 @@ const MAX_PAGES = 1_000;
 const toRecord = (item: Record<string, any>): VendorRecord => ({
   vendor: item.vendor,
   displayName: item.displayName ?? item.vendor,
-  productCount: Number(item.productCount ?? 0),
+  // Listed (crawls) and extracted products overlap: the larger count holds both without double counting.
+  productCount: Math.max(Number(item.productCount ?? 0), Number(item.listingCount ?? 0)),
   latestProductUpdate: item.latestProductUpdate,
 });
 
@@ -51,6 +52,32 @@ export function dynamoVendorStore(documents: DynamoDBDocumentClient, tableName: 
     },
 
     recordProductsSeen,
+
+    async recordListings({ vendor, displayName, listings, updatedAt }) {
+      const values = {
+        ':vendor': vendor,
+        ':pk': VENDORS_INDEX_PK,
+        ':n': listings,
+        ':at': updatedAt,
+        ...(displayName ? { ':name': displayName } : {}),
+      };
+      const setName = displayName ? 'displayName = :name' : 'displayName = if_not_exists(displayName, :vendor)';
+      const common = { TableName: tableName, Key: vendorItem(vendor), ExpressionAttributeNames: { '#vendor': 'vendor' } };
+      try {
+        await documents.send(
+          new UpdateCommand({
+            ...common,
+            UpdateExpression: `SET #vendor = :vendor, gsi1pk = :pk, gsi1sk = :vendor, ${setName}, listingCount = :n, latestProductUpdate = :at`,
+            ConditionExpression: 'attribute_not_exists(latestProductUpdate) OR latestProductUpdate < :at',
+            ExpressionAttributeValues: values,
+          }),
+        );
+      } catch (error) {
+        if (!isConditionalFailure(error)) throw error;
+        const { ':at': _at, ...rest } = values;
+        await documents.send(new UpdateCommand({ ...common, UpdateExpression: `SET #vendor = :vendor, gsi1pk = :pk, gsi1sk = :vendor, ${setName}, listingCount = :n`, ExpressionAttributeValues: rest }));
+      }
+    },
 
     async listAll() {
       try {

@@ -48,6 +48,11 @@ export function withVendorListCache(store: VendorStore, options: VendorListCache
       await writing(store.recordProductsSeen(event));
     },
 
+    async recordListings(event) {
+      forget();
+      await writing(store.recordListings(event));
+    },
+
     get: (vendor) => store.get(vendor),
 
     async listAll() {

@@ -1,0 +1,283 @@
+// Listings, collections and a crawl's working state in the single table:
+//
+//   listing      pk LISTING#<vendor>                  sk U#<url>          one per vendor + URL (Put after a
+//                                                                          BatchGet: same content however
+//                                                                          often a page is read)
+//   member       pk LMEMBER#<vendor>#<collection>     sk U#<url>          crawl
+//   collection   pk LCOLL#<vendor>                    sk C#<collection>
+//   index entry  pk LINDEX#<vendor>#<slot>#<name>     sk P#<position>     the listing as served; name *
+//                                                                          = all listings, else a collection
+//   catalog head pk CATALOG#<vendor>                  sk HEAD             live slot, index sizes
+//   crawl plan   pk EXEC#<crawlId>                    sk CRAWL#PLAN       gzip JSON of the plan
+//   page outcome pk EXEC#<crawlId>                    sk CRAWL#PAGE#<seq>#<n>
+//
+// Page N of a vendor's listings is one Query on the live index partition from sk P#<offset>:
+// positions are dense (rebuilt at the end of every crawl into the idle slot, then the head flips),
+// so no page costs more than its own items.
+import { createHash } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { CatalogHead, ListingStore, StoredCollection, StoredListing } from '../../ports/listings';
+import type { CrawlPlan, FoundListing, Listing, PageOutcome } from '../../domain/crawl/model';
+import { listingId } from '../../domain/crawl/model';
+import { deadline, storeFailure } from './keys';
+
+const MAX_ROUNDS = 8;
+const POSITION_DIGITS = 9;
+const ALL = '*';
+
+/** Sort keys stop at 1 KB: long URLs keep a readable prefix and a hash. */
+const urlSk = (url: string) => (url.length <= 700 ? `U#${url}` : `U#${url.slice(0, 600)}#${createHash('sha1').update(url).digest('hex')}`);
+const listingPk = (vendor: string) => `LISTING#${vendor}`;
+const memberPk = (vendor: string, collection: string) => `LMEMBER#${vendor}#${collection}`;
+const collectionPk = (vendor: string) => `LCOLL#${vendor}`;
+const indexPk = (vendor: string, slot: string, name: string) => `LINDEX#${vendor}#${slot}#${name || ALL}`;
+const positionSk = (position: number) => `P#${String(position).padStart(POSITION_DIGITS, '0')}`;
+const headKey = (vendor: string) => ({ pk: `CATALOG#${vendor}`, sk: 'HEAD' });
+const planKey = (crawlId: string) => ({ pk: `EXEC#${crawlId}`, sk: 'CRAWL#PLAN' });
+const outcomeKey = (crawlId: string, seq: string, n: number) => ({ pk: `EXEC#${crawlId}`, sk: `CRAWL#PAGE#${seq}#${String(n).padStart(6, '0')}` });
+
+export const listingHash = (listing: FoundListing) =>
+  createHash('sha1').update(JSON.stringify([listing.name, listing.images, listing.price])).digest('hex');
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const served = (item: Record<string, any>): Listing => ({
+  id: item.id,
+  url: item.url,
+  name: item.name,
+  images: JSON.parse(item.images ?? '[]'),
+  price: JSON.parse(item.price ?? '{"currency":null,"current_value":null,"compare_at_value":null}'),
+  vendor: item.vendor,
+  first_seen_by_service: item.first_seen,
+  last_updated_by_service: item.last_updated,
+});
+
+const storedListing = (item: Record<string, any>): StoredListing => ({
+  ...served(item),
+  hash: item.hash,
+  crawl: item.crawl,
+  order: Number(item.order ?? 0),
+  first_crawl: item.first_crawl ?? item.crawl,
+});
+
+export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName: string): ListingStore {
+  async function writeAll(requests: Array<Record<string, unknown>>): Promise<void> {
+    for (let i = 0; i < requests.length; i += 25) {
+      let chunk = requests.slice(i, i + 25);
+      for (let round = 0; chunk.length; round++) {
+        if (round >= MAX_ROUNDS) throw new Error('The table kept refusing writes (unprocessed items)');
+        if (round) await pause(50 * 2 ** round);
+        const out = await documents.send(new BatchWriteCommand({ RequestItems: { [tableName]: chunk as any } }));
+        chunk = (out.UnprocessedItems?.[tableName] ?? []) as typeof chunk;
+      }
+    }
+  }
+
+  async function getAll(keys: Array<{ pk: string; sk: string }>): Promise<Array<Record<string, any>>> {
+    const found: Array<Record<string, any>> = [];
+    for (let i = 0; i < keys.length; i += 100) {
+      let chunk: Array<Record<string, string>> = keys.slice(i, i + 100);
+      for (let round = 0; chunk.length; round++) {
+        if (round >= MAX_ROUNDS) throw new Error('The table kept refusing reads (unprocessed keys)');
+        if (round) await pause(50 * 2 ** round);
+        const out = await documents.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: chunk, ConsistentRead: true } } }));
+        found.push(...(out.Responses?.[tableName] ?? []));
+        chunk = (out.UnprocessedKeys?.[tableName]?.Keys ?? []) as typeof chunk;
+      }
+    }
+    return found;
+  }
+
+  async function* queryPages(pk: string, prefix: string): AsyncIterable<Array<Record<string, any>>> {
+    let start: Record<string, any> | undefined;
+    for (let page = 0; page < 1_000_000; page++) {
+      const out = await documents.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      if (out.Items?.length) yield out.Items;
+      start = out.LastEvaluatedKey;
+      if (!start) return;
+    }
+  }
+
+  const deleteKeys = (keys: Array<{ pk: string; sk: string }>) => writeAll(keys.map((Key) => ({ DeleteRequest: { Key } })));
+
+  return {
+    async upsert(vendor, displayName, crawl, items, now) {
+      // One item per URL: the last occurrence in this call wins (same crawl, same data).
+      const byUrl = new Map<string, { listing: FoundListing; order: number }>();
+      for (const item of items) if (!byUrl.has(item.listing.url)) byUrl.set(item.listing.url, item);
+      const unique = [...byUrl.values()];
+      const existing = new Map<string, Record<string, any>>();
+      for (const item of await getAll(unique.map(({ listing }) => ({ pk: listingPk(vendor), sk: urlSk(listing.url) })))) existing.set(item.url, item);
+      let created = 0;
+      const puts = unique.map(({ listing, order }) => {
+        const before = existing.get(listing.url);
+        const hash = listingHash(listing);
+        if (!before) created++;
+        const changed = !before || before.hash !== hash;
+        return {
+          PutRequest: {
+            Item: {
+              pk: listingPk(vendor),
+              sk: urlSk(listing.url),
+              entity: 'listing',
+              id: before?.id ?? listingId(vendor, listing.url),
+              url: listing.url,
+              name: listing.name,
+              images: JSON.stringify(listing.images),
+              price: JSON.stringify(listing.price),
+              vendor: displayName,
+              hash,
+              first_seen: before?.first_seen ?? now,
+              last_updated: changed ? now : before.last_updated,
+              // A re-read by the same crawl keeps the first order it was given.
+              order: before?.crawl === crawl ? Math.min(Number(before.order), order) : order,
+              crawl,
+              first_crawl: before?.first_crawl ?? crawl,
+            },
+          },
+        };
+      });
+      await writeAll(puts);
+      return { created };
+    },
+
+    async addMembers(vendor, collection, crawl, urls) {
+      const unique = [...new Set(urls)];
+      await writeAll(unique.map((url) => ({ PutRequest: { Item: { pk: memberPk(vendor, collection), sk: urlSk(url), entity: 'listingMember', url, crawl } } })));
+    },
+
+    async putCollections(vendor, collections) {
+      await writeAll(
+        collections.map((c) => ({
+          PutRequest: {
+            Item: {
+              pk: collectionPk(vendor),
+              sk: `C#${c.key}`,
+              entity: 'collection',
+              key: c.key,
+              id: c.id,
+              url: c.url,
+              title: c.title,
+              stated: c.statedCount,
+              products_total: c.products_total,
+              last_updated: c.last_updated_by_service,
+              crawl: c.crawl,
+            },
+          },
+        })),
+      );
+    },
+
+    async getPlan(crawlId) {
+      const out = await documents.send(new GetCommand({ TableName: tableName, Key: planKey(crawlId), ConsistentRead: true }));
+      if (!out.Item?.plan_gz) return null;
+      return JSON.parse(gunzipSync(Buffer.from(out.Item.plan_gz)).toString('utf8')) as CrawlPlan;
+    },
+
+    async putPlan(plan) {
+      await documents.send(new PutCommand({ TableName: tableName, Item: { ...planKey(plan.crawlId), entity: 'crawlPlan', wave: plan.wave, plan_gz: gzipSync(JSON.stringify(plan)) } }));
+    },
+
+    async putOutcomes(crawlId, outcomes) {
+      await writeAll(outcomes.map((o) => ({ PutRequest: { Item: { ...outcomeKey(crawlId, o.seq, o.n), entity: 'crawlPage', ...o } } })));
+    },
+
+    async getOutcomes(crawlId, pages) {
+      const items = await getAll(pages.map(({ seq, n }) => outcomeKey(crawlId, seq, n)));
+      return items.map((item) => ({ seq: item.seq, n: Number(item.n), count: Number(item.count), full: item.full === true, next: item.next ?? null, failed: item.failed === true }));
+    },
+
+    async *listingPages(vendor) {
+      for await (const items of queryPages(listingPk(vendor), 'U#')) yield items.map(storedListing);
+    },
+
+    getListings: async (vendor, urls) => (await getAll([...new Set(urls)].map((url) => ({ pk: listingPk(vendor), sk: urlSk(url) })))).map(storedListing),
+
+    removeListings: (vendor, urls) => deleteKeys(urls.map((url) => ({ pk: listingPk(vendor), sk: urlSk(url) }))),
+
+    async *memberPages(vendor, collection) {
+      for await (const items of queryPages(memberPk(vendor, collection), 'U#')) yield items.map((item) => ({ url: item.url as string, crawl: item.crawl as string }));
+    },
+
+    removeMembers: (vendor, collection, urls) => deleteKeys(urls.map((url) => ({ pk: memberPk(vendor, collection), sk: urlSk(url) }))),
+
+    async collections(vendor) {
+      try {
+        const all: StoredCollection[] = [];
+        for await (const items of queryPages(collectionPk(vendor), 'C#')) {
+          for (const item of items) {
+            all.push({
+              key: item.key,
+              id: item.id,
+              url: item.url,
+              title: item.title ?? null,
+              statedCount: item.stated ?? null,
+              products_total: Number(item.products_total ?? 0),
+              last_updated_by_service: item.last_updated,
+              crawl: item.crawl,
+            });
+          }
+        }
+        return all;
+      } catch (error) {
+        throw storeFailure(error);
+      }
+    },
+
+    removeCollections: (vendor, keys) => deleteKeys(keys.map((key) => ({ pk: collectionPk(vendor), sk: `C#${key}` }))),
+
+    async writeIndex(vendor, slot, name, from, listings) {
+      await writeAll(
+        listings.map((listing, i) => ({
+          PutRequest: { Item: { pk: indexPk(vendor, slot, name), sk: positionSk(from + i), entity: 'listingIndex', d: JSON.stringify(listing) } },
+        })),
+      );
+    },
+
+    async clearIndex(vendor, slot, name, from, to) {
+      const keys: Array<{ pk: string; sk: string }> = [];
+      for (let p = from; p < to; p++) keys.push({ pk: indexPk(vendor, slot, name), sk: positionSk(p) });
+      await deleteKeys(keys);
+    },
+
+    async putHead(head) {
+      await documents.send(new PutCommand({ TableName: tableName, Item: { ...headKey(head.vendor), entity: 'catalogHead', head: JSON.stringify(head) } }));
+    },
+
+    async head(vendor) {
+      try {
+        const out = await documents.send(new GetCommand({ TableName: tableName, Key: headKey(vendor) }), deadline());
+        return out.Item?.head ? (JSON.parse(out.Item.head) as CatalogHead) : null;
+      } catch (error) {
+        throw storeFailure(error);
+      }
+    },
+
+    async readIndex(vendor, slot, name, offset, limit) {
+      if (limit <= 0) return [];
+      try {
+        const out = await documents.send(
+          new QueryCommand({
+            TableName: tableName,
+            KeyConditionExpression: 'pk = :pk AND sk >= :from',
+            ExpressionAttributeValues: { ':pk': indexPk(vendor, slot, name), ':from': positionSk(offset) },
+            Limit: limit,
+          }),
+          deadline(),
+        );
+        return (out.Items ?? []).map((item) => JSON.parse(item.d) as Listing);
+      } catch (error) {
+        throw storeFailure(error);
+      }
+    },
+  };
+}

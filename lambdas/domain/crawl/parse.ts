@@ -1,0 +1,340 @@
+// Pure readers of the pages a crawl fetches: Shopify's public JSON, the WooCommerce Store API,
+// sitemaps and HTML category pages. Each turns a body into listings (store data only) and, for
+// paged HTML, the next page's URL. No I/O here: discovery.ts fetches, these read.
+import * as cheerio from 'cheerio';
+import { uuidV5 } from '../extraction/ids';
+import { parseMinorUnits, parsePrice } from '../extraction/price';
+import { parseSitemap } from '../extraction/sitemap';
+import { collectionKey, type FoundCollection, type FoundListing, type ListingImage, type ListingPrice } from './model';
+
+const num = (value: unknown): number | null => {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() ? Number(value) : NaN;
+  return Number.isFinite(n) ? n : null;
+};
+const int = (value: unknown): number | null => {
+  const n = num(value);
+  return n === null ? null : Math.round(n);
+};
+const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
+
+function absolute(href: string, base: string): string | null {
+  try {
+    const url = new URL(href, base);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    url.hash = '';
+    return url.href;
+  } catch {
+    return null;
+  }
+}
+
+const sameSite = (url: string, origin: string) => {
+  try {
+    const a = new URL(url).hostname.replace(/^www\./, '');
+    const b = new URL(origin).hostname.replace(/^www\./, '');
+    return a === b;
+  } catch {
+    return false;
+  }
+};
+
+/** A price object where the compare-at value counts only when above the price (Zyte's rule). */
+export function priceOf(current: number | null, compareAt: number | null, currency: string | null): ListingPrice {
+  return {
+    currency: currency ?? null,
+    current_value: current,
+    compare_at_value: current !== null && compareAt !== null && compareAt > current ? compareAt : null,
+  };
+}
+
+export function parseJson(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+}
+
+// ---- Shopify ----
+
+/** /products.json and /collections/<handle>/products.json: null when the body is not that shape. */
+export function shopifyListings(body: string, origin: string, currency: string | null): FoundListing[] | null {
+  const json = parseJson(body) as { products?: unknown } | undefined;
+  if (!json || !Array.isArray(json.products)) return null;
+  const listings: FoundListing[] = [];
+  for (const raw of json.products as Array<Record<string, any>>) {
+    const handle = text(raw?.handle);
+    if (!handle) continue;
+    const variants: Array<Record<string, any>> = Array.isArray(raw.variants) ? raw.variants : [];
+    // The listing shows the lowest variant price, with that variant's compare-at price.
+    let best: { price: number; compareAt: number | null } | null = null;
+    for (const v of variants) {
+      const price = num(v?.price);
+      if (price === null) continue;
+      if (!best || price < best.price) best = { price, compareAt: num(v?.compare_at_price) };
+    }
+    const images: ListingImage[] = (Array.isArray(raw.images) ? raw.images : [])
+      .filter((i: any) => typeof i?.src === 'string')
+      .map((i: any, k: number) => ({
+        id: String(i.id ?? uuidV5(i.src)),
+        url: i.src,
+        width: int(i.width),
+        height: int(i.height),
+        position: int(i.position) ?? k + 1,
+      }));
+    listings.push({
+      url: `${origin}/products/${encodeURIComponent(handle).replace(/%2F/gi, '/')}`,
+      name: text(raw.title) || handle,
+      images,
+      price: priceOf(best?.price ?? null, best?.compareAt ?? null, currency),
+    });
+  }
+  return listings;
+}
+
+/** /collections.json: null when the body is not that shape. */
+export function shopifyCollections(body: string, origin: string): FoundCollection[] | null {
+  const json = parseJson(body) as { collections?: unknown } | undefined;
+  if (!json || !Array.isArray(json.collections)) return null;
+  const found: FoundCollection[] = [];
+  for (const raw of json.collections as Array<Record<string, any>>) {
+    const handle = text(raw?.handle);
+    if (!handle) continue;
+    const url = `${origin}/collections/${handle}`;
+    const key = collectionKey(url);
+    if (!key) continue;
+    found.push({ key, url, title: text(raw.title) || null, statedCount: int(raw.products_count) });
+  }
+  return found;
+}
+
+/** Shopify's shop currency from a storefront page (Shopify.currency, og/product meta, JSON-LD). */
+export function currencyFromHtml(html: string): string | null {
+  const patterns = [
+    /Shopify\.currency\s*=\s*\{[^}]*"active"\s*:\s*"([A-Z]{3})"/,
+    /property=["'](?:og|product):price:currency["']\s+content=["']([A-Z]{3})["']/i,
+    /"priceCurrency"\s*:\s*"([A-Z]{3})"/,
+    /itemprop=["']priceCurrency["']\s+content=["']([A-Z]{3})["']/i,
+    /"currency(?:_code|Code)?"\s*:\s*"([A-Z]{3})"/,
+  ];
+  for (const pattern of patterns) {
+    const match = pattern.exec(html);
+    if (match) return match[1].toUpperCase();
+  }
+  return null;
+}
+
+// ---- WooCommerce Store API ----
+
+/** /wp-json/wc/store/v1/products: null when the body is not an array of products. */
+export function wooListings(body: string): FoundListing[] | null {
+  const json = parseJson(body);
+  if (!Array.isArray(json)) return null;
+  const listings: FoundListing[] = [];
+  for (const raw of json as Array<Record<string, any>>) {
+    const url = text(raw?.permalink);
+    if (!url) continue;
+    const prices = raw.prices ?? {};
+    const currency = text(prices.currency_code) || null;
+    const minor = int(prices.currency_minor_unit);
+    const units = (v: unknown) => {
+      if (v === undefined || v === null || v === '') return null;
+      if (minor === null) return parseMinorUnits(String(v), currency ?? 'USD');
+      const n = num(v);
+      return n === null ? null : Math.round(n) / 10 ** minor;
+    };
+    const images: ListingImage[] = (Array.isArray(raw.images) ? raw.images : [])
+      .filter((i: any) => typeof i?.src === 'string')
+      .map((i: any, k: number) => ({ id: String(i.id ?? uuidV5(i.src)), url: i.src, width: int(i.width), height: int(i.height), position: k + 1 }));
+    listings.push({
+      url,
+      name: decodeHtml(text(raw.name)) || url,
+      images,
+      price: priceOf(units(prices.price), units(prices.regular_price), currency),
+    });
+  }
+  return listings;
+}
+
+/** /wp-json/wc/store/v1/products/categories: collections with the store's counts. */
+export function wooCategories(body: string, origin: string): Array<FoundCollection & { wooId: number }> | null {
+  const json = parseJson(body);
+  if (!Array.isArray(json)) return null;
+  const found: Array<FoundCollection & { wooId: number }> = [];
+  for (const raw of json as Array<Record<string, any>>) {
+    const id = int(raw?.id);
+    const slug = text(raw?.slug);
+    if (id === null || !slug) continue;
+    const url = text(raw.permalink) || `${origin}/product-category/${slug}/`;
+    const key = collectionKey(url);
+    if (!key) continue;
+    found.push({ key, url, title: decodeHtml(text(raw.name)) || null, statedCount: int(raw.count), wooId: id });
+  }
+  return found;
+}
+
+function decodeHtml(value: string): string {
+  if (!value.includes('&')) return value;
+  return cheerio.load(`<p>${value}</p>`)('p').text();
+}
+
+// ---- Sitemaps ----
+
+export interface SitemapRead {
+  type: 'urlset' | 'sitemapindex' | 'text' | null;
+  /** urlset/text: the page URLs with their images. */
+  listings: FoundListing[];
+  /** sitemapindex: the child sitemaps. */
+  children: string[];
+}
+
+/** A product sitemap's entries as listings: the image titles name them; prices are not in sitemaps. */
+export function readSitemap(body: string | Uint8Array, baseUrl: string): SitemapRead {
+  const parsed = parseSitemap(body, { baseUrl });
+  if (parsed.type === 'sitemapindex') return { type: parsed.type, listings: [], children: parsed.entries.map((e) => e.loc) };
+  const listings = parsed.entries.map((entry) => ({
+    url: entry.loc,
+    name: entry.images.find((i) => i.title)?.title?.trim() || nameFromUrl(entry.loc),
+    images: entry.images.map((image, k) => ({ id: uuidV5(image.loc), url: image.loc, width: null, height: null, position: k + 1 })),
+    price: priceOf(null, null, null),
+  }));
+  return { type: parsed.type, listings, children: [] };
+}
+
+/** "…/products/blue-linen-shirt" -> "Blue linen shirt". */
+export function nameFromUrl(url: string): string {
+  try {
+    const segments = new URL(url).pathname.split('/').filter(Boolean);
+    const last = decodeURIComponent(segments[segments.length - 1] ?? '').replace(/\.(html?|php|aspx?)$/i, '');
+    const words = last.replace(/[-_+]+/g, ' ').trim();
+    return words ? words[0].toUpperCase() + words.slice(1) : url;
+  } catch {
+    return url;
+  }
+}
+
+/** Which child sitemaps list products and which collections, by their names. */
+export function classifySitemaps(children: readonly string[]): { products: string[]; collections: string[]; other: string[] } {
+  const products: string[] = [];
+  const collections: string[] = [];
+  const other: string[] = [];
+  for (const child of children) {
+    const name = child.toLowerCase();
+    if (/collection|categor|product[-_]cat|taxonom/.test(name)) collections.push(child);
+    else if (/product/.test(name)) products.push(child);
+    else other.push(child);
+  }
+  return { products, collections, other };
+}
+
+// ---- HTML ----
+
+const PRODUCT_PATH = /\/(products?|p|item|items|shop\/p|product-page)\/[^/?#]+|[-_/]\d{3,}[^/]*\.html?$|\/[^/]+\.html?$/i;
+const NOT_LISTING = /\/(cart|checkout|account|login|register|search|blog|blogs|pages|policies|wishlist|compare|cdn|wp-json|feed|tag)\b/i;
+const CATEGORY_PATH = /\/(collections|collection|product-category|category|categories|c|shop|catalog|department|departments)(\/|$)|^\/\d+-[^/]+\/?$/i;
+
+export interface HtmlListingPage {
+  listings: FoundListing[];
+  next: string | null;
+}
+
+/**
+ * A category page: product cards (links, names, first image, displayed price) and JSON-LD
+ * ItemList entries, plus the next page (rel=next, a "next" control, or ?page=N+1).
+ */
+export function readHtmlListingPage(html: string, pageUrl: string, currencyHint: string | null): HtmlListingPage {
+  const $ = cheerio.load(html);
+  const origin = new URL(pageUrl).origin;
+  const byUrl = new Map<string, FoundListing>();
+  const add = (url: string | null, data: Partial<FoundListing>) => {
+    if (!url || !sameSite(url, origin) || NOT_LISTING.test(new URL(url).pathname)) return;
+    const existing = byUrl.get(url);
+    if (existing) {
+      if (!existing.images.length && data.images?.length) existing.images = data.images;
+      if (existing.price.current_value === null && data.price) existing.price = data.price;
+      if (existing.name === nameFromUrl(url) && data.name) existing.name = data.name;
+      return;
+    }
+    byUrl.set(url, { url, name: data.name || nameFromUrl(url), images: data.images ?? [], price: data.price ?? priceOf(null, null, currencyHint) });
+  };
+
+  // Cards: an element whose class names a product, holding a link.
+  $('[class*="product"]').each((_, el) => {
+    const card = $(el);
+    if (card.find('[class*="product"] a[href]').length) return; // the innermost card only
+    const link = card.is('a[href]') ? card : card.find('a[href]').first();
+    const href = link.attr('href');
+    if (!href) return;
+    const url = absolute(href, pageUrl);
+    if (!url || !PRODUCT_PATH.test(new URL(url).pathname)) return;
+    const name = card.find('[class*="title"], [class*="name"]').first().text().trim() || link.text().trim() || card.find('img').attr('alt')?.trim() || '';
+    const src = card.find('img').first().attr('src') ?? card.find('img').first().attr('data-src');
+    const image = src ? absolute(src, pageUrl) : null;
+    const priceText = card.find('[class*="price"]').first().text();
+    const parsed = priceText ? parsePrice(priceText, { currency: currencyHint }) : null;
+    const value = parsed?.amount ?? null;
+    add(url, {
+      name: name.replace(/\s+/g, ' '),
+      images: image ? [{ id: uuidV5(image), url: image, width: int(card.find('img').attr('width')), height: int(card.find('img').attr('height')), position: 1 }] : [],
+      price: priceOf(value, null, parsed?.currency ?? currencyHint),
+    });
+  });
+  // Structured lists: schema.org ItemList entries.
+  $('script[type="application/ld+json"]').each((_, el) => {
+    const json = parseJson($(el).text()) as any;
+    for (const node of Array.isArray(json) ? json : [json]) {
+      if (node?.['@type'] !== 'ItemList' || !Array.isArray(node.itemListElement)) continue;
+      for (const item of node.itemListElement) {
+        const href = typeof item?.url === 'string' ? item.url : typeof item?.item?.url === 'string' ? item.item.url : null;
+        if (href) add(absolute(href, pageUrl), { name: typeof item?.name === 'string' ? item.name : undefined });
+      }
+    }
+  });
+
+  return { listings: [...byUrl.values()], next: nextPage($, pageUrl) };
+}
+
+function nextPage($: cheerio.CheerioAPI, pageUrl: string): string | null {
+  const rel = $('link[rel~="next"]').attr('href') ?? $('a[rel~="next"]').attr('href');
+  if (rel) return absolute(rel, pageUrl);
+  const labelled = $('a[href]')
+    .filter((_, a) => /^(next|next page|›|»|→|>)$/i.test($(a).text().trim()) || /next/i.test($(a).attr('aria-label') ?? '') || /\bnext\b/i.test($(a).attr('class') ?? ''))
+    .first()
+    .attr('href');
+  if (labelled) return absolute(labelled, pageUrl);
+  // A ?page=N+1 link to this same path.
+  const current = new URL(pageUrl);
+  const n = Number(current.searchParams.get('page') ?? 1) || 1;
+  let found: string | null = null;
+  $('a[href]').each((_, a) => {
+    const url = absolute($(a).attr('href')!, pageUrl);
+    if (!url) return;
+    const u = new URL(url);
+    if (u.pathname === current.pathname && Number(u.searchParams.get('page')) === n + 1) {
+      found = url;
+      return false;
+    }
+    return undefined;
+  });
+  return found;
+}
+
+/** Category pages linked from a storefront page (navigation, category-looking paths). */
+export function readCategoryLinks(html: string, pageUrl: string): FoundCollection[] {
+  const $ = cheerio.load(html);
+  const origin = new URL(pageUrl).origin;
+  const found = new Map<string, FoundCollection>();
+  $('a[href]').each((_, a) => {
+    const url = absolute($(a).attr('href')!, pageUrl);
+    if (!url || !sameSite(url, origin)) return;
+    const { pathname } = new URL(url);
+    if (pathname === '/' || NOT_LISTING.test(pathname) || !CATEGORY_PATH.test(pathname)) return;
+    if (/\/(products?|p)\/[^/]+/.test(pathname)) return;
+    const clean = new URL(url);
+    clean.search = '';
+    const key = collectionKey(clean.href);
+    if (!key || found.has(key)) return;
+    found.set(key, { key, url: clean.href, title: $(a).text().trim().replace(/\s+/g, ' ') || null, statedCount: null });
+  });
+  return [...found.values()];
+}

@@ -1,0 +1,262 @@
+// Listings and collections as the API serves them (v1 POST and v2 GET share these), and the end
+// of a crawl: the cut to max_listings, the removal of what a complete re-crawl no longer finds,
+// exact collection totals, and the rebuild of the positional index that makes page N cost
+// O(page size). Streams the vendor's items a page at a time (100,000 listings fit in memory as
+// URLs only).
+import { notFound } from '../errors';
+import { vendorKey } from '../extraction/url';
+import { pagination, type Pagination } from '../executions/service';
+import { collectionKey, withOffset, type Collection, type Listing } from '../crawl/model';
+import type { CatalogHead, ListingStore, StoredCollection } from '../../ports/listings';
+import type { VendorStore } from '../../ports/vendors';
+
+const WRITE_CHUNK = 500;
+/** Union of several collections (v1 collection_urls) reads each one whole: bounded per collection. */
+const MAX_UNION_ITEMS = 200_000;
+
+export interface CatalogDeps {
+  store: ListingStore;
+  vendors: VendorStore;
+  now?: () => Date;
+}
+
+export interface RebuildRequest {
+  vendor: string;
+  displayName: string;
+  crawlId: string;
+  /** Every page was read: listings, members and collections this crawl did not see are removed. */
+  complete: boolean;
+  /** Keep exactly this many of the crawl's listings (lowest discovery order first). */
+  maxListings: number | null;
+}
+
+export interface RebuildResult {
+  listings_total: number;
+  /** Listings this crawl found (after the max_listings cut). */
+  listings_found: number;
+  collections_total: number;
+  created: number;
+  removed: number;
+}
+
+export interface Page<T> {
+  items: T[];
+  pagination: Pagination;
+}
+
+export type Catalog = ReturnType<typeof createCatalog>;
+
+/** The vendor key of what a caller sent (host or URL); the text itself when it is no host. */
+export const vendorOf = (raw: string) => vendorKey(raw) ?? raw.trim().toLowerCase();
+
+export function createCatalog(deps: CatalogDeps) {
+  const { store } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  async function knownHead(vendor: string): Promise<CatalogHead | null> {
+    const head = await store.head(vendor);
+    if (head) return head;
+    if (await deps.vendors.get(vendor)) return null;
+    throw notFound(`Vendor ${vendor} is not known to the service; start a crawl of it first`);
+  }
+
+  /** Writes the index `name` of slot `slot` from an async source of listings; returns the count. */
+  async function writeIndexFrom(vendor: string, slot: 'a' | 'b', name: string, source: AsyncIterable<Listing[]>): Promise<number> {
+    let position = 0;
+    let buffer: Listing[] = [];
+    const flush = async () => {
+      if (!buffer.length) return;
+      await store.writeIndex(vendor, slot, name, position, buffer);
+      position += buffer.length;
+      buffer = [];
+    };
+    for await (const listings of source) {
+      buffer.push(...listings);
+      if (buffer.length >= WRITE_CHUNK) await flush();
+    }
+    await flush();
+    return position;
+  }
+
+  return {
+    /** The end of a crawl (completed, cancelled or failed): what it found becomes what is served. */
+    async rebuild(request: RebuildRequest): Promise<RebuildResult> {
+      const { vendor, crawlId } = request;
+      const stamp = now().toISOString();
+
+      // 1. max_listings: keep the first N the crawl found (by discovery order); listings it
+      //    created beyond them are removed, older ones stay as they were listed before.
+      const trimmed = new Set<string>();
+      if (request.maxListings !== null) {
+        const mine: Array<{ order: number; url: string; created: boolean }> = [];
+        for await (const page of store.listingPages(vendor)) {
+          for (const l of page) if (l.crawl === crawlId) mine.push({ order: l.order, url: l.url, created: l.first_crawl === crawlId });
+        }
+        if (mine.length > request.maxListings) {
+          mine.sort((a, b) => a.order - b.order || (a.url < b.url ? -1 : 1));
+          const extra = mine.slice(request.maxListings);
+          for (const e of extra) trimmed.add(e.url);
+          await store.removeListings(vendor, extra.filter((e) => e.created).map((e) => e.url));
+        }
+      }
+
+      // 2. The listings index into the idle slot; stale listings of a complete crawl are removed.
+      const head = await store.head(vendor);
+      const slot: 'a' | 'b' = head?.slot === 'a' ? 'b' : 'a';
+      const sizes: Record<string, number> = { ...(head?.sizes ?? {}) };
+      const present = new Set<string>();
+      let found = 0;
+      let created = 0;
+      let removed = 0;
+      const kept = async function* (): AsyncIterable<Listing[]> {
+        for await (const page of store.listingPages(vendor)) {
+          const keep: Listing[] = [];
+          const stale: string[] = [];
+          for (const l of page) {
+            const mineNow = l.crawl === crawlId && !trimmed.has(l.url);
+            if (trimmed.has(l.url) && l.first_crawl === crawlId) continue; // removed in step 1
+            if (request.complete && l.crawl !== crawlId) {
+              stale.push(l.url);
+              continue;
+            }
+            if (mineNow) {
+              found++;
+              if (l.first_crawl === crawlId) created++;
+            }
+            present.add(l.url);
+            keep.push({
+              id: l.id,
+              url: l.url,
+              name: l.name,
+              images: l.images,
+              price: l.price,
+              vendor: request.displayName,
+              first_seen_by_service: withOffset(l.first_seen_by_service),
+              last_updated_by_service: withOffset(l.last_updated_by_service),
+            });
+          }
+          if (stale.length) {
+            await store.removeListings(vendor, stale);
+            removed += stale.length;
+          }
+          yield keep;
+        }
+      };
+      const total = await writeIndexFrom(vendor, slot, '', kept());
+      await store.clearIndex(vendor, slot, '', total, sizes[`${slot}#`] ?? 0);
+      sizes[`${slot}#`] = total;
+
+      // 3. Collections: members this crawl saw (complete) or ever saw (incomplete) that are
+      //    listings; products_total is exactly the size of that index.
+      const collectionTotals: Record<string, number> = {};
+      const survivors: StoredCollection[] = [];
+      const gone: StoredCollection[] = [];
+      for (const collection of await store.collections(vendor)) {
+        if (request.complete && collection.crawl !== crawlId) gone.push(collection);
+        else survivors.push(collection);
+      }
+      for (const collection of survivors) {
+        const byUrl = async function* (): AsyncIterable<Listing[]> {
+          for await (const members of store.memberPages(vendor, collection.key)) {
+            const stale = request.complete ? members.filter((m) => m.crawl !== crawlId).map((m) => m.url) : [];
+            if (stale.length) await store.removeMembers(vendor, collection.key, stale);
+            const wanted = members.filter((m) => !(request.complete && m.crawl !== crawlId) && present.has(m.url)).map((m) => m.url);
+            if (!wanted.length) continue;
+            // The served listing is in the index just written; read it back in URL order by key.
+            yield await listingsByUrl(wanted);
+          }
+        };
+        const n = await writeIndexFrom(vendor, slot, collection.key, byUrl());
+        await store.clearIndex(vendor, slot, collection.key, n, sizes[`${slot}#${collection.key}`] ?? 0);
+        sizes[`${slot}#${collection.key}`] = n;
+        collectionTotals[collection.key] = n;
+        collection.products_total = n;
+        collection.last_updated_by_service = stamp;
+      }
+      await store.putCollections(vendor, survivors);
+      for (const collection of gone) {
+        for (const s of ['a', 'b'] as const) {
+          const size = sizes[`${s}#${collection.key}`] ?? 0;
+          if (size) await store.clearIndex(vendor, s, collection.key, 0, size);
+          delete sizes[`${s}#${collection.key}`];
+        }
+        for await (const members of store.memberPages(vendor, collection.key)) await store.removeMembers(vendor, collection.key, members.map((m) => m.url));
+      }
+      await store.removeCollections(vendor, gone.map((c) => c.key));
+
+      // 4. Flip: readers move to the new slot in one write.
+      await store.putHead({ vendor, slot, total, sizes, collections: collectionTotals, crawl: crawlId, updated_at: stamp });
+      if (total > 0 || found > 0) {
+        await deps.vendors.recordListings({ vendor, displayName: request.displayName, listings: total, updatedAt: stamp });
+      }
+      return { listings_total: total, listings_found: found, collections_total: survivors.length, created, removed };
+
+      async function listingsByUrl(urls: string[]): Promise<Listing[]> {
+        const byUrl = new Map((await store.getListings(vendor, urls)).map((l) => [l.url, l]));
+        return urls.flatMap((url) => {
+          const l = byUrl.get(url);
+          if (!l) return [];
+          return [{ id: l.id, url: l.url, name: l.name, images: l.images, price: l.price, vendor: request.displayName, first_seen_by_service: withOffset(l.first_seen_by_service), last_updated_by_service: withOffset(l.last_updated_by_service) }];
+        });
+      }
+    },
+
+    /** A vendor's listings, optionally only those of some collections (URLs normalised). */
+    async listings(request: { vendor: string; page: number; pageSize: number; collectionUrls?: readonly string[] }): Promise<Page<Listing>> {
+      const vendor = vendorOf(request.vendor);
+      const head = await knownHead(vendor);
+      const { page, pageSize } = request;
+      const offset = (page - 1) * pageSize;
+      if (!head) return { items: [], pagination: pagination(page, pageSize, 0) };
+      const keys = [...new Set((request.collectionUrls ?? []).map((url) => collectionKey(url)).filter((k): k is string => k !== null))];
+      if (request.collectionUrls?.length && !keys.length) return { items: [], pagination: pagination(page, pageSize, 0) };
+      if (keys.length <= 1) {
+        const name = keys[0] ?? '';
+        const total = name ? (head.collections[name] ?? 0) : head.total;
+        const items = offset < total ? await store.readIndex(vendor, head.slot, name, offset, Math.min(pageSize, total - offset)) : [];
+        return { items, pagination: pagination(page, pageSize, total) };
+      }
+      // Several collections: their union in URL order (each collection's index read whole).
+      const union = new Map<string, Listing>();
+      for (const key of keys) {
+        const size = Math.min(head.collections[key] ?? 0, MAX_UNION_ITEMS);
+        if (!size) continue;
+        for (const l of await store.readIndex(vendor, head.slot, key, 0, size)) union.set(l.url, l);
+      }
+      const all = [...union.values()].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+      return { items: all.slice(offset, offset + pageSize), pagination: pagination(page, pageSize, all.length) };
+    },
+
+    /** A vendor's collections, highest products_total first (then by URL). */
+    async collections(request: { vendor: string; page: number; pageSize: number }): Promise<Page<Collection>> {
+      const vendor = vendorOf(request.vendor);
+      const head = await knownHead(vendor);
+      const { page, pageSize } = request;
+      if (!head) return { items: [], pagination: pagination(page, pageSize, 0) };
+      const all = (await store.collections(vendor))
+        .filter((c) => c.key in head.collections)
+        .map((c) => ({ ...c, products_total: head.collections[c.key] ?? 0 }))
+        .sort((a, b) => b.products_total - a.products_total || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+      const items = all.slice((page - 1) * pageSize, page * pageSize).map((c) => ({
+        id: c.id,
+        url: c.url,
+        products_total: c.products_total,
+        last_updated_by_service: c.last_updated_by_service,
+      }));
+      return { items, pagination: pagination(page, pageSize, all.length) };
+    },
+
+    /** URLs of the vendor's listings, first `limit` in index order (vendor-mode extraction). */
+    async listingUrls(vendor: string, limit: number): Promise<{ total: number; urls: string[] }> {
+      const head = await store.head(vendor);
+      if (!head) return { total: 0, urls: [] };
+      const urls: string[] = [];
+      for (let offset = 0; offset < Math.min(limit, head.total); offset += 1000) {
+        const items = await store.readIndex(vendor, head.slot, '', offset, Math.min(1000, limit - offset));
+        urls.push(...items.map((l) => l.url));
+        if (!items.length) break;
+      }
+      return { total: head.total, urls };
+    },
+  };
+}

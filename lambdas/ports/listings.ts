@@ -1,0 +1,83 @@
+// Where listings, collections and a crawl's working state live. The DynamoDB adapter keeps one
+// item per vendor + listing URL (written idempotently: the same page read twice writes the same
+// item), and a positional index rebuilt when a crawl ends, so page N of a vendor costs one
+// Query of page_size items whatever N is.
+import type { CrawlPlan, FoundListing, Listing, PageOutcome } from '../domain/crawl/model';
+
+export interface StoredListing extends Listing {
+  /** Hash of the store's data (name, images, price): last_updated_by_service moves when it changes. */
+  hash: string;
+  /** The crawl that last saw it, and its discovery order in that crawl. */
+  crawl: string;
+  order: number;
+  /** The crawl that first saw it. */
+  first_crawl: string;
+}
+
+export interface StoredCollection {
+  key: string;
+  id: string;
+  url: string;
+  title: string | null;
+  statedCount: number | null;
+  /** Exact count of its listings as of the last index rebuild. */
+  products_total: number;
+  last_updated_by_service: string;
+  crawl: string;
+}
+
+/** The vendor's catalog head: which index slot is live and how large each index is. */
+export interface CatalogHead {
+  vendor: string;
+  /** Live slot of the positional index ('a' | 'b'). */
+  slot: 'a' | 'b';
+  /** Listings in the live index. */
+  total: number;
+  /** Entries per index: `<slot>#<name>` -> count (name '' = every listing, else a collection key). */
+  sizes: Record<string, number>;
+  /** Collection key -> listings in its live index. */
+  collections: Record<string, number>;
+  /** The crawl whose end built the live index. */
+  crawl: string;
+  updated_at: string;
+}
+
+export interface ListingStore {
+  // ---- writes of a running crawl ----
+  /**
+   * Upserts listings seen by `crawl`: a new URL gets first_seen = last_updated = now; a known one
+   * keeps first_seen and moves last_updated only when its data changed. Returns how many were new.
+   */
+  upsert(vendor: string, displayName: string, crawl: string, items: ReadonlyArray<{ listing: FoundListing; order: number }>, now: string): Promise<{ created: number }>;
+  /** Records that these URLs belong to a collection (as seen by `crawl`). */
+  addMembers(vendor: string, collection: string, crawl: string, urls: readonly string[]): Promise<void>;
+  putCollections(vendor: string, collections: readonly StoredCollection[]): Promise<void>;
+
+  // ---- a crawl's working state ----
+  getPlan(crawlId: string): Promise<CrawlPlan | null>;
+  putPlan(plan: CrawlPlan): Promise<void>;
+  putOutcomes(crawlId: string, outcomes: readonly PageOutcome[]): Promise<void>;
+  getOutcomes(crawlId: string, pages: ReadonlyArray<{ seq: string; n: number }>): Promise<PageOutcome[]>;
+
+  // ---- the end of a crawl: streaming passes over the vendor's items ----
+  /** Every listing of the vendor in URL order, a page at a time. */
+  listingPages(vendor: string): AsyncIterable<StoredListing[]>;
+  removeListings(vendor: string, urls: readonly string[]): Promise<void>;
+  /** The stored listings of these URLs (missing ones left out). */
+  getListings(vendor: string, urls: readonly string[]): Promise<StoredListing[]>;
+  /** A collection's member URLs with the crawl that last saw each, in URL order. */
+  memberPages(vendor: string, collection: string): AsyncIterable<Array<{ url: string; crawl: string }>>;
+  removeMembers(vendor: string, collection: string, urls: readonly string[]): Promise<void>;
+  collections(vendor: string): Promise<StoredCollection[]>;
+  removeCollections(vendor: string, keys: readonly string[]): Promise<void>;
+  /** Writes index entries from position `from` on (overwrites). */
+  writeIndex(vendor: string, slot: 'a' | 'b', name: string, from: number, listings: readonly Listing[]): Promise<void>;
+  /** Deletes index entries at positions [from, to). */
+  clearIndex(vendor: string, slot: 'a' | 'b', name: string, from: number, to: number): Promise<void>;
+  putHead(head: CatalogHead): Promise<void>;
+
+  // ---- reads behind the API ----
+  head(vendor: string): Promise<CatalogHead | null>;
+  /** `limit` listings of an index from position `offset`: one Query. */
+  readIndex(vendor: string, slot: 'a' | 'b', name: string, offset: number, limit: number): Promise<Listing[]>;
+}
