@@ -8,6 +8,9 @@ import { summarizeSync } from '../../lambdas/http/shapes/legacy-sync';
 import type { ExtractionStatus } from '../../lambdas/domain/extract-jobs/model';
 import type { ExtractOptions, ProductImage, ProductRecord, UrlResult } from '../../lambdas/domain/extraction/types';
 
+/** Shapes take the organization's affiliate linker; these tests look at everything else. */
+const unlinked = (record: ProductRecord) => record;
+
 const image = (id: string, position: number, variantIds: string[] = []): ProductImage => ({
   id, url: `https://shop.example/cdn/${id}.jpg`, width: 800, height: 600, alt_text: `alt ${id}`, position, variant_ids: variantIds, attributes: null,
 });
@@ -87,13 +90,13 @@ describe('rich legacy record', () => {
     });
     expect(legacyResult({ ...success('https://x.example/a'), final_url: 'https://x.example/a' })).not.toHaveProperty('final_url');
     expect(legacyResult({ ...success('https://x.example/a'), final_url: 'https://x.example/b' }).final_url).toBe('https://x.example/b');
-    expect(perUrlResult({ ...success('https://x.example/a'), final_url: 'https://x.example/a' })).not.toHaveProperty('final_url');
+    expect(perUrlResult({ ...success('https://x.example/a'), final_url: 'https://x.example/a' }, unlinked)).not.toHaveProperty('final_url');
   });
 });
 
 describe('v1 status', () => {
   it('completed: results.products, results.meta under total_* names, pagination with limit', () => {
-    const body = v1ExtractStatus(status());
+    const body = v1ExtractStatus(status(), unlinked);
     expect(body.progress).toEqual({ products_processed: 1, urls_completed: 3, total_urls: 3, percent_complete: 100 });
     expect(body.results!.meta).toEqual({
       total_requested: 3, total_successful: 1, total_failed: 1, total_failed_by_reason: { other: 1 }, total_invalid: 1, total_invalid_by_reason: { malformed_url: 1 }, total_pending: 0,
@@ -103,7 +106,7 @@ describe('v1 status', () => {
   });
 
   it('pending: progress null, no results, no pagination', () => {
-    const body = v1ExtractStatus(status({ status: 'pending', start_date: null, stop_date: null, duration_ms: null, results: null }));
+    const body = v1ExtractStatus(status({ status: 'pending', start_date: null, stop_date: null, duration_ms: null, results: null }), unlinked);
     expect(body).toEqual({ status: 'pending', progress: null, error: null, credits_used: 2 });
     expect(CONTRACTS.v1ProductsStatus.success.schema.safeParse(body).success).toBe(true);
   });
@@ -111,7 +114,7 @@ describe('v1 status', () => {
 
 describe('v2 status', () => {
   it('completed: data and pagination, counts in meta.result, timing in meta', () => {
-    const body = v2ExtractStatus(status());
+    const body = v2ExtractStatus(status(), unlinked);
     expect(Object.keys(body)).toEqual(['execution_id', 'status', 'error', 'data', 'pagination', 'meta']);
     expect(body.meta).toMatchObject({ start_date: '2025-01-01T00:00:01.000Z', duration_ms: 2500, credits_used: 2, result: { products_requested: 3 } });
     expect(body.meta).not.toHaveProperty('waiting_for');
@@ -119,7 +122,7 @@ describe('v2 status', () => {
   });
 
   it('running: no data; waiting_for only when set', () => {
-    const body = v2ExtractStatus(status({ status: 'pending', results: null, waiting_for: 'crawl-shop-example-0123456789ab' }));
+    const body = v2ExtractStatus(status({ status: 'pending', results: null, waiting_for: 'crawl-shop-example-0123456789ab' }), unlinked);
     expect(body).not.toHaveProperty('data');
     expect(body).not.toHaveProperty('pagination');
     expect(body.meta.waiting_for).toBe('crawl-shop-example-0123456789ab');

@@ -3,14 +3,19 @@
 import type { ExtractionStatus } from '../../domain/extract-jobs/model';
 import type { ExecutionList } from '../../domain/executions/service';
 import type { UrlResult } from '../../domain/extraction/types';
+import type { RecordLinker } from '../../domain/affiliate/links';
 import type { ResponseOf } from '../../contracts/operations';
 
 type PerUrl = ResponseOf<'v2ExtractStatus'>['data'] extends (infer T)[] | undefined ? T : never;
 
-/** A per-URL result as served: final_url only when it differs from the input URL. */
-export function perUrlResult(result: UrlResult): PerUrl {
-  const { final_url, ...rest } = result;
-  return { ...rest, ...(final_url && final_url !== result.url ? { final_url } : {}) };
+/**
+ * A per-URL result as served to one organization: final_url only when it differs from the input
+ * URL, and the product's affiliate links carry that organization's device id (filled here, not
+ * stored: a stored record is shared by every organization that extracts the same URL).
+ */
+export function perUrlResult(result: UrlResult, link: RecordLinker): PerUrl {
+  const { final_url, product, ...rest } = result;
+  return { ...rest, product: product ? link(product) : null, ...(final_url && final_url !== result.url ? { final_url } : {}) };
 }
 
 /** List view: `processing` for pending and running (the summary already says so). */
@@ -31,7 +36,7 @@ export function v2ExecutionList(list: ExecutionList): ResponseOf<'v2ExtractList'
  * pagination {page, limit, ...}. Results appear when completed, and for a failed (cancelled or
  * timed-out) execution list the URLs that finished before it stopped.
  */
-export function v1ExtractStatus(status: ExtractionStatus): ResponseOf<'v1ProductsStatus'> {
+export function v1ExtractStatus(status: ExtractionStatus, link: RecordLinker): ResponseOf<'v1ProductsStatus'> {
   const r = status.result;
   const body: ResponseOf<'v1ProductsStatus'> = {
     status: status.status,
@@ -50,7 +55,7 @@ export function v1ExtractStatus(status: ExtractionStatus): ResponseOf<'v1Product
   if (status.results) {
     const p = status.results.pagination;
     body.results = {
-      products: status.results.items.map(perUrlResult),
+      products: status.results.items.map((item) => perUrlResult(item, link)),
       meta: {
         total_requested: r.products_requested,
         total_successful: r.products_successful,
@@ -67,12 +72,12 @@ export function v1ExtractStatus(status: ExtractionStatus): ResponseOf<'v1Product
 }
 
 /** v2: results move to `data`, counts to meta.result, progress to meta.progress, plus timing. */
-export function v2ExtractStatus(status: ExtractionStatus): ResponseOf<'v2ExtractStatus'> {
+export function v2ExtractStatus(status: ExtractionStatus, link: RecordLinker): ResponseOf<'v2ExtractStatus'> {
   return {
     execution_id: status.execution_id,
     status: status.status,
     error: status.error,
-    ...(status.results ? { data: status.results.items.map(perUrlResult), pagination: status.results.pagination } : {}),
+    ...(status.results ? { data: status.results.items.map((item) => perUrlResult(item, link)), pagination: status.results.pagination } : {}),
     meta: {
       progress: { ...status.progress },
       start_date: status.start_date,

@@ -2,6 +2,7 @@
 import { defineRoute } from '../pipeline';
 import { v2ExtractStatus } from '../shapes/extract-status';
 
-export const handler = defineRoute('v2ExtractStatus', async ({ params, query }, { org, deps }) => ({
-  body: v2ExtractStatus(await deps.extractJobs.status({ org, executionId: params.execution_id, page: query.page, pageSize: query.page_size })),
-}));
+export const handler = defineRoute('v2ExtractStatus', async ({ params, query }, { org, deps }) => {
+  const status = await deps.extractJobs.status({ org, executionId: params.execution_id, page: query.page, pageSize: query.page_size });
+  return { body: v2ExtractStatus(status, await deps.affiliate.recordLinker(org)) };
+});
