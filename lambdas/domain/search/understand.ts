@@ -1,0 +1,325 @@
+// Query understanding, offline and deterministic: rules that read what shoppers write. Price
+// constraints, negations, gender and age group, brands (from the catalog), colours (ISCC-NBS
+// family through the enrichment's curated colour table), and the taxonomy category of what is
+// left. What is understood leaves the text; the remaining words are matched with synonyms,
+// stems and typo tolerance. Explicit constraints (price, negations, brand, a stated gender or
+// age) filter; inferred ones (colour, category) boost.
+import type { UnderstoodQuery } from './api';
+import type { TermGroup } from '../../ports/search-index';
+import { colourFamily, isColourWord } from '../enrichment/colour';
+import { fold } from '../enrichment/text';
+import { matchTaxonomy, TAXONOMY_GID_PREFIX } from '../enrichment/taxonomy';
+import { analyze, normalise, synonymsOf, typoBudget } from './text';
+
+export interface Understanding {
+  understood: UnderstoodQuery;
+  groups: TermGroup[];
+  /** Index terms whose presence drops a product ("without hood"). */
+  excludeTerms: string[];
+  /** Genders / age groups a product of known gender / age must have. */
+  genders?: string[];
+  ageGroups?: string[];
+  /** "in stock", "available": only available products. */
+  inStock: boolean;
+  /** "cheap", "affordable", "budget": cheaper first among equals. */
+  value: boolean;
+}
+
+const SYNONYM_WEIGHT = 0.9;
+
+const CURRENCY_SYMBOL: Record<string, string> = { $: 'USD', '£': 'GBP', '€': 'EUR' };
+const CURRENCY_WORD: Record<string, string> = {
+  usd: 'USD', dollar: 'USD', dollars: 'USD', bucks: 'USD', buck: 'USD', eur: 'EUR', euro: 'EUR', euros: 'EUR',
+  gbp: 'GBP', pound: 'GBP', pounds: 'GBP', quid: 'GBP', chf: 'CHF', francs: 'CHF',
+};
+
+// An amount: optional symbol, a number (1,299 / 49.99 / 1.5k), optional currency word.
+const AMOUNT = String.raw`([$£€])?\s*(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(k)?(?:\s*(usd|dollars?|bucks?|eur|euros?|gbp|pounds?|quid|chf|francs))?`;
+
+interface Amount {
+  value: number;
+  currency?: string;
+  marked: boolean;
+}
+
+function amountOf(groups: Array<string | undefined>): Amount {
+  const [symbol, digits, thousands, word] = groups;
+  let value = Number(digits!.replace(/,/g, ''));
+  if (thousands) value *= 1000;
+  const currency = (symbol && CURRENCY_SYMBOL[symbol]) || (word && CURRENCY_WORD[word]) || undefined;
+  return { value, currency, marked: !!currency };
+}
+
+const PRICE_RULES: Array<{ pattern: RegExp; read: (m: RegExpExecArray) => { min?: number; max?: number; currency?: string } | null }> = [
+  {
+    // "between 40 and 80", "from $30 to $60"
+    pattern: new RegExp(String.raw`\b(?:between|from)\s+${AMOUNT}\s*(?:and|to|-|–)\s*${AMOUNT}`, 'i'),
+    read: (m) => range(amountOf(m.slice(1, 5)), amountOf(m.slice(5, 9)), true),
+  },
+  {
+    // "$30-60", "30 - 60 dollars", "30 to 60 euros": a range needs a currency to be a price
+    pattern: new RegExp(String.raw`(?<![\w.])${AMOUNT}\s*(?:-|–|to)\s*${AMOUNT}`, 'i'),
+    read: (m) => range(amountOf(m.slice(1, 5)), amountOf(m.slice(5, 9)), false),
+  },
+  {
+    pattern: new RegExp(
+      String.raw`(?:\b(?:under|below|less than|lower than|cheaper than|max(?:imum)?|up to|at most|no more than|not more than|not over|within|budget(?: of)?|max price(?: of)?)|<=?)\s*${AMOUNT}`,
+      'i',
+    ),
+    read: (m) => {
+      const a = amountOf(m.slice(1, 5));
+      return { max: a.value, currency: a.currency };
+    },
+  },
+  {
+    pattern: new RegExp(String.raw`(?:\b(?:over|above|more than|at least|min(?:imum)?|starting at|no less than|from)|>=?)\s*${AMOUNT}`, 'i'),
+    read: (m) => {
+      const a = amountOf(m.slice(1, 5));
+      // "from 40" without a currency may be a size or a year; "from $40" is a price.
+      if (/^from/i.test(m[0]) && !a.marked) return null;
+      return { min: a.value, currency: a.currency };
+    },
+  },
+  {
+    pattern: new RegExp(String.raw`\b(?:around|about|approx(?:imately)?|roughly|~)\s*${AMOUNT}`, 'i'),
+    read: (m) => {
+      const a = amountOf(m.slice(1, 5));
+      return { min: Math.floor(a.value * 0.8 * 100) / 100, max: Math.ceil(a.value * 1.2 * 100) / 100, currency: a.currency };
+    },
+  },
+  {
+    // A bare "$50 hoodie" / "50 euro mug" is a budget.
+    pattern: new RegExp(String.raw`(?<![\w.])${AMOUNT}`, 'i'),
+    read: (m) => {
+      const a = amountOf(m.slice(1, 5));
+      return a.marked ? { max: a.value, currency: a.currency } : null;
+    },
+  },
+];
+
+function range(a: Amount, b: Amount, worded: boolean): { min: number; max: number; currency?: string } | null {
+  if (!worded && !a.marked && !b.marked) return null;
+  const [min, max] = a.value <= b.value ? [a.value, b.value] : [b.value, a.value];
+  return { min, max, currency: a.currency ?? b.currency };
+}
+
+function readPrice(text: string): { text: string; price?: UnderstoodQuery['price'] } {
+  let price: UnderstoodQuery['price'] | undefined;
+  let rest = text;
+  for (const rule of PRICE_RULES) {
+    const match = rule.pattern.exec(rest);
+    if (!match) continue;
+    const read = rule.read(match);
+    if (!read) continue;
+    price = { ...price };
+    if (read.min !== undefined) price.min = Math.max(price.min ?? 0, read.min);
+    if (read.max !== undefined) price.max = price.max === undefined ? read.max : Math.min(price.max, read.max);
+    if (read.currency) price.currency = read.currency;
+    rest = `${rest.slice(0, match.index)} ${rest.slice(match.index + match[0].length)}`;
+  }
+  return { text: rest, price };
+}
+
+const GENDER: Record<string, { gender?: string; age?: string }> = {
+  women: { gender: 'women' }, womens: { gender: 'women' }, woman: { gender: 'women' }, ladies: { gender: 'women' },
+  lady: { gender: 'women' }, female: { gender: 'women' }, her: { gender: 'women' }, womenswear: { gender: 'women' },
+  men: { gender: 'men' }, mens: { gender: 'men' }, man: { gender: 'men' }, gents: { gender: 'men' }, male: { gender: 'men' },
+  him: { gender: 'men' }, menswear: { gender: 'men' },
+  unisex: { gender: 'unisex' },
+  girl: { gender: 'girls', age: 'kids' }, girls: { gender: 'girls', age: 'kids' },
+  boy: { gender: 'boys', age: 'kids' }, boys: { gender: 'boys', age: 'kids' },
+  kid: { age: 'kids' }, kids: { age: 'kids' }, child: { age: 'kids' }, children: { age: 'kids' }, childrens: { age: 'kids' },
+  youth: { age: 'kids' }, junior: { age: 'kids' }, juniors: { age: 'kids' }, toddler: { age: 'kids' }, toddlers: { age: 'kids' },
+  baby: { age: 'baby' }, babies: { age: 'baby' }, infant: { age: 'baby' }, infants: { age: 'baby' }, newborn: { age: 'baby' },
+  teen: { age: 'teen' }, teens: { age: 'teen' }, teenager: { age: 'teen' },
+};
+const GENDERS_ALLOWED: Record<string, string[]> = {
+  women: ['women', 'unisex'],
+  men: ['men', 'unisex'],
+  unisex: ['unisex'],
+  girls: ['girls', 'unisex'],
+  boys: ['boys', 'unisex'],
+};
+const AGES_ALLOWED: Record<string, string[]> = { kids: ['kids', 'baby', 'teen'], baby: ['baby', 'kids'], teen: ['teen', 'kids'] };
+
+// Words that carry no product meaning in a shopping query.
+const FILLER = new Set(
+  ('a an the and or for with in on of to by from at as is are be my me i we you our your some any show find looking look ' +
+    'want need buy get please something thing things item items product products that this which who what good nice best great ' +
+    'new top quality cool pair one ones like').split(/\s+/).filter(Boolean),
+);
+const VALUE_WORDS = new Set(['cheap', 'cheapest', 'affordable', 'budget', 'inexpensive', 'bargain', 'deal', 'deals']);
+const NEGATIONS = new Set(['not', 'no', 'without', 'except', 'excluding', 'exclude', 'minus', 'non', 'never', 'avoid']);
+// After a negation, words that lead to the thing negated ("not in black", "without a hood").
+const NEGATION_LEADS = new Set(['in', 'a', 'an', 'any', 'the', 'made', 'with', 'of']);
+const SHADES = new Set(['light', 'dark', 'pale', 'deep', 'bright', 'dusty', 'soft', 'neon', 'hot', 'baby', 'pastel', 'muted']);
+// Colour words a query uses that the title-safe colour list leaves out (they are also nouns).
+const QUERY_COLOURS = new Set(
+  ('navy sand cream tan camel rose mint sage burgundy wine olive khaki charcoal ivory coral teal turquoise lavender lilac ' +
+    'mustard beige taupe maroon plum peach rust emerald gold silver bronze copper denim slate stone').split(' '),
+);
+// What a negated word also rules out ("without hood" drops hoodies).
+const NEGATION_EXPANSIONS: Record<string, string[]> = { hood: ['hoodie', 'hooded', 'hoody'], sleeve: ['sleeved'], lace: ['laced'], zip: ['zipper', 'zipped'] };
+
+/** The ISCC-NBS family of a colour word a shopper writes; null for any other word. */
+export async function colourOf(word: string): Promise<string | null> {
+  const folded = fold(word);
+  if (!isColourWord(folded) && !QUERY_COLOURS.has(folded)) return null;
+  return colourFamily(folded);
+}
+
+function termsOfWord(word: string): string[] {
+  return [...new Set([...analyze(word), ...(NEGATION_EXPANSIONS[fold(word)] ?? []).flatMap((w) => analyze(w))])];
+}
+
+/** One term group per analyzed term of a word; synonyms as weaker variants unless `plain`. */
+export function groupsOf(words: string[], plain: boolean): TermGroup[] {
+  const groups: TermGroup[] = [];
+  const seen = new Set<string>();
+  for (const word of words) {
+    for (const term of analyze(word)) {
+      if (seen.has(term)) continue;
+      seen.add(term);
+      const variants = [{ term, weight: 1 }];
+      if (!plain) for (const synonym of synonymsOf(term)) variants.push({ term: synonym, weight: SYNONYM_WEIGHT });
+      groups.push({ variants, maxTypos: typoBudget(word) });
+    }
+  }
+  return groups;
+}
+
+/** Words as a shopper typed them: lower case, folded, split on anything but letters, digits, ' and -. */
+function wordsOf(text: string): string[] {
+  return fold(text)
+    .replace(/&/g, ' and ')
+    .split(/[^\p{L}\p{N}'-]+/u)
+    .map((w) => w.replace(/^'+|['-]+$/g, '').replace(/'s$/, 's').replace(/'/g, ''))
+    .filter((w) => w && w !== '-');
+}
+
+/** Keyword mode: the words as typed, no understanding. */
+export function keywordsOnly(query: string): Understanding {
+  const words = wordsOf(query);
+  return {
+    understood: { terms: words, colours: [], notColours: [], excluded: [], brands: [] },
+    groups: groupsOf(words, true),
+    excludeTerms: [],
+    inStock: false,
+    value: false,
+  };
+}
+
+export async function understand(query: string, catalog: { hasBrand(normalised: string): boolean }): Promise<Understanding> {
+  const { text, price } = readPrice(fold(query).replace(/[“”"]/g, ' '));
+  let words = wordsOf(text);
+
+  let inStock = false;
+  let value = false;
+  const stock = /\b(?:in stock|in-stock|available now|available)\b/;
+  if (stock.test(words.join(' '))) {
+    inStock = true;
+    words = wordsOf(words.join(' ').replace(stock, ' '));
+  }
+
+  // Negations: "not black", "without a hood", "-leather".
+  const notColours: string[] = [];
+  const excluded: string[] = [];
+  const kept: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    let word = words[i];
+    let negated = false;
+    if (NEGATIONS.has(word)) {
+      negated = true;
+      while (i + 1 < words.length && NEGATION_LEADS.has(words[i + 1])) i++;
+      word = words[++i];
+      if (word === undefined) break;
+    } else if (word.startsWith('-') && word.length > 1) {
+      negated = true;
+      word = word.slice(1);
+    }
+    if (!negated) {
+      kept.push(word);
+      continue;
+    }
+    // "not light blue": the shade belongs to the colour.
+    if (SHADES.has(word) && i + 1 < words.length && (await colourOf(words[i + 1]))) word = words[++i];
+    const family = await colourOf(word);
+    if (family) {
+      if (!notColours.includes(family)) notColours.push(family);
+    } else if (!FILLER.has(word)) {
+      excluded.push(word);
+    }
+  }
+  words = kept;
+
+  // Gender and age group.
+  let gender: string | undefined;
+  let ageGroup: string | undefined;
+  words = words.filter((word) => {
+    const found = GENDER[word.replace(/-/g, '')];
+    if (!found) return true;
+    gender ??= found.gender;
+    ageGroup ??= found.age;
+    return false;
+  });
+
+  // Brands the catalog knows, longest phrase first ("oak and ash" before "oak").
+  const brands: string[] = [];
+  for (let size = Math.min(4, words.length); size >= 1; size--) {
+    for (let i = 0; i + size <= words.length; i++) {
+      const phrase = normalise(words.slice(i, i + size).join(' '));
+      if (!phrase || FILLER.has(phrase) || phrase.length < 2 || /^\d+$/.test(phrase)) continue;
+      if (!catalog.hasBrand(phrase)) continue;
+      brands.push(phrase);
+      words = [...words.slice(0, i), ...words.slice(i + size)];
+      i--;
+    }
+  }
+
+  // Colours: soft, so they leave the required text.
+  const colours: string[] = [];
+  const rest: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i];
+    const family = await colourOf(word);
+    if (family) {
+      if (!colours.includes(family)) colours.push(family);
+      // "light blue": the shade goes with it.
+      if (rest.length && SHADES.has(rest[rest.length - 1])) rest.pop();
+      continue;
+    }
+    if (VALUE_WORDS.has(word)) {
+      value = true;
+      continue;
+    }
+    if (FILLER.has(word)) continue;
+    rest.push(word);
+  }
+
+  const category = rest.length
+    ? await matchTaxonomy({ title: rest.join(' '), description: null, tags: [], storeProductType: null, breadcrumbs: [] })
+    : null;
+
+  return {
+    understood: {
+      terms: rest,
+      ...(price ? { price } : {}),
+      colours,
+      notColours,
+      excluded,
+      ...(gender ? { gender } : {}),
+      ...(ageGroup ? { ageGroup } : {}),
+      brands,
+      ...(category ? { category: { id: category.id, path: category.path } } : {}),
+    },
+    groups: groupsOf(rest, false),
+    excludeTerms: [...new Set(excluded.flatMap(termsOfWord))],
+    genders: gender ? GENDERS_ALLOWED[gender] : undefined,
+    ageGroups: ageGroup ? AGES_ALLOWED[ageGroup] : undefined,
+    inStock,
+    value,
+  };
+}
+
+/** Taxonomy ids in the index carry no gid prefix. */
+export const bareCategoryId = (id: string) => id.replace(TAXONOMY_GID_PREFIX, '');

@@ -1,0 +1,145 @@
+// The search index behind a port: the in-process engine (lambdas/adapters/search/memory-index.ts)
+// ships now; a scale-out engine can implement the same contract. Also the ports the search
+// service reads its catalog through: the table's change feed, the full records of hits, and
+// where snapshots of the index are kept (a file locally, S3 on AWS).
+import type { ProductRecord } from '../domain/extraction/types';
+
+/** The searchable projection of one catalog product (what the index holds and snapshots). */
+export interface SearchDocument {
+  /** vendor + normalised URL: one document per product. */
+  key: string;
+  url: string;
+  vendor: string;
+  source: 'extraction' | 'listing';
+  updatedAt: string;
+  /** Where the full record lives (extractions): read for the page of hits only. */
+  ref: { url: string; country: string } | null;
+  /** The listing mapped into a product record (listings are small: kept inline). */
+  record: ProductRecord | null;
+  text: { title: string; brand: string; category: string; attributes: string; description: string };
+  price: number | null;
+  currency: string | null;
+  /** On sale (a compare-at price above the price). */
+  onSale: boolean;
+  available: boolean | null;
+  /** Normalised brand name (normalise()), the display name is in text.brand. */
+  brand: string | null;
+  /** ISCC-NBS families of every colour it comes in; the first is its primary colour. */
+  colours: string[];
+  primaryColour: string | null;
+  gender: string | null;
+  ageGroup: string | null;
+  /** Taxonomy id without the gid prefix, e.g. aa-1-13-8. */
+  categoryId: string | null;
+  /** Share of title, price, image, description, brand, availability and category present (0..1). */
+  completeness: number;
+  /** Normalised attribute values by attribute key, for exact request filters. */
+  facets: Record<string, string[]>;
+}
+
+export interface WeightedTerm {
+  term: string;
+  weight: number;
+}
+
+/** One query word: any of its variants matches it; typos are tried only when no variant is known. */
+export interface TermGroup {
+  variants: WeightedTerm[];
+  maxTypos: number;
+}
+
+/** Exact constraints: a document failing one is never returned. */
+export interface IndexFilter {
+  minPrice?: number;
+  maxPrice?: number;
+  available?: boolean;
+  brands?: string[];
+  vendor?: string;
+  /** key -> any of these normalised values. */
+  facets?: Record<string, string[]>;
+  /** Documents with one of these terms in title, brand, category or attributes are dropped. */
+  excludeTerms?: string[];
+  /** Documents whose primary colour is one of these families are dropped. */
+  excludePrimaryColours?: string[];
+  /** Documents of a known gender / age group outside these are dropped. */
+  genders?: string[];
+  ageGroups?: string[];
+}
+
+/** Soft signals added to the text score (absent in keyword mode). */
+export interface IndexBoosts {
+  colours?: { families: string[]; weight: number };
+  genders?: { values: string[]; weight: number };
+  category?: { id: string; weight: number };
+  /** Words that add to the score where they occur but are not required. */
+  optional?: WeightedTerm[];
+  available?: number;
+  completeness?: number;
+  /** Cheaper and on-sale products first among equals (a profile that values value). */
+  value?: number;
+}
+
+export interface IndexQuery {
+  /** Every group must match (relaxed to fewer when none match all and `relax` is set). */
+  groups: TermGroup[];
+  relax: boolean;
+  filter: IndexFilter;
+  boosts: IndexBoosts | null;
+  offset: number;
+  limit: number;
+}
+
+export interface IndexHit {
+  doc: SearchDocument;
+  score: number;
+}
+
+export interface SearchIndex {
+  /** Adds or replaces documents by key; returns how many changed the index. */
+  upsert(docs: SearchDocument[]): number;
+  remove(keys: string[]): number;
+  get(key: string): SearchDocument | undefined;
+  search(query: IndexQuery): { hits: IndexHit[]; total: number };
+  /** Most recently updated first. */
+  recent(query: { vendor?: string; updatedSince?: string; offset: number; limit: number }): { docs: SearchDocument[]; total: number };
+  /** Normalised brand names present in the index (query understanding reads brands from the catalog). */
+  hasBrand(normalisedName: string): boolean;
+  size(): number;
+  /** Every live document (snapshots). */
+  documents(): SearchDocument[];
+}
+
+/** One stored product or listing as the change feed reads it. */
+export interface CatalogChange {
+  source: 'extraction' | 'listing';
+  url: string;
+  vendor: string;
+  updatedAt: string;
+  /** For extractions: the country the record was extracted for. */
+  country: string | null;
+  product: ProductRecord;
+}
+
+/** The table's change feed: products and listings stored at or after a cursor, oldest first. */
+export interface CatalogFeed {
+  /**
+   * Changes since `cursor` (null: from the beginning), at most about `limit`; `skip` says which
+   * changes the index already holds (or would ignore) so their records need not be read.
+   * `cursor` of the answer is where the next read starts; `more` when this read stopped at the limit.
+   */
+  read(
+    cursor: string | null,
+    options: { limit: number; skip?: (change: Omit<CatalogChange, 'product'>) => boolean },
+  ): Promise<{ changes: CatalogChange[]; cursor: string | null; more: boolean }>;
+}
+
+/** The full stored record behind an extraction document (one read per hit shown). */
+export interface CatalogRecords {
+  get(ref: { url: string; country: string }): Promise<{ product: ProductRecord; updatedAt: string } | null>;
+}
+
+/** Where index snapshots persist between processes. */
+export interface SnapshotStore {
+  load(): Promise<Buffer | null>;
+  save(data: Buffer): Promise<void>;
+}
