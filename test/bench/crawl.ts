@@ -1,0 +1,207 @@
+// `npm run bench -- crawl`: a 10,000-product Shopify-like store and a 10,000-product sitemap-only
+// store crawled (a) through the local state machine (POST /v2/crawl, poll GET /v2/crawl/{id}) and
+// (b) by Crawlee's CheerioCrawler following links from the home page, in the same run; then the
+// 100,000-product store through the service (peak RSS, goal < 500 MB) and GET /v2/listings page 1
+// vs page 1,000 of that vendor. Requests are counted at the store simulator, so both sides are
+// measured the same way. Each side runs in its own child process (the simulator stays in this
+// one), so its peak RSS is its own. Politeness delay 0 on both sides.
+// Env: CRAWL_BENCH_SIZE (default 10000), CRAWL_BENCH_HUGE (default 100000; 0 skips that part).
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startStoreSimulator, type RequestCounts, type StoreSimulator } from '../stores';
+import { crawlThroughService, measureListingsPages, memorySampler, readAllCollections, readAllListings, runCrawlee, seconds, startBenchService } from './_crawl-kit';
+
+const SIZE = Number(process.env.CRAWL_BENCH_SIZE ?? 10_000);
+const HUGE_SIZE = Number(process.env.CRAWL_BENCH_HUGE ?? 100_000);
+const SHOPIFY = 'shopify-collections.test';
+const SITEMAP = 'sitemap-only.test';
+const HUGE = 'shopify-huge.test';
+const CHILD_ENV = 'PDS_BENCH_CRAWL_CHILD';
+const RESULT = 'BENCH-RESULT ';
+const here = dirname(fileURLToPath(import.meta.url));
+
+type Job =
+  | { side: 'crawlee'; origin: string; maxRequests: number }
+  | { side: 'service'; resolveEnv: string; vendor: string; readListings: boolean; pagingSamples: number };
+
+interface ServiceResult {
+  ok: true;
+  status: string;
+  error: string | null;
+  ms: number;
+  listingsTotal: number;
+  collectionsTotal: number;
+  listingUrls: string[];
+  listedTotal: number;
+  collections: Array<{ url: string; products_total: number }>;
+  peakRssMb: number;
+  paging: Array<{ page: number; items: number; p50: number; p90: number }>;
+}
+interface PeerResult {
+  ok: true;
+  ms: number;
+  requests: number;
+  failed: number;
+  listingPaths: string[];
+  peakRssMb: number;
+}
+type Failed = { ok: false; error: string };
+
+async function runJob(job: Job): Promise<ServiceResult | PeerResult> {
+  const memory = memorySampler();
+  if (job.side === 'crawlee') {
+    const run = await runCrawlee(job.origin, job.maxRequests);
+    return { ok: true, ...run, peakRssMb: memory.stop() };
+  }
+  const svc = await startBenchService({ resolveEnv: job.resolveEnv, workerConcurrency: 4 });
+  try {
+    const run = await crawlThroughService(svc, job.vendor);
+    const peakRssMb = memory.stop();
+    const listed = job.readListings && run.status === 'completed' ? await readAllListings(svc, job.vendor) : { urls: [], totalItems: 0 };
+    const collections = run.status === 'completed' ? await readAllCollections(svc, job.vendor) : [];
+    const paging = job.pagingSamples > 0 && run.status === 'completed' ? await measureListingsPages(svc, job.vendor, [1, 1000], job.pagingSamples) : [];
+    return {
+      ok: true,
+      status: run.status,
+      error: run.error,
+      ms: run.ms,
+      listingsTotal: run.listingsTotal,
+      collectionsTotal: run.collectionsTotal,
+      listingUrls: listed.urls,
+      listedTotal: listed.totalItems,
+      collections,
+      peakRssMb,
+      paging,
+    };
+  } finally {
+    await svc.stop();
+  }
+}
+
+/** Runs one job in a child process (same bench entry, job in the environment); its last result line is the answer. */
+function inChild<T>(job: Job): Promise<T | Failed> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'run.ts'), 'crawl'], {
+      env: { ...process.env, [CHILD_ENV]: JSON.stringify(job) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+    });
+    // Bounded: a side that hangs is reported, not waited for forever.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 40 * 60 * 1000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const line = out.split('\n').reverse().find((l) => l.startsWith(RESULT));
+      if (line) resolve(JSON.parse(line.slice(RESULT.length)));
+      else resolve({ ok: false, error: `child exited ${code}: ${out.slice(-500)}` });
+    });
+  });
+}
+
+const key = (url: string) => {
+  const u = new URL(url);
+  return `${u.hostname.replace(/^www\./, '')}${u.pathname.replace(/\/$/, '')}`;
+};
+const fmt = (n: number) => n.toLocaleString('en-US');
+const kinds = (c: RequestCounts) =>
+  (['api', 'sitemap', 'listing', 'product', 'robots', 'asset', 'other'] as const)
+    .filter((k) => c[k] > 0)
+    .map((k) => `${k} ${fmt(c[k])}`)
+    .join(', ');
+
+function compareListings(sim: StoreSimulator, host: string, found: string[]) {
+  const truth = new Set(sim.catalog(host).listingUrls().map(key));
+  const seen = new Set(found.map(key));
+  let hits = 0;
+  for (const k of seen) if (truth.has(k)) hits++;
+  return { truth: truth.size, found: hits, extra: seen.size - hits, duplicates: found.length - seen.size };
+}
+
+function compareCollections(sim: StoreSimulator, host: string, collections: Array<{ url: string; products_total: number }>) {
+  const truth = new Map(sim.catalog(host).collections.map((c) => [key(c.url), c.size()]));
+  const exact = collections.filter((c) => truth.get(key(c.url)) === c.products_total).length;
+  return { truth: truth.size, reported: collections.length, exact };
+}
+
+async function compareStore(sim: StoreSimulator, host: string) {
+  const catalog = sim.catalog(host);
+  console.log(`  ${host}: ${fmt(catalog.listingCount())} listings in ${catalog.collections.length} collections (${catalog.kind} store)`);
+
+  sim.resetRequestCounts(host);
+  const origin = await sim.listenAs(host);
+  const peer = await inChild<PeerResult>({ side: 'crawlee', origin, maxRequests: Math.ceil(SIZE * 1.5) + 2000 });
+  const peerCounts = sim.requestCounts(host);
+  if (peer.ok) {
+    const p = compareListings(sim, host, peer.listingPaths.map((path) => `https://${host}${path}`));
+    console.log(`    Crawlee CheerioCrawler: ${seconds(peer.ms)}, ${fmt(peerCounts.total)} requests at the store (${kinds(peerCounts)}; Crawlee counted ${fmt(peer.requests)}, ${peer.failed} failed), ${fmt(p.found)}/${fmt(p.truth)} listings found, peak RSS ${peer.peakRssMb.toFixed(0)} MB`);
+  } else console.log(`    Crawlee CheerioCrawler: did not finish: ${peer.error}`);
+
+  sim.resetRequestCounts(host);
+  const svc = await inChild<ServiceResult>({ side: 'service', resolveEnv: sim.resolveEnv, vendor: host, readListings: true, pagingSamples: 0 });
+  const svcCounts = sim.requestCounts(host);
+  if (!svc.ok || svc.status !== 'completed') {
+    console.log(`    service (local state machine): did not complete: ${svc.ok ? `${svc.status} ${svc.error ?? ''}` : svc.error}`);
+    return;
+  }
+  const s = compareListings(sim, host, svc.listingUrls);
+  const c = compareCollections(sim, host, svc.collections);
+  console.log(`    service (local state machine): ${seconds(svc.ms)}, ${fmt(svcCounts.total)} requests at the store (${kinds(svcCounts)}), ${fmt(s.found)}/${fmt(s.truth)} listings found (listings_total ${fmt(svc.listingsTotal)}, GET /v2/listings total_items ${fmt(svc.listedTotal)}, ${s.extra} extra, ${s.duplicates} duplicates), ${c.exact}/${c.truth} collections with the exact products_total (${c.reported} reported), peak RSS ${svc.peakRssMb.toFixed(0)} MB`);
+  if (peer.ok) {
+    const faster = peer.ms / svc.ms;
+    const fewer = peerCounts.total / svcCounts.total;
+    const met = faster >= 10 && fewer >= 10 && s.found === s.truth;
+    console.log(`    ratios: ${faster.toFixed(1)}x faster, ${fewer.toFixed(1)}x fewer requests than Crawlee${host === SHOPIFY ? ` (goal >= 10x both, all listings found: ${met ? 'MET' : 'NOT MET'})` : ''}`);
+  }
+}
+
+export default async function main(): Promise<void> {
+  const job = process.env[CHILD_ENV];
+  if (job) {
+    let result: ServiceResult | PeerResult | Failed;
+    try {
+      result = await runJob(JSON.parse(job) as Job);
+    } catch (error) {
+      result = { ok: false, error: (error as Error).message ?? String(error) };
+    }
+    process.stdout.write(`\n${RESULT}${JSON.stringify(result)}\n`);
+    // Crawlee and the pollers may leave timers behind: the child's answer is out, end it.
+    process.exit(0);
+  }
+
+  const sim = await startStoreSimulator({ storeSizes: { [SHOPIFY]: SIZE, [SITEMAP]: SIZE, [HUGE]: Math.max(1, HUGE_SIZE) } });
+  try {
+    console.log(`crawl: ${fmt(SIZE)}-product stores, the service's crawl (local state machine, PDS_CRAWL_DELAY_MS=0) beside Crawlee ${crawleeVersion()} CheerioCrawler following links from the home page (no delay); requests counted at the store simulator`);
+    await compareStore(sim, SHOPIFY);
+    await compareStore(sim, SITEMAP);
+    if (HUGE_SIZE > 0) {
+      sim.resetRequestCounts(HUGE);
+      const huge = await inChild<ServiceResult>({ side: 'service', resolveEnv: sim.resolveEnv, vendor: HUGE, readListings: false, pagingSamples: 30 });
+      const counts = sim.requestCounts(HUGE);
+      if (!huge.ok || huge.status !== 'completed') {
+        console.log(`  ${HUGE} (${fmt(HUGE_SIZE)} products): did not complete: ${huge.ok ? `${huge.status} ${huge.error ?? ''}` : huge.error}`);
+      } else {
+        const c = compareCollections(sim, HUGE, huge.collections);
+        console.log(`  ${HUGE}: ${fmt(HUGE_SIZE)} products through the service: ${seconds(huge.ms)}, ${fmt(counts.total)} requests (${kinds(counts)}), listings_total ${fmt(huge.listingsTotal)}/${fmt(sim.catalog(HUGE).listingCount())}, ${c.exact}/${c.truth} exact collections, peak RSS ${huge.peakRssMb.toFixed(0)} MB (goal < 500 MB: ${huge.peakRssMb < 500 ? 'MET' : 'NOT MET'})`);
+        const [first, thousandth] = huge.paging;
+        if (first && thousandth) {
+          const ratio = thousandth.p50 / first.p50;
+          console.log(`  GET /v2/listings of that vendor, page_size 100, 30 samples each: page 1 p50 ${first.p50.toFixed(1)} ms (p90 ${first.p90.toFixed(1)}), page 1,000 p50 ${thousandth.p50.toFixed(1)} ms (p90 ${thousandth.p90.toFixed(1)}, ${thousandth.items} items): ${ratio.toFixed(2)}x (goal within 2x: ${ratio <= 2 ? 'MET' : 'NOT MET'})`);
+        }
+      }
+    }
+  } finally {
+    await sim.close();
+  }
+}
+
+function crawleeVersion(): string {
+  try {
+    return JSON.parse(readFileSync(join(here, '../../node_modules/@crawlee/cheerio/package.json'), 'utf8')).version;
+  } catch {
+    return '';
+  }
+}
