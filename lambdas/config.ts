@@ -33,6 +33,10 @@ export interface Config {
    * to the queue once more (SQS at-least-once delivery, made frequent).
    */
   faults: { crashRate: number; duplicateRate: number };
+  /** PDS_DATA_DIR: where local state persists (the search index snapshot); unset on AWS. */
+  dataDir?: string;
+  /** PDS_SEARCH_BUCKET: the S3 bucket holding the search index snapshot (AWS). */
+  searchSnapshotBucket?: string;
 }
 
 const pairs = (raw: string | undefined): Array<[string, string]> =>
@@ -77,6 +81,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: parseLogLevel(env[ENV.logLevel]),
     extractSlots: parseSlots(env[ENV.extractSlots]),
     faults: { crashRate: parseRate(env[ENV.faultRate]), duplicateRate: parseRate(env[ENV.duplicateRate]) },
+    dataDir: env[ENV.dataDir] || undefined,
+    searchSnapshotBucket: env[ENV.searchSnapshotBucket] || undefined,
   };
 }
 

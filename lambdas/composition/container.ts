@@ -39,6 +39,8 @@ import { createProductCatalog, type ProductCatalog } from '../domain/products/ca
 import { WORKFLOWS } from '../topology/workflows';
 import type { Affiliate } from '../domain/affiliate/links';
 import { createAffiliateCapability } from './affiliate';
+import { createProductSearch } from './search';
+import type { SearchService } from '../domain/search/service';
 
 /** The one source of time for use-cases that need "now"; tests pass a fake one. */
 export interface Clock {
@@ -74,6 +76,8 @@ export interface Container {
   readonly merchants: MerchantDirectory;
   /** Affiliate links and the organizations' device ids. */
   readonly affiliate: Affiliate;
+  /** Product search over the catalog: the in-process index, current with the table's change feed. */
+  readonly search: SearchService;
 
   // workflow plumbing
   readonly workflows: WorkflowEngine;
@@ -168,6 +172,9 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     get affiliate() {
       return affiliateOnce();
     },
+    get search() {
+      return searchOnce();
+    },
     get workflows() {
       return workflows();
     },
@@ -213,6 +220,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
   };
 
   const affiliateOnce = once(() => createAffiliateCapability(container));
+  const searchOnce = once(() => createProductSearch(container));
   const extractJobsOnce = once(() =>
     createExtractJobs({
       executions: executions(),
