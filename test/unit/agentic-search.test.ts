@@ -2,37 +2,9 @@
 // ranked by catalog order) and a verifier whose live pages the test controls.
 import { describe, expect, it } from 'vitest';
 import { runAgenticSearch, type VerifyUrls } from '../../lambdas/domain/agentic/search';
-import type { CatalogItem, ProductSearch, SearchRequest } from '../../lambdas/domain/search/api';
+import type { CatalogItem, SearchRequest } from '../../lambdas/domain/search/api';
 import type { ProductRecord, UrlResult } from '../../lambdas/domain/extraction/types';
-import { product } from './agentic-fixtures';
-
-export function catalogOf(products: ProductRecord[]): CatalogItem[] {
-  return products.map((p) => ({ key: `shop.test ${p.url}`, url: p.url, vendor: 'shop.test', source: 'extraction', updatedAt: p.updated_at, product: p }));
-}
-
-/** Matches every query word in the title; `under N` becomes a price ceiling, as the engine understands it. */
-export function standInSearch(items: CatalogItem[], seen: SearchRequest[] = []): ProductSearch {
-  return {
-    async search(request) {
-      seen.push(request);
-      const ceiling = /under (\d+)/.exec(request.query);
-      const words = request.query.replace(/under \d+/, '').toLowerCase().split(/\s+/).filter(Boolean);
-      const matching = items.filter(
-        (item) =>
-          words.every((w) => item.product.title!.toLowerCase().includes(w)) &&
-          (request.filters?.isAvailable === undefined || item.product.is_available === request.filters.isAvailable),
-      );
-      return {
-        hits: matching.slice(request.offset, request.offset + request.limit).map((item, i) => ({ item, score: 100 - i })),
-        total: matching.length,
-        understood: { terms: words, colours: [], notColours: [], excluded: [], brands: [], ...(ceiling ? { price: { max: Number(ceiling[1]) } } : {}) },
-      };
-    },
-    async feed() {
-      return { items: [], total: 0 };
-    },
-  };
-}
+import { catalogOf, product, standInSearch } from './agentic-fixtures';
 
 const tee = (i: number, overrides: Partial<ProductRecord> = {}) =>
   product({ id: `p${i}`, title: `Cotton Tee ${i}`, url: `https://shop.test/products/cotton-tee-${i}`, ...overrides });
