@@ -19,6 +19,8 @@ export interface Config {
   affiliateLinkTemplate: string;
   /** country code -> proxy URL (PDS_EGRESS_PROXIES="de=http://proxy:8080,..."). */
   egressProxies: Record<string, string>;
+  /** Operational metrics: CloudWatch EMF on Lambda, an in-memory tally elsewhere. */
+  metrics: 'emf' | 'memory';
   /** PDS_LOG_LEVEL: 'debug' | 'info' | 'warn' | 'error' (default info). */
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /**
@@ -37,6 +39,12 @@ export interface Config {
   dataDir?: string;
   /** PDS_SEARCH_BUCKET: the S3 bucket holding the search index snapshot (AWS). */
   searchSnapshotBucket?: string;
+  /**
+   * PDS_AGENTIC_VERIFY_MAX_AGE_MS: a stored record younger than this answers an agentic search's
+   * verification instead of a new page read (default the products' freshness window, 24 h;
+   * 0 reads every candidate's page live).
+   */
+  agenticVerifyMaxAgeMs: number;
 }
 
 const pairs = (raw: string | undefined): Array<[string, string]> =>
@@ -78,11 +86,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     affiliateMerchantsFile: env[ENV.affiliateMerchants] || undefined,
     affiliateLinkTemplate: compileLinkTemplate(env[ENV.affiliateLinkTemplate] || DEFAULT_LINK_TEMPLATE).source,
     egressProxies: Object.fromEntries(pairs(env[ENV.egressProxies])),
+    metrics: env.AWS_LAMBDA_FUNCTION_NAME ? 'emf' : 'memory',
     logLevel: parseLogLevel(env[ENV.logLevel]),
     extractSlots: parseSlots(env[ENV.extractSlots]),
     faults: { crashRate: parseRate(env[ENV.faultRate]), duplicateRate: parseRate(env[ENV.duplicateRate]) },
     dataDir: env[ENV.dataDir] || undefined,
     searchSnapshotBucket: env[ENV.searchSnapshotBucket] || undefined,
+    agenticVerifyMaxAgeMs: parseMaxAge(env[ENV.agenticVerifyMaxAgeMs], DAY_MS),
   };
 }
 
@@ -102,4 +112,14 @@ function parseSlots(raw: string | undefined): number | undefined {
 function parseRate(raw: string | undefined): number {
   const value = Number(raw ?? 0);
   return Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0;
+}
+
+/** The products' freshness window (domain/products/catalog PRODUCT_FRESHNESS_MS). */
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function parseMaxAge(raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`PDS_AGENTIC_VERIFY_MAX_AGE_MS must be a number of milliseconds >= 0, got "${raw}"`);
+  return Math.floor(value);
 }

@@ -24,6 +24,9 @@ import type { RateLimitStore } from '../ports/ratelimit';
 import type { VendorStore } from '../ports/vendors';
 import type { PageFetcher } from '../ports/fetcher';
 import type { TaskCallbacks, WorkflowEngine } from '../ports/workflow';
+import type { MetricsRecorder } from '../ports/metrics';
+import { emfMetrics, tallyMetrics } from '../adapters/metrics';
+import { setLogLevel } from '../observability/logger';
 import { BUILT_IN_MERCHANTS, createMerchantDirectory, parseMerchantList, type MerchantDirectory } from '../domain/affiliate/merchants';
 import { withKeyCache } from '../domain/accounts/cache';
 import { createUsageMeter, type UsageMeter } from '../domain/usage/meter';
@@ -40,7 +43,9 @@ import { WORKFLOWS } from '../topology/workflows';
 import type { Affiliate } from '../domain/affiliate/links';
 import { createAffiliateCapability } from './affiliate';
 import { createProductSearch } from './search';
+import { createAgentic, type Agentic } from './agentic';
 import type { SearchService } from '../domain/search/service';
+import { createCrawl, type Crawl } from './crawl';
 
 /** The one source of time for use-cases that need "now"; tests pass a fake one. */
 export interface Clock {
@@ -65,6 +70,7 @@ export interface Container {
   readonly config: Config;
   readonly clock: Clock;
   readonly clients: AwsClients;
+  readonly metrics: MetricsRecorder;
 
   // platform
   readonly accounts: AccountStore;
@@ -78,6 +84,10 @@ export interface Container {
   readonly affiliate: Affiliate;
   /** Product search over the catalog: the in-process index, current with the table's change feed. */
   readonly search: SearchService;
+  /** Agentic search: v1 in one request, v2 as an execution of the agentic workflow. */
+  readonly agentic: Agentic;
+  /** Crawls, listings and collections, vendor-mode extraction. */
+  readonly crawl: Crawl;
 
   // workflow plumbing
   readonly workflows: WorkflowEngine;
@@ -134,11 +144,15 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
   const { documents } = clients;
   const table = config.tableName;
   const senders = new Map<string, MessageSender>();
+  const metrics = config.metrics === 'emf' ? emfMetrics() : tallyMetrics();
+  setLogLevel(config.logLevel);
 
   const usage = once(() => dynamoUsageStore(documents, table));
   const vendors = once(() => withVendorListCache(dynamoVendorStore(documents, table)));
   const workflows = once(() => createStepFunctionsWorkflowEngine(clients.sfn, config.stateMachineArns));
-  const executions = once(() => createExecutions({ store: dynamoExecutionStore(documents, table), workflows: workflows() }));
+  const executions = once(() =>
+    createExecutions({ store: dynamoExecutionStore(documents, table), workflows: workflows(), now: clock.now, metrics }),
+  );
   const extractResults = once(() => dynamoExtractResultStore(documents, table));
   const catalog = once(() => createProductCatalog({ store: dynamoProductStore(documents, table), vendors: vendors() }));
   const extractSlots = once(() => (config.extractSlots === undefined ? undefined : createLimiter(config.extractSlots)));
@@ -158,6 +172,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     config,
     clock,
     clients,
+    metrics,
     // Per-process caches, each with its staleness bound stated where it is defined.
     accounts: withKeyCache(dynamoAccountStore(documents, table)),
     get usage() {
@@ -174,6 +189,12 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     },
     get search() {
       return searchOnce();
+    },
+    get agentic() {
+      return agenticOnce();
+    },
+    get crawl() {
+      return crawlOnce();
     },
     get workflows() {
       return workflows();
@@ -221,6 +242,8 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
 
   const affiliateOnce = once(() => createAffiliateCapability(container));
   const searchOnce = once(() => createProductSearch(container));
+  const agenticOnce = once(() => createAgentic(container));
+  const crawlOnce = once(() => createCrawl(container));
   const extractJobsOnce = once(() =>
     createExtractJobs({
       executions: executions(),
@@ -228,6 +251,8 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
       workflows: workflows(),
       workflowName: EXTRACT_WORKFLOW,
       deadlineSeconds: deadlineSeconds(EXTRACT_WORKFLOW),
+      // A vendor-mode extraction whose crawl ended without settling it is settled on read.
+      settleWaiting: (execution) => crawlOnce().jobs.settleIfDue(execution),
     }),
   );
   // The engine is reached through the getter so steps that never fetch (prepare, finalize) never build it.

@@ -1,4 +1,7 @@
-// One structured JSON line per request. The sink is swappable so tests can read the lines.
+// One structured JSON line per request, through the one logger (Powertools Logger). The sink is
+// swappable so tests can read the lines.
+import { logger } from '../observability/logger';
+
 export interface RequestLogLine {
   level: 'info' | 'warn' | 'error';
   requestId: string;
@@ -15,7 +18,7 @@ export interface RequestLogLine {
 
 export type LogSink = (line: RequestLogLine) => void;
 
-const stdoutSink: LogSink = (line) => process.stdout.write(`${JSON.stringify(line)}\n`);
+const stdoutSink: LogSink = (line) => logger[line.level](`${line.method} ${line.path} ${line.status}`, { ...line });
 let sink: LogSink = stdoutSink;
 
 export function setRequestLogSink(next: LogSink | null): void {
@@ -33,8 +36,8 @@ export function logRequest(line: RequestLogLine): void {
 /** Warnings outside the request line (e.g. metering failures), same JSON form. */
 export function logWarning(requestId: string, message: string, error?: unknown): void {
   try {
-    process.stderr.write(`${JSON.stringify({ level: 'warn', requestId, message, error: error instanceof Error ? error.message : error })}\n`);
+    logger.warn(message, { requestId, error: error instanceof Error ? error.message : error });
   } catch {
-    // ignore
+    // Logging must never fail a request.
   }
 }

@@ -47,7 +47,7 @@ function crossings(files: string[], forbidden: (to: string) => boolean, read = (
 }
 
 const DOMAIN_FORBIDDEN = (to: string) =>
-  /^lambdas\/(adapters|composition|local|http|workers)(\/|$)/.test(to) || to === 'lambdas/config' || /^@aws-sdk\//.test(to) || /^(got|aws-lambda|@middy\/)/.test(to);
+  /^lambdas\/(adapters|composition|local|http|workers|observability)(\/|$)/.test(to) || to === 'lambdas/config' || /^@aws-sdk\//.test(to) || /^(got|aws-lambda|@middy\/)/.test(to);
 
 const domain = sources('lambdas/domain');
 const handlers = sources('lambdas/http');

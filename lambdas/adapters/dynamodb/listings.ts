@@ -21,6 +21,7 @@ import type { CatalogHead, ListingStore, StoredCollection, StoredListing } from 
 import type { CrawlPlan, FoundListing, Listing, PageOutcome } from '../../domain/crawl/model';
 import { listingId } from '../../domain/crawl/model';
 import { deadline, storeFailure } from './keys';
+import { listingFeedKeys } from './catalog-feed-keys';
 
 const MAX_ROUNDS = 8;
 const POSITION_DIGITS = 9;
@@ -142,6 +143,8 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
               order: before?.crawl === crawl ? Math.min(Number(before.order), order) : order,
               crawl,
               first_crawl: before?.first_crawl ?? crawl,
+              // The catalog's change feed: search sees a new or changed listing within seconds.
+              ...listingFeedKeys(vendor, listing.url, changed ? now : before.last_updated),
             },
           },
         };

@@ -3,6 +3,8 @@
 import { AppError, conflict, notFound } from '../errors';
 import type { WorkflowEngine } from '../../ports/workflow';
 import type { ExecutionPatch, ExecutionStore } from '../../ports/executions';
+import type { MetricsRecorder } from '../../ports/metrics';
+import { OUTCOME_CLASS } from '../extraction/types';
 import {
   CANCELLED_MESSAGE,
   DEADLINE_MESSAGE,
@@ -21,6 +23,8 @@ export interface ExecutionsDeps {
   store: ExecutionStore;
   workflows: WorkflowEngine;
   now?: () => Date;
+  /** Executions started and ended per kind, their durations and the URL outcomes they counted. */
+  metrics?: MetricsRecorder;
 }
 
 export interface CreateExecution {
@@ -75,6 +79,24 @@ export function createExecutions(deps: ExecutionsDeps) {
   const now = deps.now ?? (() => new Date());
   const iso = () => now().toISOString();
 
+  /** What an operator's dashboard shows of an execution that just reached a terminal state. */
+  function recordEnd(execution: Execution): void {
+    if (!deps.metrics) return;
+    const kind = { kind: execution.kind };
+    deps.metrics.count('ExecutionsEnded', 1, { ...kind, status: execution.status });
+    if (execution.stop_date) deps.metrics.milliseconds('ExecutionDuration', Date.parse(execution.stop_date) - Date.parse(execution.created_at), kind);
+    for (const [name, value] of Object.entries(execution.counters)) {
+      if (name in OUTCOME_CLASS && value > 0) deps.metrics.count('UrlOutcomes', value, { ...kind, outcome: name });
+    }
+  }
+
+  /** Every state change goes through here, so each terminal transition is recorded once (by its winner). */
+  const transition: ExecutionStore['transition'] = async (id, from, to, patch) => {
+    const moved = await store.transition(id, from, to, patch);
+    if (moved && TERMINAL.has(moved.status)) recordEnd(moved);
+    return moved;
+  };
+
   async function stopWorkflow(execution: Execution, cause: string): Promise<void> {
     if (!execution.workflow) return;
     try {
@@ -88,7 +110,7 @@ export function createExecutions(deps: ExecutionsDeps) {
   /** Fails an unfinished execution whose deadline has passed; returns the current item. */
   async function reapIfOverdue(execution: Execution): Promise<Execution> {
     if (TERMINAL.has(execution.status) || Date.parse(execution.deadline) > now().getTime()) return execution;
-    const failed = await store.transition(execution.id, ['pending', 'running'], 'failed', { error: DEADLINE_MESSAGE, stop_date: iso() });
+    const failed = await transition(execution.id, ['pending', 'running'], 'failed', { error: DEADLINE_MESSAGE, stop_date: iso() });
     if (failed) {
       await stopWorkflow(failed, DEADLINE_MESSAGE);
       return failed;
@@ -126,6 +148,7 @@ export function createExecutions(deps: ExecutionsDeps) {
         finalized: false,
       };
       await store.create(execution);
+      deps.metrics?.count('ExecutionsStarted', 1, { kind: execution.kind });
       return execution;
     },
 
@@ -149,15 +172,15 @@ export function createExecutions(deps: ExecutionsDeps) {
 
     /** pending -> running; null if it is not pending any more (cancelled, reaped). */
     markRunning: (id: string, patch: ExecutionPatch = {}) =>
-      store.transition(id, ['pending'], 'running', { ...patch, start_date: iso() }),
+      transition(id, ['pending'], 'running', { ...patch, start_date: iso() }),
 
     /** running -> completed with final counters; null if it was cancelled or failed meanwhile. */
     complete: (id: string, patch: ExecutionPatch = {}) =>
-      store.transition(id, ['running'], 'completed', { ...patch, stop_date: iso(), finalized: true, error: null }),
+      transition(id, ['running'], 'completed', { ...patch, stop_date: iso(), finalized: true, error: null }),
 
     /** pending|running -> failed; null if already terminal (the first terminal writer wins). */
     async fail(id: string, error: string, patch: ExecutionPatch = {}): Promise<Execution | null> {
-      const failed = await store.transition(id, ['pending', 'running'], 'failed', { ...patch, error, stop_date: iso() });
+      const failed = await transition(id, ['pending', 'running'], 'failed', { ...patch, error, stop_date: iso() });
       if (failed) await stopWorkflow(failed, error);
       return failed;
     },
@@ -178,7 +201,7 @@ export function createExecutions(deps: ExecutionsDeps) {
           `Execution ${id} is waiting for crawl ${execution.waiting_for} and cannot be cancelled; cancel the crawl instead`,
         );
       }
-      const cancelled = await store.transition(id, ['pending', 'running'], 'failed', { error: CANCELLED_MESSAGE, stop_date: iso() });
+      const cancelled = await transition(id, ['pending', 'running'], 'failed', { error: CANCELLED_MESSAGE, stop_date: iso() });
       if (!cancelled) {
         const current = await store.get(id);
         throw alreadyFinished(current ?? execution);
