@@ -59,6 +59,10 @@ export interface ListingStore {
   putOutcomes(crawlId: string, outcomes: readonly PageOutcome[]): Promise<void>;
   getOutcomes(crawlId: string, pages: ReadonlyArray<{ seq: string; n: number }>): Promise<PageOutcome[]>;
 
+  /** Vendor-mode extractions waiting for a crawl (settled when it ends). */
+  addWaiter(crawlId: string, executionId: string): Promise<void>;
+  waiters(crawlId: string): Promise<string[]>;
+
   // ---- the end of a crawl: streaming passes over the vendor's items ----
   /** Every listing of the vendor in URL order, a page at a time. */
   listingPages(vendor: string): AsyncIterable<StoredListing[]>;

@@ -24,4 +24,27 @@ export const QUEUES: readonly QueueSpec[] = [
     maxReceiveCount: 3,
     envVar: 'PDS_EXTRACT_QUEUE_URL',
   },
+  {
+    // One message per agentic-search candidate: read its product page, record the verdict, report the task token.
+    name: 'agentic-verify',
+    worker: 'agentic-verify',
+    // A candidate that failed maxReceiveCount times is recorded as unverified (dropped), then the Map goes on.
+    dlqWorker: 'agentic-verify-dlq',
+    batchSize: 4,
+    // One page read (fetch retries included) fits well inside it; three tries fit the Map task's 180 s.
+    visibilityTimeoutSeconds: 60,
+    maxReceiveCount: 3,
+    envVar: 'PDS_AGENTIC_QUEUE_URL',
+  },
+  {
+    // One message per batch of listing pages of a crawl (statemachines/crawl.asl.json).
+    name: 'crawl-work',
+    worker: 'crawl-worker',
+    // A batch that failed maxReceiveCount times: its pages are recorded as failed (the crawl is then incomplete).
+    dlqWorker: 'crawl-dlq',
+    batchSize: 1,
+    visibilityTimeoutSeconds: 300,
+    maxReceiveCount: 3,
+    envVar: 'PDS_CRAWL_QUEUE_URL',
+  },
 ];

@@ -37,4 +37,39 @@ export const WORKFLOWS: readonly WorkflowSpec[] = [
     // 10,000 vendor URLs at the default politeness (1 s per host, 2 at once) take about 1.5 h.
     timeoutSeconds: 4 * 60 * 60,
   },
+  {
+    // Understand query -> Retrieve candidates -> Map of SQS verifications (waitForTaskToken,
+    // consumed by agentic-verify) -> Rank.
+    name: 'agentic',
+    aslFile: 'agentic-search.asl.json',
+    tasks: {
+      Understand: 'agentic-understand',
+      Retrieve: 'agentic-retrieve',
+      Rank: 'agentic-rank',
+      Fail: 'agentic-fail',
+    },
+    queues: { Verify: 'agentic-verify' },
+    envVar: 'PDS_AGENTIC_STATE_MACHINE_ARN',
+    // Eight page reads, each bounded by its 180 s task timeout, run at once: minutes at worst.
+    timeoutSeconds: 10 * 60,
+  },
+  {
+    // Determining crawl method -> Discovering collections -> Analyzing collections -> Extracting
+    // listings (Map of SQS batches of listing pages, consumed by crawl-worker, in planned waves) -> Finalize.
+    name: 'crawl',
+    aslFile: 'crawl.asl.json',
+    tasks: {
+      Determine: 'crawl-determine',
+      Discover: 'crawl-discover',
+      Analyze: 'crawl-analyze',
+      Plan: 'crawl-plan',
+      LostBatch: 'crawl-lost-batch',
+      Finalize: 'crawl-finalize',
+      Fail: 'crawl-fail',
+    },
+    queues: { Work: 'crawl-work' },
+    envVar: 'PDS_CRAWL_STATE_MACHINE_ARN',
+    // 100,000 listings are 400 JSON pages (minutes); an HTML-only store at 1 s per page, longer.
+    timeoutSeconds: 2 * 60 * 60,
+  },
 ];

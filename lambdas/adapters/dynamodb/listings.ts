@@ -10,6 +10,7 @@
 //   catalog head pk CATALOG#<vendor>                  sk HEAD             live slot, index sizes
 //   crawl plan   pk EXEC#<crawlId>                    sk CRAWL#PLAN       gzip JSON of the plan
 //   page outcome pk EXEC#<crawlId>                    sk CRAWL#PAGE#<seq>#<n>
+//   waiter       pk EXEC#<crawlId>                    sk CRAWL#WAITER#<extractionId>
 //
 // Page N of a vendor's listings is one Query on the live index partition from sk P#<offset>:
 // positions are dense (rebuilt at the end of every crawl into the idle slot, then the head flips),
@@ -197,6 +198,16 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
     async getOutcomes(crawlId, pages) {
       const items = await getAll(pages.map(({ seq, n }) => outcomeKey(crawlId, seq, n)));
       return items.map((item) => ({ seq: item.seq, n: Number(item.n), count: Number(item.count), full: item.full === true, next: item.next ?? null, failed: item.failed === true }));
+    },
+
+    async addWaiter(crawlId, executionId) {
+      await documents.send(new PutCommand({ TableName: tableName, Item: { pk: `EXEC#${crawlId}`, sk: `CRAWL#WAITER#${executionId}`, entity: 'crawlWaiter', execution_id: executionId } }));
+    },
+
+    async waiters(crawlId) {
+      const ids: string[] = [];
+      for await (const items of queryPages(`EXEC#${crawlId}`, 'CRAWL#WAITER#')) ids.push(...items.map((item) => item.execution_id as string));
+      return ids;
     },
 
     async *listingPages(vendor) {

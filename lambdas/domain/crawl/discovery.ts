@@ -35,6 +35,8 @@ const MAX_SITEMAPS = 1_000;
 
 export interface MethodChoice {
   method: CrawlMethod;
+  /** The storefront's origin after redirects (https://www.shop.test when shop.test redirects there). */
+  origin: string;
   /** One line per method that was tried and refused, in order. */
   fallbacks: string[];
   displayName: string | null;
@@ -124,6 +126,8 @@ async function findSitemaps(fetcher: PageFetcher, roots: string[], countryCode: 
   return { products: [...new Set(products)], collections: [...new Set(collections)] };
 }
 
+const sameHost = (a: string, b: string) => new URL(a).hostname.replace(/^www\./, '') === new URL(b).hostname.replace(/^www\./, '');
+
 /** Determining crawl method: robots.txt, the storefront's platform, the fast paths, sitemaps. */
 export async function determineMethod(fetcher: PageFetcher, origin: string, countryCode: string): Promise<MethodChoice> {
   const fallbacks: string[] = [];
@@ -137,8 +141,11 @@ export async function determineMethod(fetcher: PageFetcher, origin: string, coun
   const home = await attempt(fetcher, `${origin}/`, countryCode);
   const html = home.page?.body ?? '';
   const platform = home.page ? detectPlatform(html, home.page.headers).platform : null;
+  const landed = home.page ? new URL(home.page.finalUrl).origin : origin;
+  if (landed !== origin && sameHost(landed, origin)) origin = landed;
   const choice: MethodChoice = {
     method: 'html',
+    origin,
     fallbacks,
     displayName: siteName(html),
     currency: currencyFromHtml(html),

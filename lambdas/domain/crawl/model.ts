@@ -90,6 +90,8 @@ export interface Sequence {
   knownPages: number | null;
   /** Pages planned so far (1..planned). */
   planned: number;
+  /** First page of the last wave planned for it (the planner reads those pages' outcomes). */
+  from: number;
   open: boolean;
   /** html: the next page's URL from the last page read (rel=next), when known. */
   next: string | null;
@@ -150,6 +152,8 @@ export interface CrawlPlan {
   productSitemaps: string[];
   /** A page failed or a batch was lost: the crawl is not complete, so nothing is removed. */
   incomplete: boolean;
+  /** Woo: the product count the store states (X-WP-Total). */
+  primaryCount?: number | null;
 }
 
 /** The store's identity in ids and listings: the vendor key's deterministic UUID per URL. */

@@ -19,6 +19,8 @@ export interface ExtractJobsDeps {
   workflowName: string;
   /** Execution deadline; a stalled extraction is failed after it. */
   deadlineSeconds: number;
+  /** Vendor mode: settles an extraction waiting for a crawl that has ended; true when it changed. */
+  settleWaiting?: (execution: Execution) => Promise<boolean>;
 }
 
 export interface InvalidUrl {
@@ -108,7 +110,10 @@ export function createExtractJobs(deps: ExtractJobsDeps) {
   }
 
   async function status(request: { org: string; executionId: string; page?: number; pageSize?: number }): Promise<ExtractionStatus> {
-    const execution = await executions.find(request.org, request.executionId, 'extract');
+    let execution = await executions.find(request.org, request.executionId, 'extract');
+    if (execution.status === 'pending' && execution.waiting_for && deps.settleWaiting && (await deps.settleWaiting(execution))) {
+      execution = await executions.find(request.org, request.executionId, 'extract');
+    }
     const page = Math.max(1, Math.floor(request.page ?? 1));
     const pageSize = Math.min(100, Math.max(1, Math.floor(request.pageSize ?? 50)));
     const counts = readCounts(execution);

@@ -1,0 +1,390 @@
+// The crawl workflow's steps (statemachines/crawl.asl.json): Determining crawl method,
+// Discovering collections, Analyzing collections (sizes, first pages), Extracting listings
+// (SQS batches of listing pages, planned in waves until every paged source ended), Finalize.
+// Every step is safe to run twice: listings are upserts, a batch's counts are added once per
+// batch id (ExecutionStore.addProgress), and the planner's waves are numbered.
+import type { PageFetcher } from '../../ports/fetcher';
+import type { ListingStore } from '../../ports/listings';
+import { TERMINAL, type Execution } from '../executions/model';
+import type { Executions } from '../executions/service';
+import type { Catalog } from '../listings/catalog';
+import { collectionId, crawlCredits, MAX_PAGES_PER_SEQUENCE, MAX_WAVES, PAGES_PER_BATCH, SHOPIFY_PAGE_SIZE, WAVE_PAGES, WOO_PAGE_SIZE, type CrawlPlan, type PageBatch, type PageOutcome, type PageTask, type Sequence } from './model';
+import { CrawlRefused, determineMethod, discoverCollections, readListingPage } from './discovery';
+
+/** Pages in one wave (one pass of the Map): keeps the state machine's payload small. */
+const MAX_PAGES_PER_WAVE = 160;
+/** Order stride per sequence: a sequence's listings sort after the previous sequence's. */
+const ORDER_STRIDE = 1e9;
+
+export const CRAWL_INTERNAL_ERROR = 'The crawl failed because of an internal error; start it again';
+export const LOST_PAGES_MESSAGE = 'Listing pages could not be read after repeated attempts';
+
+export interface CrawlStepsDeps {
+  executions: Executions;
+  store: ListingStore;
+  catalog: Catalog;
+  /** Needed by the steps that fetch (determine, discover, processBatch); built on first use. */
+  fetcher?: () => PageFetcher;
+  now?: () => Date;
+}
+
+export interface CrawlBatchMessage {
+  crawlId: string;
+  wave: number;
+  batch: PageBatch;
+}
+
+/** Thrown by processBatch when fault injection says so (tests and benchmarks only). */
+export class InjectedCrawlFault extends Error {
+  constructor() {
+    super('Injected worker fault');
+    this.name = 'InjectedCrawlFault';
+  }
+}
+
+export interface CrawlOptions {
+  vendor: string;
+  origin: string;
+  maxListings: number | null;
+  countryCode: string;
+}
+
+export function crawlOptionsOf(execution: Execution): CrawlOptions {
+  const o = execution.options;
+  const vendor = String(o.vendor ?? '');
+  return {
+    vendor,
+    origin: typeof o.origin === 'string' ? o.origin : `https://${vendor}`,
+    maxListings: typeof o.maxListings === 'number' ? o.maxListings : null,
+    countryCode: typeof o.countryCode === 'string' ? o.countryCode : 'us',
+  };
+}
+
+/** Pages of a wave, in batches with ids stable per wave and position. */
+export function batchesOf(wave: number, pages: PageTask[]): PageBatch[] {
+  const batches: PageBatch[] = [];
+  for (let i = 0; i < pages.length; i += PAGES_PER_BATCH) batches.push({ id: `w${wave}-${i / PAGES_PER_BATCH}`, pages: pages.slice(i, i + PAGES_PER_BATCH) });
+  return batches;
+}
+
+const pageUrl = (seq: Sequence, n: number): string => {
+  if (seq.kind === 'sitemap') return seq.url;
+  if (seq.kind === 'html') return n === 1 ? seq.url : (seq.next ?? seq.url);
+  const url = new URL(seq.url);
+  url.searchParams.set('page', String(n));
+  return url.href;
+};
+
+const taskOf = (seq: Sequence, n: number): PageTask => ({
+  seq: seq.id,
+  n,
+  url: pageUrl(seq, n),
+  kind: seq.kind,
+  collection: seq.collection,
+  primary: seq.primary,
+  pageSize: seq.pageSize,
+  order: seq.order * ORDER_STRIDE + (n - 1) * Math.max(1, seq.pageSize),
+});
+
+/**
+ * The next wave: for each open sequence, the pages it still has. Known page counts are planned
+ * at once (bounded per wave); unknown ends are probed WAVE_PAGES ahead and stop at the first
+ * short page; HTML follows its next link one page at a time. Mutates `plan.sequences`.
+ */
+export function planWave(plan: CrawlPlan, outcomes: Map<string, PageOutcome>, listingsFound: number): PageTask[] {
+  const tasks: PageTask[] = [];
+  const capped = plan.maxListings !== null && listingsFound >= plan.maxListings;
+  for (const seq of plan.sequences) {
+    if (!seq.open) continue;
+    if (tasks.length >= MAX_PAGES_PER_WAVE) break;
+    // What the pages of its last wave said.
+    if (seq.planned > 0) {
+      const last = outcomes.get(`${seq.id}#${seq.planned}`);
+      let ended = false;
+      for (let n = seq.from; n <= seq.planned; n++) {
+        const o = outcomes.get(`${seq.id}#${n}`);
+        if (!o || o.failed || (seq.knownPages === null && seq.kind !== 'html' && !o.full)) ended = true;
+      }
+      if (seq.kind === 'html') {
+        if (!last || last.failed || !last.next) seq.open = false;
+        else seq.next = last.next;
+      } else if (seq.knownPages === null ? ended : seq.planned >= seq.knownPages) seq.open = false;
+    }
+    if (capped && seq.primary) seq.open = false;
+    if (!seq.open) continue;
+    let want: number;
+    if (seq.kind === 'html') want = 1;
+    else if (seq.knownPages !== null) want = seq.knownPages - seq.planned;
+    else want = WAVE_PAGES;
+    // max_listings: never plan more primary pages than the cut can use (collections alike).
+    if (plan.maxListings !== null && seq.pageSize > 0) want = Math.min(want, Math.ceil(plan.maxListings / seq.pageSize) - seq.planned);
+    want = Math.min(want, MAX_PAGES_PER_SEQUENCE - seq.planned, MAX_PAGES_PER_WAVE - tasks.length);
+    if (want <= 0) {
+      seq.open = false;
+      continue;
+    }
+    seq.from = seq.planned + 1;
+    for (let k = 0; k < want; k++) tasks.push(taskOf(seq, seq.planned + k + 1));
+    seq.planned += want;
+  }
+  return tasks;
+}
+
+export type CrawlSteps = ReturnType<typeof createCrawlSteps>;
+
+export function createCrawlSteps(deps: CrawlStepsDeps) {
+  const { executions, store, catalog } = deps;
+  const now = deps.now ?? (() => new Date());
+  const fetcher = () => {
+    if (!deps.fetcher) throw new Error('This crawl step needs the page fetcher');
+    return deps.fetcher();
+  };
+
+  /** The execution if it is still running (a cancel or the reaper ends every step early). */
+  async function running(crawlId: string): Promise<Execution | null> {
+    const execution = await executions.get(crawlId);
+    return execution && !TERMINAL.has(execution.status) ? execution : null;
+  }
+
+  const stepDone = (crawlId: string, step: number) => executions.addProgress(crawlId, `step-${step}`, { steps: 1 });
+
+  async function outcomesOf(plan: CrawlPlan): Promise<Map<string, PageOutcome>> {
+    const keys = plan.sequences.filter((s) => s.open && s.planned > 0).flatMap((s) => Array.from({ length: s.planned - s.from + 1 }, (_, k) => ({ seq: s.id, n: s.from + k })));
+    const got = await store.getOutcomes(plan.crawlId, keys);
+    return new Map(got.map((o) => [`${o.seq}#${o.n}`, o]));
+  }
+
+  async function nextWave(plan: CrawlPlan, wave: number) {
+    const execution = await executions.get(plan.crawlId);
+    const found = execution?.counters.listings_found ?? 0;
+    const outcomes = await outcomesOf(plan);
+    const tasks = plan.wave >= MAX_WAVES ? [] : planWave(plan, outcomes, found);
+    plan.wave = wave;
+    await store.putPlan(plan);
+    const batches = batchesOf(wave, tasks);
+    return { crawlId: plan.crawlId, wave, proceed: batches.length > 0, batches };
+  }
+
+  return {
+    /** Determining crawl method: pending -> running; robots.txt, platform, fast paths, sitemaps. */
+    async determine(input: { crawlId: string }) {
+      const { crawlId } = input;
+      let execution = await executions.markRunning(crawlId);
+      execution ??= await running(crawlId);
+      if (!execution || TERMINAL.has(execution.status)) return { crawlId, proceed: false };
+      const options = crawlOptionsOf(execution);
+      let choice;
+      try {
+        choice = await determineMethod(fetcher(), options.origin, options.countryCode);
+      } catch (error) {
+        if (!(error instanceof CrawlRefused)) throw error;
+        await executions.fail(crawlId, error.message);
+        await catalog.rebuild({ vendor: options.vendor, displayName: options.vendor, crawlId, complete: false, maxListings: null });
+        return { crawlId, proceed: false };
+      }
+      const plan: CrawlPlan = {
+        crawlId,
+        vendor: options.vendor,
+        displayName: choice.displayName || options.vendor,
+        origin: choice.origin,
+        method: choice.method,
+        fallbacks: choice.fallbacks,
+        currency: choice.currency,
+        maxListings: options.maxListings,
+        countryCode: options.countryCode,
+        collections: choice.categories,
+        sequences: [],
+        wave: 0,
+        collectionSitemaps: choice.collectionSitemaps,
+        productSitemaps: choice.productSitemaps,
+        incomplete: false,
+        // Woo states its product count: the primary sequence's length is known.
+        primaryCount: choice.primaryCount,
+      };
+      await store.putPlan(plan);
+      await stepDone(crawlId, 1);
+      return { crawlId, proceed: true, method: choice.method };
+    },
+
+    /** Discovering collections: the store's collection list (or categories, or collection sitemaps). */
+    async discover(input: { crawlId: string }) {
+      const { crawlId } = input;
+      const plan = await store.getPlan(crawlId);
+      if (!plan || !(await running(crawlId))) return { crawlId, proceed: false };
+      const found = await discoverCollections(fetcher(), plan.origin, plan.countryCode, {
+        method: plan.method,
+        collectionSitemaps: plan.collectionSitemaps,
+        categories: plan.collections,
+      });
+      plan.collections = found;
+      await store.putPlan(plan);
+      const stamp = now().toISOString();
+      await store.putCollections(
+        plan.vendor,
+        found.map((c) => ({ key: c.key, id: collectionId(plan.vendor, c.key), url: c.url, title: c.title, statedCount: c.statedCount, products_total: 0, last_updated_by_service: stamp, crawl: crawlId })),
+      );
+      await executions.addProgress(crawlId, 'collections', { collections_found: found.length });
+      await stepDone(crawlId, 2);
+      return { crawlId, proceed: true };
+    },
+
+    /** Analyzing collections: their sizes (stated or to be counted) and the first wave of listing pages. */
+    async analyze(input: { crawlId: string }) {
+      const { crawlId } = input;
+      const plan = await store.getPlan(crawlId);
+      if (!plan || !(await running(crawlId))) return { crawlId, wave: 0, proceed: false, batches: [] as PageBatch[] };
+      if (plan.wave > 0) return nextWave(plan, plan.wave); // a retried step: plan again from what is stored
+      const sequences: Sequence[] = [];
+      const add = (seq: Omit<Sequence, 'planned' | 'from' | 'open' | 'next' | 'order'>) =>
+        sequences.push({ ...seq, planned: 0, from: 1, open: seq.knownPages !== 0, next: null, order: sequences.length });
+      const pagesOf = (count: number | null, size: number) => (count === null ? null : Math.ceil(count / size));
+      const primaryCount = plan.primaryCount ?? null;
+      const collections = plan.collections as Array<(typeof plan.collections)[number] & { wooId?: number }>;
+      if (plan.method === 'shopify-json') {
+        add({ id: 'p', kind: 'shopify-products', collection: null, primary: true, url: `${plan.origin}/products.json?limit=${SHOPIFY_PAGE_SIZE}`, pageSize: SHOPIFY_PAGE_SIZE, knownPages: null });
+        collections.forEach((c, i) => {
+          const handle = new URL(c.url).pathname.split('/').filter(Boolean).pop()!;
+          add({ id: `c${i}`, kind: 'shopify-products', collection: c.key, primary: false, url: `${plan.origin}/collections/${handle}/products.json?limit=${SHOPIFY_PAGE_SIZE}`, pageSize: SHOPIFY_PAGE_SIZE, knownPages: pagesOf(c.statedCount, SHOPIFY_PAGE_SIZE) });
+        });
+      } else if (plan.method === 'woo-store-api') {
+        add({ id: 'p', kind: 'woo-products', collection: null, primary: true, url: `${plan.origin}/wp-json/wc/store/v1/products?per_page=${WOO_PAGE_SIZE}`, pageSize: WOO_PAGE_SIZE, knownPages: pagesOf(primaryCount, WOO_PAGE_SIZE) });
+        collections.forEach((c, i) => {
+          if (c.wooId === undefined) return;
+          add({ id: `c${i}`, kind: 'woo-products', collection: c.key, primary: false, url: `${plan.origin}/wp-json/wc/store/v1/products?category=${c.wooId}&per_page=${WOO_PAGE_SIZE}`, pageSize: WOO_PAGE_SIZE, knownPages: pagesOf(c.statedCount, WOO_PAGE_SIZE) });
+        });
+      } else if (plan.method === 'sitemap') {
+        plan.productSitemaps.forEach((url, i) => add({ id: `s${i}`, kind: 'sitemap', collection: null, primary: true, url, pageSize: 0, knownPages: 1 }));
+        collections.forEach((c, i) => add({ id: `c${i}`, kind: 'html', collection: c.key, primary: false, url: c.url, pageSize: 0, knownPages: null }));
+      } else {
+        // HTML only: the category pages are the listings' only source, so they count as found.
+        collections.forEach((c, i) => add({ id: `c${i}`, kind: 'html', collection: c.key, primary: true, url: c.url, pageSize: 0, knownPages: null }));
+      }
+      plan.sequences = sequences;
+      const first = await nextWave(plan, 1);
+      await stepDone(crawlId, 3);
+      return first;
+    },
+
+    /**
+     * The worker's job for one message: read each page, upsert its listings (primary sources)
+     * or record collection membership, keep each page's outcome for the planner, count once.
+     * Stops reading when the crawl is cancelled. `crashAt` (fault injection) kills it midway.
+     */
+    async processBatch(message: CrawlBatchMessage, fault: { crashAt?: number } = {}): Promise<{ state: 'done' | 'skipped' | 'stopped'; counted: boolean }> {
+      const { crawlId, batch } = message;
+      if (!(await running(crawlId))) return { state: 'skipped', counted: false };
+      const plan = await store.getPlan(crawlId);
+      if (!plan) return { state: 'skipped', counted: false };
+      const context = { origin: plan.origin, currency: plan.currency, countryCode: plan.countryCode };
+      const outcomes: PageOutcome[] = [];
+      let listingsFound = 0;
+      let failedPages = 0;
+      let stopped = false;
+      let checkedAt = Date.now();
+      const crashIndex = fault.crashAt === undefined ? -1 : Math.floor(fault.crashAt * batch.pages.length);
+      for (const [i, task] of batch.pages.entries()) {
+        if (i === crashIndex) throw new InjectedCrawlFault();
+        // Re-read the execution at most once a second: a cancel stops the rest of the batch.
+        if (Date.now() - checkedAt >= 1000) {
+          checkedAt = Date.now();
+          if (!(await running(crawlId))) {
+            stopped = true;
+            break;
+          }
+        }
+        const read = await readListingPage(fetcher(), task, context);
+        const stamp = now().toISOString();
+        if (task.primary && read.listings.length) {
+          await store.upsert(plan.vendor, plan.displayName, crawlId, read.listings.map((listing, k) => ({ listing, order: task.order + k })), stamp);
+          listingsFound += read.listings.length;
+        }
+        if (task.collection && read.listings.length) await store.addMembers(plan.vendor, task.collection, crawlId, read.listings.map((l) => l.url));
+        if (read.failed) failedPages++;
+        outcomes.push({
+          seq: task.seq,
+          n: task.n,
+          count: read.listings.length,
+          full: task.pageSize > 0 && read.listings.length >= task.pageSize,
+          next: read.next,
+          failed: read.failed !== null,
+        });
+      }
+      await store.putOutcomes(crawlId, outcomes);
+      if (stopped) return { state: 'stopped', counted: false };
+      const counted = await executions.addProgress(crawlId, batch.id, { listings_found: listingsFound, pages: outcomes.length, pages_failed: failedPages });
+      return { state: 'done', counted };
+    },
+
+    /** A batch that never completed (dead-lettered, task timed out): its pages end their sequences. */
+    async abandonBatch(message: CrawlBatchMessage): Promise<{ abandoned: number }> {
+      const { crawlId, batch } = message;
+      const known = new Set((await store.getOutcomes(crawlId, batch.pages)).map((o) => `${o.seq}#${o.n}`));
+      const lost = batch.pages.filter((p) => !known.has(`${p.seq}#${p.n}`));
+      await store.putOutcomes(crawlId, lost.map((p) => ({ seq: p.seq, n: p.n, count: 0, full: false, next: null, failed: true })));
+      await executions.addProgress(crawlId, `lost-${batch.id}`, { batches_lost: 1, pages_failed: lost.length });
+      return { abandoned: lost.length };
+    },
+
+    /** After each wave: the next pages, or none when every source has ended. */
+    async plan(input: { crawlId: string; wave: number }) {
+      const { crawlId } = input;
+      const plan = await store.getPlan(crawlId);
+      if (!plan || !(await running(crawlId))) return { crawlId, wave: input.wave, proceed: false, batches: [] as PageBatch[] };
+      if (plan.wave > input.wave) {
+        // A retried planner: the wave it planned is gone from the state; plan it again from the outcomes.
+        return nextWave(plan, plan.wave);
+      }
+      return nextWave(plan, input.wave + 1);
+    },
+
+    /**
+     * Extracting listings is done: the cut to max_listings, removal of listings a complete crawl
+     * no longer found, collection totals, the index readers use, then completed with the counts.
+     */
+    async finalize(input: { crawlId: string }) {
+      const { crawlId } = input;
+      const execution = await executions.get(crawlId);
+      if (!execution || TERMINAL.has(execution.status)) return { crawlId, status: execution?.status ?? 'missing' };
+      const plan = await store.getPlan(crawlId);
+      const options = crawlOptionsOf(execution);
+      const c = execution.counters;
+      const cut = options.maxListings !== null && (c.listings_found ?? 0) >= options.maxListings;
+      const complete = !cut && !(c.pages_failed > 0) && !(c.batches_lost > 0) && !!plan && plan.wave < MAX_WAVES;
+      const result = await catalog.rebuild({ vendor: options.vendor, displayName: plan?.displayName ?? options.vendor, crawlId, complete, maxListings: options.maxListings });
+      if (!(c.steps >= 4)) await stepDone(crawlId, 4);
+      const completed = await executions.complete(crawlId, {
+        counters: {
+          ...c,
+          steps: 4,
+          listings_found: result.listings_found,
+          listings_total: result.listings_found,
+          collections_found: result.collections_total,
+          collections_total: result.collections_total,
+          credits: crawlCredits(result.listings_found),
+        },
+      });
+      return { crawlId, status: completed ? 'completed' : ((await executions.get(crawlId))?.status ?? 'missing') };
+    },
+
+    /** A step gave up: fail without internals; what was found stays listed. */
+    async fail(input: { crawlId: string }) {
+      const failed = await executions.fail(input.crawlId, CRAWL_INTERNAL_ERROR);
+      await keepFound(input.crawlId);
+      return { crawlId: input.crawlId, status: failed?.status ?? 'unchanged' };
+    },
+
+    keepFound,
+  };
+
+  /** A crawl that ended early (cancel, failure): its listings become visible, nothing is removed. */
+  async function keepFound(crawlId: string): Promise<void> {
+    const execution = await executions.get(crawlId);
+    if (!execution) return;
+    const options = crawlOptionsOf(execution);
+    const plan = await store.getPlan(crawlId);
+    const result = await catalog.rebuild({ vendor: options.vendor, displayName: plan?.displayName ?? options.vendor, crawlId, complete: false, maxListings: options.maxListings });
+    await executions.update(crawlId, ['failed'], {
+      counters: { ...execution.counters, listings_total: result.listings_found, collections_total: result.collections_total, credits: crawlCredits(result.listings_found) },
+    });
+  }
+}

@@ -1,0 +1,88 @@
+// The crawl workflow's Lambda handlers over the container; the deployed worker modules
+// (crawl-*.ts) are one `defineWorker` line each. The end of a crawl (finalize, failure, refusal)
+// settles the vendor-mode extractions waiting for it.
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Container } from '../composition/container';
+import { InjectedCrawlFault, type CrawlBatchMessage } from '../domain/crawl/steps';
+
+interface WorkMessage extends CrawlBatchMessage {
+  TaskToken: string;
+  /** Set on an injected duplicate (fault injection), so copies are not copied again. */
+  duplicateOf?: string;
+}
+
+/** A body that can never be processed is dropped (its Map task then times out into "Record lost listing pages"). */
+function parseWork(record: SQSRecord): WorkMessage | null {
+  try {
+    const body = JSON.parse(record.body) as Partial<WorkMessage>;
+    if (typeof body.crawlId !== 'string' || typeof body.TaskToken !== 'string' || typeof body.wave !== 'number') return null;
+    const batch = body.batch;
+    if (!batch || typeof batch.id !== 'string' || !Array.isArray(batch.pages)) return null;
+    if (!batch.pages.every((p) => p && typeof p.url === 'string' && typeof p.seq === 'string' && Number.isInteger(p.n))) return null;
+    return body as WorkMessage;
+  } catch {
+    return null;
+  }
+}
+
+const log = (line: string, fields: Record<string, unknown>) => console.log(JSON.stringify({ level: 'warn', msg: line, ...fields }));
+
+async function ended<T>(deps: Container, crawlId: string, result: T): Promise<T> {
+  await deps.crawl.jobs.settleWaiters(crawlId);
+  return result;
+}
+
+export const crawlHandlers = {
+  async determine(event: { crawlId: string }, deps: Container) {
+    const out = await deps.crawl.steps.determine(event);
+    return out.proceed ? out : ended(deps, event.crawlId, out);
+  },
+  discover: (event: { crawlId: string }, deps: Container) => deps.crawl.steps.discover(event),
+  analyze: (event: { crawlId: string }, deps: Container) => deps.crawl.steps.analyze(event),
+  plan: (event: { crawlId: string; wave: number }, deps: Container) => deps.crawl.steps.plan(event),
+  lostBatch: (event: CrawlBatchMessage, deps: Container) => deps.crawl.steps.abandonBatch(event),
+  finalize: async (event: { crawlId: string }, deps: Container) => ended(deps, event.crawlId, await deps.crawl.steps.finalize(event)),
+  fail: async (event: { crawlId: string }, deps: Container) => ended(deps, event.crawlId, await deps.crawl.steps.fail(event)),
+
+  /** SQS consumer: one message = one batch of listing pages; crashed messages are batchItemFailures. */
+  async worker(event: SQSEvent, deps: Container): Promise<SQSBatchResponse> {
+    const failures: SQSBatchResponse['batchItemFailures'] = [];
+    for (const record of event.Records) {
+      const message = parseWork(record);
+      if (!message) {
+        log('crawl-worker: dropping a malformed message', { messageId: record.messageId });
+        continue;
+      }
+      try {
+        const { crashRate, duplicateRate } = deps.config.faults;
+        if (duplicateRate > 0 && !message.duplicateOf && record.attributes.ApproximateReceiveCount === '1' && Math.random() < duplicateRate) {
+          await deps.queue('crawl-work').sendAll([{ ...message, duplicateOf: record.messageId }]);
+        }
+        const crashAt = crashRate > 0 && Math.random() < crashRate ? Math.random() : undefined;
+        const outcome = await deps.crawl.steps.processBatch(message, { crashAt });
+        await deps.taskCallbacks.succeed(message.TaskToken, { batchId: message.batch.id, state: outcome.state });
+      } catch (error) {
+        if (!(error instanceof InjectedCrawlFault)) log('crawl-worker: batch failed, will be retried', { messageId: record.messageId, error: (error as Error).message });
+        failures.push({ itemIdentifier: record.messageId });
+      }
+    }
+    return { batchItemFailures: failures };
+  },
+
+  /** Dead-letter consumer: the batch's pages are recorded as failed (the crawl is then incomplete). */
+  async deadLetters(event: SQSEvent, deps: Container): Promise<SQSBatchResponse> {
+    const failures: SQSBatchResponse['batchItemFailures'] = [];
+    for (const record of event.Records) {
+      const message = parseWork(record);
+      if (!message) continue;
+      try {
+        const { abandoned } = await deps.crawl.steps.abandonBatch(message);
+        await deps.taskCallbacks.succeed(message.TaskToken, { batchId: message.batch.id, state: 'abandoned', abandoned });
+      } catch (error) {
+        log('crawl-dlq: recording a dead-lettered batch failed, will be retried', { messageId: record.messageId, error: (error as Error).message });
+        failures.push({ itemIdentifier: record.messageId });
+      }
+    }
+    return { batchItemFailures: failures };
+  },
+};
