@@ -70,6 +70,16 @@ describe('key schema', () => {
             "sk": "DEADLINE#ID",
           },
         },
+        "listing": {
+          "gsi2": {
+            "gsi2pk": "LISTINGS#SHARD",
+            "gsi2sk": "UPDATEDAT#URLHASH",
+          },
+          "table": {
+            "pk": "LISTING#VENDOR",
+            "sk": "U#URL",
+          },
+        },
         "organization": {
           "table": {
             "pk": "ORG#ORG",

@@ -22,7 +22,8 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const hashOf = (url: string) => createHash('sha256').update(url).digest('hex').slice(0, 32);
 const recordKey = (url: string, country: string) => SCHEMA.product.key({ urlHash: hashOf(url), country: country.toLowerCase() });
 
-function fromItem(item: Record<string, any>): StoredProduct {
+/** A stored product item as the record it holds (also read by the search change feed). */
+export function fromItem(item: Record<string, any>): StoredProduct {
   const json = typeof item.product === 'string' ? item.product : gunzipSync(Buffer.from(item.product_gz)).toString('utf8');
   return { url: item.url, country: item.country, vendor: item.vendor ?? null, product: JSON.parse(json), flags: item.flags, updated_at: item.updated_at };
 }

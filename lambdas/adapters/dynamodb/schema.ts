@@ -138,7 +138,18 @@ export const SCHEMA = {
     table: { pk: 'PRODUCT#{urlHash}', sk: 'FIRST_SEEN' },
     access: ['first sighting of a product URL: conditional Put (who writes it first counts the product for its vendor)'],
   }),
+  listing: declare({
+    entity: 'listing',
+    table: { pk: 'LISTING#{vendor}', sk: 'U#{url}' },
+    gsi2: { pk: 'LISTINGS#{shard}', sk: '{updatedAt}#{urlHash}' },
+    access: [
+      'search catch-up (the change feed of listings): gsi2 each of LISTING_FEED_SHARDS shards, sk > the cursor, oldest first',
+    ],
+  }),
 } as const;
+
+/** Listings' change feed spreads over this many gsi2 partitions (a crawl writes thousands at once). */
+export const LISTING_FEED_SHARDS = 4;
 
 /** Executions' URL entries sort by a zero-padded index so a page is one range query. */
 export const urlIndexPart = (index: number) => String(index).padStart(7, '0');

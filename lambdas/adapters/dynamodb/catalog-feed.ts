@@ -1,0 +1,138 @@
+// The catalog's change feed in the single table, read by search to stay current:
+//
+//   product records   gsi2 PRODUCTS            / <updated_at>#<urlHash>#<cc>   (SCHEMA.product)
+//   listings          gsi2 LISTINGS#<0..3>     / <last_updated>#<urlHash>      (SCHEMA.listingFeed)
+//
+// A read queries each partition for sort keys after its cursor, oldest first, with keys-only
+// attributes; then reads the full items of the changes the index does not already hold. A
+// cursor never passes "now minus LAG": writes are stamped before they land (a batch can take a
+// second or two), so the last seconds are read again next time and a late write is never
+// skipped; the index ignores what it already holds without reading its record again.
+import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { CatalogChange, CatalogFeed, CatalogRecords } from '../../ports/search-index';
+import type { ProductRecord } from '../../domain/extraction/types';
+import { listingAsProduct } from '../../domain/search/document';
+import { vendorKey } from '../../domain/extraction/url';
+import { fromItem, dynamoProductStore } from './products';
+import { LISTING_FEED_SHARDS, SCHEMA } from './schema';
+
+export { listingFeedKeys } from './catalog-feed-keys';
+
+/** How far behind "now" a cursor stays, so writes stamped earlier but landing later are still read. */
+export const FEED_LAG_MS = 5_000;
+const MAX_ROUNDS = 8;
+
+interface Partition {
+  name: string;
+  pk: string;
+  source: CatalogChange['source'];
+}
+
+const PARTITIONS: Partition[] = [
+  { name: 'p', pk: SCHEMA.product.gsi2.pk({}), source: 'extraction' },
+  ...Array.from({ length: LISTING_FEED_SHARDS }, (_, shard) => ({ name: `l${shard}`, pk: SCHEMA.listing.gsi2.pk({ shard }), source: 'listing' as const })),
+];
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function dynamoCatalogFeed(documents: DynamoDBDocumentClient, tableName: string, now: () => number = Date.now): CatalogFeed {
+  async function getAll(keys: Array<{ pk: string; sk: string }>): Promise<Array<Record<string, any>>> {
+    const found: Array<Record<string, any>> = [];
+    for (let i = 0; i < keys.length; i += 100) {
+      let chunk: Array<Record<string, string>> = keys.slice(i, i + 100);
+      for (let round = 0; chunk.length; round++) {
+        if (round >= MAX_ROUNDS) throw new Error('The table kept refusing reads (unprocessed keys)');
+        if (round) await pause(50 * 2 ** round);
+        const out = await documents.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: chunk } } }));
+        found.push(...(out.Responses?.[tableName] ?? []));
+        chunk = (out.UnprocessedKeys?.[tableName]?.Keys ?? []) as typeof chunk;
+      }
+    }
+    return found;
+  }
+
+  function changeOf(partition: Partition, item: Record<string, any>): Omit<CatalogChange, 'product'> | null {
+    if (partition.source === 'extraction') {
+      const vendor = item.vendor ?? vendorKey(item.url);
+      if (!vendor || !item.url || !item.updated_at) return null;
+      return { source: 'extraction', url: item.url, vendor, updatedAt: item.updated_at, country: item.country ?? null };
+    }
+    const vendor = typeof item.pk === 'string' ? item.pk.slice('LISTING#'.length) : null;
+    if (!vendor || !item.url || !item.last_updated) return null;
+    return { source: 'listing', url: item.url, vendor, updatedAt: item.last_updated, country: null };
+  }
+
+  function productOf(partition: Partition, item: Record<string, any>): ProductRecord {
+    if (partition.source === 'extraction') return fromItem(item).product;
+    return listingAsProduct({
+      id: item.id,
+      url: item.url,
+      name: item.name ?? '',
+      images: JSON.parse(item.images ?? '[]'),
+      price: JSON.parse(item.price ?? '{"currency":null,"current_value":null,"compare_at_value":null}'),
+      vendor: item.vendor ?? '',
+      last_updated_by_service: item.last_updated,
+    });
+  }
+
+  return {
+    async read(cursorText, { limit, skip }) {
+      const cursors: Record<string, string | null> = cursorText ? JSON.parse(cursorText) : {};
+      const ceiling = new Date(now() - FEED_LAG_MS).toISOString();
+      const changes: CatalogChange[] = [];
+      let more = false;
+      const perPartition = Math.max(50, Math.ceil(limit / PARTITIONS.length));
+      for (const partition of PARTITIONS) {
+        const after = cursors[partition.name] ?? null;
+        const out = await documents.send(
+          new QueryCommand({
+            TableName: tableName,
+            IndexName: 'gsi2',
+            KeyConditionExpression: after ? 'gsi2pk = :pk AND gsi2sk > :after' : 'gsi2pk = :pk',
+            ExpressionAttributeValues: after ? { ':pk': partition.pk, ':after': after } : { ':pk': partition.pk },
+            ExpressionAttributeNames: { '#url': 'url', '#country': 'country' },
+            ProjectionExpression: 'pk, sk, gsi2sk, #url, vendor, updated_at, last_updated, #country',
+            ScanIndexForward: true,
+            Limit: partition.name === 'p' ? limit : perPartition,
+          }),
+        );
+        const items = out.Items ?? [];
+        const wanted: Array<{ key: { pk: string; sk: string } }> = [];
+        for (const item of items) {
+          const change = changeOf(partition, item);
+          if (change && !skip?.(change)) wanted.push({ key: { pk: item.pk, sk: item.sk } });
+        }
+        const full = await getAll(wanted.map((w) => w.key));
+        for (const item of full) {
+          const change = changeOf(partition, item);
+          // The item moved on since the keys were read: the feed will show it again.
+          if (!change) continue;
+          try {
+            changes.push({ ...change, product: productOf(partition, item) });
+          } catch {
+            // An unreadable record is left out of search rather than stopping the feed.
+          }
+        }
+        const last = items.length ? (items[items.length - 1].gsi2sk as string) : after;
+        // Past the ceiling only recent writes remain: the next catch-up reads them.
+        if (last && last > ceiling) cursors[partition.name] = after && after > ceiling ? after : ceiling;
+        else {
+          cursors[partition.name] = last;
+          if (out.LastEvaluatedKey) more = true;
+        }
+      }
+      return { changes, cursor: JSON.stringify(cursors), more };
+    },
+  };
+}
+
+/** The full record behind an extraction document. */
+export function dynamoCatalogRecords(documents: DynamoDBDocumentClient, tableName: string): CatalogRecords {
+  const store = dynamoProductStore(documents, tableName);
+  return {
+    async get(ref) {
+      const stored = await store.get(ref.url, ref.country);
+      return stored ? { product: stored.product, updatedAt: stored.updated_at } : null;
+    },
+  };
+}
