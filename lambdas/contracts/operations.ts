@@ -598,12 +598,11 @@ export type ResponseOf<Op extends OperationId> = z.input<Contracts[Op]['success'
  * family's shape, and the OpenAPI document says so. Remove an id when its handler is built.
  */
 export const NOT_BUILT: ReadonlySet<string> = new Set<OperationId>([
-  'legacySearch', 'legacyRegularSearch', 'legacyFeed',
-  'v1AgenticSearchMini', 'v1AgenticSearch', 'v1Listings', 'v1Collections',
+  'v1Listings', 'v1Collections',
   // Vendor-mode extraction needs the crawl capability.
   'v1ExtractStart', 'v1ExtractList', 'v1ExtractStatus', 'v1ExtractCancel',
   'v1CrawlStart', 'v1CrawlList', 'v1CrawlStatus', 'v1CrawlCancel',
-  'v2AgenticSearchMini', 'v2AgenticSearchStart', 'v2AgenticSearchStatus', 'v2Listings', 'v2Collections',
+  'v2Listings', 'v2Collections',
   'v2CrawlStart', 'v2CrawlList', 'v2CrawlStatus', 'v2CrawlCancel',
   // URL mode is built; vendor mode answers 501 until crawl is (so the document keeps the 501).
   'v2ExtractStart',

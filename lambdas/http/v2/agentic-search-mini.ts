@@ -1,3 +1,20 @@
-import { notBuilt } from '../pipeline';
+// POST /v2/agentic-search-mini: the best 10 for the understood query, paged by page/page_size in
+// the v2 envelope; enrichment off nulls attributes, product_type and the taxonomy fields.
+import { defineRoute } from '../pipeline';
+import { MINI_RESULTS, miniSearchCredits } from '../../domain/agentic/search';
+import { pagination } from '../../domain/executions/service';
+import { miniV2 } from '../shapes/search';
 
-export const handler = notBuilt('v2AgenticSearchMini');
+export const handler = defineRoute('v2AgenticSearchMini', async ({ body }, { deps }) => {
+  const offset = (body.page - 1) * body.page_size;
+  const limit = Math.max(0, Math.min(body.page_size, MINI_RESULTS - offset));
+  const found = await deps.search.search({ query: body.query, mode: 'understand', offset, limit: Math.max(1, limit) });
+  const hits = limit === 0 ? [] : found.hits.slice(0, limit);
+  return {
+    body: {
+      data: hits.map((hit) => miniV2(hit.item, body.enable_enrichment)),
+      pagination: pagination(body.page, body.page_size, Math.min(found.total, MINI_RESULTS)),
+      meta: { credits_used: miniSearchCredits(body.enable_enrichment) },
+    },
+  };
+});

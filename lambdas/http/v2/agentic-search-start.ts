@@ -1,3 +1,13 @@
-import { notBuilt } from '../pipeline';
+// POST /v2/agentic-search: starts the agentic-search execution (202); poll its status.
+import { defineRoute } from '../pipeline';
 
-export const handler = notBuilt('v2AgenticSearchStart');
+export const handler = defineRoute('v2AgenticSearchStart', async ({ body }, { org, deps }) => {
+  const started = await deps.agentic.jobs.start({
+    org,
+    query: body.query,
+    profile: body.customer_profile,
+    pageSize: body.page_size,
+    enrichment: body.enable_enrichment,
+  });
+  return { status: 202, body: { execution_id: started.execution_id, status: started.status, meta: { credits_used: started.credits_used } } };
+});

@@ -1,3 +1,8 @@
-import { notBuilt } from '../pipeline';
+// GET /v2/agentic-search/{execution_id}: status, progress and, once completed, the verified
+// products (DECISIONS' result shape). Another organization's execution is 404.
+import { defineRoute } from '../pipeline';
+import { agenticStatus } from '../shapes/search-agentic';
 
-export const handler = notBuilt('v2AgenticSearchStatus');
+export const handler = defineRoute('v2AgenticSearchStatus', async ({ params }, { org, deps }) => ({
+  body: agenticStatus(await deps.agentic.jobs.status({ org, executionId: params.execution_id })),
+}));

@@ -1,0 +1,46 @@
+// The agentic search capability from the container: the search engine, the synchronous
+// extraction path (verification against live pages, a fresh stored record reused), the
+// executions core and the workflow engine for v2.
+import type { Container } from './container';
+import { dynamoExtractResultStore } from '../adapters/dynamodb/extract-results';
+import { createAgenticJobs, type AgenticJobs } from '../domain/agentic/jobs';
+import { runAgenticSearch, type AgenticRequest, type AgenticResult, type VerifyUrls } from '../domain/agentic/search';
+import type { ExtractOptions } from '../domain/extraction/types';
+
+export const AGENTIC_WORKFLOW = 'agentic';
+
+export interface Agentic {
+  /** v1: every step in one request. */
+  run(request: AgenticRequest): Promise<AgenticResult>;
+  /** v2: the execution and its state machine's steps. */
+  jobs: AgenticJobs;
+}
+
+type Parts = Pick<Container, 'config' | 'clients' | 'search' | 'executions' | 'workflows' | 'extractNow' | 'deadlineSeconds'>;
+
+export function createAgentic(container: Parts): Agentic {
+  const verify: VerifyUrls = async (urls, { enrichment }) => {
+    const options: ExtractOptions = {
+      enableEnrichment: enrichment,
+      enableReviews: false,
+      enableImageTags: false,
+      enableSimilarProducts: false,
+      countryCode: 'us',
+    };
+    const { results } = await container.extractNow({ urls, options, maxAgeMs: container.config.agenticVerifyMaxAgeMs });
+    return results;
+  };
+  const jobs = createAgenticJobs({
+    executions: container.executions,
+    results: dynamoExtractResultStore(container.clients.documents, container.config.tableName),
+    workflows: container.workflows,
+    search: container.search,
+    verify,
+    workflowName: AGENTIC_WORKFLOW,
+    deadlineSeconds: container.deadlineSeconds(AGENTIC_WORKFLOW),
+  });
+  return {
+    run: (request) => runAgenticSearch({ search: container.search, verify }, request),
+    jobs,
+  };
+}
