@@ -109,7 +109,8 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     });
     cleanups.push(() => sfn.stop());
 
-    let config = localConfig(settings, engines, sfn);
+    // Search keeps its index snapshot under the data directory, beside the embedded DynamoDB.
+    let config: Config = { ...localConfig(settings, engines, sfn), dataDir };
     const container = createContainer(config);
     installContainer(container);
     cleanups.push(() => installContainer(undefined));
