@@ -1,10 +1,27 @@
 // Every worker module's `handler`: the Lambda event plus this process's container, so workers
 // reach adapters only through the one composition root.
-import type { Context } from 'aws-lambda';
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { getContainer, type Container } from '../composition/container';
 
 export type WorkerImpl<E, R> = (event: E, deps: Container, context?: Context) => Promise<R>;
 
 export function defineWorker<E, R>(impl: WorkerImpl<E, R>): (event: E, context?: Context) => Promise<R> {
   return (event, context) => impl(event, getContainer(), context);
+}
+
+/**
+ * An SQS consumer with partial batch failures, through Powertools' batch processor: a record
+ * whose handler throws is reported in `batchItemFailures` (retried, then dead-lettered); the
+ * others are deleted. A fresh processor per invocation, because the local runtime runs several
+ * batches of one worker at once in one process.
+ */
+export function defineSqsWorker(handleRecord: (record: SQSRecord, deps: Container) => Promise<void>): (event: SQSEvent, context?: Context) => Promise<SQSBatchResponse> {
+  return (event, context) => {
+    const deps = getContainer();
+    return processPartialResponse(event, (record: SQSRecord) => handleRecord(record, deps), new BatchProcessor(EventType.SQS), {
+      ...(context ? { context } : {}),
+      throwOnFullBatchFailure: false,
+    });
+  };
 }
