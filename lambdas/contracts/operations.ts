@@ -301,6 +301,7 @@ export const CONTRACTS = {
   },
   v1Listings: {
     summary: "A vendor's product listings",
+    description: 'Listings as the latest crawl left them, in URL order. `collection_urls` restricts them to those collections (scheme, www., trailing slash, query and fragment ignored). A vendor the service has never seen is 404; a known vendor without listings gives an empty page.',
     body: body({
       vendor: nonEmptyString('vendor'),
       page: intField('page', 1, MAX_PAGE).default(1),
@@ -308,11 +309,13 @@ export const CONTRACTS = {
       collection_urls: urlList('collection_urls', 100, 0).optional(),
     }),
     success: { status: 200, schema: z.object({ listings: z.array(Listing), meta: V1Meta }) },
+    errors: [404],
   },
   v1Collections: {
     summary: "A vendor's collections, highest products_total first",
     body: body({ vendor: nonEmptyString('vendor'), page: intField('page', 1, MAX_PAGE).default(1), page_size: intField('page_size', 1, 100).default(10) }),
     success: { status: 200, schema: z.object({ collections: z.array(Collection), meta: V1Meta }) },
+    errors: [404],
   },
   v1ProductsStart: {
     summary: 'Start an asynchronous extraction of up to 1000 product URLs',
@@ -360,6 +363,7 @@ export const CONTRACTS = {
       crawl_id: z.string({ error: 'crawl_id must be a string' }).optional(),
     }),
     success: { status: 200, schema: v1StartResponse },
+    errors: [404],
   },
   v1ExtractList: { summary: "The caller's vendor-based extractions", query: v1ListQuery, success: { status: 200, schema: v1ListResponse } },
   v1ExtractStatus: { summary: 'Status of a vendor-based extraction', params: executionIdPath(), query: v1ExtractStatusQuery, success: { status: 200, schema: v1ExtractStatusResponse }, errors: [404] },
@@ -449,13 +453,16 @@ export const CONTRACTS = {
   },
   v2Listings: {
     summary: "A vendor's product listings",
+    description: 'Listings as the latest crawl left them, in URL order. `collection_url` restricts them to one collection (scheme, www., trailing slash, query and fragment ignored). A vendor the service has never seen is 404; a known vendor without listings gives an empty page.',
     query: query({ vendor: nonEmptyString('vendor'), page: pageParam(), page_size: pageSizeParam(20), collection_url: z.string().optional() }),
     success: { status: 200, schema: v2Envelope(Listing, EmptyMeta) },
+    errors: [404],
   },
   v2Collections: {
     summary: "A vendor's collections, highest products_total first",
     query: query({ vendor: nonEmptyString('vendor'), page: pageParam(), page_size: pageSizeParam(20) }),
     success: { status: 200, schema: v2Envelope(Collection, EmptyMeta) },
+    errors: [404],
   },
   v2Vendors: {
     summary: 'Vendors known to the service, paged, ordered by vendor key',
@@ -511,7 +518,7 @@ export const CONTRACTS = {
   v2ExtractStart: {
     summary: 'Start an extraction from URLs or from a vendor',
     description:
-      'Exactly one of `urls` and `vendor`; both or neither is 400 INVALID_PARAMETER. URL mode: any entry that is not a string, empty or malformed fails the whole request with 400 INVALID_PARAMETER and `invalid_urls` [{index, url, problem}] listing every bad entry; duplicates are accepted and fetched once. Vendor mode needs the crawl capability and answers 501 NOT_IMPLEMENTED (after validation) in this deployment. Flags default to false. `meta.credits_used` is 0 at start: credits are 1 per successful product, +1 each for enrichment, reviews, image tags and similar products when on.',
+      'Exactly one of `urls` and `vendor`; both or neither is 400 INVALID_PARAMETER. URL mode: any entry that is not a string, empty or malformed fails the whole request with 400 INVALID_PARAMETER and `invalid_urls` [{index, url, problem}] listing every bad entry; duplicates are accepted and fetched once. Vendor mode extracts the vendor's listings (max_products first): with `crawl_id` of a crawl still running it is `pending` with meta.waiting_for and starts when that crawl completes (it fails with "The crawl this extraction was waiting for failed or was canceled" when the crawl fails or is cancelled); a vendor without listings and no `crawl_id` starts a crawl itself and waits for it. meta.listings_count and meta.products_to_process say what it will extract. Flags default to false. `meta.credits_used` is 0 at start: credits are 1 per successful product, +1 each for enrichment, reviews, image tags and similar products when on.',
     body: body({
       urls: v2UrlList.optional(),
       vendor: nonEmptyString('vendor').optional(),
@@ -534,6 +541,7 @@ export const CONTRACTS = {
         }),
       ),
     },
+    errors: [404],
   },
   v2ExtractList: {
     summary: "The caller's extractions, most recent first",
@@ -597,13 +605,4 @@ export type ResponseOf<Op extends OperationId> = z.input<Contracts[Op]['success'
  * Operations whose capability is not built yet: their handlers answer 501 NOT_IMPLEMENTED in the
  * family's shape, and the OpenAPI document says so. Remove an id when its handler is built.
  */
-export const NOT_BUILT: ReadonlySet<string> = new Set<OperationId>([
-  'v1Listings', 'v1Collections',
-  // Vendor-mode extraction needs the crawl capability.
-  'v1ExtractStart', 'v1ExtractList', 'v1ExtractStatus', 'v1ExtractCancel',
-  'v1CrawlStart', 'v1CrawlList', 'v1CrawlStatus', 'v1CrawlCancel',
-  'v2Listings', 'v2Collections',
-  'v2CrawlStart', 'v2CrawlList', 'v2CrawlStatus', 'v2CrawlCancel',
-  // URL mode is built; vendor mode answers 501 until crawl is (so the document keeps the 501).
-  'v2ExtractStart',
-]);
+export const NOT_BUILT: ReadonlySet<string> = new Set<OperationId>([]);

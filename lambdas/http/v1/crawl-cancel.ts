@@ -1,3 +1,7 @@
-import { notBuilt } from '../pipeline';
+// DELETE /v1/crawl/{execution_id}: stops the crawl; what it found stays listed. 409 when finished.
+import { defineRoute } from '../pipeline';
 
-export const handler = notBuilt('v1CrawlCancel');
+export const handler = defineRoute('v1CrawlCancel', async ({ params }, { org, deps }) => {
+  const cancelled = await deps.crawl.jobs.cancel({ org, executionId: params.execution_id });
+  return { body: { success: true as const, execution_id: cancelled.execution_id, status: 'failed' as const } };
+});

@@ -1,3 +1,7 @@
-import { notBuilt } from '../pipeline';
+// GET /v1/crawl: the caller's crawls, most recent first.
+import { defineRoute } from '../pipeline';
+import { v1ExecutionList } from '../shapes/extract-status';
 
-export const handler = notBuilt('v1CrawlList');
+export const handler = defineRoute('v1CrawlList', async ({ query }, { org, deps }) => ({
+  body: v1ExecutionList(await deps.crawl.jobs.list({ org, status: query.status, page: 1, pageSize: query.limit })),
+}));

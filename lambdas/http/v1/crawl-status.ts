@@ -1,3 +1,7 @@
-import { notBuilt } from '../pipeline';
+// GET /v1/crawl/{execution_id}: status and total_listings_found.
+import { defineRoute } from '../pipeline';
+import { v1CrawlStatus } from '../shapes/crawl';
 
-export const handler = notBuilt('v1CrawlStatus');
+export const handler = defineRoute('v1CrawlStatus', async ({ params }, { org, deps }) => ({
+  body: v1CrawlStatus(await deps.crawl.jobs.status({ org, executionId: params.execution_id })),
+}));

@@ -1,3 +1,7 @@
-import { notBuilt } from '../pipeline';
+// GET /v2/collections: a vendor's collections, highest products_total first.
+import { defineRoute } from '../pipeline';
 
-export const handler = notBuilt('v2Collections');
+export const handler = defineRoute('v2Collections', async ({ query }, { deps }) => {
+  const page = await deps.crawl.catalog.collections({ vendor: query.vendor, page: query.page, pageSize: query.page_size });
+  return { body: { data: page.items, pagination: page.pagination, meta: {} } };
+});

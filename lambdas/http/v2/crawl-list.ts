@@ -1,3 +1,7 @@
-import { notBuilt } from '../pipeline';
+// GET /v2/crawl: the caller's crawls, most recent first, in the v2 envelope.
+import { defineRoute } from '../pipeline';
+import { v2ExecutionList } from '../shapes/extract-status';
 
-export const handler = notBuilt('v2CrawlList');
+export const handler = defineRoute('v2CrawlList', async ({ query }, { org, deps }) => ({
+  body: v2ExecutionList(await deps.crawl.jobs.list({ org, status: query.status, page: query.page, pageSize: query.page_size })),
+}));

@@ -1,3 +1,7 @@
-import { notBuilt } from '../pipeline';
+// POST /v2/crawl: starts a crawl of a store (202); credits: 1 now, 1 per 100 listings found.
+import { defineRoute } from '../pipeline';
 
-export const handler = notBuilt('v2CrawlStart');
+export const handler = defineRoute('v2CrawlStart', async ({ body }, { org, deps }) => {
+  const started = await deps.crawl.jobs.start({ org, vendor: body.vendor, maxListings: body.max_listings, countryCode: body.country_code });
+  return { status: 202, body: { execution_id: started.execution_id, status: 'pending' as const, meta: { credits_used: started.credits_used } } };
+});

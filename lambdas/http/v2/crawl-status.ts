@@ -1,3 +1,7 @@
-import { notBuilt } from '../pipeline';
+// GET /v2/crawl/{execution_id}: steps, progress while running, result; another organization's is 404.
+import { defineRoute } from '../pipeline';
+import { v2CrawlStatus } from '../shapes/crawl';
 
-export const handler = notBuilt('v2CrawlStatus');
+export const handler = defineRoute('v2CrawlStatus', async ({ params }, { org, deps }) => ({
+  body: v2CrawlStatus(await deps.crawl.jobs.status({ org, executionId: params.execution_id })),
+}));

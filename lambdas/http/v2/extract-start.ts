@@ -1,11 +1,31 @@
 // POST /v2/extract: URL mode starts an extraction (202); every invalid entry is reported at once
-// in invalid_urls. Vendor mode needs the crawl capability (501 after validation).
+// in invalid_urls. Vendor mode extracts the vendor's listings, or waits (meta.waiting_for) for
+// `crawl_id` or for a crawl it starts itself when the vendor has no listings.
 import { defineRoute } from '../pipeline';
-import { AppError } from '../../domain/errors';
 
 export const handler = defineRoute('v2ExtractStart', async ({ body }, { org, deps }) => {
   if (body.urls === undefined) {
-    throw new AppError('NOT_IMPLEMENTED', 'POST /v2/extract with `vendor` (vendor mode) needs the crawl capability, which is not implemented yet; send `urls` instead');
+    const started = await deps.crawl.jobs.startVendorExtraction({
+      org,
+      vendor: body.vendor!,
+      maxProducts: body.max_products,
+      crawlId: body.crawl_id,
+      options: {
+        enableEnrichment: body.enable_enrichment,
+        enableReviews: body.enable_reviews,
+        enableImageTags: body.enable_image_tags,
+        enableSimilarProducts: body.enable_similar_products,
+        countryCode: body.country_code,
+      },
+    });
+    return {
+      status: 202,
+      body: {
+        execution_id: started.execution_id,
+        status: 'pending' as const,
+        meta: { credits_used: started.credits_used, listings_count: started.listings_count, products_to_process: started.products_to_process },
+      },
+    };
   }
   const started = await deps.extractJobs.start({
     org,
