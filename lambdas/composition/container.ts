@@ -36,7 +36,9 @@ import { createExtractor } from '../domain/extraction/engine';
 import type { ExtractUrl } from '../domain/extraction/types';
 import { createExecutions, type Executions } from '../domain/executions/service';
 import { createExtractJobs, type ExtractJobs } from '../domain/extract-jobs/jobs';
-import { createExtractSteps, createLimiter, type ExtractSteps, type Limiter } from '../domain/extract-jobs/steps';
+import { createExtractSteps, type ExtractSteps, type ExtractStepsDeps } from '../domain/extract-jobs/steps';
+import { createLimiter, type Limiter } from '../domain/extract-jobs/concurrency';
+import { faultsConfigured, withFaults } from './faults';
 import { extractNow, type ExtractNowRequest, type ExtractNowResult } from '../domain/extract-jobs/sync';
 import { createProductCatalog, type ProductCatalog } from '../domain/products/catalog';
 import { WORKFLOWS } from '../topology/workflows';
@@ -256,15 +258,18 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     }),
   );
   // The engine is reached through the getter so steps that never fetch (prepare, finalize) never build it.
-  const extractStepsOnce = once(() =>
-    createExtractSteps({
+  const extractStepsOnce = once(() => {
+    const stepsDeps: ExtractStepsDeps = {
       executions: executions(),
       results: extractResults(),
       extractUrl: (url, opts) => extractUrl()(url, opts),
       catalog: catalog(),
       extractSlots: extractSlots(),
-    }),
-  );
+    };
+    // Tests and benchmarks only: crashing workers and duplicate deliveries around the same steps.
+    if (!faultsConfigured(config.faults)) return createExtractSteps(stepsDeps);
+    return withFaults(stepsDeps, config.faults, { resend: (message) => container.queue('extract-work').sendAll([message]) });
+  });
 
   return container;
 }

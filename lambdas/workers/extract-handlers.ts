@@ -2,11 +2,13 @@
 // (extract-*.ts) are one `defineWorker` line each.
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { Container } from '../composition/container';
-import { InjectedFault, type Batch, type BatchMessage } from '../domain/extract-jobs/steps';
+import type { Batch, BatchMessage } from '../domain/extract-jobs/steps';
+import { InjectedFault } from '../composition/faults';
+import { logger } from '../observability/logger';
 
 interface WorkMessage extends BatchMessage {
   TaskToken: string;
-  /** Set on an injected duplicate (fault injection), so copies are not copied again. */
+  /** Set on an injected duplicate (lambdas/composition/faults.ts), so copies are not copied again. */
   duplicateOf?: string;
 }
 
@@ -23,7 +25,7 @@ function parseWork(record: SQSRecord): WorkMessage | null {
   }
 }
 
-const log = (line: string, fields: Record<string, unknown>) => console.log(JSON.stringify({ level: 'warn', msg: line, ...fields }));
+const log = (line: string, fields: Record<string, unknown>) => logger.warn(line, fields);
 
 export const extractHandlers = {
     prepare: (event: { executionId: string }, deps: Container) => deps.extractSteps.prepare(event),
@@ -41,14 +43,10 @@ export const extractHandlers = {
           continue;
         }
         try {
-          const { crashRate, duplicateRate } = deps.config.faults;
-          if (duplicateRate > 0 && !message.duplicateOf && record.attributes.ApproximateReceiveCount === '1' && Math.random() < duplicateRate) {
-            await deps.queue('extract-work').sendAll([{ ...message, duplicateOf: record.messageId }]);
-          }
-          const crashAt = crashRate > 0 && Math.random() < crashRate ? Math.random() : undefined;
-          const outcome = await deps.extractSteps.processBatch(message, { crashAt });
+          const outcome = await deps.extractSteps.processBatch(message);
           await deps.taskCallbacks.succeed(message.TaskToken, { batchId: message.batch.id, state: outcome.state });
         } catch (error) {
+          // An injected crash (benchmarks, tests) is expected: the redelivery is the point.
           if (!(error instanceof InjectedFault)) log('extract-worker: batch failed, will be retried', { messageId: record.messageId, error: (error as Error).message });
           failures.push({ itemIdentifier: record.messageId });
         }

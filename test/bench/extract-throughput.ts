@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { startLocalService } from '../../lambdas/local/service';
 import { createContainer, getContainer } from '../../lambdas/composition/container';
 import { loadConfig } from '../../lambdas/config';
-import { eachLimited } from '../../lambdas/domain/extract-jobs/steps';
+import { eachLimited } from '../../lambdas/domain/extract-jobs/concurrency';
 import type { ExtractOptions } from '../../lambdas/domain/extraction/types';
 import { startStoreSimulator, listProductUrls } from '../stores';
 import { countSdkCalls } from './_count-hook';

@@ -13,7 +13,8 @@ import { dynamoProductStore } from '../../lambdas/adapters/dynamodb/products';
 import { dynamoVendorStore } from '../../lambdas/adapters/dynamodb/vendors';
 import { createExecutions } from '../../lambdas/domain/executions/service';
 import { createExtractJobs } from '../../lambdas/domain/extract-jobs/jobs';
-import { createExtractSteps, InjectedFault, LOST_BATCH_MESSAGE } from '../../lambdas/domain/extract-jobs/steps';
+import { createExtractSteps, LOST_BATCH_MESSAGE, type BatchMessage } from '../../lambdas/domain/extract-jobs/steps';
+import { InjectedFault, withFaults } from '../../lambdas/composition/faults';
 import { extractNow } from '../../lambdas/domain/extract-jobs/sync';
 import { createProductCatalog } from '../../lambdas/domain/products/catalog';
 import type { ExtractOptions, ExtractUrl, ProductRecord, UrlResult } from '../../lambdas/domain/extraction/types';
@@ -79,8 +80,12 @@ function compose() {
   const vendors = dynamoVendorStore(clients.documents, engines.tableName);
   const catalog = createProductCatalog({ store: dynamoProductStore(clients.documents, engines.tableName), vendors });
   const jobs = createExtractJobs({ executions, results, workflows, workflowName: 'extract', deadlineSeconds: 600 });
-  const steps = createExtractSteps({ executions, results, extractUrl: shop.extractUrl, catalog, batchUrls: 3, urlConcurrency: 1 });
-  return { jobs, steps, started, executions, results, catalog, vendors };
+  const stepsDeps = { executions, results, extractUrl: shop.extractUrl, catalog, batchUrls: 3, urlConcurrency: 1 };
+  const steps = createExtractSteps(stepsDeps);
+  /** The same steps in a worker that crashes at `crashAt` (< 0.5 before storing its results, else after): the composition's fault decorator. */
+  const crashingAt = (crashAt: number) => (message: BatchMessage) =>
+    withFaults(stepsDeps, { crashRate: 1, duplicateRate: 0 }, { random: () => crashAt }).processBatch(message);
+  return { jobs, steps, crashingAt, started, executions, results, catalog, vendors };
 }
 
 /** The invariant every status read must satisfy. */
@@ -157,14 +162,14 @@ describe('extraction jobs, step by step', () => {
   });
 
   it('loses no URL when a worker crashes mid-batch, and records a dead-lettered batch as other, retry true', async () => {
-    const { jobs, steps } = compose();
+    const { jobs, steps, crashingAt } = compose();
     const urls = Array.from({ length: 9 }, (_, i) => `${shop.origin}/p/crash-${i}`);
     const { execution_id } = await jobs.start({ org: 'org-a', kind: 'products-batch', urls, options: OPTIONS });
     const { batches } = await steps.prepare({ executionId: execution_id });
     expect(batches).toHaveLength(3);
 
     // Dies before storing its results: nothing counted; the redelivery does the batch.
-    await expect(steps.processBatch({ executionId: execution_id, batch: batches[0] }, { crashAt: 0.34 })).rejects.toBeInstanceOf(InjectedFault);
+    await expect(crashingAt(0.34)({ executionId: execution_id, batch: batches[0] })).rejects.toBeInstanceOf(InjectedFault);
     let status = await jobs.status({ org: 'org-a', executionId: execution_id });
     checkInvariant(status);
     expect(status.result.products_pending).toBe(9);
@@ -173,7 +178,7 @@ describe('extraction jobs, step by step', () => {
     expect(status.result.products_successful).toBe(3);
 
     // Dies right after storing its results: the redelivery copies and counts them, fetching nothing.
-    await expect(steps.processBatch({ executionId: execution_id, batch: batches[1] }, { crashAt: 0.67 })).rejects.toBeInstanceOf(InjectedFault);
+    await expect(crashingAt(0.67)({ executionId: execution_id, batch: batches[1] })).rejects.toBeInstanceOf(InjectedFault);
     status = await jobs.status({ org: 'org-a', executionId: execution_id });
     expect(status.result.products_pending).toBe(6);
     const fetches = shop.fetches();
@@ -183,7 +188,7 @@ describe('extraction jobs, step by step', () => {
     expect(status.result).toMatchObject({ products_successful: 6, products_pending: 3 });
 
     // Batch 3 crashes every time before storing and lands in the DLQ.
-    await expect(steps.processBatch({ executionId: execution_id, batch: batches[2] }, { crashAt: 0.1 })).rejects.toBeInstanceOf(InjectedFault);
+    await expect(crashingAt(0.1)({ executionId: execution_id, batch: batches[2] })).rejects.toBeInstanceOf(InjectedFault);
     expect(await steps.abandonBatch({ executionId: execution_id, batch: batches[2] })).toEqual({ abandoned: 3 });
     // A late delivery of the same message changes nothing.
     expect(await steps.processBatch({ executionId: execution_id, batch: batches[2] })).toEqual({ state: 'done', counted: false });

@@ -2,6 +2,7 @@
 // list and cancel. Family-neutral: handlers validate the body, call these, and render plain data.
 import { invalid } from '../errors';
 import { normalizeUrl } from '../extraction/url';
+import { malformedResult } from '../extraction/results';
 import type { ExtractOptions } from '../extraction/types';
 import { CRAWL_FAILED_MESSAGE, durationMs, type Execution, type StatusFilter } from '../executions/model';
 import { pagination, type ExecutionList, type Executions } from '../executions/service';
@@ -82,7 +83,7 @@ export function planEntries(urls: readonly unknown[]): { entries: UrlEntry[]; in
         url: null,
         dup_of: null,
         state: 'done',
-        result: { url: input, product: null, success: false, outcome: 'malformed_url', retry: false, message: `Malformed URL: ${normalized.problem}` },
+        result: malformedResult(input, normalized.problem),
       });
       return;
     }

@@ -4,9 +4,11 @@
 // fetch unless forceExtraction.
 import { invalid } from '../errors';
 import type { ExtractOptions, ExtractUrl, UrlResult } from '../extraction/types';
+import { resultFor, unexpectedFailure } from '../extraction/results';
 import { PRODUCT_FRESHNESS_MS, type ProductCatalog } from '../products/catalog';
 import { planEntries } from './jobs';
-import { eachLimited } from './steps';
+import { eachLimited } from './concurrency';
+import { creditsPerSuccess } from './model';
 
 export const MAX_SYNC_URLS = 50;
 export const SYNC_CONCURRENCY = 8;
@@ -33,6 +35,10 @@ export interface ExtractNowResult {
   total_requested: number;
   total_successful: number;
   total_failed: number;
+  /** Distinct normalised URLs of the valid entries, in first-occurrence order. */
+  urls_processed: string[];
+  /** DECISIONS: per successful product (+1 per enabled option); a duplicate shares its first occurrence's charge. */
+  credits_used: number;
 }
 
 export async function extractNow(request: ExtractNowRequest, deps: ExtractNowDeps): Promise<ExtractNowResult> {
@@ -60,7 +66,7 @@ export async function extractNow(request: ExtractNowRequest, deps: ExtractNowDep
     try {
       result = await deps.extractUrl(url, request.options);
     } catch {
-      result = { url, product: null, success: false, outcome: 'other', retry: true, message: 'Extraction failed unexpectedly; the URL may be resubmitted' };
+      result = unexpectedFailure(url);
     }
     if (result.success && result.product && deps.catalog) await deps.catalog.remember(url, request.options, result.product);
     byFirst.set(entry.index, result);
@@ -68,10 +74,18 @@ export async function extractNow(request: ExtractNowRequest, deps: ExtractNowDep
   for (const entry of entries) {
     if (entry.state !== 'pending') continue;
     const first = entry.dup_of ?? entry.index;
-    const { final_url, ...rest } = byFirst.get(first)!;
-    results[entry.index] = { ...rest, url: entry.input, ...(final_url && final_url !== entry.input ? { final_url } : {}) };
+    results[entry.index] = resultFor(entry.input, byFirst.get(first)!);
     fromStore[entry.index] = storedFor.has(first);
   }
   const successful = results.filter((r) => r.success).length;
-  return { results, fromStore, total_requested: results.length, total_successful: successful, total_failed: results.length - successful };
+  const charged = firsts.filter((entry) => byFirst.get(entry.index)?.success).length;
+  return {
+    results,
+    fromStore,
+    total_requested: results.length,
+    total_successful: successful,
+    total_failed: results.length - successful,
+    urls_processed: firsts.map((entry) => entry.url!),
+    credits_used: charged * creditsPerSuccess(request.options),
+  };
 }

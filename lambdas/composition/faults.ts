@@ -1,0 +1,92 @@
+// Fault injection for tests and benchmarks (Config.faults: PDS_FAULT_RATE, PDS_DUPLICATE_RATE),
+// wired only by the composition root and only when configured; the domain has no fault branch.
+//
+// A crashing worker invocation is a process that dies partway through processBatch and writes
+// nothing more. Which invocation crashes, and where, is drawn once per processBatch call; the
+// result-store decorator then throws at the matching write, so the domain runs unchanged:
+//   - finding the batch claimed already: it dies right after reading the claim (before copying);
+//   - "before" (crashAt < 0.5): it dies after extracting and storing the products, before the
+//     first result write (the claim, or an entry-by-entry record);
+//   - "after": it dies right after its claim is written (neither copied nor counted).
+// Only writes made inside processBatch crash: Prepare, the DLQ handler and Finalize never do.
+// Duplicate deliveries (SQS at-least-once, made frequent) re-send a batch's message once.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { ClaimingResultStore } from '../ports/extract-results';
+import { createExtractSteps, type BatchMessage, type ExtractSteps, type ExtractStepsDeps } from '../domain/extract-jobs/steps';
+
+/** Thrown where an injected crash kills a worker invocation (never in production). */
+export class InjectedFault extends Error {
+  constructor() {
+    super('Injected worker fault');
+    this.name = 'InjectedFault';
+  }
+}
+
+export interface FaultSettings {
+  /** Share of processBatch invocations that crash partway. */
+  crashRate: number;
+  /** Share of batch messages delivered once more. */
+  duplicateRate: number;
+}
+
+export interface FaultOptions {
+  /** [0, 1) source; tests pass a fixed one. */
+  random?: () => number;
+  /** Sends a batch message to the work queue again (the duplicate delivery). */
+  resend?: (message: BatchMessage & { duplicateOf: string }) => Promise<void>;
+}
+
+export const faultsConfigured = (settings: FaultSettings) => settings.crashRate > 0 || settings.duplicateRate > 0;
+
+type CrashPoint = 'before' | 'after';
+
+/** The crash point of the processBatch invocation in progress (none outside one). */
+const invocation = new AsyncLocalStorage<{ crash: CrashPoint | undefined }>();
+
+/** The result store of a worker that may die partway (see the top of this file). */
+export function withCrashingWrites(store: ClaimingResultStore): ClaimingResultStore {
+  const crashBefore = () => {
+    if (invocation.getStore()?.crash === 'before') throw new InjectedFault();
+  };
+  return {
+    ...store,
+    async readBatch(executionId, batch) {
+      const read = await store.readBatch(executionId, batch);
+      if (invocation.getStore()?.crash && read.claim?.results) throw new InjectedFault();
+      return read;
+    },
+    async claimBatch(executionId, batchId, results) {
+      crashBefore();
+      const claimed = await store.claimBatch(executionId, batchId, results);
+      if (invocation.getStore()?.crash === 'after') throw new InjectedFault();
+      return claimed;
+    },
+    async record(executionId, index, result) {
+      crashBefore();
+      return store.record(executionId, index, result);
+    },
+  };
+}
+
+/** Extraction steps whose workers crash and whose messages are delivered twice, at the configured rates. */
+export function withFaults(deps: ExtractStepsDeps, settings: FaultSettings, options: FaultOptions = {}): ExtractSteps {
+  const random = options.random ?? Math.random;
+  const steps = createExtractSteps({ ...deps, results: withCrashingWrites(deps.results) });
+  // Each batch is duplicated at most once per process (the original's first receipt only).
+  const duplicated = new Set<string>();
+  return {
+    ...steps,
+    async processBatch(message) {
+      const key = `${message.executionId}/${message.batch.id}`;
+      const copy = (message as { duplicateOf?: string }).duplicateOf;
+      if (settings.duplicateRate > 0 && options.resend && !copy && !duplicated.has(key) && random() < settings.duplicateRate) {
+        if (duplicated.size >= 100_000) duplicated.clear();
+        duplicated.add(key);
+        await options.resend({ ...message, duplicateOf: key });
+      }
+      const crashAt = settings.crashRate > 0 && random() < settings.crashRate ? random() : undefined;
+      const crash: CrashPoint | undefined = crashAt === undefined ? undefined : crashAt < 0.5 ? 'before' : 'after';
+      return invocation.run({ crash }, () => steps.processBatch(message));
+    },
+  };
+}

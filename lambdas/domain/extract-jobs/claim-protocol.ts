@@ -1,0 +1,120 @@
+// The batch claim protocol, as named steps. A batch's results are stored once by a claim (one
+// conditional write: the first writer wins, later deliveries use the winner's results), copied
+// to the batch's entries by anyone any number of times, and counted on the execution once (the
+// batch id joins a set in the same update that adds the counts). Results too large for a claim
+// are recorded entry by entry with conditional writes instead.
+import type { UrlResult } from '../extraction/types';
+import type { Executions } from '../executions/service';
+import type { BatchClaim, ClaimingResultStore, UrlEntry } from '../../ports/extract-results';
+import { countEntries } from './model';
+import { eachLimited } from './concurrency';
+
+export interface Batch {
+  /** Stable for the same pending set: "b" + first index, so a retried Prepare yields the same ids. */
+  id: string;
+  indices: number[];
+}
+
+/** One extracted URL group: every input index of one normalised URL, and its result. */
+export interface ExtractedGroup {
+  group: UrlEntry[];
+  result: UrlResult;
+}
+
+export interface ClaimProtocolDeps {
+  executions: Executions;
+  results: ClaimingResultStore;
+  /** Entry-by-entry writes at once. */
+  writeConcurrency: number;
+}
+
+export type ClaimProtocol = ReturnType<typeof createClaimProtocol>;
+
+export function createClaimProtocol({ executions, results, writeConcurrency }: ClaimProtocolDeps) {
+  /** Adds the counts of `entries` (read back when not given) for the batch, once per batch id. */
+  async function count(executionId: string, batch: Batch, perSuccess: number, entries?: UrlEntry[]): Promise<boolean> {
+    return executions.addProgress(executionId, batch.id, countEntries(entries ?? (await results.get(executionId, batch.indices)), perSuccess));
+  }
+
+  /**
+   * Counts the batch only when every entry is done: a concurrent delivery still recording will
+   * find them all done and count then. `known`: the entries as this caller last saw or wrote them.
+   */
+  async function countWhenComplete(executionId: string, batch: Batch, perSuccess: number, known?: UrlEntry[]): Promise<boolean> {
+    const entries = known ?? (await results.get(executionId, batch.indices));
+    if (entries.some((entry) => entry.state === 'pending')) return false;
+    return count(executionId, batch, perSuccess, entries);
+  }
+
+  /** Counts the batch as it stands: its final word (a claim, a stopped or abandoned batch), pending entries included. */
+  const countAsFinal = (executionId: string, batch: Batch, perSuccess: number, known?: UrlEntry[]): Promise<boolean> =>
+    count(executionId, batch, perSuccess, known);
+
+  /** Copies a claim's results to the entries still pending and returns the entries as now stored. */
+  async function copyClaim(executionId: string, entries: UrlEntry[], claim: BatchClaim & { results: Map<number, UrlResult> }): Promise<UrlEntry[]> {
+    const copied: UrlEntry[] = [];
+    const merged = entries.map((entry) => {
+      const result = entry.state === 'pending' ? claim.results.get(entry.index) : undefined;
+      if (!result) return entry;
+      const done: UrlEntry = { ...entry, state: 'done', result };
+      copied.push(done);
+      return done;
+    });
+    if (copied.length) await results.putEntries(executionId, copied);
+    return merged;
+  }
+
+  /** Copies the claim that holds to the entries and counts the batch once (a claim is its final word). */
+  async function settle(executionId: string, batch: Batch, entries: UrlEntry[], claim: BatchClaim, perSuccess: number): Promise<boolean> {
+    if (!claim.results) return countAsFinal(executionId, batch, perSuccess);
+    const stored = await copyClaim(executionId, entries, { ...claim, results: claim.results });
+    return countAsFinal(executionId, batch, perSuccess, stored);
+  }
+
+  /** Records each pending index of a group its own result (conditional writes); null when another writer got there first. */
+  async function recordGroup(executionId: string, group: UrlEntry[], resultFor: (entry: UrlEntry) => UrlResult): Promise<UrlEntry[] | null> {
+    const written: UrlEntry[] = [];
+    let lost = false;
+    for (const entry of group) {
+      if (entry.state !== 'pending') {
+        written.push(entry);
+        continue;
+      }
+      const own = resultFor(entry);
+      if (await results.record(executionId, entry.index, own)) written.push({ ...entry, state: 'done', result: own });
+      else lost = true;
+    }
+    return lost ? null : written;
+  }
+
+  /**
+   * The results no claim holds, entry by entry, then counted: as the batch's final word when
+   * `final` (it stopped), else once every entry is done.
+   */
+  async function recordEntryByEntry(
+    executionId: string,
+    batch: Batch,
+    entries: UrlEntry[],
+    extracted: readonly ExtractedGroup[],
+    perSuccess: number,
+    final: boolean,
+    resultFor: (entry: UrlEntry, result: UrlResult) => UrlResult,
+  ): Promise<boolean> {
+    const stored = new Map<number, UrlEntry>(entries.map((entry) => [entry.index, entry]));
+    let lostRace = false;
+    await eachLimited(extracted, writeConcurrency, async ({ group, result }) => {
+      const written = await recordGroup(executionId, group, (entry) => resultFor(entry, result));
+      if (written) for (const entry of written) stored.set(entry.index, entry);
+      else lostRace = true;
+    });
+    // A concurrent delivery recorded some entries first: count from what is stored.
+    const known = lostRace ? undefined : [...stored.values()];
+    return final ? countAsFinal(executionId, batch, perSuccess, known) : countWhenComplete(executionId, batch, perSuccess, known);
+  }
+
+  /** Stores the batch's results unless another delivery did: the claim that holds. */
+  const claim = (executionId: string, batch: Batch, outcomes: ReadonlyArray<{ index: number; result: UrlResult }>) =>
+    results.claimBatch(executionId, batch.id, outcomes);
+
+  return { claim, copyClaim, settle, countWhenComplete, countAsFinal, recordEntryByEntry };
+}
