@@ -72,7 +72,11 @@ const searchFilters = z
     is_available: z.boolean({ error: 'filters.is_available must be a boolean' }).optional(),
     brand: z.array(z.string({ error: 'filters.brand must be an array of strings' }), { error: 'filters.brand must be an array of strings' }).max(50, { error: 'filters.brand must hold at most 50 brands' }).optional().describe('Any of these brands (case-insensitive)'),
     attributes: z
-      .record(z.string(), z.union([z.string(), z.array(z.string())]), { error: 'filters.attributes must map keys to a string or an array of strings' })
+      .record(
+        z.string(),
+        z.union([z.string(), z.array(z.string())], { error: 'filters.attributes must map keys to a string or an array of strings' }),
+        { error: 'filters.attributes must map keys to a string or an array of strings' },
+      )
       .optional()
       .describe('Attribute key (color, gender, age_group, material, pattern, season, style, occasion, category, ...) -> a value or any of several values (case-insensitive); color takes colour words or ISCC-NBS families (navy matches blue)'),
   }, { error: 'filters must be an object' })
