@@ -34,6 +34,8 @@ const EXPECTED_STATUS: Record<string, number> = {
   v1ProductsCancel: 404,
   v2ExtractStatus: 404,
   v2ExtractCancel: 404,
+  v2AgenticSearchStart: 202,
+  v2AgenticSearchStatus: 404,
 };
 
 const VALID: Record<string, { path?: string; body?: unknown }> = {
