@@ -168,6 +168,9 @@ export const collectionId = (vendor: string, key: string) => uuidV5(`collection:
 export function collectionKey(raw: string): string | null {
   const text = String(raw ?? '').trim();
   if (!text) return null;
+  // A scheme other than http(s) ("mailto:", "javascript:") is no collection; "host:port/..." is.
+  const scheme = /^([a-z][a-z0-9+.-]*):(?!\d)/i.exec(text);
+  if (scheme && !/^https?$/i.test(scheme[1])) return null;
   let url: URL;
   try {
     url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`);

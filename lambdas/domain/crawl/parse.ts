@@ -261,7 +261,8 @@ export function readHtmlListingPage(html: string, pageUrl: string, currencyHint:
   // Cards: an element whose class names a product, holding a link.
   $('[class*="product"]').each((_, el) => {
     const card = $(el);
-    if (card.find('[class*="product"] a[href]').length) return; // the innermost card only
+    // The innermost card only (a grid's class may name products too).
+    if (card.find('[class*="product"]').filter((_, inner) => $(inner).is('a[href]') || $(inner).find('a[href]').length > 0).length) return;
     const link = card.is('a[href]') ? card : card.find('a[href]').first();
     const href = link.attr('href');
     if (!href) return;
