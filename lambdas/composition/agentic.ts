@@ -16,7 +16,10 @@ export interface Agentic {
   jobs: AgenticJobs;
 }
 
-type Parts = Pick<Container, 'config' | 'clients' | 'search' | 'executions' | 'workflows' | 'extractNow' | 'deadlineSeconds'>;
+type Parts = Pick<
+  Container,
+  'config' | 'clients' | 'search' | 'executions' | 'workflows' | 'extractNow' | 'deadlineSeconds'
+>;
 
 export function createAgentic(container: Parts): Agentic {
   const verify: VerifyUrls = async (urls, { enrichment }) => {

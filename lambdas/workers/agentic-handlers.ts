@@ -19,7 +19,13 @@ function parseVerify(record: SQSRecord): VerifyWork | null {
     if (!candidate || !Number.isInteger(candidate.index) || typeof candidate.url !== 'string') return null;
     const rules = body.rules ?? { inStockOnly: false, avoid: [] };
     if (!Array.isArray(rules.avoid)) return null;
-    return { executionId: body.executionId, candidate, enrichment: body.enrichment === true, rules, TaskToken: body.TaskToken };
+    return {
+      executionId: body.executionId,
+      candidate,
+      enrichment: body.enrichment === true,
+      rules,
+      TaskToken: body.TaskToken,
+    };
   } catch {
     return null;
   }
@@ -41,7 +47,11 @@ async function report(deps: Container, message: VerifyWork, output: Record<strin
 }
 
 /** Messages of one SQS batch, side by side (each is one page read); failures reported per message. */
-async function eachMessage(event: SQSEvent, name: string, work: (message: VerifyWork) => Promise<void>): Promise<SQSBatchResponse> {
+async function eachMessage(
+  event: SQSEvent,
+  name: string,
+  work: (message: VerifyWork) => Promise<void>,
+): Promise<SQSBatchResponse> {
   const failures: SQSBatchResponse['batchItemFailures'] = [];
   await Promise.all(
     event.Records.map(async (record) => {
@@ -53,7 +63,10 @@ async function eachMessage(event: SQSEvent, name: string, work: (message: Verify
       try {
         await work(message);
       } catch (error) {
-        log(`${name}: candidate failed, will be retried`, { messageId: record.messageId, error: (error as Error).message });
+        log(`${name}: candidate failed, will be retried`, {
+          messageId: record.messageId,
+          error: (error as Error).message,
+        });
         failures.push({ itemIdentifier: record.messageId });
       }
     }),

@@ -42,10 +42,13 @@ async function startFlipProxy(target: number) {
       res.end('<html><body><h1>Not found</h1></body></html>');
       return;
     }
-    const upstream = http.request({ host: '127.0.0.1', port: target, path: req.url, method: req.method, headers: req.headers }, (reply) => {
-      res.writeHead(reply.statusCode ?? 502, reply.headers);
-      reply.pipe(res);
-    });
+    const upstream = http.request(
+      { host: '127.0.0.1', port: target, path: req.url, method: req.method, headers: req.headers },
+      (reply) => {
+        res.writeHead(reply.statusCode ?? 502, reply.headers);
+        reply.pipe(res);
+      },
+    );
     upstream.on('error', () => {
       res.writeHead(502);
       res.end();
@@ -109,7 +112,11 @@ beforeAll(async () => {
   );
   expect(finished.status).toBe('completed');
   expect(finished.meta.result.products_successful).toBe(CATALOG);
-  await poll(async () => (await callA('GET', '/api/feed?limit=1')).body.meta.totalItems, (total) => total === CATALOG, 'the index catching up');
+  await poll(
+    async () => (await callA('GET', '/api/feed?limit=1')).body.meta.totalItems,
+    (total) => total === CATALOG,
+    'the index catching up',
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -121,8 +128,14 @@ afterAll(async () => {
 describe('documented as built', () => {
   it('no 501 for any search operation', () => {
     for (const [path, method] of [
-      ['/api/search', 'post'], ['/api/regular-search', 'post'], ['/api/feed', 'get'], ['/v1/agentic-search-mini', 'post'],
-      ['/v1/agentic-search', 'post'], ['/v2/agentic-search-mini', 'post'], ['/v2/agentic-search', 'post'], ['/v2/agentic-search/{execution_id}', 'get'],
+      ['/api/search', 'post'],
+      ['/api/regular-search', 'post'],
+      ['/api/feed', 'get'],
+      ['/v1/agentic-search-mini', 'post'],
+      ['/v1/agentic-search', 'post'],
+      ['/v2/agentic-search-mini', 'post'],
+      ['/v2/agentic-search', 'post'],
+      ['/v2/agentic-search/{execution_id}', 'get'],
     ]) {
       expect(doc.paths[path][method].responses['501'], `${method} ${path}`).toBeUndefined();
     }
@@ -133,14 +146,22 @@ describe('POST /api/search', () => {
   it('finds what the words say; legacy records and legacy meta', async () => {
     const reply = await callA('POST', '/api/search', { query: 'tee', limit: 100 });
     expect(reply.status).toBe(200);
-    const expected = groundTruth().filter((p) => /\bTee\b/.test(p.title)).map((p) => p.url);
+    const expected = groundTruth()
+      .filter((p) => /\bTee\b/.test(p.title))
+      .map((p) => p.url);
     expect(expected.length).toBeGreaterThan(0);
     const urls = reply.body.products.map((p: any) => p.url);
     expect(urls).toEqual(expect.arrayContaining(expected));
     expect(reply.body.meta).toEqual({ totalItems: urls.length, totalPages: 1, currentPage: 1, pageSize: 100 });
     const record = reply.body.products[0];
     const truth = groundTruth().find((p) => p.url === record.url)!;
-    expect(record).toMatchObject({ title: truth.title, brand: truth.brand, price_amount: truth.price, price_currency: 'USD', is_available: truth.available });
+    expect(record).toMatchObject({
+      title: truth.title,
+      brand: truth.brand,
+      price_amount: truth.price,
+      price_currency: 'USD',
+      is_available: truth.available,
+    });
     expect(record.images.primary).toBe(truth.images[0].url);
   });
 
@@ -157,10 +178,18 @@ describe('POST /api/search', () => {
       expect(p.is_available).toBe(true);
       expect(brands.map((b) => b.toLowerCase())).toContain(String(p.brand).toLowerCase());
     }
-    const expected = truth.filter((p) => /Cotton/.test(p.title) && p.price >= 20 && p.price <= 120 && p.available && brands.includes(p.brand)).map((p) => p.url);
+    const expected = truth
+      .filter(
+        (p) => /Cotton/.test(p.title) && p.price >= 20 && p.price <= 120 && p.available && brands.includes(p.brand),
+      )
+      .map((p) => p.url);
     expect(products.map((p: any) => p.url)).toEqual(expect.arrayContaining(expected));
 
-    const red = await callA('POST', '/api/search', { query: 'tee', filters: { attributes: { color: ['red'] } }, limit: 100 });
+    const red = await callA('POST', '/api/search', {
+      query: 'tee',
+      filters: { attributes: { color: ['red'] } },
+      limit: 100,
+    });
     expect(red.status).toBe(200);
     expect(red.body.products.length).toBeGreaterThan(0);
     for (const p of red.body.products) {
@@ -168,7 +197,11 @@ describe('POST /api/search', () => {
       expect(colours.some((c: string) => c.includes('red'))).toBe(true);
     }
 
-    const unavailable = await callA('POST', '/api/search', { query: 'tee', filters: { is_available: false }, limit: 100 });
+    const unavailable = await callA('POST', '/api/search', {
+      query: 'tee',
+      filters: { is_available: false },
+      limit: 100,
+    });
     for (const p of unavailable.body.products) expect(p.is_available).toBe(false);
     const none = await callA('POST', '/api/search', { query: 'tee', filters: { brand: ['No Such Brand'] } });
     expect(none.body).toEqual({ products: [], meta: { totalItems: 0, totalPages: 0, currentPage: 1, pageSize: 20 } });
@@ -178,7 +211,9 @@ describe('POST /api/search', () => {
     const reply = await callA('POST', '/api/search', { query: 'hoodie under 60', limit: 100 });
     expect(reply.status).toBe(200);
     for (const p of reply.body.products) expect(p.price_amount).toBeLessThanOrEqual(60);
-    const expected = groundTruth().filter((p) => /Hoodie/.test(p.title) && p.price <= 60).map((p) => p.url);
+    const expected = groundTruth()
+      .filter((p) => /Hoodie/.test(p.title) && p.price <= 60)
+      .map((p) => p.url);
     expect(reply.body.products.map((p: any) => p.url)).toEqual(expect.arrayContaining(expected));
   });
 
@@ -188,7 +223,12 @@ describe('POST /api/search', () => {
     const paged: string[] = [];
     for (let page = 1; page <= all.meta.totalItems; page++) {
       const reply = await callA('POST', '/api/search', { query: 'cotton', page, limit: 3 });
-      expect(reply.body.meta).toEqual({ totalItems: all.meta.totalItems, totalPages: Math.ceil(all.meta.totalItems / 3), currentPage: page, pageSize: 3 });
+      expect(reply.body.meta).toEqual({
+        totalItems: all.meta.totalItems,
+        totalPages: Math.ceil(all.meta.totalItems / 3),
+        currentPage: page,
+        pageSize: 3,
+      });
       paged.push(...reply.body.products.map((p: any) => p.url));
       if (page >= reply.body.meta.totalPages) break;
     }
@@ -201,10 +241,16 @@ describe('POST /api/search', () => {
     const cases: Array<[unknown, string]> = [
       [{}, 'query is required'],
       [{ query: '  ' }, 'query must not be empty'],
-      [{ query: 'tee', filters: { min_price: 50, max_price: 10 } }, 'filters.min_price must not be greater than filters.max_price'],
+      [
+        { query: 'tee', filters: { min_price: 50, max_price: 10 } },
+        'filters.min_price must not be greater than filters.max_price',
+      ],
       [{ query: 'tee', filters: { min_price: -1 } }, 'filters.min_price must not be negative'],
       [{ query: 'tee', filters: { brand: 'Acme' } }, 'filters.brand must be an array of strings'],
-      [{ query: 'tee', filters: { attributes: { color: 3 } } }, 'filters.attributes must map keys to a string or an array of strings'],
+      [
+        { query: 'tee', filters: { attributes: { color: 3 } } },
+        'filters.attributes must map keys to a string or an array of strings',
+      ],
       [{ query: 'tee', page: 0 }, 'page must be an integer from 1 to 1000000'],
       [{ query: 'x'.repeat(501) }, 'query must be at most 500 characters'],
     ];
@@ -230,7 +276,11 @@ describe('POST /api/regular-search', () => {
     const keywords = await callA('POST', '/api/regular-search', { query: 'tee', limit: 100 });
     expect(keywords.status).toBe(200);
     expect(keywords.body.meta.totalItems).toBeGreaterThan(understood.body.meta.totalItems);
-    const filtered = await callA('POST', '/api/regular-search', { query: 'tee', filters: { max_price: 20, is_available: true }, limit: 100 });
+    const filtered = await callA('POST', '/api/regular-search', {
+      query: 'tee',
+      filters: { max_price: 20, is_available: true },
+      limit: 100,
+    });
     for (const p of filtered.body.products) {
       expect(p.price_amount).toBeLessThanOrEqual(20);
       expect(p.is_available).toBe(true);
@@ -269,7 +319,11 @@ describe('mini searches', () => {
     expect(rich.status).toBe(200);
     expect(rich.body.products.length).toBeGreaterThan(0);
     expect(rich.body.products.length).toBeLessThanOrEqual(10);
-    expect(rich.body.meta).toEqual({ totalItems: rich.body.products.length, urls: rich.body.products.map((p: any) => p.url), credits_used: 2 });
+    expect(rich.body.meta).toEqual({
+      totalItems: rich.body.products.length,
+      urls: rich.body.products.map((p: any) => p.url),
+      credits_used: 2,
+    });
     expect(rich.body.products.some((p: any) => p.attributes !== null)).toBe(true);
     const plain = await callA('POST', '/v1/agentic-search-mini', { query: 'cotton tee', enable_enrichment: false });
     expect(plain.body.meta.credits_used).toBe(1);
@@ -287,17 +341,30 @@ describe('mini searches', () => {
     expect(first.body.meta).toEqual({ credits_used: 2 });
     const urls = [...first.body.data.map((d: any) => d.url)];
     for (let page = 2; page <= first.body.pagination.total_pages; page++) {
-      urls.push(...(await callA('POST', '/v2/agentic-search-mini', { query: 'tee', page_size: 3, page })).body.data.map((d: any) => d.url));
+      urls.push(
+        ...(await callA('POST', '/v2/agentic-search-mini', { query: 'tee', page_size: 3, page })).body.data.map(
+          (d: any) => d.url,
+        ),
+      );
     }
     expect(urls).toHaveLength(total);
     expect(new Set(urls).size).toBe(total);
     const enriched = first.body.data[0].product;
     expect(enriched.product_type).not.toBeNull();
     expect(enriched.images.every((image: string[]) => Array.isArray(image) && image.length === 1)).toBe(true);
-    const plain = await callA('POST', '/v2/agentic-search-mini', { query: 'tee', page_size: 3, enable_enrichment: false });
+    const plain = await callA('POST', '/v2/agentic-search-mini', {
+      query: 'tee',
+      page_size: 3,
+      enable_enrichment: false,
+    });
     expect(plain.body.meta).toEqual({ credits_used: 1 });
     for (const d of plain.body.data) {
-      expect(d.product).toMatchObject({ attributes: null, product_type: null, taxonomy_product_category_id: null, taxonomy_product_category_path: null });
+      expect(d.product).toMatchObject({
+        attributes: null,
+        product_type: null,
+        taxonomy_product_category_id: null,
+        taxonomy_product_category_path: null,
+      });
       expect(d.product.title).not.toBeNull();
     }
     const bad = await callA('POST', '/v2/agentic-search-mini', { query: 'cotton', page_size: 11 });
@@ -314,7 +381,11 @@ describe('agentic search, v1', () => {
     expect(reply.status).toBe(200);
     expect(reply.body.products.length).toBeGreaterThan(0);
     expect(reply.body.products.length).toBeLessThanOrEqual(8);
-    expect(reply.body.meta).toEqual({ urls: reply.body.products.map((p: any) => p.url), totalItems: reply.body.products.length, credits_used: 5 });
+    expect(reply.body.meta).toEqual({
+      urls: reply.body.products.map((p: any) => p.url),
+      totalItems: reply.body.products.length,
+      credits_used: 5,
+    });
     for (const p of reply.body.products) {
       expect(p.title).toBeTruthy();
       expect(typeof p.price_amount).toBe('number');
@@ -341,7 +412,10 @@ describe('agentic search, v1', () => {
       expect(p.is_available).toBe(true);
       expect(p.title).not.toMatch(/hoodie|mug/i);
     }
-    const odd = await callA('POST', '/v1/agentic-search', { query: 'cotton', customer_profile: { preferences: 'in stock please', style: [1, 2, 3] } });
+    const odd = await callA('POST', '/v1/agentic-search', {
+      query: 'cotton',
+      customer_profile: { preferences: 'in stock please', style: [1, 2, 3] },
+    });
     expect(odd.status).toBe(200);
     const notAnObject = await callA('POST', '/v1/agentic-search', { query: 'cotton', customer_profile: ['a'] });
     expect(notAnObject.status).toBe(400);
@@ -353,7 +427,11 @@ describe('agentic search, v2 (an execution)', () => {
   let executionId: string;
 
   it('starts: 202, agentic-{uuid}, pending, 5 credits', async () => {
-    const reply = await callA('POST', '/v2/agentic-search', { query: 'cotton', page_size: 5, customer_profile: { preferences: { in_stock_only: true } } });
+    const reply = await callA('POST', '/v2/agentic-search', {
+      query: 'cotton',
+      page_size: 5,
+      customer_profile: { preferences: { in_stock_only: true } },
+    });
     expect(reply.status).toBe(202);
     expect(reply.body).toMatchObject({ status: 'pending', meta: { credits_used: 5 } });
     expect(reply.body.execution_id).toMatch(/^agentic-[0-9a-f-]{36}$/);
@@ -361,18 +439,31 @@ describe('agentic search, v2 (an execution)', () => {
   });
 
   it('completes through Understand, Retrieve, Verify and Rank; up to page_size full records, enrichment off by default', async () => {
-    const body = await poll(async () => (await callA('GET', `/v2/agentic-search/${executionId}`)).body, (b) => b.status === 'completed' || b.status === 'failed', 'the agentic execution');
+    const body = await poll(
+      async () => (await callA('GET', `/v2/agentic-search/${executionId}`)).body,
+      (b) => b.status === 'completed' || b.status === 'failed',
+      'the agentic execution',
+    );
     expect(body.status).toBe('completed');
     expect(body.error).toBeNull();
     expect(body.data.length).toBeGreaterThan(0);
     expect(body.data.length).toBeLessThanOrEqual(5);
     expect(body.pagination).toMatchObject({ page: 1, page_size: 5, total_items: body.data.length });
-    expect(body.meta).toMatchObject({ query: 'cotton', credits_used: 5, progress: { step: 'done', percent_complete: 100 } });
+    expect(body.meta).toMatchObject({
+      query: 'cotton',
+      credits_used: 5,
+      progress: { step: 'done', percent_complete: 100 },
+    });
     expect(body.meta.progress.candidates_verified).toBe(body.data.length);
     expect(body.meta.duration_ms).toBeGreaterThanOrEqual(0);
     for (const d of body.data) {
       expect(d.product.is_available).toBe(true);
-      expect(d.product).toMatchObject({ attributes: null, product_type: null, taxonomy_product_category_id: null, taxonomy_product_category_path: null });
+      expect(d.product).toMatchObject({
+        attributes: null,
+        product_type: null,
+        taxonomy_product_category_id: null,
+        taxonomy_product_category_path: null,
+      });
       expect(d.product.url).toBeTruthy();
     }
   });
@@ -382,12 +473,17 @@ describe('agentic search, v2 (an execution)', () => {
     expect(other.status).toBe(404);
     expect(other.body.error.code).toBe('NOT_FOUND');
     expect((await callA('GET', '/v2/agentic-search/agentic-00000000-0000-0000-0000-000000000000')).status).toBe(404);
-    expect((await callA('GET', '/v2/agentic-search/extract-urls-00000000-0000-0000-0000-000000000000')).status).toBe(404);
+    expect((await callA('GET', '/v2/agentic-search/extract-urls-00000000-0000-0000-0000-000000000000')).status).toBe(
+      404,
+    );
   });
 
   it('validates: page_size 1..8, a bounded profile', async () => {
     expect((await callA('POST', '/v2/agentic-search', { query: 'cotton', page_size: 9 })).status).toBe(400);
-    const huge = await callA('POST', '/v2/agentic-search', { query: 'cotton', customer_profile: { notes: 'x'.repeat(40_000) } });
+    const huge = await callA('POST', '/v2/agentic-search', {
+      query: 'cotton',
+      customer_profile: { notes: 'x'.repeat(40_000) },
+    });
     expect(huge.status).toBe(400);
     expect(huge.body.error.message).toContain('customer_profile must be at most 32 KB');
   });
@@ -398,7 +494,11 @@ describe('verification against the live page', () => {
     // Every candidate's page is read live from here on.
     runtime.env.PDS_AGENTIC_VERIFY_MAX_AGE_MS = '0';
     runtime.reload();
-    await poll(async () => (await callA('GET', '/api/feed?limit=1')).body.meta.totalItems, (total) => total === CATALOG, 'the index after reload');
+    await poll(
+      async () => (await callA('GET', '/api/feed?limit=1')).body.meta.totalItems,
+      (total) => total === CATALOG,
+      'the index after reload',
+    );
 
     const target = flip().product(7);
     const query = target.title;
@@ -423,7 +523,9 @@ describe('verification against the live page', () => {
     expect(body.status).toBe('completed');
     expect(body.data.map((d: any) => d.url)).not.toContain(target.url);
     expect(body.meta.progress.candidates_dropped).toBeGreaterThanOrEqual(1);
-    expect(body.meta.progress.candidates_total).toBe(body.meta.progress.candidates_verified + body.meta.progress.candidates_dropped);
+    expect(body.meta.progress.candidates_total).toBe(
+      body.meta.progress.candidates_verified + body.meta.progress.candidates_dropped,
+    );
     proxy.gone.clear();
   });
 });
@@ -432,7 +534,16 @@ describe('usage', () => {
   it('search calls are metered under their route templates', async () => {
     const usage = await callA('GET', '/api/usage?period=24h');
     const paths = Object.fromEntries(usage.body.usage.map((u: any) => [u.path, u.total_calls]));
-    for (const path of ['/api/search', '/api/regular-search', '/api/feed', '/v1/agentic-search-mini', '/v2/agentic-search-mini', '/v1/agentic-search', '/v2/agentic-search', '/v2/agentic-search/{execution_id}']) {
+    for (const path of [
+      '/api/search',
+      '/api/regular-search',
+      '/api/feed',
+      '/v1/agentic-search-mini',
+      '/v2/agentic-search-mini',
+      '/v1/agentic-search',
+      '/v2/agentic-search',
+      '/v2/agentic-search/{execution_id}',
+    ]) {
       expect(paths[path], path).toBeGreaterThan(0);
     }
   });

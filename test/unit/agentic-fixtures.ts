@@ -17,9 +17,24 @@ export function product(overrides: Partial<ProductRecord> = {}): ProductRecord {
     url: 'https://shop.test/products/classic-cotton-tee-1',
     handle: 'classic-cotton-tee-1',
     is_available: true,
-    attributes: { color: { iscc_family: 'blue', merchant_label: 'Navy' }, material: { primary: 'cotton', merchant_label: 'Cotton' }, style: ['casual'] },
+    attributes: {
+      color: { iscc_family: 'blue', merchant_label: 'Navy' },
+      material: { primary: 'cotton', merchant_label: 'Cotton' },
+      style: ['casual'],
+    },
     price: { currency: 'USD', current_value: 25, compare_at_value: null },
-    images: [{ id: 'i1', url: 'https://shop.test/cdn/images/tee-1.jpg', width: 1200, height: 1200, alt_text: null, position: 1, variant_ids: [], attributes: null }],
+    images: [
+      {
+        id: 'i1',
+        url: 'https://shop.test/cdn/images/tee-1.jpg',
+        width: 1200,
+        height: 1200,
+        alt_text: null,
+        position: 1,
+        variant_ids: [],
+        attributes: null,
+      },
+    ],
     options: [],
     variants: [],
     store_canonical_url: null,
@@ -114,7 +129,9 @@ export function memoryResultStore(): ExtractResultStore {
       return sorted(id).filter((e) => indices.includes(e.index));
     },
     async range(id, from, limit) {
-      return sorted(id).filter((e) => e.index >= from).slice(0, limit);
+      return sorted(id)
+        .filter((e) => e.index >= from)
+        .slice(0, limit);
     },
     async all(id) {
       return sorted(id);
@@ -123,7 +140,14 @@ export function memoryResultStore(): ExtractResultStore {
 }
 
 export function catalogOf(products: ProductRecord[]): CatalogItem[] {
-  return products.map((p) => ({ key: `shop.test ${p.url}`, url: p.url, vendor: 'shop.test', source: 'extraction', updatedAt: p.updated_at, product: p }));
+  return products.map((p) => ({
+    key: `shop.test ${p.url}`,
+    url: p.url,
+    vendor: 'shop.test',
+    source: 'extraction',
+    updatedAt: p.updated_at,
+    product: p,
+  }));
 }
 
 /** Matches every query word in the title; `under N` becomes a price ceiling, as the engine understands it. */
@@ -132,16 +156,29 @@ export function standInSearch(items: CatalogItem[], seen: SearchRequest[] = []):
     async search(request) {
       seen.push(request);
       const ceiling = /under (\d+)/.exec(request.query);
-      const words = request.query.replace(/under \d+/, '').toLowerCase().split(/\s+/).filter(Boolean);
+      const words = request.query
+        .replace(/under \d+/, '')
+        .toLowerCase()
+        .split(/\s+/)
+        .filter(Boolean);
       const matching = items.filter(
         (item) =>
           words.every((w) => item.product.title!.toLowerCase().includes(w)) &&
           (request.filters?.isAvailable === undefined || item.product.is_available === request.filters.isAvailable),
       );
       return {
-        hits: matching.slice(request.offset, request.offset + request.limit).map((item, i) => ({ item, score: 100 - i })),
+        hits: matching
+          .slice(request.offset, request.offset + request.limit)
+          .map((item, i) => ({ item, score: 100 - i })),
         total: matching.length,
-        understood: { terms: words, colours: [], notColours: [], excluded: [], brands: [], ...(ceiling ? { price: { max: Number(ceiling[1]) } } : {}) },
+        understood: {
+          terms: words,
+          colours: [],
+          notColours: [],
+          excluded: [],
+          brands: [],
+          ...(ceiling ? { price: { max: Number(ceiling[1]) } } : {}),
+        },
       };
     },
     async feed() {

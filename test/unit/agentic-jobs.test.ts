@@ -9,7 +9,11 @@ import type { WorkflowEngine } from '../../lambdas/ports/workflow';
 import { catalogOf, memoryExecutionStore, memoryResultStore, product, standInSearch } from './agentic-fixtures';
 
 function setup(options: { live?: Record<string, Partial<ProductRecord> | 'gone'>; startFails?: boolean } = {}) {
-  const items = catalogOf(Array.from({ length: 10 }, (_, i) => product({ id: `p${i}`, title: `Wool Scarf ${i}`, url: `https://shop.test/products/wool-scarf-${i}` })));
+  const items = catalogOf(
+    Array.from({ length: 10 }, (_, i) =>
+      product({ id: `p${i}`, title: `Wool Scarf ${i}`, url: `https://shop.test/products/wool-scarf-${i}` }),
+    ),
+  );
   const started: Array<{ workflow: string; id: string }> = [];
   const workflows: WorkflowEngine = {
     async start(workflow, id) {
@@ -23,10 +27,33 @@ function setup(options: { live?: Record<string, Partial<ProductRecord> | 'gone'>
   const verify: VerifyUrls = async (urls) =>
     urls.map((url): UrlResult => {
       const change = options.live?.[url];
-      if (change === 'gone') return { url, product: null, success: false, outcome: 'non_product_url', retry: false, message: 'Page not found (404)' };
-      return { url, product: { ...items.find((i) => i.url === url)!.product, ...change }, success: true, outcome: 'success', retry: false, message: '' };
+      if (change === 'gone')
+        return {
+          url,
+          product: null,
+          success: false,
+          outcome: 'non_product_url',
+          retry: false,
+          message: 'Page not found (404)',
+        };
+      return {
+        url,
+        product: { ...items.find((i) => i.url === url)!.product, ...change },
+        success: true,
+        outcome: 'success',
+        retry: false,
+        message: '',
+      };
     });
-  const jobs = createAgenticJobs({ executions, results: memoryResultStore(), workflows, search: standInSearch(items), verify, workflowName: 'agentic', deadlineSeconds: 900 });
+  const jobs = createAgenticJobs({
+    executions,
+    results: memoryResultStore(),
+    workflows,
+    search: standInSearch(items),
+    verify,
+    workflowName: 'agentic',
+    deadlineSeconds: 900,
+  });
   return { jobs, items, started, store };
 }
 
@@ -45,12 +72,24 @@ describe('agentic search executions', () => {
     expect(start).toMatchObject({ status: 'pending', credits_used: 5 });
     expect(started).toEqual([{ workflow: 'agentic', id: start.execution_id }]);
     const status = await jobs.status({ org: 'org-a', executionId: start.execution_id });
-    expect(status).toMatchObject({ status: 'pending', query: 'wool scarf', credits_used: 5, results: null, progress: { step: 'pending', percent_complete: 0 } });
+    expect(status).toMatchObject({
+      status: 'pending',
+      query: 'wool scarf',
+      credits_used: 5,
+      results: null,
+      progress: { step: 'pending', percent_complete: 0 },
+    });
   });
 
   it('runs understand -> retrieve -> verify -> rank; the status shows the verified products, page_size at most', async () => {
     const { jobs, items } = setup({ live: { 'https://shop.test/products/wool-scarf-1': 'gone' } });
-    const { execution_id } = await jobs.start({ org: 'org-a', query: 'wool scarf', pageSize: 5, enrichment: false, profile: { style: { avoid: ['scarf 3'] } } });
+    const { execution_id } = await jobs.start({
+      org: 'org-a',
+      query: 'wool scarf',
+      pageSize: 5,
+      enrichment: false,
+      profile: { style: { avoid: ['scarf 3'] } },
+    });
     const { plan, retrieved, ranked } = await runAll(jobs, execution_id);
     expect(plan).toMatchObject({ proceed: true, pageSize: 5, rules: { avoid: ['scarf 3'] } });
     expect(retrieved.candidates.map((c) => c.candidate.url)).toEqual([0, 1, 2, 4, 5].map((i) => items[i].url));
@@ -58,10 +97,27 @@ describe('agentic search executions', () => {
     const status = await jobs.status({ org: 'org-a', executionId: execution_id });
     expect(status.status).toBe('completed');
     expect(status.results!.items.map((r) => r.product.id)).toEqual(['p0', 'p2', 'p4', 'p5']);
-    expect(status.results!.pagination).toEqual({ page: 1, page_size: 5, total_items: 4, total_pages: 1, has_next: false, has_prev: false });
-    expect(status.progress).toEqual({ step: 'done', candidates_total: 5, candidates_verified: 4, candidates_dropped: 1, percent_complete: 100 });
+    expect(status.results!.pagination).toEqual({
+      page: 1,
+      page_size: 5,
+      total_items: 4,
+      total_pages: 1,
+      has_next: false,
+      has_prev: false,
+    });
+    expect(status.progress).toEqual({
+      step: 'done',
+      candidates_total: 5,
+      candidates_verified: 4,
+      candidates_dropped: 1,
+      percent_complete: 100,
+    });
     // enable_enrichment false: the governed fields are null in the result.
-    expect(status.results!.items[0].product).toMatchObject({ attributes: null, product_type: null, taxonomy_product_category_path: null });
+    expect(status.results!.items[0].product).toMatchObject({
+      attributes: null,
+      product_type: null,
+      taxonomy_product_category_path: null,
+    });
     expect(status.start_date).not.toBeNull();
     expect(status.stop_date).not.toBeNull();
   });
@@ -70,7 +126,9 @@ describe('agentic search executions', () => {
     const { jobs } = setup();
     const { execution_id } = await jobs.start({ org: 'org-a', query: 'wool scarf', pageSize: 8, enrichment: false });
     await expect(jobs.status({ org: 'org-b', executionId: execution_id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(jobs.status({ org: 'org-a', executionId: 'extract-urls-00000000-0000-0000-0000-000000000000' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(
+      jobs.status({ org: 'org-a', executionId: 'extract-urls-00000000-0000-0000-0000-000000000000' }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('a repeated verification counts once; a lost one is dropped by Rank; nothing changes after Rank', async () => {
@@ -100,7 +158,11 @@ describe('agentic search executions', () => {
     await jobs.steps.understand({ executionId: second.execution_id });
     await jobs.steps.fail({ executionId: second.execution_id });
     const status = await jobs.status({ org: 'org-a', executionId: second.execution_id });
-    expect(status).toMatchObject({ status: 'failed', error: 'The agentic search could not be completed; start a new one', results: null });
+    expect(status).toMatchObject({
+      status: 'failed',
+      error: 'The agentic search could not be completed; start a new one',
+      results: null,
+    });
   });
 
   it('no candidates: completes with no data; a workflow that cannot start fails the execution', async () => {
@@ -112,8 +174,13 @@ describe('agentic search executions', () => {
     expect((await jobs.status({ org: 'org-a', executionId: execution_id })).results!.items).toEqual([]);
 
     const broken = setup({ startFails: true });
-    await expect(broken.jobs.start({ org: 'org-a', query: 'x', pageSize: 8, enrichment: false })).rejects.toThrow('states unavailable');
+    await expect(broken.jobs.start({ org: 'org-a', query: 'x', pageSize: 8, enrichment: false })).rejects.toThrow(
+      'states unavailable',
+    );
     const [failed] = [...broken.store.items.values()];
-    expect(failed).toMatchObject({ status: 'failed', error: 'The agentic search could not be completed; start a new one' });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: 'The agentic search could not be completed; start a new one',
+    });
   });
 });

@@ -7,9 +7,20 @@ import { product } from './agentic-fixtures';
 describe('interpretProfile', () => {
   it('reads the conventional shape', () => {
     const signals = interpretProfile({
-      style: { fit: 'relaxed', color: 'navy and olive', aesthetic: ['minimal', 'outdoorsy'], silhouette: ['straight'], avoid: ['polyester', 'Neon Green'] },
+      style: {
+        fit: 'relaxed',
+        color: 'navy and olive',
+        aesthetic: ['minimal', 'outdoorsy'],
+        silhouette: ['straight'],
+        avoid: ['polyester', 'Neon Green'],
+      },
       preferences: { in_stock_only: true, comfort_priority: false },
-      usage_context: { activities: ['hiking', 'travel'], environment: 'rainy city', travel_friendly: true, durability_priority: true },
+      usage_context: {
+        activities: ['hiking', 'travel'],
+        environment: 'rainy city',
+        travel_friendly: true,
+        durability_priority: true,
+      },
       purchase_behavior: { value: 'budget-conscious', buying_frequency: 'monthly' },
     });
     expect(signals).toEqual({
@@ -39,7 +50,17 @@ describe('interpretProfile', () => {
   });
 
   it('ignores what it cannot read and never throws', () => {
-    for (const odd of [null, 42, 'text', [], [1, 2], { style: null }, { style: 7 }, { preferences: { in_stock_only: 'maybe' } }, { avoid: [null, 3, {}] }]) {
+    for (const odd of [
+      null,
+      42,
+      'text',
+      [],
+      [1, 2],
+      { style: null },
+      { style: 7 },
+      { preferences: { in_stock_only: 'maybe' } },
+      { avoid: [null, 3, {}] },
+    ]) {
       expect(() => interpretProfile(odd)).not.toThrow();
     }
     expect(interpretProfile({ preferences: { in_stock_only: 'maybe' }, unknown: { x: 1 } })).toEqual({});
@@ -79,15 +100,25 @@ describe('hard rules', () => {
     expect(ruleBroken(product({ is_available: false }), rules)).toMatch(/stock/);
     expect(ruleBroken(product({ is_available: null }), rules)).toMatch(/stock/);
     expect(ruleBroken(product({ title: 'Wool Tee' }), rules)).toMatch(/wool/);
-    expect(ruleBroken(product({ price: { currency: 'USD', current_value: 31, compare_at_value: null } }), rules)).toMatch(/above 30/);
+    expect(
+      ruleBroken(product({ price: { currency: 'USD', current_value: 31, compare_at_value: null } }), rules),
+    ).toMatch(/above 30/);
     const euros = hardRules({}, { price: { min: 10, currency: 'eur' } });
-    expect(ruleBroken(product({ price: { currency: 'USD', current_value: 5, compare_at_value: null } }), euros)).toBeNull();
-    expect(ruleBroken(product({ price: { currency: 'EUR', current_value: 5, compare_at_value: null } }), euros)).toMatch(/below 10/);
+    expect(
+      ruleBroken(product({ price: { currency: 'USD', current_value: 5, compare_at_value: null } }), euros),
+    ).toBeNull();
+    expect(
+      ruleBroken(product({ price: { currency: 'EUR', current_value: 5, compare_at_value: null } }), euros),
+    ).toMatch(/below 10/);
   });
 
   it('a result needs a title, a price and an image', () => {
     expect(missingParts(product())).toEqual([]);
-    expect(missingParts(product({ title: ' ', images: [], price: { currency: 'USD', current_value: null, compare_at_value: null } }))).toEqual(['title', 'price', 'image']);
+    expect(
+      missingParts(
+        product({ title: ' ', images: [], price: { currency: 'USD', current_value: null, compare_at_value: null } }),
+      ),
+    ).toEqual(['title', 'price', 'image']);
     expect(rejection(null, hardRules({}))).toMatch(/could not be read/);
     expect(rejection(product({ images: [] }), hardRules({}))).toMatch(/lacks image/);
   });

@@ -10,14 +10,33 @@ const tee = (i: number, overrides: Partial<ProductRecord> = {}) =>
   product({ id: `p${i}`, title: `Cotton Tee ${i}`, url: `https://shop.test/products/cotton-tee-${i}`, ...overrides });
 
 /** Live pages: the stored product unless the test changed or broke it. */
-function livePages(items: CatalogItem[], changes: Record<string, Partial<ProductRecord> | 'gone'> = {}, asked: string[][] = []): VerifyUrls {
+function livePages(
+  items: CatalogItem[],
+  changes: Record<string, Partial<ProductRecord> | 'gone'> = {},
+  asked: string[][] = [],
+): VerifyUrls {
   return async (urls) => {
     asked.push([...urls]);
     return urls.map((url): UrlResult => {
       const change = changes[url];
-      if (change === 'gone') return { url, product: null, success: false, outcome: 'non_product_url', retry: false, message: 'Page not found (404)' };
+      if (change === 'gone')
+        return {
+          url,
+          product: null,
+          success: false,
+          outcome: 'non_product_url',
+          retry: false,
+          message: 'Page not found (404)',
+        };
       const item = items.find((i) => i.url === url)!;
-      return { url, product: { ...item.product, ...change }, success: true, outcome: 'success', retry: false, message: '' };
+      return {
+        url,
+        product: { ...item.product, ...change },
+        success: true,
+        outcome: 'success',
+        retry: false,
+        message: '',
+      };
     });
   };
 }
@@ -26,7 +45,10 @@ describe('runAgenticSearch', () => {
   it('answers at most 8, best first, verified, for 5 credits', async () => {
     const items = catalogOf(Array.from({ length: 12 }, (_, i) => tee(i)));
     const asked: string[][] = [];
-    const result = await runAgenticSearch({ search: standInSearch(items), verify: livePages(items, {}, asked) }, { query: 'cotton tee', enrichment: true });
+    const result = await runAgenticSearch(
+      { search: standInSearch(items), verify: livePages(items, {}, asked) },
+      { query: 'cotton tee', enrichment: true },
+    );
     expect(result.products.map((p) => p.product.id)).toEqual(['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7']);
     expect(result.credits).toBe(5);
     expect(asked).toEqual([items.slice(0, 8).map((i) => i.url)]);
@@ -39,7 +61,10 @@ describe('runAgenticSearch', () => {
       [items[3].url]: { images: [] },
       [items[5].url]: { price: { currency: 'USD', current_value: null, compare_at_value: null } },
     });
-    const result = await runAgenticSearch({ search: standInSearch(items), verify }, { query: 'cotton tee', enrichment: true });
+    const result = await runAgenticSearch(
+      { search: standInSearch(items), verify },
+      { query: 'cotton tee', enrichment: true },
+    );
     expect(result.products.map((p) => p.product.id)).toEqual(['p0', 'p2', 'p4', 'p6', 'p7']);
     expect(result).toMatchObject({ candidates: 8, dropped: 3 });
   });
@@ -73,7 +98,11 @@ describe('runAgenticSearch', () => {
     const asked: string[][] = [];
     const result = await runAgenticSearch(
       { search: standInSearch(items, seen), verify: livePages(items, {}, asked) },
-      { query: 'cotton tee', profile: { style: { avoid: ['polyester', 'black'], color: 'navy' }, preferences: { in_stock_only: true } }, enrichment: true },
+      {
+        query: 'cotton tee',
+        profile: { style: { avoid: ['polyester', 'black'], color: 'navy' }, preferences: { in_stock_only: true } },
+        enrichment: true,
+      },
     );
     expect(result.products.map((p) => p.product.id)).toEqual(['p2', 'p4']);
     expect(asked).toEqual([[items[2].url, items[4].url]]);
@@ -86,16 +115,37 @@ describe('runAgenticSearch', () => {
     const verify: VerifyUrls = async (urls) =>
       urls.map((url) =>
         url === items[1].url
-          ? { url, product: items[0].product, success: true, outcome: 'success' as const, retry: false, message: '', final_url: items[0].url }
-          : { url, product: items.find((i) => i.url === url)!.product, success: true, outcome: 'success' as const, retry: false, message: '' },
+          ? {
+              url,
+              product: items[0].product,
+              success: true,
+              outcome: 'success' as const,
+              retry: false,
+              message: '',
+              final_url: items[0].url,
+            }
+          : {
+              url,
+              product: items.find((i) => i.url === url)!.product,
+              success: true,
+              outcome: 'success' as const,
+              retry: false,
+              message: '',
+            },
       );
-    const result = await runAgenticSearch({ search: standInSearch(items), verify }, { query: 'cotton tee', enrichment: true });
+    const result = await runAgenticSearch(
+      { search: standInSearch(items), verify },
+      { query: 'cotton tee', enrichment: true },
+    );
     expect(result.products.map((p) => p.url)).toEqual([items[0].url, items[2].url]);
   });
 
   it('nothing found: no verification, no products, still 5 credits', async () => {
     const asked: string[][] = [];
-    const result = await runAgenticSearch({ search: standInSearch([]), verify: livePages([], {}, asked) }, { query: 'lamp', enrichment: true });
+    const result = await runAgenticSearch(
+      { search: standInSearch([]), verify: livePages([], {}, asked) },
+      { query: 'lamp', enrichment: true },
+    );
     expect(result).toEqual({ products: [], candidates: 0, dropped: 0, credits: 5 });
     expect(asked).toEqual([]);
   });

@@ -12,7 +12,17 @@ import type { ProductSearch, ProfileSignals } from '../search/api';
 import type { ExtractResultStore, UrlEntry } from '../../ports/extract-results';
 import type { WorkflowEngine } from '../../ports/workflow';
 import type { HardRules } from './rules';
-import { AGENTIC_CREDITS, MAX_RESULTS, rankVerified, retrieve, understand, unverified, verdict, type Candidate, type VerifyUrls } from './search';
+import {
+  AGENTIC_CREDITS,
+  MAX_RESULTS,
+  rankVerified,
+  retrieve,
+  understand,
+  unverified,
+  verdict,
+  type Candidate,
+  type VerifyUrls,
+} from './search';
 
 export const AGENTIC_FAILED_MESSAGE = 'The agentic search could not be completed; start a new one';
 
@@ -43,7 +53,13 @@ export interface AgenticStatus {
   status: Execution['status'];
   error: string | null;
   query: string;
-  progress: { step: AgenticStep; candidates_total: number; candidates_verified: number; candidates_dropped: number; percent_complete: number };
+  progress: {
+    step: AgenticStep;
+    candidates_total: number;
+    candidates_verified: number;
+    candidates_dropped: number;
+    percent_complete: number;
+  };
   start_date: string | null;
   stop_date: string | null;
   duration_ms: number | null;
@@ -115,7 +131,11 @@ function percentOf(execution: Execution, step: AgenticStep): number {
   }
 }
 
-const entryCandidate = (entry: UrlEntry) => ({ index: entry.index, url: entry.url ?? entry.input, result: entry.state === 'done' ? entry.result : null });
+const entryCandidate = (entry: UrlEntry) => ({
+  index: entry.index,
+  url: entry.url ?? entry.input,
+  result: entry.state === 'done' ? entry.result : null,
+});
 
 export type AgenticJobs = ReturnType<typeof createAgenticJobs>;
 
@@ -128,10 +148,19 @@ export function createAgenticJobs(deps: AgenticJobsDeps) {
     return execution?.status === 'running' ? execution : null;
   }
 
-  async function recordVerdict(executionId: string, candidate: Candidate, result: ReturnType<typeof verdict>): Promise<boolean> {
+  async function recordVerdict(
+    executionId: string,
+    candidate: Candidate,
+    result: ReturnType<typeof verdict>,
+  ): Promise<boolean> {
     const recorded = await results.record(executionId, candidate.index, result);
     // Counted once per candidate whoever records it (worker, dead-letter consumer or Rank).
-    if (recorded) await executions.addProgress(executionId, `verify-${candidate.index}`, result.success ? { verified: 1 } : { dropped: 1 });
+    if (recorded)
+      await executions.addProgress(
+        executionId,
+        `verify-${candidate.index}`,
+        result.success ? { verified: 1 } : { dropped: 1 },
+      );
     return recorded;
   }
 
@@ -196,29 +225,60 @@ export function createAgenticJobs(deps: AgenticJobsDeps) {
     steps: {
       /** Understand query: pending -> running; the profile's signals and the query's hard rules. */
       async understand(event: { executionId: string }): Promise<PlanState> {
-        const stopped = { executionId: event.executionId, proceed: false, query: '', signals: {}, rules: { inStockOnly: false, avoid: [] }, pageSize: 1, enrichment: false };
+        const stopped = {
+          executionId: event.executionId,
+          proceed: false,
+          query: '',
+          signals: {},
+          rules: { inStockOnly: false, avoid: [] },
+          pageSize: 1,
+          enrichment: false,
+        };
         const execution = (await executions.markRunning(event.executionId)) ?? (await running(event.executionId));
         if (!execution) return stopped;
         const options = optionsOf(execution);
         const profile = options.profileJson ? (JSON.parse(options.profileJson) as unknown) : undefined;
         const plan = await understand(deps.search, options.query, profile);
         await executions.update(execution.id, ['running'], { input: { understood: 1, matches: plan.matches } });
-        return { executionId: execution.id, proceed: true, query: plan.query, signals: plan.signals, rules: plan.rules, pageSize: options.pageSize, enrichment: options.enrichment };
+        return {
+          executionId: execution.id,
+          proceed: true,
+          query: plan.query,
+          signals: plan.signals,
+          rules: plan.rules,
+          pageSize: options.pageSize,
+          enrichment: options.enrichment,
+        };
       },
 
       /** Retrieve candidates: the best page_size that pass the hard rules, written as pending entries. */
-      async retrieve(state: PlanState): Promise<{ executionId: string; proceed: boolean; candidates: VerifyMessage[] }> {
-        if (!(await running(state.executionId))) return { executionId: state.executionId, proceed: false, candidates: [] };
+      async retrieve(
+        state: PlanState,
+      ): Promise<{ executionId: string; proceed: boolean; candidates: VerifyMessage[] }> {
+        if (!(await running(state.executionId)))
+          return { executionId: state.executionId, proceed: false, candidates: [] };
         const candidates = await retrieve(deps.search, state, state.pageSize);
         await results.putEntries(
           state.executionId,
-          candidates.map((c) => ({ index: c.index, input: c.url, url: c.url, dup_of: null, state: 'pending' as const, result: null })),
+          candidates.map((c) => ({
+            index: c.index,
+            input: c.url,
+            url: c.url,
+            dup_of: null,
+            state: 'pending' as const,
+            result: null,
+          })),
         );
         await executions.update(state.executionId, ['running'], { input: { candidates: candidates.length } });
         return {
           executionId: state.executionId,
           proceed: candidates.length > 0,
-          candidates: candidates.map((candidate) => ({ executionId: state.executionId, candidate, enrichment: state.enrichment, rules: state.rules })),
+          candidates: candidates.map((candidate) => ({
+            executionId: state.executionId,
+            candidate,
+            enrichment: state.enrichment,
+            rules: state.rules,
+          })),
         };
       },
 
@@ -233,18 +293,31 @@ export function createAgenticJobs(deps: AgenticJobsDeps) {
       },
 
       /** A candidate whose verification was lost (dead letter, task timeout): dropped as unverified. */
-      async abandon(message: Pick<VerifyMessage, 'executionId' | 'candidate'>): Promise<{ index: number; recorded: boolean }> {
-        const recorded = await recordVerdict(message.executionId, message.candidate, verdict(message.candidate.url, unverified(message.candidate.url), { inStockOnly: false, avoid: [] }));
+      async abandon(
+        message: Pick<VerifyMessage, 'executionId' | 'candidate'>,
+      ): Promise<{ index: number; recorded: boolean }> {
+        const recorded = await recordVerdict(
+          message.executionId,
+          message.candidate,
+          verdict(message.candidate.url, unverified(message.candidate.url), { inStockOnly: false, avoid: [] }),
+        );
         return { index: message.candidate.index, recorded };
       },
 
       /** Rank: closes every unfinished candidate, counts what is shown, completes the execution. */
-      async rank(event: { executionId: string }): Promise<{ executionId: string; returned: number; completed: boolean }> {
+      async rank(event: {
+        executionId: string;
+      }): Promise<{ executionId: string; returned: number; completed: boolean }> {
         const execution = await running(event.executionId);
         if (!execution) return { executionId: event.executionId, returned: 0, completed: false };
         const options = optionsOf(execution);
         for (const entry of await results.all(execution.id)) {
-          if (entry.state === 'pending') await recordVerdict(execution.id, { index: entry.index, url: entry.input }, verdict(entry.input, unverified(entry.input), { inStockOnly: false, avoid: [] }));
+          if (entry.state === 'pending')
+            await recordVerdict(
+              execution.id,
+              { index: entry.index, url: entry.input },
+              verdict(entry.input, unverified(entry.input), { inStockOnly: false, avoid: [] }),
+            );
         }
         const entries = await results.all(execution.id);
         const ranked = rankVerified(entries.map(entryCandidate), options.pageSize);

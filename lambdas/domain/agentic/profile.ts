@@ -11,7 +11,17 @@ const MAX_NODES = 2_000;
 const MAX_TERMS = 20;
 const MAX_TERM_LENGTH = 60;
 
-type Signal = 'inStockOnly' | 'avoid' | 'colours' | 'fits' | 'aesthetics' | 'activities' | 'value' | 'comfort' | 'durability' | 'travel';
+type Signal =
+  | 'inStockOnly'
+  | 'avoid'
+  | 'colours'
+  | 'fits'
+  | 'aesthetics'
+  | 'activities'
+  | 'value'
+  | 'comfort'
+  | 'durability'
+  | 'travel';
 
 /** Normalised key -> signal it feeds. Keys are lower-case with words joined by "_". */
 const KEYS: Record<string, Signal> = {
@@ -59,7 +69,8 @@ const KEYS: Record<string, Signal> = {
   travel_friendly: 'travel',
 };
 
-const CHEAP = /\b(budget|value|cheap|afford|bargain|deal|low|economy|frugal|price[\s_-]?(?:conscious|sensitive)|saving|thrift|discount)/i;
+const CHEAP =
+  /\b(budget|value|cheap|afford|bargain|deal|low|economy|frugal|price[\s_-]?(?:conscious|sensitive)|saving|thrift|discount)/i;
 const DEAR = /\b(premium|luxury|high[\s_-]?end|splurge|designer|quality[\s_-]?first)/i;
 
 /** "inStockOnly", "in-stock only", "In Stock Only" -> "in_stock_only". */
@@ -120,11 +131,16 @@ export function interpretProfile(profile: unknown): ProfileSignals {
 
   const visit = (node: unknown, depth: number) => {
     if (depth > MAX_DEPTH || !node || typeof node !== 'object') return;
-    const entries = Array.isArray(node) ? node.map((v) => ['', v] as const) : Object.entries(node as Record<string, unknown>);
+    const entries = Array.isArray(node)
+      ? node.map((v) => ['', v] as const)
+      : Object.entries(node as Record<string, unknown>);
     for (const [rawKey, child] of entries) {
       if (++nodes > MAX_NODES) return;
       const signal = rawKey ? KEYS[normaliseKey(rawKey)] : undefined;
-      const isContainer = child !== null && typeof child === 'object' && !(Array.isArray(child) && child.every((c) => typeof c !== 'object' || c === null));
+      const isContainer =
+        child !== null &&
+        typeof child === 'object' &&
+        !(Array.isArray(child) && child.every((c) => typeof c !== 'object' || c === null));
       if (isContainer) {
         visit(child, depth + 1);
         continue;

@@ -28,24 +28,41 @@ export function hardRules(signals: ProfileSignals, understood?: Pick<UnderstoodQ
 export function missingParts(product: ProductRecord): string[] {
   const missing: string[] = [];
   if (!product.title?.trim()) missing.push('title');
-  if (typeof product.price.current_value !== 'number' || !Number.isFinite(product.price.current_value)) missing.push('price');
+  if (typeof product.price.current_value !== 'number' || !Number.isFinite(product.price.current_value))
+    missing.push('price');
   if (!product.images.some((image) => typeof image.url === 'string' && image.url.trim() !== '')) missing.push('image');
   return missing;
 }
 
 /** Crude singular: "hoodies" -> "hoodie", "dresses" -> "dress", "boxes" -> "box". */
 const stem = (word: string) =>
-  word.length > 4 && /(ss|sh|ch|x)es$/.test(word) ? word.slice(0, -2) : word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
+  word.length > 4 && /(ss|sh|ch|x)es$/.test(word)
+    ? word.slice(0, -2)
+    : word.length > 3 && word.endsWith('s') && !word.endsWith('ss')
+      ? word.slice(0, -1)
+      : word;
 
 const words = (text: string) => (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map(stem);
 
 /** The text an avoided word is looked for in: what the product is, not what its copy mentions. */
 function describingText(product: ProductRecord): string {
-  const parts: unknown[] = [product.title, product.product_type, product.taxonomy_product_category_path, product.brand, ...product.tags];
+  const parts: unknown[] = [
+    product.title,
+    product.product_type,
+    product.taxonomy_product_category_path,
+    product.brand,
+    ...product.tags,
+  ];
   const attributes = product.attributes;
   if (attributes) {
     for (const [key, value] of Object.entries(attributes)) {
-      if (key === 'summary' || key === 'care_instructions' || key === 'additional_product_information' || key === 'features') continue;
+      if (
+        key === 'summary' ||
+        key === 'care_instructions' ||
+        key === 'additional_product_information' ||
+        key === 'features'
+      )
+        continue;
       if (value && typeof value === 'object' && !Array.isArray(value)) parts.push(...Object.values(value));
       else if (Array.isArray(value)) parts.push(...value);
       else parts.push(value);
@@ -73,7 +90,8 @@ export function ruleBroken(product: ProductRecord, rules: HardRules): string | n
   const avoided = avoidedTerm(product, rules.avoid);
   if (avoided) return `shows "${avoided}", which the profile avoids`;
   const price = product.price.current_value;
-  const comparable = !rules.currency || !product.price.currency || product.price.currency.toUpperCase() === rules.currency;
+  const comparable =
+    !rules.currency || !product.price.currency || product.price.currency.toUpperCase() === rules.currency;
   if (comparable && (rules.minPrice !== undefined || rules.maxPrice !== undefined)) {
     if (typeof price !== 'number') return 'no price to compare with the price asked for';
     if (rules.minPrice !== undefined && price < rules.minPrice) return `price ${price} is below ${rules.minPrice}`;

@@ -37,17 +37,35 @@ export interface Candidate {
 }
 
 /** Filters the engine applies exactly: the profile's in-stock rule is one of them. */
-const profileFilters = (signals: ProfileSignals): SearchFilters | undefined => (signals.inStockOnly ? { isAvailable: true } : undefined);
+const profileFilters = (signals: ProfileSignals): SearchFilters | undefined =>
+  signals.inStockOnly ? { isAvailable: true } : undefined;
 
 /** Step 1: what the query and the profile ask for. */
 export async function understand(search: ProductSearch, query: string, profile: unknown): Promise<AgenticPlan> {
   const signals = interpretProfile(profile);
-  const response = await search.search({ query, mode: 'understand', filters: profileFilters(signals), profile: signals, offset: 0, limit: 1 });
-  return { query, signals, rules: hardRules(signals, response.understood), understood: response.understood, matches: response.total };
+  const response = await search.search({
+    query,
+    mode: 'understand',
+    filters: profileFilters(signals),
+    profile: signals,
+    offset: 0,
+    limit: 1,
+  });
+  return {
+    query,
+    signals,
+    rules: hardRules(signals, response.understood),
+    understood: response.understood,
+    matches: response.total,
+  };
 }
 
 /** Step 2: the best `limit` candidates that pass the hard rules on the data the catalog holds. */
-export async function retrieve(search: ProductSearch, plan: Pick<AgenticPlan, 'query' | 'signals' | 'rules'>, limit: number): Promise<Candidate[]> {
+export async function retrieve(
+  search: ProductSearch,
+  plan: Pick<AgenticPlan, 'query' | 'signals' | 'rules'>,
+  limit: number,
+): Promise<Candidate[]> {
   const response = await search.search({
     query: plan.query,
     mode: 'understand',
@@ -73,7 +91,9 @@ export async function retrieve(search: ProductSearch, plan: Pick<AgenticPlan, 'q
  * title, price or image, or now breaks a hard rule becomes an unsuccessful result saying why.
  */
 export function verdict(candidateUrl: string, result: UrlResult, rules: HardRules): UrlResult {
-  const reason = result.success ? rejection(result.product, rules) : result.message || `the product page could not be read (${result.outcome})`;
+  const reason = result.success
+    ? rejection(result.product, rules)
+    : result.message || `the product page could not be read (${result.outcome})`;
   if (!reason) return { ...result, url: candidateUrl };
   return {
     url: candidateUrl,
@@ -106,7 +126,10 @@ export interface VerifiedCandidate {
  * boosts), one per product, at most `limit`. Pure over stored data, so a status read shows
  * exactly what the Rank step counted.
  */
-export function rankVerified(candidates: readonly VerifiedCandidate[], limit: number): Array<{ url: string; product: ProductRecord }> {
+export function rankVerified(
+  candidates: readonly VerifiedCandidate[],
+  limit: number,
+): Array<{ url: string; product: ProductRecord }> {
   const seen = new Set<string>();
   const out: Array<{ url: string; product: ProductRecord }> = [];
   for (const candidate of [...candidates].sort((a, b) => a.index - b.index)) {
@@ -137,12 +160,28 @@ export interface AgenticResult {
 }
 
 /** v1: every step in this request. */
-export async function runAgenticSearch(deps: { search: ProductSearch; verify: VerifyUrls }, request: AgenticRequest): Promise<AgenticResult> {
+export async function runAgenticSearch(
+  deps: { search: ProductSearch; verify: VerifyUrls },
+  request: AgenticRequest,
+): Promise<AgenticResult> {
   const limit = Math.min(MAX_RESULTS, Math.max(1, request.limit ?? MAX_RESULTS));
   const plan = await understand(deps.search, request.query, request.profile);
   const candidates = await retrieve(deps.search, plan, limit);
-  const results = candidates.length ? await deps.verify(candidates.map((c) => c.url), { enrichment: request.enrichment }) : [];
-  const verified = candidates.map((candidate, i) => ({ ...candidate, result: verdict(candidate.url, results[i] ?? unverified(candidate.url), plan.rules) }));
+  const results = candidates.length
+    ? await deps.verify(
+        candidates.map((c) => c.url),
+        { enrichment: request.enrichment },
+      )
+    : [];
+  const verified = candidates.map((candidate, i) => ({
+    ...candidate,
+    result: verdict(candidate.url, results[i] ?? unverified(candidate.url), plan.rules),
+  }));
   const products = rankVerified(verified, limit);
-  return { products, candidates: candidates.length, dropped: candidates.length - products.length, credits: AGENTIC_CREDITS };
+  return {
+    products,
+    candidates: candidates.length,
+    dropped: candidates.length - products.length,
+    credits: AGENTIC_CREDITS,
+  };
 }

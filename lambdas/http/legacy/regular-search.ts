@@ -11,5 +11,10 @@ export const handler = defineRoute('legacyRegularSearch', async ({ body }, { dep
     offset: (body.page - 1) * body.limit,
     limit: body.limit,
   });
-  return { body: { products: found.hits.map((hit) => legacySearchRecord(hit.item)), meta: legacyMeta(found.total, body.page, body.limit) } };
+  return {
+    body: {
+      products: found.hits.map((hit) => legacySearchRecord(hit.item)),
+      meta: legacyMeta(found.total, body.page, body.limit),
+    },
+  };
 });

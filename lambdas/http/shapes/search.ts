@@ -22,7 +22,9 @@ function optionValues(product: ProductRecord, name: RegExp): string[] {
 }
 
 function priceRange(product: ProductRecord): { min: number | null; max: number | null } {
-  const values = product.variants.map((v) => v.price.current_value).filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
+  const values = product.variants
+    .map((v) => v.price.current_value)
+    .filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
   if (values.length === 0) return { min: product.price.current_value, max: product.price.current_value };
   return { min: Math.min(...values), max: Math.max(...values) };
 }
@@ -76,11 +78,18 @@ export function flatAttributes(product: ProductRecord): Record<string, string> |
 export function legacySearchRecord(item: CatalogItem): LegacySearchRecord {
   const product = item.product;
   const range = priceRange(product);
-  const images = product.images.slice().sort((a, b) => a.position - b.position).map((image) => image.url);
+  const images = product.images
+    .slice()
+    .sort((a, b) => a.position - b.position)
+    .map((image) => image.url);
   const attributes = product.attributes;
   const text = (value: unknown) => joined(value);
-  const colour = attributes?.color ? (text(attributes.color.iscc_family) ?? text(attributes.color.merchant_label)) : null;
-  const material = attributes?.material ? (text(attributes.material.primary) ?? text(attributes.material.merchant_label)) : null;
+  const colour = attributes?.color
+    ? (text(attributes.color.iscc_family) ?? text(attributes.color.merchant_label))
+    : null;
+  const material = attributes?.material
+    ? (text(attributes.material.primary) ?? text(attributes.material.merchant_label))
+    : null;
   return {
     id: product.id,
     title: product.title,
@@ -101,7 +110,11 @@ export function legacySearchRecord(item: CatalogItem): LegacySearchRecord {
     handle: product.handle,
     tags: [...product.tags],
     images: { primary: images[0] ?? null, gallery: images.slice(1) },
-    variants: { color: optionValues(product, COLOUR_OPTION), size: optionValues(product, SIZE_OPTION), price_range: range },
+    variants: {
+      color: optionValues(product, COLOUR_OPTION),
+      size: optionValues(product, SIZE_OPTION),
+      price_range: range,
+    },
     options: Object.fromEntries(product.options.map((option) => [option.name, [...option.values]])),
     attributes: {
       color: colour,
@@ -122,7 +135,9 @@ export function legacySearchRecord(item: CatalogItem): LegacySearchRecord {
 
 /** Enrichment off: the fields it governs are null, whatever the stored record holds. */
 export const withEnrichment = (product: ProductRecord, enrichment: boolean): ProductRecord =>
-  enrichment ? product : maskToFlags(product, { enrichment: false, reviews: true, image_tags: true, similar_products: true });
+  enrichment
+    ? product
+    : maskToFlags(product, { enrichment: false, reviews: true, image_tags: true, similar_products: true });
 
 export function miniV1(item: CatalogItem, enrichment: boolean): MiniV1 {
   const product = withEnrichment(item.product, enrichment);
@@ -143,7 +158,11 @@ export function miniV2(item: CatalogItem, enrichment: boolean): MiniV2 {
     url: item.url,
     product: {
       title: product.title,
-      price: { current_value: product.price.current_value, compare_at_value: product.price.compare_at_value, currency: product.price.currency },
+      price: {
+        current_value: product.price.current_value,
+        compare_at_value: product.price.compare_at_value,
+        currency: product.price.currency,
+      },
       description: product.description,
       images: product.images.map((image) => [image.url]),
       attributes: flatAttributes(product),

@@ -8,6 +8,13 @@ export const handler = defineRoute('v1AgenticSearchMini', async ({ body }, { dep
   const found = await deps.search.search({ query: body.query, mode: 'understand', offset: 0, limit: MINI_RESULTS });
   const products = found.hits.map((hit) => miniV1(hit.item, body.enable_enrichment));
   return {
-    body: { products, meta: { totalItems: products.length, urls: products.map((p) => p.url), credits_used: miniSearchCredits(body.enable_enrichment) } },
+    body: {
+      products,
+      meta: {
+        totalItems: products.length,
+        urls: products.map((p) => p.url),
+        credits_used: miniSearchCredits(body.enable_enrichment),
+      },
+    },
   };
 });

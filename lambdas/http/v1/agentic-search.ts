@@ -9,7 +9,11 @@ export const handler = defineRoute('v1AgenticSearch', async ({ body }, { deps })
   return {
     body: {
       products: result.products.map(({ product }) => legacyProduct(product)),
-      meta: { urls: result.products.map(({ url }) => url), totalItems: result.products.length, credits_used: result.credits },
+      meta: {
+        urls: result.products.map(({ url }) => url),
+        totalItems: result.products.length,
+        credits_used: result.credits,
+      },
     },
   };
 });

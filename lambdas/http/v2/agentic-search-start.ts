@@ -9,5 +9,8 @@ export const handler = defineRoute('v2AgenticSearchStart', async ({ body }, { or
     pageSize: body.page_size,
     enrichment: body.enable_enrichment,
   });
-  return { status: 202, body: { execution_id: started.execution_id, status: started.status, meta: { credits_used: started.credits_used } } };
+  return {
+    status: 202,
+    body: { execution_id: started.execution_id, status: started.status, meta: { credits_used: started.credits_used } },
+  };
 });
