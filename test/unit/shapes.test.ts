@@ -4,9 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { CONTRACTS } from '../../lambdas/contracts/operations';
 import { legacyProduct, legacyResult, minorDigits, priceString } from '../../lambdas/http/shapes/legacy-product';
 import { perUrlResult, v1ExecutionList, v1ExtractStatus, v2ExecutionList, v2ExtractStatus } from '../../lambdas/http/shapes/extract-status';
-import { summarizeSync } from '../../lambdas/http/shapes/legacy-sync';
 import type { ExtractionStatus } from '../../lambdas/domain/extract-jobs/model';
-import type { ExtractOptions, ProductImage, ProductRecord, UrlResult } from '../../lambdas/domain/extraction/types';
+import type { ProductImage, ProductRecord, UrlResult } from '../../lambdas/domain/extraction/types';
 
 /** Shapes take the organization's affiliate linker; these tests look at everything else. */
 const unlinked = (record: ProductRecord) => record;
@@ -56,8 +55,6 @@ function status(overrides: Partial<ExtractionStatus> = {}): ExtractionStatus {
     ...overrides,
   };
 }
-
-const OPTIONS: ExtractOptions = { enableEnrichment: true, enableReviews: false, enableImageTags: false, enableSimilarProducts: false, countryCode: 'us' };
 
 describe('rich legacy record', () => {
   it('renames to the legacy names, prices variants as decimal strings and derives the price range', () => {
@@ -144,14 +141,5 @@ describe('execution lists', () => {
     expect(v2.meta).toEqual({});
     expect(v2.pagination.total_items).toBe(2);
     expect(CONTRACTS.v2ExtractList.success.schema.safeParse(v2).success).toBe(true);
-  });
-});
-
-describe('sync summary', () => {
-  it('lists distinct normalised URLs and charges each successful product once', () => {
-    const inputs = ['https://shop.example/p#a', 'https://shop.example/p?utm_source=x', 'bad url', 'https://shop.example/q', 42];
-    const results = [success(inputs[0] as string), success(inputs[1] as string), failure('bad url', 'malformed_url', false), failure('https://shop.example/q', 'other', true), failure('42', 'malformed_url', false)];
-    expect(summarizeSync(inputs, results, OPTIONS)).toEqual({ urlsProcessed: ['https://shop.example/p', 'https://shop.example/q'], creditsUsed: 2 });
-    expect(summarizeSync(inputs, results, { ...OPTIONS, enableEnrichment: false, enableReviews: true, enableImageTags: true }).creditsUsed).toBe(3);
   });
 });

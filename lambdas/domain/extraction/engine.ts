@@ -18,7 +18,9 @@ import { PLATFORM_THRESHOLD } from './platform';
 import { shopifyHandle } from './product-url';
 import { readShopifyProduct, readWooProduct } from './readers/platform-json';
 import { parseTolerantJson } from './tolerant-json';
-import { OUTCOME_CLASS, type ExtractOptions, type ExtractUrl, type Outcome, type Platform, type UrlResult } from './types';
+import type { ExtractOptions, ExtractUrl, Outcome, Platform, UrlResult } from './types';
+import { failureResult, finalUrlField, unexpectedFailure } from './results';
+import { parseHttpUrl } from './url';
 
 export interface ExtractorDeps {
   fetcher: PageFetcher;
@@ -29,35 +31,16 @@ export interface ExtractorDeps {
 /** A platform named by signals this strong stays named even when its probe fails. */
 const STRONG_SIGNALS = PLATFORM_THRESHOLD + 4;
 
-function result(url: string, outcome: Outcome, message: string, finalUrl?: string): UrlResult {
-  const r: UrlResult = { url, product: null, success: false, outcome, retry: OUTCOME_CLASS[outcome] === 'failed', message };
-  if (finalUrl && differs(url, finalUrl)) r.final_url = finalUrl;
-  return r;
+const result = (url: string, outcome: Exclude<Outcome, 'success'>, message: string, finalUrl?: string): UrlResult => failureResult(url, outcome, message, finalUrl);
+
+/** The engine takes absolute http(s) URLs only (callers normalise first); the rest is the one URL validation. */
+function validateUrl(raw: unknown): { ok: true; url: URL } | { ok: false; message: string } {
+  if (typeof raw !== 'string' || !/^\s*https?:\/\//i.test(raw)) return { ok: false, message: 'Malformed URL: not an absolute http(s) URL' };
+  const parsed = parseHttpUrl(raw);
+  return parsed.ok ? parsed : { ok: false, message: `Malformed URL: ${parsed.problem}` };
 }
 
-function differs(input: string, landing: string): boolean {
-  try {
-    return new URL(input).href !== new URL(landing).href;
-  } catch {
-    return input !== landing;
-  }
-}
-
-export function validateUrl(raw: unknown): { ok: true; url: URL } | { ok: false; message: string } {
-  if (typeof raw !== 'string' || !raw.trim()) return { ok: false, message: 'The URL is empty.' };
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    return { ok: false, message: `"${String(raw).slice(0, 200)}" is not an absolute URL.` };
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, message: `Only http and https URLs can be extracted, not ${url.protocol.replace(':', '')}.` };
-  if (!url.hostname || (!url.hostname.includes('.') && url.hostname !== 'localhost')) return { ok: false, message: `"${url.hostname}" is not a valid host name.` };
-  if (url.username || url.password) return { ok: false, message: 'URLs with credentials are not accepted.' };
-  return { ok: true, url };
-}
-
-function statusOutcome(status: number): { outcome: Outcome; message: string } {
+function statusOutcome(status: number): { outcome: Exclude<Outcome, 'success'>; message: string } {
   if (status === 404 || status === 410) return { outcome: 'non_product_url', message: `The page does not exist (HTTP ${status}): check the URL.` };
   if (status === 401 || status === 403) return { outcome: 'automated_access_not_permitted', message: `The store refused automated access (HTTP ${status}).` };
   if (status === 429) return { outcome: 'other', message: 'The store is rate limiting requests (HTTP 429); try again later.' };
@@ -65,7 +48,7 @@ function statusOutcome(status: number): { outcome: Outcome; message: string } {
   return { outcome: 'other', message: `The store answered HTTP ${status}.` };
 }
 
-function failureOutcome(failure: FetchFailure): { outcome: Outcome; message: string } {
+function failureOutcome(failure: FetchFailure): { outcome: Exclude<Outcome, 'success'>; message: string } {
   const text = failure.message || failure.kind;
   switch (failure.kind) {
     case 'malformed_url':
@@ -85,6 +68,9 @@ function failureOutcome(failure: FetchFailure): { outcome: Outcome; message: str
       return { outcome: 'other', message: `The URL does not return an HTML page. ${text}`.trim() };
     case 'too_large':
       return { outcome: 'other', message: `The page is too large to process. ${text}`.trim() };
+    case 'network':
+      // The adapter's text may hold a socket error's own words: customers get ours.
+      return { outcome: 'other', message: 'The store could not be reached; try again later.' };
     default:
       return { outcome: 'other', message: text };
   }
@@ -169,7 +155,7 @@ export function createExtractor(deps: ExtractorDeps): ExtractUrl {
         const { outcome, message } = failureOutcome(error);
         return result(input, outcome, message, error.details.finalUrl);
       }
-      return result(input, 'other', `The page could not be fetched: ${(error as Error)?.message ?? String(error)}`);
+      return unexpectedFailure(input);
     }
     const finalUrl = page.finalUrl || valid.url.href;
     if (page.status >= 400) {
@@ -201,16 +187,14 @@ export function createExtractor(deps: ExtractorDeps): ExtractUrl {
       pageDescriptionHtml: analysis.descriptionHtml,
       now: now(),
     });
-    const success: UrlResult = { url: input, product, success: true, outcome: 'success', retry: false, message: '' };
-    if (differs(input, finalUrl)) success.final_url = finalUrl;
-    return success;
+    return { url: input, product, success: true, outcome: 'success', retry: false, message: '', ...finalUrlField(input, finalUrl) };
   }
 
   return async (url, options) => {
     try {
       return await extract(url, options);
     } catch (error) {
-      return result(typeof url === 'string' ? url : String(url), 'other', `Extraction failed unexpectedly: ${(error as Error)?.message ?? String(error)}`);
+      return unexpectedFailure(typeof url === 'string' ? url : String(url));
     }
   };
 }

@@ -1,19 +1,10 @@
 // POST /api/products: synchronous extraction of up to 50 URLs, one element per input URL.
 import { defineRoute } from '../pipeline';
-import type { ExtractOptions } from '../../domain/extraction/types';
+import { extractOptionsFrom } from '../../domain/extraction/options';
 import { legacyResult } from '../shapes/legacy-product';
-import { summarizeSync } from '../shapes/legacy-sync';
 
 export const handler = defineRoute('legacyProducts', async ({ body }, { deps }) => {
-  const options: ExtractOptions = {
-    enableEnrichment: body.enable_enrichment,
-    enableReviews: false,
-    enableImageTags: false,
-    enableSimilarProducts: false,
-    countryCode: body.country_code,
-  };
-  const extracted = await deps.extractNow({ urls: body.urls, options, forceExtraction: body.force_extraction });
-  const summary = summarizeSync(body.urls, extracted.results, options);
+  const extracted = await deps.extractNow({ urls: body.urls, options: extractOptionsFrom(body), forceExtraction: body.force_extraction });
   return {
     body: {
       products: extracted.results.map(legacyResult),
@@ -21,8 +12,8 @@ export const handler = defineRoute('legacyProducts', async ({ body }, { deps }) 
         total_requested: extracted.total_requested,
         total_successful: extracted.total_successful,
         total_failed: extracted.total_failed,
-        urls_processed: summary.urlsProcessed,
-        credits_used: summary.creditsUsed,
+        urls_processed: extracted.urls_processed,
+        credits_used: extracted.credits_used,
       },
     },
   };

@@ -4,6 +4,7 @@ import type { ExtractionStatus } from '../../domain/extract-jobs/model';
 import type { ExecutionList } from '../../domain/executions/service';
 import type { UrlResult } from '../../domain/extraction/types';
 import type { RecordLinker } from '../../domain/affiliate/links';
+import { finalUrlField } from '../../domain/extraction/results';
 import type { ResponseOf } from '../../contracts/operations';
 
 type PerUrl = ResponseOf<'v2ExtractStatus'>['data'] extends (infer T)[] | undefined ? T : never;
@@ -15,7 +16,7 @@ type PerUrl = ResponseOf<'v2ExtractStatus'>['data'] extends (infer T)[] | undefi
  */
 export function perUrlResult(result: UrlResult, link: RecordLinker): PerUrl {
   const { final_url, product, ...rest } = result;
-  return { ...rest, product: product ? link(product) : null, ...(final_url && final_url !== result.url ? { final_url } : {}) };
+  return { ...rest, product: product ? link(product) : null, ...finalUrlField(result.url, final_url) };
 }
 
 /** List view: `processing` for pending and running (the summary already says so). */

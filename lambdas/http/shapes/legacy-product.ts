@@ -2,6 +2,8 @@
 // under legacy names (price_amount/price_currency, altText, variantIDs, SKU, isAvailable) with
 // variant prices as decimal strings, as the spec's "Legacy product record" describes.
 import type { ProductImage, ProductRecord, UrlResult } from '../../domain/extraction/types';
+import { currencyExponent } from '../../domain/extraction/price';
+import { finalUrlField } from '../../domain/extraction/results';
 import type { z } from 'zod';
 import type { LegacyPerUrlResult, LegacyProductImage, LegacyRichProductRecord } from '../../contracts/entities';
 
@@ -9,23 +11,8 @@ export type LegacyImage = z.input<typeof LegacyProductImage>;
 export type LegacyRecord = z.input<typeof LegacyRichProductRecord>;
 export type LegacyResult = z.input<typeof LegacyPerUrlResult>;
 
-const minorDigitsByCurrency = new Map<string, number>();
-
-/** Digits after the decimal point for a currency (JPY 0, USD 2, BHD 3); 2 when unknown. */
-export function minorDigits(currency: string | null): number {
-  if (!currency) return 2;
-  const code = currency.toUpperCase();
-  let digits = minorDigitsByCurrency.get(code);
-  if (digits === undefined) {
-    try {
-      digits = new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits ?? 2;
-    } catch {
-      digits = 2; // not an ISO 4217 code
-    }
-    if (minorDigitsByCurrency.size < 500) minorDigitsByCurrency.set(code, digits);
-  }
-  return digits;
-}
+/** Digits after the decimal point for a currency (JPY 0, USD 2, BHD 3; 2 when unknown): the price module's ISO 4217 table. */
+export const minorDigits = (currency: string | null): number => currencyExponent(currency);
 
 /** A legacy price string: "19.99", "1299" (JPY); null for an unknown value. */
 export function priceString(value: number | null, currency: string | null): string | null {
@@ -115,6 +102,6 @@ export function legacyResult(result: UrlResult): LegacyResult {
     outcome: result.outcome,
     retry: result.retry,
     message: result.message,
-    ...(result.final_url && result.final_url !== result.url ? { final_url: result.final_url } : {}),
+    ...finalUrlField(result.url, result.final_url),
   };
 }

@@ -1,6 +1,7 @@
 // POST /v1/extract: vendor-based extraction of `domain`'s listings (flags default true); waits
 // for `crawl_id`, or for a crawl it starts itself when the vendor has no listings.
 import { defineRoute } from '../pipeline';
+import { extractOptionsFrom } from '../../domain/extraction/options';
 
 export const handler = defineRoute('v1ExtractStart', async ({ body }, { org, deps }) => {
   const started = await deps.crawl.jobs.startVendorExtraction({
@@ -8,13 +9,7 @@ export const handler = defineRoute('v1ExtractStart', async ({ body }, { org, dep
     vendor: body.domain,
     maxProducts: body.max_products,
     crawlId: body.crawl_id,
-    options: {
-      enableEnrichment: body.enable_enrichment,
-      enableReviews: body.enable_reviews,
-      enableImageTags: body.enable_image_tags,
-      enableSimilarProducts: false,
-      countryCode: body.country_code,
-    },
+    options: extractOptionsFrom(body),
   });
   return { body: { success: true as const, execution_id: started.execution_id } };
 });

@@ -2,6 +2,7 @@
 // in invalid_urls. Vendor mode extracts the vendor's listings, or waits (meta.waiting_for) for
 // `crawl_id` or for a crawl it starts itself when the vendor has no listings.
 import { defineRoute } from '../pipeline';
+import { extractOptionsFrom } from '../../domain/extraction/options';
 
 export const handler = defineRoute('v2ExtractStart', async ({ body }, { org, deps }) => {
   if (body.urls === undefined) {
@@ -10,13 +11,7 @@ export const handler = defineRoute('v2ExtractStart', async ({ body }, { org, dep
       vendor: body.vendor!,
       maxProducts: body.max_products,
       crawlId: body.crawl_id,
-      options: {
-        enableEnrichment: body.enable_enrichment,
-        enableReviews: body.enable_reviews,
-        enableImageTags: body.enable_image_tags,
-        enableSimilarProducts: body.enable_similar_products,
-        countryCode: body.country_code,
-      },
+      options: extractOptionsFrom(body),
     });
     return {
       status: 202,
@@ -31,13 +26,7 @@ export const handler = defineRoute('v2ExtractStart', async ({ body }, { org, dep
     org,
     kind: 'extract-urls',
     urls: body.urls,
-    options: {
-      enableEnrichment: body.enable_enrichment,
-      enableReviews: body.enable_reviews,
-      enableImageTags: body.enable_image_tags,
-      enableSimilarProducts: body.enable_similar_products,
-      countryCode: body.country_code,
-    },
+    options: extractOptionsFrom(body),
     onInvalid: 'reject',
   });
   return {
