@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLocalService, type LocalService } from '../../lambdas/local/service';
+import type { LocalService } from '../../lambdas/local/service';
 
 const MB = 1024 * 1024;
 
@@ -38,6 +38,8 @@ const ORG = 'bench-crawl';
 
 /** The whole local service (embedded engines, state machines, pollers, HTTP) on port 0, its own data dir. */
 export async function startBenchService(options: { resolveEnv: string; env?: Record<string, string>; workerConcurrency?: number; queueRetrySeconds?: number }): Promise<BenchService> {
+  // Loaded here, not at module load: the Crawlee side of a bench runs without the service's modules.
+  const { startLocalService } = await import('../../lambdas/local/service');
   const dataDir = mkdtempSync(join(tmpdir(), 'pds-bench-crawl-'));
   const service = await startLocalService({
     port: 0,

@@ -7,7 +7,8 @@
 // one), so its peak RSS is its own. Politeness delay 0 on both sides.
 // Env: CRAWL_BENCH_SIZE (default 10000), CRAWL_BENCH_HUGE (default 100000; 0 skips that part).
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startStoreSimulator, type RequestCounts, type StoreSimulator } from '../stores';
@@ -19,7 +20,6 @@ const SHOPIFY = 'shopify-collections.test';
 const SITEMAP = 'sitemap-only.test';
 const HUGE = 'shopify-huge.test';
 const CHILD_ENV = 'PDS_BENCH_CRAWL_CHILD';
-const RESULT = 'BENCH-RESULT ';
 const here = dirname(fileURLToPath(import.meta.url));
 
 type Job =
@@ -80,24 +80,33 @@ async function runJob(job: Job): Promise<ServiceResult | PeerResult> {
   }
 }
 
-/** Runs one job in a child process (same bench entry, job in the environment); its last result line is the answer. */
+/**
+ * Runs one job in a child process (same bench entry, job in the environment). The answer comes
+ * back in a file: the child's stdout carries the service's own logs.
+ */
 function inChild<T>(job: Job): Promise<T | Failed> {
+  const dir = mkdtempSync(join(tmpdir(), 'pds-bench-crawl-child-'));
+  const resultFile = join(dir, 'result.json');
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'run.ts'), 'crawl'], {
-      env: { ...process.env, [CHILD_ENV]: JSON.stringify(job) },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, [CHILD_ENV]: JSON.stringify({ job, resultFile }) },
+      stdio: ['ignore', 'ignore', 'pipe'],
     });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString('utf8');
+    let errors = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      errors = (errors + chunk.toString('utf8')).slice(-2000);
     });
     // Bounded: a side that hangs is reported, not waited for forever.
     const timer = setTimeout(() => child.kill('SIGKILL'), 40 * 60 * 1000);
     child.on('close', (code) => {
       clearTimeout(timer);
-      const line = out.split('\n').reverse().find((l) => l.startsWith(RESULT));
-      if (line) resolve(JSON.parse(line.slice(RESULT.length)));
-      else resolve({ ok: false, error: `child exited ${code}: ${out.slice(-500)}` });
+      try {
+        resolve(JSON.parse(readFileSync(resultFile, 'utf8')));
+      } catch {
+        resolve({ ok: false, error: `child exited ${code} without a result: ${errors.slice(-500)}` });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
   });
 }
@@ -159,15 +168,16 @@ async function compareStore(sim: StoreSimulator, host: string) {
 }
 
 export default async function main(): Promise<void> {
-  const job = process.env[CHILD_ENV];
-  if (job) {
+  const child = process.env[CHILD_ENV];
+  if (child) {
+    const { job, resultFile } = JSON.parse(child) as { job: Job; resultFile: string };
     let result: ServiceResult | PeerResult | Failed;
     try {
-      result = await runJob(JSON.parse(job) as Job);
+      result = await runJob(job);
     } catch (error) {
       result = { ok: false, error: (error as Error).message ?? String(error) };
     }
-    process.stdout.write(`\n${RESULT}${JSON.stringify(result)}\n`);
+    writeFileSync(resultFile, JSON.stringify(result));
     // Crawlee and the pollers may leave timers behind: the child's answer is out, end it.
     process.exit(0);
   }
