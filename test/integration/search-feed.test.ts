@@ -1,0 +1,157 @@
+// The catalog change feed over the embedded DynamoDB: products stored by extractions and
+// listings stored by crawls become searchable within seconds through the container's search
+// (no table scan: the gsi2 feed partitions since the cursor), an extracted record wins over a
+// listing of the same URL, a write stamped before the cursor still arrives, and a new process
+// starts from the saved snapshot's cursor instead of the beginning.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEngines, type Engines } from '../../lambdas/local/engines';
+import { loadConfig } from '../../lambdas/config';
+import { createContainer, type Container } from '../../lambdas/composition/container';
+import { dynamoListingStore } from '../../lambdas/adapters/dynamodb/listings';
+import { dynamoCatalogFeed, dynamoCatalogRecords } from '../../lambdas/adapters/dynamodb/catalog-feed';
+import { dynamoProductStore } from '../../lambdas/adapters/dynamodb/products';
+import { fileSnapshotStore } from '../../lambdas/adapters/search/file-snapshot';
+import { createMemoryIndex } from '../../lambdas/adapters/search/memory-index';
+import { createSearchService } from '../../lambdas/domain/search/service';
+import type { CatalogFeed } from '../../lambdas/ports/search-index';
+import type { ExtractOptions } from '../../lambdas/domain/extraction/types';
+import { SEARCH_SNAPSHOT_KEY } from '../../lambdas/composition/search';
+import { catalogStores, enrichedRecord } from '../bench/_search-catalog';
+
+let engines: Engines;
+let dataDir: string;
+let container: Container;
+
+const options = { countryCode: 'us', enableEnrichment: true, enableReviews: false, enableImageTags: false, enableSimilarProducts: false } as ExtractOptions;
+
+beforeAll(async () => {
+  engines = await startEngines();
+  dataDir = mkdtempSync(join(tmpdir(), 'pds-search-feed-'));
+  container = createContainer(
+    loadConfig({ PDS_TABLE_NAME: engines.tableName, PDS_DYNAMODB_ENDPOINT: engines.dynamodbEndpoint, PDS_DATA_DIR: dataDir, AWS_REGION: 'us-east-1' }),
+  );
+}, 30_000);
+
+afterAll(async () => {
+  container?.dispose();
+  await engines?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Searches until `found` holds or `ms` pass (the catch-up runs at most once a second). */
+async function eventually<T>(run: () => Promise<T>, found: (value: T) => boolean, ms = 8_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  let value = await run();
+  while (!found(value) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    value = await run();
+  }
+  return value;
+}
+
+const [store] = catalogStores(60);
+
+describe('search catches up with the table', () => {
+  it('extracted products are searchable within seconds, with their full records', async () => {
+    const items = [];
+    for (let i = 0; i < 40; i++) {
+      const p = store.product(i);
+      items.push({ url: p.url, product: await enrichedRecord(store, p) });
+    }
+    await container.catalog.rememberAll(items, options);
+    const hoodies = items.filter((i) => /hoodie/i.test(i.product.title ?? ''));
+    expect(hoodies.length).toBeGreaterThan(0);
+    const result = await eventually(
+      () => container.search.search({ query: 'hoodie', mode: 'understand', offset: 0, limit: 50 }),
+      (r) => r.total === hoodies.length,
+    );
+    expect(result.total).toBe(hoodies.length);
+    expect(result.hits.map((h) => h.item.url).sort()).toEqual(hoodies.map((h) => h.url).sort());
+    // Hits carry the stored record, not the index's projection.
+    expect(result.hits[0].item.product.variants.length).toBeGreaterThan(0);
+    expect(result.hits[0].item.source).toBe('extraction');
+
+    // A product stored later appears without a restart.
+    const later = store.product(50);
+    await container.catalog.remember(later.url, options, { ...(await enrichedRecord(store, later)), title: 'Zeppelin Teapot' });
+    const teapot = await eventually(() => container.search.search({ query: 'zeppelin', mode: 'keywords', offset: 0, limit: 5 }), (r) => r.total === 1);
+    expect(teapot.hits.map((h) => h.item.url)).toEqual([later.url]);
+  }, 30_000);
+
+  it('crawled listings are searchable, and an extraction of the same URL replaces its listing', async () => {
+    const listings = dynamoListingStore(container.clients.documents, engines.tableName);
+    const url = 'https://listing-only.test/products/quokka-lamp';
+    const now = new Date().toISOString();
+    await listings.upsert('listing-only.test', 'Listing Only', 'crawl-listing-only-test-000000000001', [
+      { listing: { url, name: 'Quokka Lamp', images: [{ id: 'i1', url: 'https://listing-only.test/q.jpg', width: null, height: null, position: 1 }], price: { currency: 'USD', current_value: 42, compare_at_value: null } }, order: 0 },
+    ], now);
+    const listed = await eventually(() => container.search.search({ query: 'quokka lamp', mode: 'understand', offset: 0, limit: 5 }), (r) => r.total === 1);
+    expect(listed.hits[0].item).toMatchObject({ source: 'listing', vendor: 'listing-only.test', url });
+    expect(listed.hits[0].item.product).toMatchObject({ title: 'Quokka Lamp', price: { current_value: 42 }, description: null });
+
+    const record = { ...(await enrichedRecord(store, store.product(55))), url, title: 'Quokka Lamp', description: 'A brass desk lamp shaped like a quokka.' };
+    await container.catalog.remember(url, options, record);
+    const extracted = await eventually(
+      () => container.search.search({ query: 'quokka lamp', mode: 'understand', offset: 0, limit: 5 }),
+      (r) => r.hits[0]?.item.source === 'extraction',
+    );
+    expect(extracted.total).toBe(1);
+    expect(extracted.hits[0].item.product.description).toMatch(/brass desk lamp/);
+  }, 30_000);
+
+  it('a write stamped before the cursor (landing late) is still read', async () => {
+    await container.search.refresh({ force: true });
+    const p = store.product(51);
+    // Stored with an instant a second in the past, after the last catch-up moved the cursor.
+    await dynamoProductStore(container.clients.documents, engines.tableName).put({
+      url: p.url,
+      country: 'us',
+      vendor: store.host,
+      product: { ...(await enrichedRecord(store, p)), title: 'Latecomer Kettle' },
+      flags: { enrichment: true, reviews: false, image_tags: false, similar_products: false },
+      updated_at: new Date(Date.now() - 1_000).toISOString(),
+    });
+    const late = await eventually(() => container.search.search({ query: 'latecomer kettle', mode: 'keywords', offset: 0, limit: 5 }), (r) => r.total === 1);
+    expect(late.total).toBe(1);
+  }, 30_000);
+
+  it('the feed serves the newest first from the index', async () => {
+    const feed = await container.search.feed({ offset: 0, limit: 3 });
+    expect(feed.total).toBeGreaterThanOrEqual(43);
+    const dates = feed.items.map((i) => i.updatedAt);
+    expect([...dates].sort().reverse()).toEqual(dates);
+    const vendor = await container.search.feed({ vendor: 'listing-only.test', offset: 0, limit: 10 });
+    expect(vendor.items.map((i) => i.source)).toEqual(['extraction']);
+  });
+
+  it('a new process starts from the saved snapshot and reads only what came after', async () => {
+    await container.search.refresh({ force: true });
+    await container.search.save();
+    const saved = container.search.cursor();
+    expect(saved).not.toBeNull();
+
+    const reads: Array<string | null> = [];
+    const real = dynamoCatalogFeed(container.clients.documents, engines.tableName);
+    const counting: CatalogFeed = {
+      read: (cursor, opts) => {
+        reads.push(cursor);
+        return real.read(cursor, opts);
+      },
+    };
+    const next = createSearchService({
+      index: createMemoryIndex(),
+      feed: counting,
+      records: dynamoCatalogRecords(container.clients.documents, engines.tableName),
+      snapshots: fileSnapshotStore(join(dataDir, SEARCH_SNAPSHOT_KEY)),
+      now: Date.now,
+    });
+    const result = await next.search({ query: 'hoodie', mode: 'understand', offset: 0, limit: 50 });
+    expect(reads[0]).toBe(saved);
+    const before = await container.search.search({ query: 'hoodie', mode: 'understand', offset: 0, limit: 50 });
+    expect(result.total).toBe(before.total);
+    expect(result.hits.map((h) => h.item.key)).toEqual(before.hits.map((h) => h.item.key));
+  }, 30_000);
+});
