@@ -53,18 +53,22 @@ export interface StartedVendorExtraction {
 
 export type CrawlJobs = ReturnType<typeof createCrawlJobs>;
 
-/** The vendor key and the origin to crawl from what a caller sent (host or any URL of the store). */
+/**
+ * The vendor key and the origin to crawl from what a caller sent (host or any URL of the store).
+ * The origin is the vendor key's (no `www.`): the storefront's own redirect, if any, decides the
+ * host listings are read from (Determining crawl method follows it).
+ */
 export function crawlTarget(raw: string): { vendor: string; origin: string } {
   const vendor = vendorKey(raw);
   if (!vendor || !vendor.includes('.')) throw invalid('vendor must be a hostname or a URL of the store', { parameter: 'vendor' });
-  let origin = `https://${vendor}`;
+  const scheme = /^http:\/\//i.test(raw.trim()) ? 'http' : 'https';
+  let port = '';
   try {
-    const url = new URL(/^https?:\/\//i.test(raw.trim()) ? raw.trim() : `https://${raw.trim()}`);
-    origin = `${url.protocol}//${url.host.toLowerCase()}`;
+    port = new URL(/^https?:\/\//i.test(raw.trim()) ? raw.trim() : `https://${raw.trim()}`).port;
   } catch {
-    // vendorKey read it: keep the https origin of the key
+    // vendorKey read it: no port
   }
-  return { vendor, origin };
+  return { vendor, origin: `${scheme}://${vendor}${port ? `:${port}` : ''}` };
 }
 
 export function createCrawlJobs(deps: CrawlJobsDeps) {
