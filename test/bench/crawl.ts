@@ -5,17 +5,20 @@
 // vs page 1,000 of that vendor. Requests are counted at the store simulator, so both sides are
 // measured the same way. Each side runs in its own child process (the simulator stays in this
 // one), so its peak RSS is its own. Politeness delay 0 on both sides.
-// Env: CRAWL_BENCH_SIZE (default 10000), CRAWL_BENCH_HUGE (default 100000; 0 skips that part).
+// Env: CRAWL_BENCH_SIZE (default 10000), CRAWL_BENCH_HUGE (default 100000; 0 skips that part),
+// CRAWL_BENCH_PARTS (default "shopify,sitemap,huge").
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startStoreSimulator, type RequestCounts, type StoreSimulator } from '../stores';
+import { countSdkCalls } from './_count-hook';
 import { crawlThroughService, measureListingsPages, memorySampler, readAllCollections, readAllListings, runCrawlee, seconds, startBenchService } from './_crawl-kit';
 
 const SIZE = Number(process.env.CRAWL_BENCH_SIZE ?? 10_000);
 const HUGE_SIZE = Number(process.env.CRAWL_BENCH_HUGE ?? 100_000);
+const PARTS = new Set((process.env.CRAWL_BENCH_PARTS ?? 'shopify,sitemap,huge').split(','));
 const SHOPIFY = 'shopify-collections.test';
 const SITEMAP = 'sitemap-only.test';
 const HUGE = 'shopify-huge.test';
@@ -38,6 +41,10 @@ interface ServiceResult {
   collections: Array<{ url: string; products_total: number }>;
   peakRssMb: number;
   paging: Array<{ page: number; items: number; p50: number; p90: number }>;
+  /** AWS SDK calls of the crawl by command (embedded DynamoDB, SQS, Step Functions). */
+  sdkCalls: Array<[string, number]>;
+  /** meta.duration_ms: the execution's own duration. */
+  durationMs: number | null;
 }
 interface PeerResult {
   ok: true;
@@ -57,7 +64,10 @@ async function runJob(job: Job): Promise<ServiceResult | PeerResult> {
   }
   const svc = await startBenchService({ resolveEnv: job.resolveEnv, workerConcurrency: 4 });
   try {
+    const calls = countSdkCalls();
+    calls.reset();
     const run = await crawlThroughService(svc, job.vendor);
+    const sdkCalls = calls.counts();
     const peakRssMb = memory.stop();
     const listed = job.readListings && run.status === 'completed' ? await readAllListings(svc, job.vendor) : { urls: [], totalItems: 0 };
     const collections = run.status === 'completed' ? await readAllCollections(svc, job.vendor) : [];
@@ -74,6 +84,8 @@ async function runJob(job: Job): Promise<ServiceResult | PeerResult> {
       collections,
       peakRssMb,
       paging,
+      sdkCalls,
+      durationMs: run.body.meta?.duration_ms ?? null,
     };
   } finally {
     await svc.stop();
@@ -116,6 +128,8 @@ const key = (url: string) => {
   return `${u.hostname.replace(/^www\./, '')}${u.pathname.replace(/\/$/, '')}`;
 };
 const fmt = (n: number) => n.toLocaleString('en-US');
+const sdk = (calls: Array<[string, number]>) =>
+  `${fmt(calls.reduce((sum, [, n]) => sum + n, 0))} AWS SDK calls (${calls.slice(0, 6).map(([name, n]) => `${name.replace(/Command$/, '')} ${fmt(n)}`).join(', ')})`;
 const kinds = (c: RequestCounts) =>
   (['api', 'sitemap', 'listing', 'product', 'robots', 'asset', 'other'] as const)
     .filter((k) => c[k] > 0)
@@ -158,7 +172,7 @@ async function compareStore(sim: StoreSimulator, host: string) {
   }
   const s = compareListings(sim, host, svc.listingUrls);
   const c = compareCollections(sim, host, svc.collections);
-  console.log(`    service (local state machine): ${seconds(svc.ms)}, ${fmt(svcCounts.total)} requests at the store (${kinds(svcCounts)}), ${fmt(s.found)}/${fmt(s.truth)} listings found (listings_total ${fmt(svc.listingsTotal)}, GET /v2/listings total_items ${fmt(svc.listedTotal)}, ${s.extra} extra, ${s.duplicates} duplicates), ${c.exact}/${c.truth} collections with the exact products_total (${c.reported} reported), peak RSS ${svc.peakRssMb.toFixed(0)} MB`);
+  console.log(`    service (local state machine): ${seconds(svc.ms)}, ${fmt(svcCounts.total)} requests at the store (${kinds(svcCounts)}), ${fmt(s.found)}/${fmt(s.truth)} listings found (listings_total ${fmt(svc.listingsTotal)}, GET /v2/listings total_items ${fmt(svc.listedTotal)}, ${s.extra} extra, ${s.duplicates} duplicates), ${c.exact}/${c.truth} collections with the exact products_total (${c.reported} reported), peak RSS ${svc.peakRssMb.toFixed(0)} MB; ${sdk(svc.sdkCalls)}`);
   if (peer.ok) {
     const faster = peer.ms / svc.ms;
     const fewer = peerCounts.total / svcCounts.total;
@@ -185,9 +199,9 @@ export default async function main(): Promise<void> {
   const sim = await startStoreSimulator({ storeSizes: { [SHOPIFY]: SIZE, [SITEMAP]: SIZE, [HUGE]: Math.max(1, HUGE_SIZE) } });
   try {
     console.log(`crawl: ${fmt(SIZE)}-product stores, the service's crawl (local state machine, PDS_CRAWL_DELAY_MS=0) beside Crawlee ${crawleeVersion()} CheerioCrawler following links from the home page (no delay); requests counted at the store simulator`);
-    await compareStore(sim, SHOPIFY);
-    await compareStore(sim, SITEMAP);
-    if (HUGE_SIZE > 0) {
+    if (PARTS.has('shopify')) await compareStore(sim, SHOPIFY);
+    if (PARTS.has('sitemap')) await compareStore(sim, SITEMAP);
+    if (HUGE_SIZE > 0 && PARTS.has('huge')) {
       sim.resetRequestCounts(HUGE);
       const huge = await inChild<ServiceResult>({ side: 'service', resolveEnv: sim.resolveEnv, vendor: HUGE, readListings: false, pagingSamples: 30 });
       const counts = sim.requestCounts(HUGE);
@@ -195,7 +209,7 @@ export default async function main(): Promise<void> {
         console.log(`  ${HUGE} (${fmt(HUGE_SIZE)} products): did not complete: ${huge.ok ? `${huge.status} ${huge.error ?? ''}` : huge.error}`);
       } else {
         const c = compareCollections(sim, HUGE, huge.collections);
-        console.log(`  ${HUGE}: ${fmt(HUGE_SIZE)} products through the service: ${seconds(huge.ms)}, ${fmt(counts.total)} requests (${kinds(counts)}), listings_total ${fmt(huge.listingsTotal)}/${fmt(sim.catalog(HUGE).listingCount())}, ${c.exact}/${c.truth} exact collections, peak RSS ${huge.peakRssMb.toFixed(0)} MB (goal < 500 MB: ${huge.peakRssMb < 500 ? 'MET' : 'NOT MET'})`);
+        console.log(`  ${HUGE}: ${fmt(HUGE_SIZE)} products through the service: ${seconds(huge.ms)}, ${fmt(counts.total)} requests (${kinds(counts)}), listings_total ${fmt(huge.listingsTotal)}/${fmt(sim.catalog(HUGE).listingCount())}, ${c.exact}/${c.truth} exact collections, peak RSS ${huge.peakRssMb.toFixed(0)} MB (goal < 500 MB: ${huge.peakRssMb < 500 ? 'MET' : 'NOT MET'}); ${sdk(huge.sdkCalls)}`);
         const [first, thousandth] = huge.paging;
         if (first && thousandth) {
           const ratio = thousandth.p50 / first.p50;
