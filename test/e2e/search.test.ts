@@ -20,9 +20,10 @@ const FLIP = 'jsonld-shop.test';
 const SHOPIFY_PRODUCTS = 30;
 const FLIP_PRODUCTS = 12;
 const CATALOG = SHOPIFY_PRODUCTS + FLIP_PRODUCTS;
+const SLOW_MS = 1500;
 
 let sim: StoreSimulator;
-let proxy: { port: number; gone: Set<string>; close(): Promise<void> };
+let proxy: { port: number; gone: Set<string>; slow: Set<string>; close(): Promise<void> };
 let service: TestService;
 let runtime: ExtrasContext;
 let doc: Record<string, any>;
@@ -33,11 +34,14 @@ const { call } = validatedClient(() => ({ baseUrl: service.url, doc }), '');
 const callA = (method: string, path: string, body?: unknown) => call(method, path, body, keyA);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Forwards to the simulator, except paths in `gone`, which answer 404 (the product was removed). */
+/** Forwards to the simulator, except paths in `gone`, which answer 404 (the product was removed), and paths in `slow`, which answer after SLOW_MS. */
 async function startFlipProxy(target: number) {
   const gone = new Set<string>();
-  const server = http.createServer((req, res) => {
-    if (gone.has((req.url ?? '/').split('?')[0])) {
+  const slow = new Set<string>();
+  const server = http.createServer(async (req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (slow.has(path)) await sleep(SLOW_MS);
+    if (gone.has(path)) {
       res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' });
       res.end('<html><body><h1>Not found</h1></body></html>');
       return;
@@ -59,6 +63,7 @@ async function startFlipProxy(target: number) {
   return {
     port: (server.address() as AddressInfo).port,
     gone,
+    slow,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -527,6 +532,38 @@ describe('verification against the live page', () => {
       body.meta.progress.candidates_verified + body.meta.progress.candidates_dropped,
     );
     proxy.gone.clear();
+  });
+});
+
+describe('progress of a v2 execution', () => {
+  it('shows the verifying step while a candidate page is slow, then completes with it', async () => {
+    // Pages are read live since the previous suite (PDS_AGENTIC_VERIFY_MAX_AGE_MS=0).
+    const target = flip().product(6);
+    proxy.slow.add(productPathOf(target.url));
+    try {
+      const started = await callA('POST', '/v2/agentic-search', { query: target.title, page_size: 3 });
+      const path = `/v2/agentic-search/${started.body.execution_id}`;
+      const mid = await poll(
+        async () => (await callA('GET', path)).body,
+        (b) => b.meta.progress.step === 'verifying' || b.status !== 'running',
+        'the verifying step',
+      );
+      expect(mid.status).toBe('running');
+      expect(mid.data).toBeUndefined();
+      expect(mid.meta.progress.candidates_total).toBeGreaterThan(0);
+      expect(mid.meta.progress.percent_complete).toBeGreaterThanOrEqual(20);
+      expect(mid.meta.progress.percent_complete).toBeLessThan(90);
+      expect(mid.meta.stop_date).toBeNull();
+      const done = await poll(
+        async () => (await callA('GET', path)).body,
+        (b) => b.status === 'completed' || b.status === 'failed',
+        'completion',
+      );
+      expect(done.status).toBe('completed');
+      expect(done.data.map((d: any) => d.url)).toContain(target.url);
+    } finally {
+      proxy.slow.clear();
+    }
   });
 });
 

@@ -51,7 +51,7 @@ describe('runAgenticSearch', () => {
     );
     expect(result.products.map((p) => p.product.id)).toEqual(['p0', 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7']);
     expect(result.credits).toBe(5);
-    expect(asked).toEqual([items.slice(0, 8).map((i) => i.url)]);
+    expect(asked).toEqual(items.slice(0, 8).map((i) => [i.url]));
   });
 
   it('drops a candidate whose page now fails or lacks a title, price or image, without filling its place', async () => {
@@ -105,7 +105,7 @@ describe('runAgenticSearch', () => {
       },
     );
     expect(result.products.map((p) => p.product.id)).toEqual(['p2', 'p4']);
-    expect(asked).toEqual([[items[2].url, items[4].url]]);
+    expect(asked).toEqual([[items[2].url], [items[4].url]]);
     expect(seen.every((r) => r.mode === 'understand' && r.filters?.isAvailable === true)).toBe(true);
     expect(seen[0].profile).toMatchObject({ inStockOnly: true, avoid: ['polyester', 'black'], colours: ['navy'] });
   });
@@ -138,6 +138,21 @@ describe('runAgenticSearch', () => {
       { query: 'cotton tee', enrichment: true },
     );
     expect(result.products.map((p) => p.url)).toEqual([items[0].url, items[2].url]);
+  });
+
+  it('a candidate not verified within the budget is dropped; the answer does not wait for it', async () => {
+    const items = catalogOf(Array.from({ length: 3 }, (_, i) => tee(i)));
+    const pages = livePages(items);
+    const verify: VerifyUrls = (urls, options) =>
+      urls[0] === items[1].url ? new Promise(() => {}) : pages(urls, options);
+    const started = Date.now();
+    const result = await runAgenticSearch(
+      { search: standInSearch(items), verify },
+      { query: 'cotton tee', enrichment: true, verifyBudgetMs: 200 },
+    );
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(result.products.map((p) => p.product.id)).toEqual(['p0', 'p2']);
+    expect(result.dropped).toBe(1);
   });
 
   it('nothing found: no verification, no products, still 5 credits', async () => {

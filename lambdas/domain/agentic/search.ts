@@ -147,6 +147,8 @@ export function rankVerified(
 
 export interface AgenticRequest {
   query: string;
+  /** Milliseconds verification may take before unverified candidates are dropped (default VERIFY_BUDGET_MS). */
+  verifyBudgetMs?: number;
   profile?: unknown;
   limit?: number;
   enrichment: boolean;
@@ -159,6 +161,40 @@ export interface AgenticResult {
   credits: number;
 }
 
+/**
+ * v1 answers inside one HTTP request (API Gateway gives up at 30 s): a candidate whose page has
+ * not been verified within this budget is dropped like one that failed.
+ */
+export const VERIFY_BUDGET_MS = 20_000;
+
+/** Each candidate verified on its own, all at once; null for one still unverified at the deadline. */
+async function verifyWithin(
+  verify: VerifyUrls,
+  urls: readonly string[],
+  enrichment: boolean,
+  budgetMs: number,
+): Promise<Array<UrlResult | null>> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), budgetMs);
+  });
+  try {
+    return await Promise.all(
+      urls.map((url) =>
+        Promise.race([
+          verify([url], { enrichment }).then(
+            ([result]) => result ?? null,
+            () => null,
+          ),
+          deadline,
+        ]),
+      ),
+    );
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** v1: every step in this request. */
 export async function runAgenticSearch(
   deps: { search: ProductSearch; verify: VerifyUrls },
@@ -167,12 +203,12 @@ export async function runAgenticSearch(
   const limit = Math.min(MAX_RESULTS, Math.max(1, request.limit ?? MAX_RESULTS));
   const plan = await understand(deps.search, request.query, request.profile);
   const candidates = await retrieve(deps.search, plan, limit);
-  const results = candidates.length
-    ? await deps.verify(
-        candidates.map((c) => c.url),
-        { enrichment: request.enrichment },
-      )
-    : [];
+  const results = await verifyWithin(
+    deps.verify,
+    candidates.map((c) => c.url),
+    request.enrichment,
+    request.verifyBudgetMs ?? VERIFY_BUDGET_MS,
+  );
   const verified = candidates.map((candidate, i) => ({
     ...candidate,
     result: verdict(candidate.url, results[i] ?? unverified(candidate.url), plan.rules),
