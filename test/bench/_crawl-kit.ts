@@ -8,10 +8,14 @@ import type { LocalService } from '../../lambdas/local/service';
 
 const MB = 1024 * 1024;
 
+/** Peak RSS (returned by stop, MB) and peak V8 heap (`peakHeapMb()`), sampled every everyMs. */
 export function memorySampler(everyMs = 100) {
   let peakRss = 0;
+  let peakHeap = 0;
   const sample = () => {
-    peakRss = Math.max(peakRss, process.memoryUsage.rss());
+    const m = process.memoryUsage();
+    peakRss = Math.max(peakRss, m.rss);
+    peakHeap = Math.max(peakHeap, m.heapUsed);
   };
   const timer = setInterval(sample, everyMs);
   sample();
@@ -21,6 +25,7 @@ export function memorySampler(everyMs = 100) {
       sample();
       return peakRss / MB;
     },
+    peakHeapMb: () => peakHeap / MB,
   };
 }
 

@@ -40,6 +40,7 @@ interface ServiceResult {
   listedTotal: number;
   collections: Array<{ url: string; products_total: number }>;
   peakRssMb: number;
+  peakHeapMb: number;
   paging: Array<{ page: number; items: number; p50: number; p90: number }>;
   /** AWS SDK calls of the crawl by command (embedded DynamoDB, SQS, Step Functions). */
   sdkCalls: Array<[string, number]>;
@@ -83,6 +84,7 @@ async function runJob(job: Job): Promise<ServiceResult | PeerResult> {
       listedTotal: listed.totalItems,
       collections,
       peakRssMb,
+      peakHeapMb: memory.peakHeapMb(),
       paging,
       sdkCalls,
       durationMs: run.body.meta?.duration_ms ?? null,
@@ -172,7 +174,7 @@ async function compareStore(sim: StoreSimulator, host: string) {
   }
   const s = compareListings(sim, host, svc.listingUrls);
   const c = compareCollections(sim, host, svc.collections);
-  console.log(`    service (local state machine): ${seconds(svc.ms)}, ${fmt(svcCounts.total)} requests at the store (${kinds(svcCounts)}), ${fmt(s.found)}/${fmt(s.truth)} listings found (listings_total ${fmt(svc.listingsTotal)}, GET /v2/listings total_items ${fmt(svc.listedTotal)}, ${s.extra} extra, ${s.duplicates} duplicates), ${c.exact}/${c.truth} collections with the exact products_total (${c.reported} reported), peak RSS ${svc.peakRssMb.toFixed(0)} MB; ${sdk(svc.sdkCalls)}`);
+  console.log(`    service (local state machine): ${seconds(svc.ms)}, ${fmt(svcCounts.total)} requests at the store (${kinds(svcCounts)}), ${fmt(s.found)}/${fmt(s.truth)} listings found (listings_total ${fmt(svc.listingsTotal)}, GET /v2/listings total_items ${fmt(svc.listedTotal)}, ${s.extra} extra, ${s.duplicates} duplicates), ${c.exact}/${c.truth} collections with the exact products_total (${c.reported} reported), peak RSS ${svc.peakRssMb.toFixed(0)} MB (V8 heap ${svc.peakHeapMb.toFixed(0)} MB); ${sdk(svc.sdkCalls)}`);
   if (peer.ok) {
     const faster = peer.ms / svc.ms;
     const fewer = peerCounts.total / svcCounts.total;
@@ -209,7 +211,7 @@ export default async function main(): Promise<void> {
         console.log(`  ${HUGE} (${fmt(HUGE_SIZE)} products): did not complete: ${huge.ok ? `${huge.status} ${huge.error ?? ''}` : huge.error}`);
       } else {
         const c = compareCollections(sim, HUGE, huge.collections);
-        console.log(`  ${HUGE}: ${fmt(HUGE_SIZE)} products through the service: ${seconds(huge.ms)}, ${fmt(counts.total)} requests (${kinds(counts)}), listings_total ${fmt(huge.listingsTotal)}/${fmt(sim.catalog(HUGE).listingCount())}, ${c.exact}/${c.truth} exact collections, peak RSS ${huge.peakRssMb.toFixed(0)} MB (goal < 500 MB: ${huge.peakRssMb < 500 ? 'MET' : 'NOT MET'}); ${sdk(huge.sdkCalls)}`);
+        console.log(`  ${HUGE}: ${fmt(HUGE_SIZE)} products through the service: ${seconds(huge.ms)}, ${fmt(counts.total)} requests (${kinds(counts)}), listings_total ${fmt(huge.listingsTotal)}/${fmt(sim.catalog(HUGE).listingCount())}, ${c.exact}/${c.truth} exact collections, peak RSS ${huge.peakRssMb.toFixed(0)} MB (V8 heap ${huge.peakHeapMb.toFixed(0)} MB; goal < 500 MB: ${huge.peakRssMb < 500 ? 'MET' : 'NOT MET'}); ${sdk(huge.sdkCalls)}`);
         const [first, thousandth] = huge.paging;
         if (first && thousandth) {
           const ratio = thousandth.p50 / first.p50;
