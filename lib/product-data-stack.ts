@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { AttributeType, BillingMode, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -23,6 +23,7 @@ import { buildSubstitutions } from './asl-substitutions';
 import { nodeFunction } from './node-function';
 import { assertSourcesExist, projectLayout, type SourceLayout } from './source-layout';
 import { SCHEDULES, type ScheduleSpec } from '../lambdas/topology/schedules';
+import { SearchIndex } from './search-index';
 
 export interface Topology {
   routes: readonly Route[];
@@ -76,6 +77,8 @@ export class ProductDataStack extends Stack {
   readonly routeFunctions = new Map<string, NodejsFunction>();
   /** Scheduled workers by schedule name (topology/schedules.ts). */
   readonly scheduled = new Map<string, NodejsFunction>();
+  /** The search index snapshot bucket and its indexer (lib/search-index.ts). */
+  readonly searchIndex: SearchIndex;
 
   constructor(scope: Construct, id: string, props: ProductDataStackProps = {}) {
     super(scope, id, props);
@@ -120,6 +123,16 @@ export class ProductDataStack extends Stack {
 
     for (const schedule of topology.schedules) this.createSchedule(schedule, sources, apiEnvironment);
 
+    // Search Lambdas (the search-scoped routes, and workers such as agentic retrieval) load the
+    // index snapshot from S3; one indexer woken by the table's stream keeps it current.
+    const searchRoutes = topology.routes.filter((route) => route.scope === 'search').map((route) => this.routeFunctions.get(route.operationId)!);
+    this.searchIndex = new SearchIndex(this, 'SearchIndex', {
+      table: this.table,
+      indexerEntry: sources.worker('search-indexer'),
+      environment: this.dataEnvironment(topology),
+      readers: [...searchRoutes, ...this.workers.values()],
+    });
+
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'Base URL of the HTTP API' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'DynamoDB table (npm run keys -- --table)' });
     for (const [name, machine] of this.stateMachines) {
@@ -136,6 +149,8 @@ export class ProductDataStack extends Stack {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       removalPolicy,
       deletionProtection: removalPolicy === RemovalPolicy.RETAIN,
+      // Keys only: the stream just wakes the search indexer, which reads through the change feed.
+      stream: StreamViewType.KEYS_ONLY,
     });
     for (const index of TABLE.indexes) {
       table.addGlobalSecondaryIndex({
