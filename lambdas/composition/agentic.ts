@@ -6,10 +6,15 @@ import { dynamoExtractResultStore } from '../adapters/dynamodb/extract-results';
 import { createAgenticJobs, type AgenticJobs } from '../domain/agentic/jobs';
 import { runAgenticSearch, type AgenticRequest, type AgenticResult, type VerifyUrls } from '../domain/agentic/search';
 import type { ExtractOptions } from '../domain/extraction/types';
+import { createOfflineEnricher } from '../domain/enrichment';
+import { miniSearch, type MiniSearchRequest } from '../domain/agentic/mini';
+import type { CatalogItem } from '../domain/search/api';
 
 export const AGENTIC_WORKFLOW = 'agentic';
 
 export interface Agentic {
+  /** The mini searches (v1, v2): the best matches, enriched on the fly when asked. */
+  mini(request: MiniSearchRequest): Promise<{ items: CatalogItem[]; total: number }>;
   /** v1: every step in one request. */
   run(request: AgenticRequest): Promise<AgenticResult>;
   /** v2: the execution and its state machine's steps. */
@@ -42,7 +47,9 @@ export function createAgentic(container: Parts): Agentic {
     workflowName: AGENTIC_WORKFLOW,
     deadlineSeconds: container.deadlineSeconds(AGENTIC_WORKFLOW),
   });
+  const enricher = createOfflineEnricher();
   return {
+    mini: (request) => miniSearch({ search: container.search, enricher }, request),
     run: (request) => runAgenticSearch({ search: container.search, verify }, request),
     jobs,
   };

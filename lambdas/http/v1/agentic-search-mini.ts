@@ -1,12 +1,17 @@
-// POST /v1/agentic-search-mini: the best 10 for the understood query; enrichment off nulls the
-// attributes. Credits per DECISIONS in meta.credits_used.
+// POST /v1/agentic-search-mini: the best 10 for the understood query, enriched (on the fly where
+// the catalog holds no attributes); enrichment off nulls the attributes. Credits per DECISIONS.
 import { defineRoute } from '../pipeline';
 import { MINI_RESULTS, miniSearchCredits } from '../../domain/agentic/search';
 import { miniV1 } from '../shapes/search';
 
 export const handler = defineRoute('v1AgenticSearchMini', async ({ body }, { deps }) => {
-  const found = await deps.search.search({ query: body.query, mode: 'understand', offset: 0, limit: MINI_RESULTS });
-  const products = found.hits.map((hit) => miniV1(hit.item, body.enable_enrichment));
+  const found = await deps.agentic.mini({
+    query: body.query,
+    enrichment: body.enable_enrichment,
+    offset: 0,
+    limit: MINI_RESULTS,
+  });
+  const products = found.items.map((item) => miniV1(item, body.enable_enrichment));
   return {
     body: {
       products,

@@ -7,12 +7,12 @@ import { miniV2 } from '../shapes/search';
 
 export const handler = defineRoute('v2AgenticSearchMini', async ({ body }, { deps }) => {
   const offset = (body.page - 1) * body.page_size;
+  // Pages cut the best 10 only: past them a page is empty.
   const limit = Math.max(0, Math.min(body.page_size, MINI_RESULTS - offset));
-  const found = await deps.search.search({ query: body.query, mode: 'understand', offset, limit: Math.max(1, limit) });
-  const hits = limit === 0 ? [] : found.hits.slice(0, limit);
+  const found = await deps.agentic.mini({ query: body.query, enrichment: body.enable_enrichment, offset, limit });
   return {
     body: {
-      data: hits.map((hit) => miniV2(hit.item, body.enable_enrichment)),
+      data: found.items.map((item) => miniV2(item, body.enable_enrichment)),
       pagination: pagination(body.page, body.page_size, Math.min(found.total, MINI_RESULTS)),
       meta: { credits_used: miniSearchCredits(body.enable_enrichment) },
     },
