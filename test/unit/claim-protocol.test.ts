@@ -1,0 +1,94 @@
+// The batch claim protocol over in-memory fakes: first writer wins, every later delivery uses the
+// winner's results, a batch counts once on its execution whatever the order of deliveries.
+import { describe, expect, it } from 'vitest';
+import { createClaimProtocol } from '../../lambdas/domain/extract-jobs/claim-protocol';
+import { createExecutions } from '../../lambdas/domain/executions/service';
+import type { UrlEntry } from '../../lambdas/ports/extract-results';
+import type { UrlResult } from '../../lambdas/domain/extraction/types';
+import { fakeClock, memoryExecutionStore, recordingWorkflows } from '../fakes/executions';
+import { memoryResultStore } from '../fakes/extract-results';
+
+const success = (url: string, title = 'T'): UrlResult => ({
+  url,
+  product: { title } as unknown as UrlResult['product'],
+  success: true,
+  outcome: 'success',
+  retry: false,
+  message: '',
+});
+const failure = (url: string): UrlResult => ({ url, product: null, success: false, outcome: 'other', retry: true, message: 'down' });
+
+async function setup(urls: string[]) {
+  const store = memoryExecutionStore();
+  const executions = createExecutions({ store, workflows: recordingWorkflows(), now: fakeClock().now });
+  const results = memoryResultStore();
+  const protocol = createClaimProtocol({ executions, results, writeConcurrency: 4 });
+  const execution = await executions.create({ org: 'o', kind: 'extract-urls', deadlineSeconds: 60, input: { requested: urls.length } });
+  const entries: UrlEntry[] = urls.map((url, index) => ({ index, input: url, url, dup_of: null, state: 'pending', result: null }));
+  await results.putEntries(execution.id, entries);
+  const batch = { id: 'b0', indices: entries.map((e) => e.index) };
+  const counters = () => store.items.get(execution.id)!.counters;
+  return { executions, results, protocol, execution, entries, batch, counters };
+}
+
+describe('claim protocol', () => {
+  it('stores a batch once: the second delivery gets the first writer’s results', async () => {
+    const { protocol, results, execution, batch } = await setup(['https://a.example/1', 'https://a.example/2']);
+    const first = await protocol.claim(execution.id, batch, [{ index: 0, result: success('https://a.example/1', 'first') }, { index: 1, result: failure('https://a.example/2') }]);
+    const second = await protocol.claim(execution.id, batch, [{ index: 0, result: success('https://a.example/1', 'second') }, { index: 1, result: success('https://a.example/2') }]);
+    expect(first.won).toBe(true);
+    expect(second.won).toBe(false);
+    expect((second.claim.results!.get(0)!.product as { title: string }).title).toBe('first');
+    expect(second.claim.results!.get(1)!.outcome).toBe('other');
+    expect(results.writes.claim).toBe(1);
+  });
+
+  it('settles a claim: copies results to pending entries and counts the batch exactly once', async () => {
+    const { protocol, results, execution, entries, batch, counters } = await setup(['https://a.example/1', 'https://a.example/2', 'https://a.example/3']);
+    const { claim } = await protocol.claim(execution.id, batch, [
+      { index: 0, result: success('https://a.example/1') },
+      { index: 1, result: success('https://a.example/2') },
+      { index: 2, result: failure('https://a.example/3') },
+    ]);
+    expect(await protocol.settle(execution.id, batch, entries, claim, 2)).toBe(true);
+    // A duplicate delivery settles the same claim again: nothing copied twice, nothing counted twice.
+    const putsBefore = results.writes.put;
+    const stored = await results.get(execution.id, batch.indices);
+    expect(await protocol.settle(execution.id, batch, stored, claim, 2)).toBe(false);
+    expect(results.writes.put).toBe(putsBefore);
+    expect(counters()).toMatchObject({ success: 2, other: 1, credits: 4 });
+    expect((await results.all(execution.id)).every((e) => e.state === 'done')).toBe(true);
+  });
+
+  it('counts a batch recorded entry by entry only when every entry is done, unless it is final', async () => {
+    const { protocol, results, execution, entries, batch, counters } = await setup(['https://a.example/1', 'https://a.example/2']);
+    const onlyFirst = [{ group: [entries[0]], result: success('https://a.example/1') }];
+    expect(await protocol.recordEntryByEntry(execution.id, batch, entries, onlyFirst, 1, false, (_e, r) => r)).toBe(false);
+    expect(counters()).toEqual({});
+    // Stopped (cancel): the batch's final word counts what is done, the rest stays pending.
+    expect(await protocol.recordEntryByEntry(execution.id, batch, await results.get(execution.id, batch.indices), [], 1, true, (_e, r) => r)).toBe(true);
+    expect(counters()).toMatchObject({ success: 1, other: 0 });
+  });
+
+  it('counts from what is stored when a concurrent delivery recorded an entry first', async () => {
+    const { protocol, results, execution, entries, batch, counters } = await setup(['https://a.example/1', 'https://a.example/2']);
+    // Another delivery recorded index 1 (a failure) between this delivery's read and its writes.
+    await results.record(execution.id, 1, failure('https://a.example/2'));
+    const extracted = entries.map((entry) => ({ group: [entry], result: success(entry.input) }));
+    expect(await protocol.recordEntryByEntry(execution.id, batch, entries, extracted, 1, false, (_e, r) => r)).toBe(true);
+    expect(counters()).toMatchObject({ success: 1, other: 1, credits: 1 });
+    expect((await results.get(execution.id, [1]))[0].result!.outcome).toBe('other');
+  });
+
+  it('charges a duplicate URL once while every index gets its own result', async () => {
+    const { protocol, results, execution, batch, counters } = await setup(['https://a.example/1', 'https://a.example/1']);
+    const entries: UrlEntry[] = [
+      { index: 0, input: 'https://a.example/1', url: 'https://a.example/1', dup_of: null, state: 'pending', result: null },
+      { index: 1, input: 'https://a.example/1', url: 'https://a.example/1', dup_of: 0, state: 'pending', result: null },
+    ];
+    await results.putEntries(execution.id, entries);
+    const { claim } = await protocol.claim(execution.id, batch, entries.map((e) => ({ index: e.index, result: success(e.input) })));
+    await protocol.settle(execution.id, batch, entries, claim, 3);
+    expect(counters()).toMatchObject({ success: 2, credits: 3 });
+  });
+});
