@@ -8,7 +8,13 @@ import type { ProductRecord, UrlResult } from '../../lambdas/domain/extraction/t
 import type { WorkflowEngine } from '../../lambdas/ports/workflow';
 import { catalogOf, memoryExecutionStore, memoryResultStore, product, standInSearch } from './agentic-fixtures';
 
-function setup(options: { live?: Record<string, Partial<ProductRecord> | 'gone'>; startFails?: boolean } = {}) {
+function setup(
+  options: {
+    live?: Record<string, Partial<ProductRecord> | 'gone'>;
+    startFails?: boolean;
+    deadlineSeconds?: number;
+  } = {},
+) {
   const items = catalogOf(
     Array.from({ length: 10 }, (_, i) =>
       product({ id: `p${i}`, title: `Wool Scarf ${i}`, url: `https://shop.test/products/wool-scarf-${i}` }),
@@ -52,7 +58,7 @@ function setup(options: { live?: Record<string, Partial<ProductRecord> | 'gone'>
     search: standInSearch(items),
     verify,
     workflowName: 'agentic',
-    deadlineSeconds: 900,
+    deadlineSeconds: options.deadlineSeconds ?? 900,
   });
   return { jobs, items, started, store };
 }
@@ -163,6 +169,19 @@ describe('agentic search executions', () => {
       error: 'The agentic search could not be completed; start a new one',
       results: null,
     });
+  });
+
+  it('a stalled execution is failed by the deadline reaper on the next status read; its steps then stop', async () => {
+    const { jobs } = setup({ deadlineSeconds: 0 });
+    const { execution_id } = await jobs.start({ org: 'org-a', query: 'wool scarf', pageSize: 8, enrichment: false });
+    const status = await jobs.status({ org: 'org-a', executionId: execution_id });
+    expect(status).toMatchObject({
+      status: 'failed',
+      error: 'Execution exceeded its deadline and was stopped',
+      results: null,
+    });
+    expect(await jobs.steps.understand({ executionId: execution_id })).toMatchObject({ proceed: false });
+    expect(await jobs.steps.rank({ executionId: execution_id })).toMatchObject({ completed: false });
   });
 
   it('no candidates: completes with no data; a workflow that cannot start fails the execution', async () => {
