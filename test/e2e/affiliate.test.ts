@@ -8,6 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalService, type LocalService } from '../../lambdas/local/service';
 import { startStoreSimulator, type StoreSimulator } from '../stores';
+import { createClients } from '../../lambdas/adapters/clients';
+import { dynamoAccountStore } from '../../lambdas/adapters/dynamodb/accounts';
+import { dynamoAffiliateDeviceStore } from '../../lambdas/adapters/dynamodb/affiliate-devices';
+import { loadConfig } from '../../lambdas/config';
 import { validatedClient } from './helpers/validated-client';
 
 const KEY_A = 'affiliate-key-org-a-000001';
@@ -220,6 +224,25 @@ describe('device ids', () => {
     service = await startLocalService({ ...serviceOptions, bootstrapKeys: undefined });
     expect({ a: await deviceOf(KEY_A), b: await deviceOf(KEY_B, '/v2/affiliate') }).toEqual(before);
   }, 60_000);
+});
+
+describe('device ids on the table', () => {
+  it('concurrent first calls agree on one id (a conditional write), and the organization item keeps its fields', async () => {
+    const clients = createClients({ ...loadConfig({}), endpoints: { dynamodb: service.dynamodbEndpoint } });
+    try {
+      const store = dynamoAffiliateDeviceStore(clients.documents, service.tableName);
+      expect(await store.get('org-race')).toBeNull();
+      const winners = await Promise.all(Array.from({ length: 12 }, (_, i) => store.create('org-race', `candidate-${i}`, new Date().toISOString())));
+      expect(new Set(winners).size).toBe(1);
+      expect(winners[0]).toMatch(/^candidate-\d+$/);
+      expect(await store.get('org-race')).toBe(winners[0]);
+      // The id served over HTTP is the one on org-a's item, and that item is still an organization.
+      expect(await store.get('org-a')).toBe(await deviceOf(KEY_A));
+      expect(await dynamoAccountStore(clients.documents, service.tableName).getOrganization('org-a')).toMatchObject({ org: 'org-a', createdAt: expect.any(String) });
+    } finally {
+      clients.dynamodb.destroy();
+    }
+  });
 });
 
 describe('extracted records', () => {

@@ -1,22 +1,26 @@
 // The affiliate device id lives on the organization item (SCHEMA.organization): one GetItem to
 // read, one conditional update to create, so two first calls at once still agree on one id.
+// Failures reach customers as DB_TIMEOUT / DB_ERROR (storeFailure), never the SDK's words.
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AffiliateDeviceStore } from '../../ports/affiliate';
 import { SCHEMA } from './schema';
-import { deadline, isConditionalFailure } from './keys';
+import { deadline, isConditionalFailure, storeFailure } from './keys';
 
 export function dynamoAffiliateDeviceStore(documents: DynamoDBDocumentClient, tableName: string): AffiliateDeviceStore {
   const read = async (org: string, consistent: boolean): Promise<string | null> => {
-    const out = await documents.send(
-      new GetCommand({
-        TableName: tableName,
-        Key: SCHEMA.organization.key({ org }),
-        ProjectionExpression: 'affiliateDeviceId',
-        ConsistentRead: consistent,
-      }),
-      deadline(),
-    );
-    const id = out.Item?.affiliateDeviceId;
+    const command = new GetCommand({
+      TableName: tableName,
+      Key: SCHEMA.organization.key({ org }),
+      ProjectionExpression: 'affiliateDeviceId',
+      ConsistentRead: consistent,
+    });
+    let item: Record<string, unknown> | undefined;
+    try {
+      item = (await documents.send(command, deadline())).Item;
+    } catch (error) {
+      throw storeFailure(error);
+    }
+    const id = item?.affiliateDeviceId;
     return typeof id === 'string' && id ? id : null;
   };
 
@@ -37,10 +41,10 @@ export function dynamoAffiliateDeviceStore(documents: DynamoDBDocumentClient, ta
         );
         return deviceId;
       } catch (error) {
-        if (!isConditionalFailure(error)) throw error;
+        if (!isConditionalFailure(error)) throw storeFailure(error);
         // Another call stored one first: that one is the organization's id.
         const stored = await read(org, true);
-        if (!stored) throw new Error(`affiliate device id of ${org} vanished after a conditional failure`);
+        if (!stored) throw storeFailure(new Error('affiliate device id missing after a conditional failure'));
         return stored;
       }
     },

@@ -2,13 +2,15 @@
 // error; data and pagination when completed; meta query, progress, timing, credits_used).
 import type { AgenticStatus } from '../../domain/agentic/jobs';
 import type { ResponseOf } from '../../contracts/operations';
+import type { RecordLinker } from '../../domain/affiliate/links';
 
-export function agenticStatus(status: AgenticStatus): ResponseOf<'v2AgenticSearchStatus'> {
+/** `link` fills the full records' affiliate links with the caller's device id (as extraction status does). */
+export function agenticStatus(status: AgenticStatus, link: RecordLinker): ResponseOf<'v2AgenticSearchStatus'> {
   return {
     execution_id: status.execution_id,
     status: status.status,
     error: status.error,
-    ...(status.results ? { data: status.results.items, pagination: status.results.pagination } : {}),
+    ...(status.results ? { data: status.results.items.map(({ url, product }) => ({ url, product: link(product) })), pagination: status.results.pagination } : {}),
     meta: {
       query: status.query,
       progress: status.progress,

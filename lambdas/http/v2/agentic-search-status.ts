@@ -3,6 +3,7 @@
 import { defineRoute } from '../pipeline';
 import { agenticStatus } from '../shapes/search-agentic';
 
-export const handler = defineRoute('v2AgenticSearchStatus', async ({ params }, { org, deps }) => ({
-  body: agenticStatus(await deps.agentic.jobs.status({ org, executionId: params.execution_id })),
-}));
+export const handler = defineRoute('v2AgenticSearchStatus', async ({ params }, { org, deps }) => {
+  const status = await deps.agentic.jobs.status({ org, executionId: params.execution_id });
+  return { body: agenticStatus(status, await deps.affiliate.recordLinker(org)) };
+});
