@@ -109,7 +109,9 @@ function readBody(event: APIGatewayProxyEventV2): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new AppError('INVALID_PARAMETER', `Malformed JSON in request body: ${(error as Error).message}`);
+    // Our words, not the parser's: only the position is taken from it.
+    const at = /position (\d+)/.exec((error as Error).message)?.[1];
+    throw new AppError('INVALID_PARAMETER', `Malformed JSON in request body${at ? ` at character ${at}` : ''}`);
   }
 }
 
