@@ -1,6 +1,8 @@
 // The per-URL rules in their one home each (extraction/results.ts, extraction/options.ts, the
 // synchronous path's credits), and the fault decorator's crash points over an in-memory store.
 import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { finalUrlField, groupDuplicates, landedElsewhere, malformedResult, resultFor, unexpectedFailure, UNEXPECTED_FAILURE_MESSAGE } from '../../lambdas/domain/extraction/results';
 import { extractOptionsFrom } from '../../lambdas/domain/extraction/options';
 import { extractNow } from '../../lambdas/domain/extract-jobs/sync';
@@ -89,5 +91,15 @@ describe('synchronous extraction credits', () => {
     const out = await extractNow({ urls: ['https://shop.example/p'], options: OPTIONS }, { extractUrl: async () => { throw new Error('boom at /srv/app'); } });
     expect(out.results[0]).toMatchObject({ outcome: 'other', retry: true, message: UNEXPECTED_FAILURE_MESSAGE });
     expect(out.credits_used).toBe(0);
+  });
+});
+
+describe('fault injection stays out of the domain', () => {
+  it('no extraction domain file names injected faults or crash points (lambdas/composition/faults.ts wraps the ports)', () => {
+    const root = join(__dirname, '../../lambdas/domain');
+    const files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => /^(extract-jobs|extraction)\//.test(f.replaceAll('\\', '/')) && f.endsWith('.ts'));
+    expect(files.length).toBeGreaterThan(20);
+    const offenders = files.filter((f) => /InjectedFault|crashAt|crashRate|duplicateRate|\bfaults\b/.test(readFileSync(join(root, f), 'utf8')));
+    expect(offenders).toEqual([]);
   });
 });

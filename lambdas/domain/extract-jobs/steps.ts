@@ -1,8 +1,8 @@
 // The extraction workflow's steps (statemachines/extract.asl.json): Prepare batches, process a
 // batch (the SQS worker), record a lost batch (DLQ or task timeout), Finalize. Every step is safe
 // to run twice: entries move pending -> done once, and a batch's counts are added once (the claim
-// protocol, claim-protocol.ts). Fault injection for the benchmarks wraps these steps and their
-// ports in the composition root (lambdas/composition/faults.ts); nothing here knows of it.
+// protocol, claim-protocol.ts). Injected crashes and duplicate deliveries for the benchmarks are
+// wired around these steps and their ports by the composition root; nothing here knows of them.
 import type { ExtractUrl, UrlResult } from '../extraction/types';
 import { failureResult, groupDuplicates, resultFor, unexpectedFailure } from '../extraction/results';
 import { TERMINAL } from '../executions/model';
