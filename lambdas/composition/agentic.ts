@@ -35,7 +35,9 @@ export function createAgentic(container: Parts): Agentic {
       enableSimilarProducts: false,
       countryCode: 'us',
     };
-    const { results } = await container.extractNow({ urls, options, maxAgeMs: container.config.agenticVerifyMaxAgeMs });
+    const maxAgeMs = container.config.agenticVerifyMaxAgeMs;
+    // A window of 0 never reuses a record: skip reading the stored one.
+    const { results } = await container.extractNow({ urls, options, maxAgeMs, forceExtraction: maxAgeMs === 0 });
     return results;
   };
   const jobs = createAgenticJobs({
