@@ -177,6 +177,12 @@ describe('extraction through the local state machine', () => {
     const finished = status.results?.items ?? [];
     expect(finished.length).toBe(status.progress.products_processed);
     for (const item of finished) expect(urls).toContain(item.url);
+    // Pages of a failed execution cover input positions, like a completed one's (none when nothing finished).
+    if (status.progress.products_processed === 0) expect(status.results).toBeNull();
+    else expect(status.results?.pagination).toMatchObject({ total_items: urls.length, page_size: 100 });
+    const second = await jobs.status({ org: ORG, executionId: started.execution_id, page: 2, pageSize: 20 });
+    const first = await jobs.status({ org: ORG, executionId: started.execution_id, page: 1, pageSize: 20 });
+    expect([...(first.results?.items ?? []), ...(second.results?.items ?? [])].map((item) => item.url)).toEqual(finished.map((item) => item.url));
   });
 
   it('fails a stalled execution at its deadline, on the next status read', async () => {

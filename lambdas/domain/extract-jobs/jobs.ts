@@ -1,7 +1,7 @@
 // Extraction jobs as the API sees them (v1 products, v1 extract, v2 extract): start, status,
 // list and cancel. Family-neutral: handlers validate the body, call these, and render plain data.
 import { invalid } from '../errors';
-import { normalizeUrl } from '../extraction/url';
+import { MAX_URL_LENGTH, normalizeUrl } from '../extraction/url';
 import { malformedResult } from '../extraction/results';
 import type { ExtractOptions } from '../extraction/types';
 import { CRAWL_FAILED_MESSAGE, durationMs, type Execution, type StatusFilter } from '../executions/model';
@@ -73,7 +73,9 @@ export function planEntries(urls: readonly unknown[]): { entries: UrlEntry[]; in
   const invalidUrls: InvalidUrl[] = [];
   const firstIndexOf = new Map<string, number>();
   urls.forEach((raw, index) => {
-    const input = typeof raw === 'string' ? raw : String(raw ?? '');
+    // Echoed in results and stored in an item: a URL over the limit (a crawled listing can be
+    // anything) is kept to its first MAX_URL_LENGTH characters, never the whole string.
+    const input = clipUrl(typeof raw === 'string' ? raw : String(raw ?? ''));
     const normalized = typeof raw === 'string' ? normalizeUrl(raw) : ({ ok: false, problem: 'not a string' } as const);
     if (!normalized.ok) {
       invalidUrls.push({ index, url: input, problem: normalized.problem });
@@ -94,6 +96,8 @@ export function planEntries(urls: readonly unknown[]): { entries: UrlEntry[]; in
   return { entries, invalidUrls };
 }
 
+const clipUrl = (input: string): string => (input.length > MAX_URL_LENGTH ? `${input.slice(0, MAX_URL_LENGTH)}…` : input);
+
 export type ExtractJobs = ReturnType<typeof createExtractJobs>;
 
 export function createExtractJobs(deps: ExtractJobsDeps) {
@@ -101,8 +105,8 @@ export function createExtractJobs(deps: ExtractJobsDeps) {
 
   /** Writes entries, then starts the workflow; a failed start fails the execution (never left pending). */
   async function launch(execution: Execution, entries: UrlEntry[]): Promise<void> {
-    await results.putEntries(execution.id, entries);
     try {
+      await results.putEntries(execution.id, entries);
       await workflows.start(workflowName, execution.id, { executionId: execution.id });
     } catch (error) {
       await executions.fail(execution.id, 'The extraction could not be started; resubmit the request');
@@ -126,11 +130,13 @@ export function createExtractJobs(deps: ExtractJobsDeps) {
         pagination: pagination(page, pageSize, counts.requested),
       };
     } else if (execution.status === 'failed' && counts.processed > 0) {
-      // Cancelled or timed out: what finished stays readable, in input order.
-      const done = (await results.all(execution.id)).filter((entry) => entry.state === 'done' && entry.result);
+      // Cancelled or timed out: what finished stays readable, in input order. Pages cover input
+      // positions as for a completed execution, so a page reads only its own entries; it lists
+      // the ones among them that finished.
+      const entries = await results.range(execution.id, (page - 1) * pageSize, pageSize);
       pageOfResults = {
-        items: done.slice((page - 1) * pageSize, page * pageSize).map((entry) => entry.result!),
-        pagination: pagination(page, pageSize, done.length),
+        items: entries.flatMap((entry) => (entry.state === 'done' && entry.result ? [entry.result] : [])),
+        pagination: pagination(page, pageSize, counts.requested),
       };
     }
     return {
