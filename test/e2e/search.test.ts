@@ -473,6 +473,34 @@ describe('agentic search, v2 (an execution)', () => {
     }
   });
 
+  it('with enrichment on the records carry their attributes; a query that matches nothing completes empty', async () => {
+    const run = async (body: unknown) => {
+      const started = await callA('POST', '/v2/agentic-search', body);
+      expect(started.status).toBe(202);
+      return poll(
+        async () => (await callA('GET', `/v2/agentic-search/${started.body.execution_id}`)).body,
+        (b) => b.status === 'completed' || b.status === 'failed',
+        'the agentic execution',
+      );
+    };
+    const enriched = await run({ query: 'hoodie', page_size: 2, enable_enrichment: true });
+    expect(enriched.status).toBe('completed');
+    expect(enriched.data.length).toBeGreaterThan(0);
+    expect(enriched.data.length).toBeLessThanOrEqual(2);
+    for (const d of enriched.data) {
+      expect(d.product.attributes).not.toBeNull();
+      expect(d.product.taxonomy_product_category_path).toBeTruthy();
+    }
+    const empty = await run({ query: 'zzzqqq xylophone' });
+    expect(empty).toMatchObject({
+      status: 'completed',
+      data: [],
+      pagination: { total_items: 0 },
+      meta: { credits_used: 5 },
+    });
+    expect(empty.meta.progress).toMatchObject({ candidates_total: 0, step: 'done', percent_complete: 100 });
+  });
+
   it("another organization's execution, an unknown id and another kind's id are 404", async () => {
     const other = await call('GET', `/v2/agentic-search/${executionId}`, undefined, keyB);
     expect(other.status).toBe(404);
