@@ -2,6 +2,7 @@
 // renamed over the old one, so a crash mid-write leaves the previous snapshot whole.
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { randomUUID } from 'node:crypto';
 import type { SnapshotStore } from '../../ports/search-index';
 
 export function fileSnapshotStore(path: string): SnapshotStore {
@@ -16,7 +17,8 @@ export function fileSnapshotStore(path: string): SnapshotStore {
     },
     async save(data) {
       await mkdir(dirname(path), { recursive: true });
-      const temporary = `${path}.${process.pid}.tmp`;
+      // A name of its own per write: two saves in flight never rename each other's file.
+      const temporary = `${path}.${process.pid}.${randomUUID()}.tmp`;
       await writeFile(temporary, data);
       await rename(temporary, path);
     },

@@ -42,7 +42,7 @@ class Postings {
 /** A growable typed column. */
 function grow<T extends Float64Array | Float32Array | Int32Array | Uint32Array | Uint16Array | Uint8Array | Int8Array>(array: T, size: number): T {
   if (size <= array.length) return array;
-  const next = new (array.constructor as new (n: number) => T)(Math.max(size, array.length * 2));
+  const next = new (array.constructor as new (n: number) => T)(size);
   next.set(array);
   return next;
 }
@@ -81,18 +81,21 @@ export function createMemoryIndex(options: MemoryIndexOptions = {}): SearchIndex
   const extra = new Map<number, number>();
   const typoCache = new Map<string, WeightedTerm[]>();
 
+  let capacity = 1024;
   function ensure(size: number) {
-    fieldLengths = fieldLengths.map((column) => grow(column, size));
-    price = grow(price, size);
-    available = grow(available, size);
-    colourMask = grow(colourMask, size);
-    primaryMask = grow(primaryMask, size);
-    completeness = grow(completeness, size);
-    onSale = grow(onSale, size);
-    stamp = grow(stamp, size);
-    matched = grow(matched, size);
-    scores = grow(scores, size);
-    excludedStamp = grow(excludedStamp, size);
+    if (size <= capacity) return;
+    capacity = Math.max(size, capacity * 2);
+    fieldLengths = fieldLengths.map((column) => grow(column, capacity));
+    price = grow(price, capacity);
+    available = grow(available, capacity);
+    colourMask = grow(colourMask, capacity);
+    primaryMask = grow(primaryMask, capacity);
+    completeness = grow(completeness, capacity);
+    onSale = grow(onSale, capacity);
+    stamp = grow(stamp, capacity);
+    matched = grow(matched, capacity);
+    scores = grow(scores, capacity);
+    excludedStamp = grow(excludedStamp, capacity);
   }
 
   function addDoc(doc: SearchDocument) {

@@ -121,7 +121,15 @@ export function createSearchService(deps: SearchServiceDeps): SearchService {
       .finally(() => (saving = null));
   }
 
-  async function save(): Promise<void> {
+  /** One snapshot write at a time, in order: a later save never lands before an earlier one. */
+  let saveTurn: Promise<void> = Promise.resolve();
+  function save(): Promise<void> {
+    const turn = saveTurn.then(writeSnapshot, writeSnapshot);
+    saveTurn = turn.catch(() => undefined);
+    return turn;
+  }
+
+  async function writeSnapshot(): Promise<void> {
     if (!deps.snapshots) return;
     const pending = unsaved;
     const body = JSON.stringify({ version: SNAPSHOT_VERSION, cursor, docs: index.documents() });
