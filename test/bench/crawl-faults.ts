@@ -3,12 +3,12 @@
 // PDS_DUPLICATE_RATE, as in extract-faults). Prints, per store, listings found against the
 // store's ground truth, duplicates, listings_total and total_items, collections whose
 // products_total is exact, and whether the progress counts ever went backwards or past the truth.
-// Env: CRAWL_FAULTS_SIZE (products per store, default 3000).
+// Env: CRAWL_FAULTS_SIZE (products per store, default 3000), CRAWL_FAULTS_HOSTS (comma-separated crawl stores).
 import { startStoreSimulator, type StoreSimulator } from '../stores';
 import { crawlThroughService, readAllCollections, readAllListings, seconds, startBenchService, type BenchService } from './_crawl-kit';
 
 const SIZE = Number(process.env.CRAWL_FAULTS_SIZE ?? 3000);
-const HOSTS = ['shopify-collections.test', 'woo-categories.test', 'sitemap-only.test'];
+const HOSTS = (process.env.CRAWL_FAULTS_HOSTS ?? 'shopify-collections.test,woo-categories.test,sitemap-only.test').split(',');
 
 const key = (url: string) => {
   const u = new URL(url);
@@ -49,6 +49,10 @@ async function crawlOne(sim: StoreSimulator, svc: BenchService, host: string): P
   console.log(
     `  ${host}: ${seconds(run.ms)}, ${found}/${truth.size} listings found, ${extra} extra, ${duplicates} duplicates; listings_total ${run.listingsTotal}, total_items ${listed.totalItems}; ${exactCollections}/${sizes.size} collections exact (${collections.length} reported); progress went backwards ${backwards}x, past the truth ${overTruth}x: ${exact && backwards === 0 && overTruth === 0 ? 'EXACT' : 'NOT EXACT'}`,
   );
+  for (const c of collections) {
+    const size = sizes.get(key(c.url));
+    if (size !== c.products_total) console.log(`    ${c.url}: products_total ${c.products_total}, the store has ${size ?? 'no such collection'}`);
+  }
   return exact;
 }
 
