@@ -1,6 +1,9 @@
 // Building blocks shared by the request and response schemas of the three families.
 import { z } from 'zod';
 import { DEFAULT_USAGE_PERIOD, USAGE_PERIODS } from '../domain/usage/periods';
+import { MAX_URL_LENGTH } from '../domain/extraction/url';
+
+export { MAX_URL_LENGTH };
 
 /** Largest page number accepted: far beyond any real listing, small enough to stay exact. */
 export const MAX_PAGE = 1_000_000;
@@ -54,9 +57,18 @@ export const flag = (name: string, defaultValue: boolean) =>
 export const nonEmptyString = (name: string) =>
   z.string({ error: `${name} must be a string` }).trim().min(1, { error: `${name} must not be empty` });
 
+/** A URL or hostname field: non-empty and at most MAX_URL_LENGTH characters, as in every family. */
+export const urlString = (name: string) =>
+  nonEmptyString(name).max(MAX_URL_LENGTH, { error: `${name} must be at most ${MAX_URL_LENGTH} characters` });
+
 export const urlList = (name: string, max: number, min = 1) =>
   z
-    .array(z.string({ error: `each entry of ${name} must be a string` }), { error: `${name} must be an array of strings` })
+    .array(
+      z
+        .string({ error: `each entry of ${name} must be a string` })
+        .max(MAX_URL_LENGTH, { error: `each entry of ${name} must be at most ${MAX_URL_LENGTH} characters` }),
+      { error: `${name} must be an array of strings` },
+    )
     .min(min, { error: `${name} must contain at least ${min} URL${min === 1 ? '' : 's'}` })
     .max(max, { error: `${name} must contain at most ${max} URLs` });
 

@@ -11,6 +11,8 @@ import {
   intParam,
   LegacyMeta,
   nonEmptyString,
+  urlString,
+  MAX_URL_LENGTH,
   pageParam,
   pageSizeParam,
   periodParam,
@@ -160,8 +162,8 @@ const v2UrlList = z
   .array(z.unknown(), { error: 'urls must be an array of strings' })
   .min(1, { error: 'urls must contain at least 1 URL' })
   .max(1000, { error: 'urls must contain at most 1000 URLs' })
-  .meta({ items: { type: 'string' } } as Record<string, unknown>)
-  .describe('Product URLs (an array even for one URL), at most 1000; normalised server-side (scheme added, fragment and tracking parameters removed); duplicates are fetched once');
+  .meta({ items: { type: 'string', maxLength: MAX_URL_LENGTH } } as Record<string, unknown>)
+  .describe(`Product URLs (an array even for one URL), at most 1000, each at most ${MAX_URL_LENGTH} characters (longer ones are reported in invalid_urls); normalised server-side (scheme added, fragment and tracking parameters removed); duplicates are fetched once`);
 
 const FRESHNESS = `A stored record of the same URL and country_code extracted within the last 24 hours with every part the request turns on is served instead of a new fetch (meta/product result shows it) unless \`force_extraction\` is true.`;
 
@@ -181,8 +183,8 @@ const v2CancelResponse = z.object({ execution_id: z.string(), status: z.literal(
 const timing = { start_date: Timestamp.nullable(), stop_date: Timestamp.nullable(), duration_ms: z.number().int().nullable() };
 
 const crawlBodyV1 = body({
-  domain: z.string({ error: 'domain must be a string' }).trim().min(1, { error: 'domain must not be empty' }).optional(),
-  url: z.string({ error: 'url must be a string' }).trim().min(1, { error: 'url must not be empty' }).optional(),
+  domain: urlString('domain').optional(),
+  url: urlString('url').optional(),
   max_listings: intField('max_listings', 1, 1_000_000).optional(),
   country_code: countryCode(),
 }).refine((b) => b.domain !== undefined || b.url !== undefined, { error: 'domain is required (a hostname or any URL of the store)', path: ['domain'] });
@@ -231,7 +233,7 @@ export const CONTRACTS = {
     summary: 'Single product by URL (synchronous)',
     description: `${FRESHNESS} A URL that cannot be a product URL at all is 400 INVALID_PARAMETER; a page that cannot be extracted is 200 with \`product\` null, \`meta.found\` false and the reason in meta.outcome, meta.retry and meta.message. Credits: 1 for a product, +1 each for enrichment, reviews and image tags when on.`,
     body: body({
-      url: nonEmptyString('url').describe('Product URL'),
+      url: urlString('url').describe('Product URL'),
       enable_enrichment: flag('enable_enrichment', true),
       enable_reviews: flag('enable_reviews', false).describe('Default false: reviews, faqs'),
       enable_image_tags: flag('enable_image_tags', false).describe('Default false: images[].attributes'),
@@ -307,7 +309,7 @@ export const CONTRACTS = {
     summary: "A vendor's product listings",
     description: 'Listings as the latest crawl left them, in URL order. `collection_urls` restricts them to those collections (scheme, www., trailing slash, query and fragment ignored). A vendor the service has never seen is 404; a known vendor without listings gives an empty page.',
     body: body({
-      vendor: nonEmptyString('vendor'),
+      vendor: urlString('vendor'),
       page: intField('page', 1, MAX_PAGE).default(1),
       page_size: intField('page_size', 1, 100).default(10),
       collection_urls: urlList('collection_urls', 100, 0).optional(),
@@ -317,7 +319,7 @@ export const CONTRACTS = {
   },
   v1Collections: {
     summary: "A vendor's collections, highest products_total first",
-    body: body({ vendor: nonEmptyString('vendor'), page: intField('page', 1, MAX_PAGE).default(1), page_size: intField('page_size', 1, 100).default(10) }),
+    body: body({ vendor: urlString('vendor'), page: intField('page', 1, MAX_PAGE).default(1), page_size: intField('page_size', 1, 100).default(10) }),
     success: { status: 200, schema: z.object({ collections: z.array(Collection), meta: V1Meta }) },
     errors: [404],
   },
@@ -358,13 +360,13 @@ export const CONTRACTS = {
   v1ExtractStart: {
     summary: 'Start a vendor-based extraction',
     body: body({
-      domain: nonEmptyString('domain'),
+      domain: urlString('domain'),
       max_products: intField('max_products', 1, 1_000_000).optional(),
       enable_enrichment: flag('enable_enrichment', true),
       country_code: countryCode(),
       enable_reviews: flag('enable_reviews', true),
       enable_image_tags: flag('enable_image_tags', true),
-      crawl_id: z.string({ error: 'crawl_id must be a string' }).optional(),
+      crawl_id: z.string({ error: 'crawl_id must be a string' }).max(200, { error: 'crawl_id must be at most 200 characters' }).optional(),
     }),
     success: { status: 200, schema: v1StartResponse },
     errors: [404],
@@ -458,13 +460,13 @@ export const CONTRACTS = {
   v2Listings: {
     summary: "A vendor's product listings",
     description: 'Listings as the latest crawl left them, in URL order. `collection_url` restricts them to one collection (scheme, www., trailing slash, query and fragment ignored). A vendor the service has never seen is 404; a known vendor without listings gives an empty page.',
-    query: query({ vendor: nonEmptyString('vendor'), page: pageParam(), page_size: pageSizeParam(20), collection_url: z.string().optional() }),
+    query: query({ vendor: urlString('vendor'), page: pageParam(), page_size: pageSizeParam(20), collection_url: z.string().max(MAX_URL_LENGTH, { error: `collection_url must be at most ${MAX_URL_LENGTH} characters` }).optional() }),
     success: { status: 200, schema: v2Envelope(Listing, EmptyMeta) },
     errors: [404],
   },
   v2Collections: {
     summary: "A vendor's collections, highest products_total first",
-    query: query({ vendor: nonEmptyString('vendor'), page: pageParam(), page_size: pageSizeParam(20) }),
+    query: query({ vendor: urlString('vendor'), page: pageParam(), page_size: pageSizeParam(20) }),
     success: { status: 200, schema: v2Envelope(Collection, EmptyMeta) },
     errors: [404],
   },
@@ -491,7 +493,7 @@ export const CONTRACTS = {
   v2CrawlStart: {
     summary: 'Start a crawl of a store',
     body: body({
-      vendor: nonEmptyString('vendor').describe('Hostname or any URL of the store'),
+      vendor: urlString('vendor').describe('Hostname or any URL of the store'),
       max_listings: intField('max_listings', 1, 1_000_000).optional(),
       country_code: countryCode(),
     }),
@@ -525,9 +527,9 @@ export const CONTRACTS = {
       'Exactly one of `urls` and `vendor`; both or neither is 400 INVALID_PARAMETER. URL mode: any entry that is not a string, empty or malformed fails the whole request with 400 INVALID_PARAMETER and `invalid_urls` [{index, url, problem}] listing every bad entry; duplicates are accepted and fetched once. Vendor mode extracts the vendor\'s listings (max_products first): with `crawl_id` of a crawl still running it is `pending` with meta.waiting_for and starts when that crawl completes (it fails with "The crawl this extraction was waiting for failed or was canceled" when the crawl fails or is cancelled); a vendor without listings and no `crawl_id` starts a crawl itself and waits for it. meta.listings_count and meta.products_to_process say what it will extract. Flags default to false. `meta.credits_used` is 0 at start: credits are 1 per successful product, +1 each for enrichment, reviews, image tags and similar products when on.',
     body: body({
       urls: v2UrlList.optional(),
-      vendor: nonEmptyString('vendor').optional(),
+      vendor: urlString('vendor').optional(),
       max_products: intField('max_products', 1, 1_000_000).optional(),
-      crawl_id: z.string({ error: 'crawl_id must be a string' }).optional(),
+      crawl_id: z.string({ error: 'crawl_id must be a string' }).max(200, { error: 'crawl_id must be at most 200 characters' }).optional(),
       enable_enrichment: flag('enable_enrichment', false),
       enable_reviews: flag('enable_reviews', false),
       enable_image_tags: flag('enable_image_tags', false),

@@ -106,13 +106,49 @@ function readBody(event: APIGatewayProxyEventV2): unknown {
       `Content-Type must be application/json${contentType ? `, got ${contentType.split(';')[0].trim()}` : ''}`,
     );
   }
+  // Recursive steps (JSON.parse, zod, renderers) must never meet unbounded nesting.
+  if (jsonNestingDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+    throw new AppError('INVALID_PARAMETER', `Request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  }
   try {
-    return JSON.parse(text);
+    // "__proto__" keys are dropped: later copies ({...body}, records) must not reach a prototype.
+    return text.includes('"__proto__"') ? JSON.parse(text, dropProtoKeys) : JSON.parse(text);
   } catch (error) {
     // Our words, not the parser's: only the position is taken from it.
     const at = /position (\d+)/.exec((error as Error).message)?.[1];
     throw new AppError('INVALID_PARAMETER', `Malformed JSON in request body${at ? ` at character ${at}` : ''}`);
   }
+}
+
+/** Deepest array/object nesting allowed in a JSON body; real requests use 4 or 5 levels. */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * The deepest [ / { nesting of a JSON text, scanning characters only (no recursion), stopping as
+ * soon as it passes `stopAbove`. Brackets inside strings do not count.
+ */
+export function jsonNestingDepth(text: string, stopAbove = Infinity): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > deepest) {
+        deepest = depth;
+        if (deepest > stopAbove) return deepest;
+      }
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
+
+function dropProtoKeys(key: string, value: unknown): unknown {
+  return key === '__proto__' ? undefined : value;
 }
 
 function describeIssue(issue: z.core.$ZodIssue, where: string): string {

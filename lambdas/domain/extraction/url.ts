@@ -3,8 +3,12 @@
 
 export type NormalizedUrl = { ok: true; url: string } | { ok: false; problem: string };
 
-/** Longer URLs are almost always garbage or an attack; browsers and CDNs cap around here too. */
-export const MAX_URL_LENGTH = 2048;
+/**
+ * The one URL length limit of every operation (request validation of every family, the start
+ * paths, the engine): browsers and CDNs stop near 8 KB, and 1000 such URLs still fit in one
+ * request body; longer ones are garbage or an attack, and could not be stored in a table item.
+ */
+export const MAX_URL_LENGTH = 8192;
 
 /** Query parameters that only track a click and never change the page served. */
 const TRACKING_PARAMS = new Set([
