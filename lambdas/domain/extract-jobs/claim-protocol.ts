@@ -88,18 +88,16 @@ export function createClaimProtocol({ executions, results, writeConcurrency }: C
   }
 
   /**
-   * The results no claim holds, entry by entry, then counted: as the batch's final word when
-   * `final` (it stopped), else once every entry is done.
+   * The results no claim holds, entry by entry (conditional writes). Returns the batch's entries
+   * as now stored, or undefined when a concurrent delivery recorded some first (then the caller
+   * counts from what is stored).
    */
   async function recordEntryByEntry(
     executionId: string,
-    batch: Batch,
     entries: UrlEntry[],
     extracted: readonly ExtractedGroup[],
-    perSuccess: number,
-    final: boolean,
     resultFor: (entry: UrlEntry, result: UrlResult) => UrlResult,
-  ): Promise<boolean> {
+  ): Promise<UrlEntry[] | undefined> {
     const stored = new Map<number, UrlEntry>(entries.map((entry) => [entry.index, entry]));
     let lostRace = false;
     await eachLimited(extracted, writeConcurrency, async ({ group, result }) => {
@@ -107,9 +105,7 @@ export function createClaimProtocol({ executions, results, writeConcurrency }: C
       if (written) for (const entry of written) stored.set(entry.index, entry);
       else lostRace = true;
     });
-    // A concurrent delivery recorded some entries first: count from what is stored.
-    const known = lostRace ? undefined : [...stored.values()];
-    return final ? countAsFinal(executionId, batch, perSuccess, known) : countWhenComplete(executionId, batch, perSuccess, known);
+    return lostRace ? undefined : [...stored.values()];
   }
 
   /** Stores the batch's results unless another delivery did: the claim that holds. */

@@ -145,7 +145,11 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
       //    holds to the entries, count it once. Without a claim (none extracted, or a claim
       //    already taken without results): entry by entry.
       const state: 'done' | 'stopped' = stopped ? 'stopped' : 'done';
-      const oneByOne = () => protocol.recordEntryByEntry(executionId, batch, entries, extracted, perSuccess, stopped, entryResult);
+      const oneByOne = async () => {
+        const known = await protocol.recordEntryByEntry(executionId, entries, extracted, entryResult);
+        // A stopped batch's entries are its final word; otherwise count once every entry is done.
+        return stopped ? protocol.countAsFinal(executionId, batch, perSuccess, known) : protocol.countWhenComplete(executionId, batch, perSuccess, known);
+      };
       if (existing || !extracted.length) return { state, counted: await oneByOne() };
       const { claim } = await protocol.claim(executionId, batch, outcomesOf(extracted));
       if (!claim.results) return { state, counted: await oneByOne() };
