@@ -428,6 +428,27 @@ describe('agentic search, v1', () => {
   });
 });
 
+describe('agentic search, profile boosts', () => {
+  it('a colour preference puts the products that come in that colour first', async () => {
+    const redTees = new Set(
+      groundTruth()
+        .filter((p) => /\b(Tee|T-Shirt)\b/.test(p.title) && p.options.some((o) => o.values.includes('Red')))
+        .map((p) => p.url),
+    );
+    expect(redTees.size).toBeGreaterThan(0);
+    const red = await callA('POST', '/v1/agentic-search', {
+      query: 'tee',
+      customer_profile: { style: { color: 'red' } },
+    });
+    expect(red.status).toBe(200);
+    const urls: string[] = red.body.meta.urls;
+    const firstOther = urls.findIndex((url) => !redTees.has(url));
+    const lastRed = Math.max(...urls.map((url, i) => (redTees.has(url) ? i : -1)));
+    expect(urls.filter((url) => redTees.has(url)).length).toBe(Math.min(redTees.size, urls.length));
+    if (firstOther >= 0) expect(lastRed).toBeLessThan(firstOther);
+  });
+});
+
 describe('agentic search, v2 (an execution)', () => {
   let executionId: string;
 
