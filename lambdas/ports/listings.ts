@@ -1,10 +1,16 @@
 // Where listings, collections and a crawl's working state live. The DynamoDB adapter keeps one
 // item per vendor + listing URL (written idempotently: the same page read twice writes the same
-// item), and a positional index rebuilt when a crawl ends, so page N of a vendor costs one
-// Query of page_size items whatever N is.
+// item) in a partition sorted by URL, and sparse anchors rebuilt when a crawl ends (the sort key
+// of every ANCHOR_EVERY-th item), so page N of a vendor is one GetItem and one Query of at most
+// ANCHOR_EVERY + page_size items, whatever N is.
 import type { CrawlPlan, FoundListing, Listing, PageOutcome } from '../domain/crawl/model';
 
+/** Positions between two anchors: bounds what a page read may skip. */
+export const ANCHOR_EVERY = 100;
+
 export interface StoredListing extends Listing {
+  /** Opaque position of the item in its partition (for anchors). */
+  cursor: string;
   /** Hash of the store's data (name, images, price): last_updated_by_service moves when it changes. */
   hash: string;
   /** The crawl that last saw it, and its discovery order in that crawl. */
@@ -33,8 +39,10 @@ export interface CatalogHead {
   slot: 'a' | 'b';
   /** Listings in the live index. */
   total: number;
-  /** Entries per index: `<slot>#<name>` -> count (name '' = every listing, else a collection key). */
+  /** Anchors per index: `<slot>#<name>` -> count (name '' = every listing, else a collection key). */
   sizes: Record<string, number>;
+  /** The store's name as the crawl found it (listings' `vendor`). */
+  displayName: string;
   /** Collection key -> listings in its live index. */
   collections: Record<string, number>;
   /** The crawl whose end built the live index. */
@@ -70,18 +78,16 @@ export interface ListingStore {
   /** The stored listings of these URLs (missing ones left out). */
   getListings(vendor: string, urls: readonly string[]): Promise<StoredListing[]>;
   /** A collection's member URLs with the crawl that last saw each, in URL order. */
-  memberPages(vendor: string, collection: string): AsyncIterable<Array<{ url: string; crawl: string }>>;
+  memberPages(vendor: string, collection: string): AsyncIterable<Array<{ url: string; crawl: string; cursor: string }>>;
   removeMembers(vendor: string, collection: string, urls: readonly string[]): Promise<void>;
   collections(vendor: string): Promise<StoredCollection[]>;
   removeCollections(vendor: string, keys: readonly string[]): Promise<void>;
-  /** Writes index entries from position `from` on (overwrites). */
-  writeIndex(vendor: string, slot: 'a' | 'b', name: string, from: number, listings: readonly Listing[]): Promise<void>;
-  /** Deletes index entries at positions [from, to). */
-  clearIndex(vendor: string, slot: 'a' | 'b', name: string, from: number, to: number): Promise<void>;
+  /** Replaces the anchors of an index (name '' = every listing, else a collection): cursors of positions 0, ANCHOR_EVERY, 2·ANCHOR_EVERY... */
+  putAnchors(vendor: string, slot: 'a' | 'b', name: string, cursors: readonly string[], previousCount: number): Promise<void>;
   putHead(head: CatalogHead): Promise<void>;
 
   // ---- reads behind the API ----
   head(vendor: string): Promise<CatalogHead | null>;
-  /** `limit` listings of an index from position `offset`: one Query. */
-  readIndex(vendor: string, slot: 'a' | 'b', name: string, offset: number, limit: number): Promise<Listing[]>;
+  /** `limit` listings from position `offset` of an index: an anchor GetItem and one Query (plus one BatchGet for a collection). */
+  readPage(vendor: string, head: CatalogHead, name: string, offset: number, limit: number): Promise<Listing[]>;
 }

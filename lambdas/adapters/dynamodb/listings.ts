@@ -5,22 +5,25 @@
 //                                                                          often a page is read)
 //   member       pk LMEMBER#<vendor>#<collection>     sk U#<url>          crawl
 //   collection   pk LCOLL#<vendor>                    sk C#<collection>
-//   index entry  pk LINDEX#<vendor>#<slot>#<name>     sk P#<position>     the listing as served; name *
-//                                                                          = all listings, else a collection
-//   catalog head pk CATALOG#<vendor>                  sk HEAD             live slot, index sizes
+//   anchor       pk LANCHOR#<vendor>#<slot>#<name>    sk A#<k>            sk of the item at position
+//                                                                          k·ANCHOR_EVERY; name * = all
+//                                                                          listings, else a collection
+//   catalog head pk CATALOG#<vendor>                  sk HEAD             live slot, totals
 //   crawl plan   pk EXEC#<crawlId>                    sk CRAWL#PLAN       gzip JSON of the plan
 //   page outcome pk EXEC#<crawlId>                    sk CRAWL#PAGE#<seq>#<n>
 //   waiter       pk EXEC#<crawlId>                    sk CRAWL#WAITER#<extractionId>
 //
-// Page N of a vendor's listings is one Query on the live index partition from sk P#<offset>:
-// positions are dense (rebuilt at the end of every crawl into the idle slot, then the head flips),
-// so no page costs more than its own items.
+// Page N of a vendor's listings: GetItem of the anchor at or before its offset, then one Query of
+// the listing partition from that anchor's sort key (at most ANCHOR_EVERY + page_size items), so
+// no page costs more than a constant plus its own items. Anchors are rebuilt at the end of every
+// crawl into the idle slot, then the head flips; collections page their member partition the same
+// way and fetch the page's listings with one BatchGet.
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { CatalogHead, ListingStore, StoredCollection, StoredListing } from '../../ports/listings';
+import { ANCHOR_EVERY, type CatalogHead, type ListingStore, type StoredCollection, type StoredListing } from '../../ports/listings';
 import type { CrawlPlan, FoundListing, Listing, PageOutcome } from '../../domain/crawl/model';
-import { listingId } from '../../domain/crawl/model';
+import { listingId, withOffset } from '../../domain/crawl/model';
 import { deadline, storeFailure } from './keys';
 import { listingFeedKeys } from './catalog-feed-keys';
 
@@ -33,8 +36,10 @@ const urlSk = (url: string) => (url.length <= 700 ? `U#${url}` : `U#${url.slice(
 const listingPk = (vendor: string) => `LISTING#${vendor}`;
 const memberPk = (vendor: string, collection: string) => `LMEMBER#${vendor}#${collection}`;
 const collectionPk = (vendor: string) => `LCOLL#${vendor}`;
-const indexPk = (vendor: string, slot: string, name: string) => `LINDEX#${vendor}#${slot}#${name || ALL}`;
-const positionSk = (position: number) => `P#${String(position).padStart(POSITION_DIGITS, '0')}`;
+const anchorPk = (vendor: string, slot: string, name: string) => `LANCHOR#${vendor}#${slot}#${name || ALL}`;
+const anchorSk = (k: number) => `A#${String(k).padStart(POSITION_DIGITS, '0')}`;
+/** Concurrent batch writes per call: the table's latency overlaps, not its throughput. */
+const WRITE_LANES = 4;
 const headKey = (vendor: string) => ({ pk: `CATALOG#${vendor}`, sk: 'HEAD' });
 const planKey = (crawlId: string) => ({ pk: `EXEC#${crawlId}`, sk: 'CRAWL#PLAN' });
 const outcomeKey = (crawlId: string, seq: string, n: number) => ({ pk: `EXEC#${crawlId}`, sk: `CRAWL#PAGE#${seq}#${String(n).padStart(6, '0')}` });
@@ -57,6 +62,7 @@ const served = (item: Record<string, any>): Listing => ({
 
 const storedListing = (item: Record<string, any>): StoredListing => ({
   ...served(item),
+  cursor: item.sk,
   hash: item.hash,
   crawl: item.crawl,
   order: Number(item.order ?? 0),
@@ -64,16 +70,25 @@ const storedListing = (item: Record<string, any>): StoredListing => ({
 });
 
 export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName: string): ListingStore {
-  async function writeAll(requests: Array<Record<string, unknown>>): Promise<void> {
-    for (let i = 0; i < requests.length; i += 25) {
-      let chunk = requests.slice(i, i + 25);
-      for (let round = 0; chunk.length; round++) {
-        if (round >= MAX_ROUNDS) throw new Error('The table kept refusing writes (unprocessed items)');
-        if (round) await pause(50 * 2 ** round);
-        const out = await documents.send(new BatchWriteCommand({ RequestItems: { [tableName]: chunk as any } }));
-        chunk = (out.UnprocessedItems?.[tableName] ?? []) as typeof chunk;
-      }
+  async function writeChunk(first: Array<Record<string, unknown>>): Promise<void> {
+    let chunk = first;
+    for (let round = 0; chunk.length; round++) {
+      if (round >= MAX_ROUNDS) throw new Error('The table kept refusing writes (unprocessed items)');
+      if (round) await pause(50 * 2 ** round);
+      const out = await documents.send(new BatchWriteCommand({ RequestItems: { [tableName]: chunk as any } }));
+      chunk = (out.UnprocessedItems?.[tableName] ?? []) as typeof chunk;
     }
+  }
+
+  async function writeAll(requests: Array<Record<string, unknown>>): Promise<void> {
+    const chunks: Array<Array<Record<string, unknown>>> = [];
+    for (let i = 0; i < requests.length; i += 25) chunks.push(requests.slice(i, i + 25));
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(WRITE_LANES, chunks.length) }, async () => {
+        while (next < chunks.length) await writeChunk(chunks[next++]);
+      }),
+    );
   }
 
   async function getAll(keys: Array<{ pk: string; sk: string }>): Promise<Array<Record<string, any>>> {
@@ -219,7 +234,7 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
     removeListings: (vendor, urls) => deleteKeys(urls.map((url) => ({ pk: listingPk(vendor), sk: urlSk(url) }))),
 
     async *memberPages(vendor, collection) {
-      for await (const items of queryPages(memberPk(vendor, collection), 'U#')) yield items.map((item) => ({ url: item.url as string, crawl: item.crawl as string }));
+      for await (const items of queryPages(memberPk(vendor, collection), 'U#')) yield items.map((item) => ({ url: item.url as string, crawl: item.crawl as string, cursor: item.sk as string }));
     },
 
     removeMembers: (vendor, collection, urls) => deleteKeys(urls.map((url) => ({ pk: memberPk(vendor, collection), sk: urlSk(url) }))),
@@ -249,18 +264,12 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
 
     removeCollections: (vendor, keys) => deleteKeys(keys.map((key) => ({ pk: collectionPk(vendor), sk: `C#${key}` }))),
 
-    async writeIndex(vendor, slot, name, from, listings) {
-      await writeAll(
-        listings.map((listing, i) => ({
-          PutRequest: { Item: { pk: indexPk(vendor, slot, name), sk: positionSk(from + i), entity: 'listingIndex', d: JSON.stringify(listing) } },
-        })),
-      );
-    },
-
-    async clearIndex(vendor, slot, name, from, to) {
-      const keys: Array<{ pk: string; sk: string }> = [];
-      for (let p = from; p < to; p++) keys.push({ pk: indexPk(vendor, slot, name), sk: positionSk(p) });
-      await deleteKeys(keys);
+    async putAnchors(vendor, slot, name, cursors, previousCount) {
+      const pk = anchorPk(vendor, slot, name);
+      const puts = cursors.map((cursor, k) => ({ PutRequest: { Item: { pk, sk: anchorSk(k), entity: 'listingAnchor', at: cursor } } }));
+      const deletes: Array<Record<string, unknown>> = [];
+      for (let k = cursors.length; k < previousCount; k++) deletes.push({ DeleteRequest: { Key: { pk, sk: anchorSk(k) } } });
+      await writeAll([...puts, ...deletes]);
     },
 
     async putHead(head) {
@@ -276,19 +285,34 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
       }
     },
 
-    async readIndex(vendor, slot, name, offset, limit) {
+    async readPage(vendor, head, name, offset, limit) {
       if (limit <= 0) return [];
       try {
+        // The anchor at or before the offset: the Query starts there and skips at most ANCHOR_EVERY - 1 items.
+        const k = Math.floor(offset / ANCHOR_EVERY);
+        const anchor = await documents.send(new GetCommand({ TableName: tableName, Key: { pk: anchorPk(vendor, head.slot, name), sk: anchorSk(k) } }), deadline());
+        const from: string | undefined = anchor.Item?.at;
+        if (!from) return [];
+        const skip = offset - k * ANCHOR_EVERY;
         const out = await documents.send(
           new QueryCommand({
             TableName: tableName,
             KeyConditionExpression: 'pk = :pk AND sk >= :from',
-            ExpressionAttributeValues: { ':pk': indexPk(vendor, slot, name), ':from': positionSk(offset) },
-            Limit: limit,
+            ExpressionAttributeValues: { ':pk': name ? memberPk(vendor, name) : listingPk(vendor), ':from': from },
+            Limit: skip + limit,
           }),
           deadline(),
         );
-        return (out.Items ?? []).map((item) => JSON.parse(item.d) as Listing);
+        const items = (out.Items ?? []).slice(skip, skip + limit);
+        const listings = name ? await getAll(items.map((m) => ({ pk: listingPk(vendor), sk: m.sk as string }))) : items;
+        const byUrl = new Map(listings.map((item) => [item.url as string, item]));
+        // Members keep their URL order; a member whose listing is gone is left out.
+        return items.flatMap((item) => {
+          const listing = byUrl.get(item.url);
+          if (!listing) return [];
+          const l = served(listing);
+          return [{ ...l, vendor: head.displayName || l.vendor, first_seen_by_service: withOffset(l.first_seen_by_service), last_updated_by_service: withOffset(l.last_updated_by_service) }];
+        });
       } catch (error) {
         throw storeFailure(error);
       }

@@ -1,16 +1,14 @@
 // Listings and collections as the API serves them (v1 POST and v2 GET share these), and the end
 // of a crawl: the cut to max_listings, the removal of what a complete re-crawl no longer finds,
-// exact collection totals, and the rebuild of the positional index that makes page N cost
-// O(page size). Streams the vendor's items a page at a time (100,000 listings fit in memory as
-// URLs only).
+// exact collection totals, and the sparse anchors that make page N cost O(page size). Streams
+// the vendor's items a page at a time (100,000 listings are held in memory as URLs only).
 import { notFound } from '../errors';
 import { vendorKey } from '../extraction/url';
 import { pagination, type Pagination } from '../executions/service';
 import { collectionKey, withOffset, type Collection, type Listing } from '../crawl/model';
-import type { CatalogHead, ListingStore, StoredCollection } from '../../ports/listings';
+import { ANCHOR_EVERY, type CatalogHead, type ListingStore, type StoredCollection } from '../../ports/listings';
 import type { VendorStore } from '../../ports/vendors';
 
-const WRITE_CHUNK = 500;
 /** Union of several collections (v1 collection_urls) reads each one whole: bounded per collection. */
 const MAX_UNION_ITEMS = 200_000;
 
@@ -60,24 +58,6 @@ export function createCatalog(deps: CatalogDeps) {
     throw notFound(`Vendor ${vendor} is not known to the service; start a crawl of it first`);
   }
 
-  /** Writes the index `name` of slot `slot` from an async source of listings; returns the count. */
-  async function writeIndexFrom(vendor: string, slot: 'a' | 'b', name: string, source: AsyncIterable<Listing[]>): Promise<number> {
-    let position = 0;
-    let buffer: Listing[] = [];
-    const flush = async () => {
-      if (!buffer.length) return;
-      await store.writeIndex(vendor, slot, name, position, buffer);
-      position += buffer.length;
-      buffer = [];
-    };
-    for await (const listings of source) {
-      buffer.push(...listings);
-      if (buffer.length >= WRITE_CHUNK) await flush();
-    }
-    await flush();
-    return position;
-  }
-
   return {
     /** The end of a crawl (completed, cancelled or failed): what it found becomes what is served. */
     async rebuild(request: RebuildRequest): Promise<RebuildResult> {
@@ -100,54 +80,42 @@ export function createCatalog(deps: CatalogDeps) {
         }
       }
 
-      // 2. The listings index into the idle slot; stale listings of a complete crawl are removed.
+      // 2. One pass over the listings in URL order: a complete crawl removes what it did not see;
+      //    every ANCHOR_EVERY-th listing kept becomes an anchor of the idle slot.
       const head = await store.head(vendor);
       const slot: 'a' | 'b' = head?.slot === 'a' ? 'b' : 'a';
       const sizes: Record<string, number> = { ...(head?.sizes ?? {}) };
       const present = new Set<string>();
+      const anchors: string[] = [];
       let found = 0;
       let created = 0;
       let removed = 0;
-      const kept = async function* (): AsyncIterable<Listing[]> {
-        for await (const page of store.listingPages(vendor)) {
-          const keep: Listing[] = [];
-          const stale: string[] = [];
-          for (const l of page) {
-            const mineNow = l.crawl === crawlId && !trimmed.has(l.url);
-            if (trimmed.has(l.url) && l.first_crawl === crawlId) continue; // removed in step 1
-            if (request.complete && l.crawl !== crawlId) {
-              stale.push(l.url);
-              continue;
-            }
-            if (mineNow) {
-              found++;
-              if (l.first_crawl === crawlId) created++;
-            }
-            present.add(l.url);
-            keep.push({
-              id: l.id,
-              url: l.url,
-              name: l.name,
-              images: l.images,
-              price: l.price,
-              vendor: request.displayName,
-              first_seen_by_service: withOffset(l.first_seen_by_service),
-              last_updated_by_service: withOffset(l.last_updated_by_service),
-            });
+      for await (const page of store.listingPages(vendor)) {
+        const stale: string[] = [];
+        for (const l of page) {
+          if (trimmed.has(l.url) && l.first_crawl === crawlId) continue; // removed in step 1
+          if (request.complete && l.crawl !== crawlId) {
+            stale.push(l.url);
+            continue;
           }
-          if (stale.length) {
-            await store.removeListings(vendor, stale);
-            removed += stale.length;
+          if (l.crawl === crawlId && !trimmed.has(l.url)) {
+            found++;
+            if (l.first_crawl === crawlId) created++;
           }
-          yield keep;
+          if (present.size % ANCHOR_EVERY === 0) anchors.push(l.cursor);
+          present.add(l.url);
         }
-      };
-      const total = await writeIndexFrom(vendor, slot, '', kept());
-      await store.clearIndex(vendor, slot, '', total, sizes[`${slot}#`] ?? 0);
-      sizes[`${slot}#`] = total;
+        if (stale.length) {
+          await store.removeListings(vendor, stale);
+          removed += stale.length;
+        }
+      }
+      const total = present.size;
+      await store.putAnchors(vendor, slot, '', anchors, sizes[`${slot}#`] ?? 0);
+      sizes[`${slot}#`] = anchors.length;
 
       // 3. Collections: members this crawl saw (complete) or ever saw (incomplete) that are
-      //    listings; products_total is exactly the size of that index.
+      //    listings; other members are removed, so products_total is exactly what paging shows.
       const collectionTotals: Record<string, number> = {};
       const survivors: StoredCollection[] = [];
       const gone: StoredCollection[] = [];
@@ -156,19 +124,22 @@ export function createCatalog(deps: CatalogDeps) {
         else survivors.push(collection);
       }
       for (const collection of survivors) {
-        const byUrl = async function* (): AsyncIterable<Listing[]> {
-          for await (const members of store.memberPages(vendor, collection.key)) {
-            const stale = request.complete ? members.filter((m) => m.crawl !== crawlId).map((m) => m.url) : [];
-            if (stale.length) await store.removeMembers(vendor, collection.key, stale);
-            const wanted = members.filter((m) => !(request.complete && m.crawl !== crawlId) && present.has(m.url)).map((m) => m.url);
-            if (!wanted.length) continue;
-            // The served listing is in the index just written; read it back in URL order by key.
-            yield await listingsByUrl(wanted);
+        const memberAnchors: string[] = [];
+        let n = 0;
+        for await (const members of store.memberPages(vendor, collection.key)) {
+          const drop: string[] = [];
+          for (const m of members) {
+            if ((request.complete && m.crawl !== crawlId) || !present.has(m.url)) {
+              drop.push(m.url);
+              continue;
+            }
+            if (n % ANCHOR_EVERY === 0) memberAnchors.push(m.cursor);
+            n++;
           }
-        };
-        const n = await writeIndexFrom(vendor, slot, collection.key, byUrl());
-        await store.clearIndex(vendor, slot, collection.key, n, sizes[`${slot}#${collection.key}`] ?? 0);
-        sizes[`${slot}#${collection.key}`] = n;
+          if (drop.length) await store.removeMembers(vendor, collection.key, drop);
+        }
+        await store.putAnchors(vendor, slot, collection.key, memberAnchors, sizes[`${slot}#${collection.key}`] ?? 0);
+        sizes[`${slot}#${collection.key}`] = memberAnchors.length;
         collectionTotals[collection.key] = n;
         collection.products_total = n;
         collection.last_updated_by_service = stamp;
@@ -176,8 +147,7 @@ export function createCatalog(deps: CatalogDeps) {
       await store.putCollections(vendor, survivors);
       for (const collection of gone) {
         for (const s of ['a', 'b'] as const) {
-          const size = sizes[`${s}#${collection.key}`] ?? 0;
-          if (size) await store.clearIndex(vendor, s, collection.key, 0, size);
+          await store.putAnchors(vendor, s, collection.key, [], sizes[`${s}#${collection.key}`] ?? 0);
           delete sizes[`${s}#${collection.key}`];
         }
         for await (const members of store.memberPages(vendor, collection.key)) await store.removeMembers(vendor, collection.key, members.map((m) => m.url));
@@ -185,20 +155,11 @@ export function createCatalog(deps: CatalogDeps) {
       await store.removeCollections(vendor, gone.map((c) => c.key));
 
       // 4. Flip: readers move to the new slot in one write.
-      await store.putHead({ vendor, slot, total, sizes, collections: collectionTotals, crawl: crawlId, updated_at: stamp });
+      await store.putHead({ vendor, slot, total, sizes, collections: collectionTotals, crawl: crawlId, updated_at: stamp, displayName: request.displayName });
       if (total > 0 || found > 0) {
         await deps.vendors.recordListings({ vendor, displayName: request.displayName, listings: total, updatedAt: stamp });
       }
       return { listings_total: total, listings_found: found, collections_total: survivors.length, created, removed };
-
-      async function listingsByUrl(urls: string[]): Promise<Listing[]> {
-        const byUrl = new Map((await store.getListings(vendor, urls)).map((l) => [l.url, l]));
-        return urls.flatMap((url) => {
-          const l = byUrl.get(url);
-          if (!l) return [];
-          return [{ id: l.id, url: l.url, name: l.name, images: l.images, price: l.price, vendor: request.displayName, first_seen_by_service: withOffset(l.first_seen_by_service), last_updated_by_service: withOffset(l.last_updated_by_service) }];
-        });
-      }
     },
 
     /** A vendor's listings, optionally only those of some collections (URLs normalised). */
@@ -213,7 +174,7 @@ export function createCatalog(deps: CatalogDeps) {
       if (keys.length <= 1) {
         const name = keys[0] ?? '';
         const total = name ? (head.collections[name] ?? 0) : head.total;
-        const items = offset < total ? await store.readIndex(vendor, head.slot, name, offset, Math.min(pageSize, total - offset)) : [];
+        const items = offset < total ? await store.readPage(vendor, head, name, offset, Math.min(pageSize, total - offset)) : [];
         return { items, pagination: pagination(page, pageSize, total) };
       }
       // Several collections: their union in URL order (each collection's index read whole).
@@ -221,7 +182,7 @@ export function createCatalog(deps: CatalogDeps) {
       for (const key of keys) {
         const size = Math.min(head.collections[key] ?? 0, MAX_UNION_ITEMS);
         if (!size) continue;
-        for (const l of await store.readIndex(vendor, head.slot, key, 0, size)) union.set(l.url, l);
+        for (let offset = 0; offset < size; offset += 100) for (const l of await store.readPage(vendor, head, key, offset, Math.min(100, size - offset))) union.set(l.url, l);
       }
       const all = [...union.values()].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
       return { items: all.slice(offset, offset + pageSize), pagination: pagination(page, pageSize, all.length) };
@@ -251,8 +212,8 @@ export function createCatalog(deps: CatalogDeps) {
       const head = await store.head(vendor);
       if (!head) return { total: 0, urls: [] };
       const urls: string[] = [];
-      for (let offset = 0; offset < Math.min(limit, head.total); offset += 1000) {
-        const items = await store.readIndex(vendor, head.slot, '', offset, Math.min(1000, limit - offset));
+      for (let offset = 0; offset < Math.min(limit, head.total); offset += 100) {
+        const items = await store.readPage(vendor, head, '', offset, Math.min(100, limit - offset, head.total - offset));
         urls.push(...items.map((l) => l.url));
         if (!items.length) break;
       }
