@@ -3,12 +3,13 @@
 // requests go to public/fallback (API Gateway's $default route).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import type { Route } from '../topology/routes';
 import { familyOf } from '../topology/routes';
 import { matchRoute } from '../http/match';
-import { errorResult } from '../http/render';
+import { errorBody, errorResult } from '../http/render';
 import { AppError } from '../domain/errors';
 
 export type LocalHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2 | void> | APIGatewayProxyResultV2 | void;
@@ -42,26 +43,89 @@ export async function defaultLoadHandler(route: Route | null): Promise<LocalHand
 
 class BodyTooLarge extends Error {}
 
+/** After a 413 the rest of an upload is read and dropped for at most this long / this much, then the socket closes. */
+const LINGER_MS = 5_000;
+const LINGER_BYTES = 64 * 1024 * 1024;
+
+function declaredLength(req: IncomingMessage): number {
+  const declared = Number(req.headers['content-length']);
+  return Number.isFinite(declared) ? declared : -1;
+}
+
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) return reject(new BodyTooLarge());
+    if (declaredLength(req) > limit) return reject(new BodyTooLarge());
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
-        // Stop buffering at once; the connection is closed after the 413.
-        req.removeAllListeners('data');
-        req.pause();
+        // Stop buffering at once; the rest of the upload is drained after the 413 (lingerAndClose).
+        req.off('data', onData);
+        chunks.length = 0;
         reject(new BodyTooLarge());
         return;
       }
       chunks.push(chunk);
-    });
+    };
+    req.on('data', onData);
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+/**
+ * A graceful close after an early answer (a 413 while the upload still arrives): closing a socket
+ * with unread data makes the kernel send a reset, and the client may never read the answer. So
+ * the answer is sent, our side half-closes (FIN), and what the client still sends is read and
+ * dropped until it ends or closes, for at most LINGER_MS and LINGER_BYTES.
+ */
+function lingerAndClose(req: IncomingMessage): void {
+  const socket = req.socket;
+  // Node destroys the socket once a `connection: close` response is flushed; end it instead.
+  (socket as unknown as { destroySoon: () => void }).destroySoon = () => socket.end();
+  // Once the answer is flushed and nothing is left unread, closing is clean.
+  const closeWhenFlushed = () => (socket.writableFinished ? socket.destroy() : socket.once('finish', () => socket.destroy()));
+  let drained = 0;
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+  socket.once('end', closeWhenFlushed);
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > LINGER_BYTES) socket.destroy();
+  });
+  req.on('end', closeWhenFlushed);
+  req.on('error', () => socket.destroy());
+  req.resume();
+}
+
+function payloadTooLarge(path: string, requestId: string) {
+  return errorResult(familyOf(path), new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than ${MAX_EVENT_BODY_BYTES} bytes`), requestId);
+}
+
+/** Requests the HTTP parser refuses (bad framing, header overflow) get a JSON answer, not a bare 400. */
+function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex): void {
+  // A response already under way, or a peer gone: nothing more can be said on this socket.
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const requestLine = error.rawPacket?.toString('latin1').split('\r\n', 1)[0] ?? '';
+  const path = requestLine.split(' ')[1] ?? '/';
+  const [status, reason, code, message]: [number, string, 'INVALID_PARAMETER' | 'TIMEOUT', string] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'INVALID_PARAMETER', 'Request headers are too large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'TIMEOUT', 'The request did not arrive in time']
+        : [400, 'Bad Request', 'INVALID_PARAMETER', 'Malformed HTTP request'];
+  const requestId = randomUUID();
+  const body = JSON.stringify(errorBody(familyOf(path), new AppError(code, message), requestId));
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\n` +
+      `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nrequest-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 function buildEvent(req: IncomingMessage, url: URL, body: Buffer, route: Route | null, pathParameters: Record<string, string>, requestId: string): APIGatewayProxyEventV2 {
@@ -71,8 +135,12 @@ function buildEvent(req: IncomingMessage, url: URL, body: Buffer, route: Route |
     headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
   }
   const cookies = req.headers.cookie ? req.headers.cookie.split(/;\s*/).filter(Boolean) : undefined;
+  // Own keys only: a parameter named "constructor" or "__proto__" is data, not Object.prototype.
   const query: Record<string, string> = {};
-  for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
+  for (const [name, value] of url.searchParams) {
+    if (name === '__proto__') continue;
+    query[name] = Object.hasOwn(query, name) ? `${query[name]},${value}` : value;
+  }
   const contentType = headers['content-type'] ?? '';
   const textual = !body.length || !contentType || TEXTUAL.test(contentType);
   const method = (req.method ?? 'GET').toUpperCase();
@@ -169,8 +237,8 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
       } catch (error) {
         if (!(error instanceof BodyTooLarge)) throw error;
         res.setHeader('connection', 'close');
-        writeResult(res, errorResult(familyOf(url.pathname), new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than ${MAX_EVENT_BODY_BYTES} bytes`), requestId));
-        res.on('finish', () => req.destroy());
+        lingerAndClose(req);
+        writeResult(res, payloadTooLarge(url.pathname, requestId));
         return;
       }
       const event = buildEvent(req, url, body, route, match?.pathParameters ?? {}, requestId);
@@ -188,6 +256,18 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
     }
   });
   server.keepAliveTimeout = 5_000;
+  server.on('clientError', answerClientError);
+  // `Expect: 100-continue` with a declared length over the cap: answer 413 before the body is sent.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    if (declaredLength(req) > MAX_EVENT_BODY_BYTES) {
+      res.setHeader('connection', 'close');
+      lingerAndClose(req);
+      writeResult(res, payloadTooLarge(new URL(req.url ?? '/', 'http://localhost').pathname, randomUUID()));
+      return;
+    }
+    res.writeContinue();
+    server.emit('request', req, res);
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
