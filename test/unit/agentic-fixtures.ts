@@ -120,7 +120,7 @@ export function memoryResultStore(): ExtractResultStore {
     },
     async record(id, index, result) {
       const entry = of(id).get(index);
-      if (!entry || entry.state !== 'pending') return false;
+      if (entry?.state !== 'pending') return false;
       entry.state = 'done';
       entry.result = structuredClone(result);
       return true;

@@ -15,7 +15,11 @@ const listing = product({
   taxonomy_product_category_path: null,
   options: [{ name: 'Color', values: ['Navy'], position: 1 }],
 });
-const extracted = product({ id: 'e1', title: 'Cotton Tee Classic', url: 'https://shop.test/products/cotton-tee-classic' });
+const extracted = product({
+  id: 'e1',
+  title: 'Cotton Tee Classic',
+  url: 'https://shop.test/products/cotton-tee-classic',
+});
 
 describe('miniSearch', () => {
   const deps = { search: standInSearch(catalogOf([listing, extracted])), enricher: createOfflineEnricher() };

@@ -10,7 +10,12 @@ export function agenticStatus(status: AgenticStatus, link: RecordLinker): Respon
     execution_id: status.execution_id,
     status: status.status,
     error: status.error,
-    ...(status.results ? { data: status.results.items.map(({ url, product }) => ({ url, product: link(product) })), pagination: status.results.pagination } : {}),
+    ...(status.results
+      ? {
+          data: status.results.items.map(({ url, product }) => ({ url, product: link(product) })),
+          pagination: status.results.pagination,
+        }
+      : {}),
     meta: {
       query: status.query,
       progress: status.progress,
