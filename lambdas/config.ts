@@ -21,6 +21,8 @@ export interface Config {
   egressProxies: Record<string, string>;
   /** Operational metrics: CloudWatch EMF on Lambda, an in-memory tally elsewhere. */
   metrics: 'emf' | 'memory';
+  /** X-Ray annotations and AWS SDK subsegments on Lambda (active tracing); a no-op elsewhere. */
+  tracing: boolean;
   /** PDS_LOG_LEVEL: 'debug' | 'info' | 'warn' | 'error' (default info). */
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /**
@@ -87,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     affiliateLinkTemplate: compileLinkTemplate(env[ENV.affiliateLinkTemplate] || DEFAULT_LINK_TEMPLATE).source,
     egressProxies: Object.fromEntries(pairs(env[ENV.egressProxies])),
     metrics: env.AWS_LAMBDA_FUNCTION_NAME ? 'emf' : 'memory',
+    tracing: Boolean(env.AWS_LAMBDA_FUNCTION_NAME) && env.POWERTOOLS_TRACE_ENABLED !== 'false',
     logLevel: parseLogLevel(env[ENV.logLevel]),
     extractSlots: parseSlots(env[ENV.extractSlots]),
     faults: { crashRate: parseRate(env[ENV.faultRate]), duplicateRate: parseRate(env[ENV.duplicateRate]) },

@@ -13,6 +13,7 @@ import { ROUTES, type Family, type Route, type Scope } from '../topology/routes'
 import { CONTRACTS, type OperationContract, type OperationId, type RequestOf } from '../contracts/operations';
 import { getContainer, type Container } from '../composition/container';
 import { logRequest, logWarning } from './log';
+import { ANNOTATIONS, annotate, executionIdInBody, prepareTracing, traced } from '../observability/tracing';
 import { AUTH_REQUIRED_MESSAGE, errorResult, INVALID_KEY_MESSAGE, jsonResult, toAppError, type HttpResult } from './render';
 
 /** Larger bodies get 413 PAYLOAD_TOO_LARGE (1 MiB: 1000 URLs of 1 KB each still fit). */
@@ -217,6 +218,7 @@ const authenticate = (): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult,
     const principal = await authenticateKey(deps.accounts, key);
     if (!principal) throw new AppError('UNAUTHORIZED', INVALID_KEY_MESSAGE);
     state.principal = principal;
+    annotate({ [ANNOTATIONS.organization]: principal.org });
     // Every authenticated call counts once, whatever its outcome; the write runs alongside the
     // rest of the request and is awaited before the response (see finalize).
     state.metering = deps.meter.record(principal.org, route.path, new Date()).catch((error) =>
@@ -301,7 +303,21 @@ export function defineRoute<Op extends OperationId>(operationId: Op, impl: Route
     .use(rateLimit())
     .use(parseAndValidate(contract, options.validate !== false));
 
-  return handler as unknown as APIGatewayProxyHandlerV2;
+  // On Lambda each request runs in an X-Ray subsegment carrying the operation, the execution id
+  // of status/cancel paths and (after auth) the organization; locally tracing is off.
+  // (A start operation's new id is read from its response.) A config error surfaces in the pipeline.
+  const tracedHandler = async (event: APIGatewayProxyEventV2, lambdaContext: Context) => {
+    try {
+      await prepareTracing(getContainer());
+    } catch {}
+    const annotations = { [ANNOTATIONS.operation]: operationId, [ANNOTATIONS.executionId]: event.pathParameters?.execution_id };
+    return traced(`## ${operationId}`, annotations, async () => {
+      const result = await handler(event, lambdaContext);
+      annotate({ [ANNOTATIONS.executionId]: executionIdInBody(result?.body) });
+      return result;
+    });
+  };
+  return tracedHandler as unknown as APIGatewayProxyHandlerV2;
 }
 
 /**

@@ -1,13 +1,23 @@
 // Every worker module's `handler`: the Lambda event plus this process's container, so workers
-// reach adapters only through the one composition root.
+// reach adapters only through the one composition root. Each invocation runs in an X-Ray
+// subsegment annotated with the execution id of its event (on Lambda; a no-op locally).
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { getContainer, type Container } from '../composition/container';
+import { ANNOTATIONS, executionIdOf, prepareTracing, traced } from '../observability/tracing';
 
 export type WorkerImpl<E, R> = (event: E, deps: Container, context?: Context) => Promise<R>;
 
+async function tracedInvocation<R>(event: unknown, deps: Container, context: Context | undefined, work: () => Promise<R>): Promise<R> {
+  await prepareTracing(deps);
+  return traced(`## ${context?.functionName ?? 'worker'}`, { [ANNOTATIONS.executionId]: executionIdOf(event), [ANNOTATIONS.worker]: context?.functionName }, work);
+}
+
 export function defineWorker<E, R>(impl: WorkerImpl<E, R>): (event: E, context?: Context) => Promise<R> {
-  return (event, context) => impl(event, getContainer(), context);
+  return (event, context) => {
+    const deps = getContainer();
+    return tracedInvocation(event, deps, context, () => impl(event, deps, context));
+  };
 }
 
 /**
@@ -19,9 +29,11 @@ export function defineWorker<E, R>(impl: WorkerImpl<E, R>): (event: E, context?:
 export function defineSqsWorker(handleRecord: (record: SQSRecord, deps: Container) => Promise<void>): (event: SQSEvent, context?: Context) => Promise<SQSBatchResponse> {
   return (event, context) => {
     const deps = getContainer();
-    return processPartialResponse(event, (record: SQSRecord) => handleRecord(record, deps), new BatchProcessor(EventType.SQS), {
-      ...(context ? { context } : {}),
-      throwOnFullBatchFailure: false,
-    });
+    return tracedInvocation(event, deps, context, () =>
+      processPartialResponse(event, (record: SQSRecord) => handleRecord(record, deps), new BatchProcessor(EventType.SQS), {
+        ...(context ? { context } : {}),
+        throwOnFullBatchFailure: false,
+      }),
+    );
   };
 }

@@ -62,7 +62,7 @@ describe('executions service', () => {
   });
 
   it('reaps executions past their deadline when the clock passes it, on read and on schedule', async () => {
-    const { executions, clock, workflows } = setup();
+    const { executions, clock, workflows, metrics } = setup();
     const read = await start(executions, 'org-a', 30);
     const scheduled = await start(executions, 'org-a', 30);
     const later = await start(executions, 'org-a', 600);
@@ -74,6 +74,11 @@ describe('executions service', () => {
     expect(reaped.failed).toEqual([scheduled.id]);
     expect((await executions.find('org-a', later.id)).status).toBe('pending');
     expect(workflows.stopped.map((s) => s.id).sort()).toEqual([read.id, scheduled.id].sort());
+    // Each reaped execution counts once for the operators' stalled-executions alarm.
+    expect(metrics.points.filter((p) => p.name === 'StalledExecutionsReaped')).toEqual([
+      { name: 'StalledExecutionsReaped', value: 1, dimensions: { kind: 'extract-urls' } },
+      { name: 'StalledExecutionsReaped', value: 1, dimensions: { kind: 'extract-urls' } },
+    ]);
   });
 
   it('counts each batch once and never after finalization', async () => {
@@ -100,6 +105,7 @@ describe('executions service', () => {
       { name: 'ExecutionDuration', value: 4_000, dimensions: { kind: 'extract-urls' } },
       { name: 'UrlOutcomes', value: 7, dimensions: { kind: 'extract-urls', outcome: 'success' } },
       { name: 'UrlOutcomes', value: 2, dimensions: { kind: 'extract-urls', outcome: 'other' } },
+      { name: 'CreditsUsed', value: 7, dimensions: { kind: 'extract-urls' } },
     ]);
   });
 });

@@ -88,6 +88,9 @@ export function createExecutions(deps: ExecutionsDeps) {
     for (const [name, value] of Object.entries(execution.counters)) {
       if (name in OUTCOME_CLASS && value > 0) deps.metrics.count('UrlOutcomes', value, { ...kind, outcome: name });
     }
+    // Credits are charged as work finishes; the total is counted once, at the terminal transition.
+    const credits = execution.counters.credits ?? 0;
+    if (credits > 0) deps.metrics.count('CreditsUsed', credits, kind);
   }
 
   /** Every state change goes through here, so each terminal transition is recorded once (by its winner). */
@@ -112,6 +115,8 @@ export function createExecutions(deps: ExecutionsDeps) {
     if (TERMINAL.has(execution.status) || Date.parse(execution.deadline) > now().getTime()) return execution;
     const failed = await transition(execution.id, ['pending', 'running'], 'failed', { error: DEADLINE_MESSAGE, stop_date: iso() });
     if (failed) {
+      // The execution's workflow died or stalled: the operators' "stalled executions" alarm.
+      deps.metrics?.count('StalledExecutionsReaped', 1, { kind: failed.kind });
       await stopWorkflow(failed, DEADLINE_MESSAGE);
       return failed;
     }
