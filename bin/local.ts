@@ -1,6 +1,7 @@
 // `npm start`: the whole service on one machine over embedded engines (see lambdas/local/service.ts).
 // Settings: PORT (3000), PDS_DATA_DIR (.pds-data), PDS_BOOTSTRAP_KEYS, PDS_RESOLVE,
 // PDS_CRAWL_DELAY_MS, PDS_RATE_LIMIT, PDS_AFFILIATE_MERCHANTS, PDS_LOG_LEVEL=debug.
+import '../lambdas/local/quiet-warnings';
 import '../lambdas/local/polyfills';
 import { startLocalService, type LocalServiceOptions } from '../lambdas/local/service';
 
@@ -28,11 +29,9 @@ async function main(): Promise<void> {
     return;
   }
 
-  if (service.developmentKey) {
-    console.log(`Development API key (shown once, all scopes): ${service.developmentKey}`);
-    console.log(`  curl -H "x-api-key: ${service.developmentKey}" ${service.url}/v2/usage`);
-  }
-  if (service.bootstrappedKeyIds.length) console.log(`Bootstrap keys ready: ${service.bootstrappedKeyIds.length}`);
+  // What the operator needs and nothing else: the key on the first start, the URL, the data dir.
+  if (service.developmentKey) console.log(`Development API key (shown once, all scopes): ${service.developmentKey}`);
+  if (service.resumed.length) console.log(`Resumed ${service.resumed.length} unfinished execution(s) after a restart`);
   console.log(`ready ${service.url} in ${service.startupMs} ms (data: ${service.dataDir})`);
 
   let stopping = false;

@@ -1,11 +1,13 @@
 // `${dataDir}/runtime.json` says which process serves a data directory and where its engines
 // listen (the keys CLI reads it). One process per data directory: dynalite crashes when two
 // servers share a LevelDB path, so a start refuses while the file names a live process.
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface RuntimeInfo {
   pid: number;
+  /** The owner's start time (Linux /proc), so a recycled pid is not taken for the owner. */
+  pidStart?: string;
   url: string;
   dynamodbEndpoint: string;
   tableName: string;
@@ -31,26 +33,54 @@ export function readRuntimeFile(dataDir: string): RuntimeInfo | null {
   }
 }
 
-export function isProcessAlive(pid: number): boolean {
+/**
+ * Linux: a process's state letter and start time (clock ticks since boot) from /proc/<pid>/stat;
+ * null where there is no /proc or the process is gone. The command name (field 2) may hold
+ * spaces and parentheses, so fields are read after its last ')'.
+ */
+export function procStat(pid: number): { state: string; startTicks: string } | null {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  // After the name: state is field 3, starttime field 22 (1-based) => indices 0 and 19.
+  return fields.length > 19 ? { state: fields[0]!, startTicks: fields[19]! } : null;
+}
+
+/** This process's start time as procStat reports it (recorded in runtime.json against pid reuse). */
+export const ownStartTicks = (): string | undefined => procStat(process.pid)?.startTicks;
+
+/**
+ * Whether `pid` is a live process: it exists (signal 0), is not a zombie or dead entry waiting to
+ * be reaped (kill -9 leaves one until its parent collects it), and, when `startTicks` is known,
+ * started when the owner did (not another process that got the pid later).
+ */
+export function isProcessAlive(pid: number, startTicks?: string): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
-    // EPERM: alive, owned by someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    // EPERM: it exists, owned by someone else; ESRCH: gone.
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  const stat = procStat(pid);
+  if (!stat) return existsSync('/proc/self/stat') ? false : true; // no /proc at all: signal 0 is all we know
+  if (stat.state === 'Z' || stat.state === 'X' || stat.state === 'x') return false;
+  return startTicks === undefined || stat.startTicks === startTicks;
 }
 
 /** The runtime serving dataDir right now, or null (no file, or the process is gone). */
 export function liveRuntime(dataDir: string): RuntimeInfo | null {
   const info = readRuntimeFile(dataDir);
-  return info && info.pid !== process.pid && isProcessAlive(info.pid) ? info : null;
+  return info && info.pid !== process.pid && isProcessAlive(info.pid, info.pidStart) ? info : null;
 }
 
 /**
  * Claims dataDir for this process before any engine opens it: creates a pid-only runtime.json
- * exclusively (two starts racing: one wins). A file left by kill -9 names a dead pid and is
- * taken over.
+ * exclusively (two starts racing: one wins). A file left by kill -9 names a dead pid (or a
+ * zombie not yet reaped, or a pid now reused by another process) and is taken over.
  */
 export function claimDataDir(dataDir: string): void {
   mkdirSync(dataDir, { recursive: true });
@@ -58,7 +88,7 @@ export function claimDataDir(dataDir: string): void {
   const file = join(dataDir, RUNTIME_FILE);
   for (let attempt = 1; attempt <= 2; attempt++) {
     try {
-      writeFileSync(file, JSON.stringify({ pid: process.pid }) + '\n', { flag: 'wx' });
+      writeFileSync(file, JSON.stringify({ pid: process.pid, pidStart: ownStartTicks() }) + '\n', { flag: 'wx' });
       claimedHere.add(dataDir);
       return;
     } catch (error) {

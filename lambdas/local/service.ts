@@ -18,7 +18,12 @@ import { startStepFunctionsService, type StepFunctionsService } from './stepfunc
 import { startSqsPollers, type SqsPollers } from './sqs-poller';
 import { WORKERS_DIR } from './workers';
 import { startSchedule } from './schedules';
-import { claimDataDir, dynamodbPath, releaseDataDir, writeRuntimeFile } from './runtime-file';
+import { resumeUnfinished } from '../domain/executions/resume';
+import { GROUP_OF, type Execution } from '../domain/executions/model';
+import type { ExtractResultStore } from '../ports/extract-results';
+import { dynamoExecutionStore } from '../adapters/dynamodb/executions';
+import { dynamoExtractResultStore } from '../adapters/dynamodb/extract-results';
+import { claimDataDir, dynamodbPath, ownStartTicks, releaseDataDir, writeRuntimeFile } from './runtime-file';
 
 export interface LocalServiceOptions {
   /** HTTP port; 0 picks a free one. Default 3000. */
@@ -58,6 +63,8 @@ export interface LocalService {
   developmentKey?: string;
   /** Keys created from the bootstrap spec (ids only; the keys themselves were given). */
   bootstrappedKeyIds: string[];
+  /** Unfinished executions of a previous run started again at this start. */
+  resumed: string[];
   /** Milliseconds from the call to ready. */
   startupMs: number;
   sfn: StepFunctionsService;
@@ -136,8 +143,20 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     let pollerGraceMs = 5000;
     cleanups.push(() => pollers.stop(pollerGraceMs));
 
-    // As the CDK stack schedules them. The reaper's first run at start fails the executions a
-    // previous run of this process left behind (running state machines live in memory).
+    // Executions a previous run on this data dir left unfinished (its state machines lived in its
+    // memory): started again from their first step, or failed at once when they cannot be.
+    const restart = await resumeUnfinished({
+      store: dynamoExecutionStore(container.clients.documents, config.tableName),
+      executions: container.executions,
+      workflows: container.workflows,
+      restartable: Object.fromEntries(
+        WORKFLOWS.filter((w) => w.resume).map((w) => [w.name, (id: string) => ({ [w.resume!.inputField]: id })]),
+      ),
+      canResume: (execution) => extractEntriesComplete(dynamoExtractResultStore(container.clients.documents, config.tableName), execution),
+    });
+    if (restart.failed.length) log(`${restart.failed.length} unfinished execution(s) could not be resumed and were failed`);
+
+    // As the CDK stack schedules them (the reaper fails executions past their deadline).
     for (const spec of SCHEDULES) {
       const schedule = startSchedule({ worker: spec.worker, everyMs: spec.everyMinutes * 60_000, timeoutMs: spec.timeoutSeconds * 1000, log });
       cleanups.push(() => schedule.stop());
@@ -158,6 +177,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
 
     writeRuntimeFile(dataDir, {
       pid: process.pid,
+      pidStart: ownStartTicks(),
       url: http.url,
       dynamodbEndpoint: engines.dynamodbEndpoint,
       tableName: engines.tableName,
@@ -178,6 +198,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       stateMachineArns: sfn.stateMachineArns,
       developmentKey,
       bootstrappedKeyIds,
+      resumed: restart.resumed,
       startupMs: Date.now() - started,
       sfn,
       get config() {
@@ -208,4 +229,13 @@ function localConfig(settings: Config, engines: Engines, sfn: StepFunctionsServi
     queueUrls: Object.fromEntries(QUEUES.map((queue) => [queue.name, engines.queueUrls[queue.name]!])),
     stateMachineArns: Object.fromEntries(WORKFLOWS.map((workflow) => [workflow.name, sfn.stateMachineArns[workflow.name]!])),
   };
+}
+
+/**
+ * A pending extraction may have crashed while its URL entries were being written: it is resumed
+ * only when every entry is there (the workflow would otherwise extract a part of them).
+ */
+async function extractEntriesComplete(results: ExtractResultStore, execution: Execution): Promise<boolean> {
+  if (GROUP_OF[execution.kind] !== 'extract' || execution.status !== 'pending') return true;
+  return (await results.all(execution.id)).length === (execution.input.requested ?? 0);
 }

@@ -9,6 +9,7 @@ import {
   type Message,
   type SQSClient,
 } from '@aws-sdk/client-sqs';
+import { setMaxListeners } from 'node:events';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { QueueSpec } from '../topology/queues';
 import { createLambdaContext, loadWorkerHandler } from './workers';
@@ -66,6 +67,8 @@ export async function startSqsPollers(options: SqsPollerOptions): Promise<SqsPol
   }
 
   const abort = new AbortController();
+  // Every poll loop's receive listens on this one signal: more than Node's default 10 at once is expected.
+  setMaxListeners(polled.length * Math.max(1, options.concurrency ?? 2) + 10, abort.signal);
   let stopping = false;
   let inFlight = 0;
 
@@ -127,7 +130,6 @@ export async function startSqsPollers(options: SqsPollerOptions): Promise<SqsPol
 
   const concurrency = Math.max(1, options.concurrency ?? 2);
   const loops = polled.flatMap((queue) => Array.from({ length: concurrency }, () => pollLoop(queue)));
-  log(`sqs-poller: polling ${polled.map((q) => q.name).join(', ')}`);
 
   return {
     get inFlight() {
@@ -196,10 +198,15 @@ function urlOf(urls: Record<string, string>, name: string): string {
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
+    const onAbort = () => {
       clearTimeout(timer);
       resolve();
-    }, { once: true });
+    };
+    // The listener goes with the timer: a long-lived signal must not collect one per sleep.
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -19,6 +19,12 @@ export interface WorkflowSpec {
   envVar: string;
   /** Execution-level deadline; a stalled execution is failed after it. */
   timeoutSeconds: number;
+  /**
+   * Set when every step is safe to run again: a local runtime restarted after a crash starts an
+   * unfinished execution again from the first step with input `{ [inputField]: execution id }`.
+   * Absent: such an execution is failed at the restart (on AWS, Step Functions keeps running it).
+   */
+  resume?: { inputField: string };
 }
 
 export const WORKFLOWS: readonly WorkflowSpec[] = [
@@ -34,6 +40,8 @@ export const WORKFLOWS: readonly WorkflowSpec[] = [
     },
     queues: { Work: 'extract-work' },
     envVar: 'PDS_EXTRACT_STATE_MACHINE_ARN',
+    // Prepare re-plans the original batches still unfinished; claims make a re-run batch safe.
+    resume: { inputField: 'executionId' },
     // 10,000 vendor URLs at the default politeness (1 s per host, 2 at once) take about 1.5 h.
     timeoutSeconds: 4 * 60 * 60,
   },
@@ -69,6 +77,8 @@ export const WORKFLOWS: readonly WorkflowSpec[] = [
     },
     queues: { Work: 'crawl-work' },
     envVar: 'PDS_CRAWL_STATE_MACHINE_ARN',
+    // Every crawl step is safe to run twice (lambdas/domain/crawl/steps.ts).
+    resume: { inputField: 'crawlId' },
     // 100,000 listings are 400 JSON pages (minutes); an HTML-only store at 1 s per page, longer.
     timeoutSeconds: 2 * 60 * 60,
   },

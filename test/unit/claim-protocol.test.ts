@@ -63,10 +63,12 @@ describe('claim protocol', () => {
   it('counts a batch recorded entry by entry only when every entry is done, unless it is final', async () => {
     const { protocol, results, execution, entries, batch, counters } = await setup(['https://a.example/1', 'https://a.example/2']);
     const onlyFirst = [{ group: [entries[0]], result: success('https://a.example/1') }];
-    expect(await protocol.recordEntryByEntry(execution.id, batch, entries, onlyFirst, 1, false, (_e, r) => r)).toBe(false);
+    const known = await protocol.recordEntryByEntry(execution.id, entries, onlyFirst, (_e, r) => r);
+    expect(await protocol.countWhenComplete(execution.id, batch, 1, known)).toBe(false);
     expect(counters()).toEqual({});
     // Stopped (cancel): the batch's final word counts what is done, the rest stays pending.
-    expect(await protocol.recordEntryByEntry(execution.id, batch, await results.get(execution.id, batch.indices), [], 1, true, (_e, r) => r)).toBe(true);
+    const stopped = await protocol.recordEntryByEntry(execution.id, await results.get(execution.id, batch.indices), [], (_e, r) => r);
+    expect(await protocol.countAsFinal(execution.id, batch, 1, stopped)).toBe(true);
     expect(counters()).toMatchObject({ success: 1, other: 0 });
   });
 
@@ -75,7 +77,9 @@ describe('claim protocol', () => {
     // Another delivery recorded index 1 (a failure) between this delivery's read and its writes.
     await results.record(execution.id, 1, failure('https://a.example/2'));
     const extracted = entries.map((entry) => ({ group: [entry], result: success(entry.input) }));
-    expect(await protocol.recordEntryByEntry(execution.id, batch, entries, extracted, 1, false, (_e, r) => r)).toBe(true);
+    const known = await protocol.recordEntryByEntry(execution.id, entries, extracted, (_e, r) => r);
+    expect(known).toBeUndefined(); // lost a race: the caller counts from what is stored
+    expect(await protocol.countWhenComplete(execution.id, batch, 1, known)).toBe(true);
     expect(counters()).toMatchObject({ success: 1, other: 1, credits: 1 });
     expect((await results.get(execution.id, [1]))[0].result!.outcome).toBe('other');
   });

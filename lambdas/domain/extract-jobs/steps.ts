@@ -82,7 +82,14 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
       if (!execution || TERMINAL.has(execution.status) || execution.waiting_for) {
         return { executionId, proceed: false, batchCount: 0, batches: [] as Batch[], options: {} };
       }
-      const batches = planBatches(await results.all(executionId), deps.batchUrls);
+      // The batches as first planned (every entry with a URL), less those already finished: a
+      // retried Prepare, or a run restarted after a crash (lambdas/domain/executions/resume.ts),
+      // sends the same batch ids over the same indices, so stored claims and counts line up.
+      const entries = await results.all(executionId);
+      const pending = new Set(entries.filter((e) => e.state === 'pending').map((e) => e.index));
+      const batches = planBatches(entries.map((e) => (e.url ? { ...e, state: 'pending' as const } : e)), deps.batchUrls).filter((batch) =>
+        batch.indices.some((index) => pending.has(index)),
+      );
       return { executionId, proceed: batches.length > 0, batchCount: batches.length, batches, options: optionsOf(execution) };
     },
 
