@@ -25,7 +25,7 @@ import { ANCHOR_EVERY, type CatalogHead, type ListingStore, type StoredCollectio
 import type { CrawlPlan, FoundListing, Listing, PageOutcome } from '../../domain/crawl/model';
 import { listingId, withOffset } from '../../domain/crawl/model';
 import { deadline, storeFailure } from './keys';
-import { listingFeedKeys } from './catalog-feed-keys';
+import { listingFeedKeys, listingGoneItem } from './catalog-feed-keys';
 
 const MAX_ROUNDS = 8;
 const POSITION_DIGITS = 9;
@@ -231,7 +231,12 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
 
     getListings: async (vendor, urls) => (await getAll([...new Set(urls)].map((url) => ({ pk: listingPk(vendor), sk: urlSk(url) })))).map(storedListing),
 
-    removeListings: (vendor, urls) => deleteKeys(urls.map((url) => ({ pk: listingPk(vendor), sk: urlSk(url) }))),
+    async removeListings(vendor, urls) {
+      await deleteKeys(urls.map((url) => ({ pk: listingPk(vendor), sk: urlSk(url) })));
+      // The catalog's change feed cannot show a deleted item: a marker tells search to drop it.
+      const goneAt = new Date().toISOString();
+      await writeAll(urls.map((url) => ({ PutRequest: { Item: listingGoneItem(vendor, url, goneAt) } })));
+    },
 
     async *memberPages(vendor, collection) {
       for await (const items of queryPages(memberPk(vendor, collection), 'U#')) yield items.map((item) => ({ url: item.url as string, crawl: item.crawl as string, cursor: item.sk as string }));
