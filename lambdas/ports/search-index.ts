@@ -117,7 +117,10 @@ export interface CatalogChange {
   updatedAt: string;
   /** For extractions: the country the record was extracted for. */
   country: string | null;
-  product: ProductRecord;
+  /** null only for a removal. */
+  product: ProductRecord | null;
+  /** A listing a re-crawl no longer found (updatedAt = when): search drops it unless an extraction holds the URL. */
+  removed?: boolean;
 }
 
 /** The table's change feed: products and listings stored at or after a cursor, oldest first. */

@@ -120,8 +120,11 @@ export function truthOf(p: SimProduct): Truth {
  * off skips the enrichment (the latency bench's 100,000 products: its cost is indexing's, not
  * search's).
  */
+/** A stored product as the feed reads it (never a removal). */
+export type StoredChange = CatalogChange & { product: ProductRecord };
+
 export async function buildCatalog(perStore: number, options: { enrich?: boolean; seed?: number; updatedAt?: (i: number) => string } = {}) {
-  const changes: CatalogChange[] = [];
+  const changes: StoredChange[] = [];
   const truths: Truth[] = [];
   let n = 0;
   for (const store of catalogStores(perStore, options.seed)) {
@@ -144,7 +147,7 @@ export async function buildCatalog(perStore: number, options: { enrich?: boolean
 }
 
 /** Records by URL, as the table would serve them for hits. */
-export function recordsOf(changes: CatalogChange[]) {
+export function recordsOf(changes: StoredChange[]) {
   const byUrl = new Map(changes.map((c) => [c.url, c]));
   return {
     async get(ref: { url: string; country: string }) {

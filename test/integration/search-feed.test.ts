@@ -102,6 +102,18 @@ describe('search catches up with the table', () => {
     expect(extracted.hits[0].item.product.description).toMatch(/brass desk lamp/);
   }, 30_000);
 
+  it('a listing a re-crawl removes leaves search', async () => {
+    const listings = dynamoListingStore(container.clients.documents, engines.tableName);
+    const url = 'https://listing-only.test/products/wombat-mug';
+    await listings.upsert('listing-only.test', 'Listing Only', 'crawl-listing-only-test-000000000002', [
+      { listing: { url, name: 'Wombat Mug', images: [], price: { currency: 'USD', current_value: 12, compare_at_value: null } }, order: 1 },
+    ], new Date().toISOString());
+    await eventually(() => container.search.search({ query: 'wombat', mode: 'keywords', offset: 0, limit: 5 }), (r) => r.total === 1);
+    await listings.removeListings('listing-only.test', [url]);
+    const after = await eventually(() => container.search.search({ query: 'wombat', mode: 'keywords', offset: 0, limit: 5 }), (r) => r.total === 0);
+    expect(after.total).toBe(0);
+  }, 30_000);
+
   it('a write stamped before the cursor (landing late) is still read', async () => {
     await container.search.refresh({ force: true });
     const p = store.product(51);

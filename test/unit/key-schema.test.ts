@@ -80,6 +80,16 @@ describe('key schema', () => {
             "sk": "U#URL",
           },
         },
+        "listingGone": {
+          "gsi2": {
+            "gsi2pk": "LISTINGS#SHARD",
+            "gsi2sk": "UPDATEDAT#URLHASH",
+          },
+          "table": {
+            "pk": "LISTINGGONE#VENDOR",
+            "sk": "U#URLHASH",
+          },
+        },
         "organization": {
           "table": {
             "pk": "ORG#ORG",

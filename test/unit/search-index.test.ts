@@ -13,10 +13,10 @@ import { colourFamily } from '../../lambdas/domain/enrichment';
 import type { CatalogChange } from '../../lambdas/ports/search-index';
 import type { ProductRecord } from '../../lambdas/domain/extraction/types';
 import type { SearchRequest } from '../../lambdas/domain/search/api';
-import { buildCatalog, recordsOf, simToRecord, catalogStores, type Truth } from '../bench/_search-catalog';
+import { buildCatalog, recordsOf, simToRecord, catalogStores, type StoredChange, type Truth } from '../bench/_search-catalog';
 import { rng } from '../stores';
 
-let changes: CatalogChange[];
+let changes: StoredChange[];
 let truths: Map<string, Truth>;
 let search: SearchService;
 
@@ -155,7 +155,7 @@ function freshService(seed: CatalogChange[] = []) {
   const service = createSearchService({
     index: createMemoryIndex(),
     feed: null,
-    records: { get: async (ref) => (records.has(ref.url) ? { product: records.get(ref.url)!.product, updatedAt: records.get(ref.url)!.updatedAt } : null) },
+    records: { get: async (ref) => (records.get(ref.url)?.product ? { product: records.get(ref.url)!.product!, updatedAt: records.get(ref.url)!.updatedAt } : null) },
     snapshots: null,
     now: Date.now,
   });
@@ -239,6 +239,33 @@ describe('incremental indexing', () => {
     await ingest([listing('https://shop.test/p', 'Teapot listing renamed')]);
     hits = (await service.search(request('teapot'))).hits;
     expect(hits.map((h) => [h.item.source, h.item.product.title])).toEqual([['extraction', 'Teapot']]);
+  });
+
+  it('a removed listing leaves search; a removal never drops an extracted record or a newer listing', async () => {
+    const listing = (url: string, name: string, at: string): CatalogChange => ({
+      source: 'listing',
+      url,
+      vendor: 'shop.test',
+      updatedAt: at,
+      country: null,
+      product: listingAsProduct({ id: url, url, name, images: [], price: { currency: 'USD', current_value: 5, compare_at_value: null }, vendor: 'Shop', last_updated_by_service: at }),
+    });
+    const gone = (url: string, at: string): CatalogChange => ({ source: 'listing', url, vendor: 'shop.test', updatedAt: at, country: null, product: null, removed: true });
+    const { service, ingest } = freshService();
+    await ingest([
+      listing('https://shop.test/kite-a', 'Red Kite', '2026-03-01T00:00:00.000Z'),
+      listing('https://shop.test/kite-b', 'Blue Kite', '2026-03-01T00:00:00.000Z'),
+      change('https://shop.test/kite-c', { title: 'Green Kite' }),
+    ]);
+    expect((await service.search(request('kite'))).total).toBe(3);
+    await ingest([gone('https://shop.test/kite-a', '2026-03-02T00:00:00.000Z'), gone('https://shop.test/kite-c', '2026-03-02T00:00:00.000Z')]);
+    expect((await service.search(request('kite'))).hits.map((h) => h.item.product.title).sort()).toEqual(['Blue Kite', 'Green Kite']);
+    // Found again later: back in search. A stale removal (older than the listing) changes nothing.
+    await ingest([listing('https://shop.test/kite-a', 'Red Kite', '2026-03-03T00:00:00.000Z'), gone('https://shop.test/kite-a', '2026-03-02T12:00:00.000Z')]);
+    expect((await service.search(request('kite'))).total).toBe(3);
+    // Listing then its removal in one batch, in feed order: gone.
+    await ingest([listing('https://shop.test/kite-d', 'Yellow Kite', '2026-03-04T00:00:00.000Z'), gone('https://shop.test/kite-d', '2026-03-04T00:00:01.000Z')]);
+    expect((await service.search(request('yellow kite'))).hits.map((h) => h.item.url)).not.toContain('https://shop.test/kite-d');
   });
 
   it('compacts tombstones without losing live documents', () => {

@@ -12,3 +12,17 @@ const shardOf = (vendor: string, url: string) =>
 export function listingFeedKeys(vendor: string, url: string, updatedAt: string): Record<'gsi2pk' | 'gsi2sk', string> {
   return SCHEMA.listing.gsi2.keys({ shard: shardOf(vendor, url), updatedAt, urlHash: feedUrlHash(url) });
 }
+
+/**
+ * The marker a removed listing leaves in the feed (the listing item itself is deleted, which no
+ * feed can show): same shard as the listing, so catch-up reads the two in the order they happened.
+ */
+export function listingGoneItem(vendor: string, url: string, goneAt: string): Record<string, string> {
+  return {
+    ...SCHEMA.listingGone.key({ vendor, urlHash: feedUrlHash(url) }),
+    entity: SCHEMA.listingGone.entity,
+    url,
+    gone_at: goneAt,
+    ...SCHEMA.listingGone.gsi2.keys({ shard: shardOf(vendor, url), updatedAt: goneAt, urlHash: feedUrlHash(url) }),
+  };
+}

@@ -57,7 +57,12 @@ export function dynamoCatalogFeed(documents: DynamoDBDocumentClient, tableName: 
       if (!vendor || !item.url || !item.updated_at) return null;
       return { source: 'extraction', url: item.url, vendor, updatedAt: item.updated_at, country: item.country ?? null };
     }
-    const vendor = typeof item.pk === 'string' ? item.pk.slice('LISTING#'.length) : null;
+    if (item.entity === SCHEMA.listingGone.entity) {
+      const vendor = typeof item.pk === 'string' ? item.pk.slice(SCHEMA.listingGone.pk({ vendor: '_' }).length - 1) : null;
+      if (!vendor || !item.url || !item.gone_at) return null;
+      return { source: 'listing', url: item.url, vendor, updatedAt: item.gone_at, country: null, removed: true };
+    }
+    const vendor = typeof item.pk === 'string' ? item.pk.slice(SCHEMA.listing.pk({ vendor: '_' }).length - 1) : null;
     if (!vendor || !item.url || !item.last_updated) return null;
     return { source: 'listing', url: item.url, vendor, updatedAt: item.last_updated, country: null };
   }
@@ -91,7 +96,7 @@ export function dynamoCatalogFeed(documents: DynamoDBDocumentClient, tableName: 
             KeyConditionExpression: after ? 'gsi2pk = :pk AND gsi2sk > :after' : 'gsi2pk = :pk',
             ExpressionAttributeValues: after ? { ':pk': partition.pk, ':after': after } : { ':pk': partition.pk },
             ExpressionAttributeNames: { '#url': 'url', '#country': 'country' },
-            ProjectionExpression: 'pk, sk, gsi2sk, #url, vendor, updated_at, last_updated, #country',
+            ProjectionExpression: 'pk, sk, gsi2sk, #url, vendor, updated_at, last_updated, #country, entity, gone_at',
             ScanIndexForward: true,
             Limit: partition.name === 'p' ? limit : perPartition,
           }),
@@ -100,13 +105,16 @@ export function dynamoCatalogFeed(documents: DynamoDBDocumentClient, tableName: 
         const wanted: Array<{ key: { pk: string; sk: string } }> = [];
         for (const item of items) {
           const change = changeOf(partition, item);
-          if (change && !skip?.(change)) wanted.push({ key: { pk: item.pk, sk: item.sk } });
+          if (!change || skip?.(change)) continue;
+          // A removal carries all it says in its keys.
+          if (change.removed) changes.push({ ...change, product: null });
+          else wanted.push({ key: { pk: item.pk, sk: item.sk } });
         }
         const full = await getAll(wanted.map((w) => w.key));
         for (const item of full) {
           const change = changeOf(partition, item);
           // The item moved on since the keys were read: the feed will show it again.
-          if (!change) continue;
+          if (!change || change.removed) continue;
           try {
             changes.push({ ...change, product: productOf(partition, item) });
           } catch {

@@ -146,6 +146,12 @@ export const SCHEMA = {
       'search catch-up (the change feed of listings): gsi2 each of LISTING_FEED_SHARDS shards, sk > the cursor, oldest first',
     ],
   }),
+  listingGone: declare({
+    entity: 'listingGone',
+    table: { pk: 'LISTINGGONE#{vendor}', sk: 'U#{urlHash}' },
+    gsi2: { pk: 'LISTINGS#{shard}', sk: '{updatedAt}#{urlHash}' },
+    access: ['a listing a re-crawl removed, in the same feed shard as the listing: search drops it (catch-up reads it in order)'],
+  }),
 } as const;
 
 /** Listings' change feed spreads over this many gsi2 partitions (a crawl writes thousands at once). */

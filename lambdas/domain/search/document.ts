@@ -54,6 +54,7 @@ const PROSE_KEYS = new Set(['summary', 'features', 'care_instructions', 'additio
 
 export async function toSearchDocument(change: CatalogChange): Promise<SearchDocument> {
   const product = change.product;
+  if (!product) throw new Error(`A removal has no document (${change.url})`);
   const vendor = change.vendor;
   const attributes = (product.attributes ?? {}) as Record<string, unknown>;
   const facets = new Map<string, Set<string>>();

@@ -77,6 +77,8 @@ export function createSearchService(deps: SearchServiceDeps): SearchService {
   /** Would the index ignore this change (it holds it, or holds something richer or newer)? */
   function ignores(change: Omit<CatalogChange, 'product'>): boolean {
     const held = index.get(catalogKey(change.url, change.vendor));
+    // A removal matters only to a listing held from before it.
+    if (change.removed) return !held || held.source !== 'listing' || held.updatedAt > change.updatedAt;
     if (!held) return false;
     if (held.source === 'extraction' && change.source === 'listing') return true;
     if (held.source === change.source && held.updatedAt >= change.updatedAt) return true;
@@ -86,7 +88,19 @@ export function createSearchService(deps: SearchServiceDeps): SearchService {
   async function apply(changes: CatalogChange[]): Promise<number> {
     const docs: SearchDocument[] = [];
     const batch = new Map<string, CatalogChange>();
+    let changed = 0;
+    const flush = async () => {
+      for (const change of batch.values()) docs.push(await toSearchDocument(change));
+      changed += index.upsert(docs.splice(0));
+      batch.clear();
+    };
     for (const change of changes) {
+      if (change.removed) {
+        // In feed order: what came before the removal is indexed first, then judged.
+        await flush();
+        if (!ignores(change)) changed += index.remove([catalogKey(change.url, change.vendor)]);
+        continue;
+      }
       if (ignores(change)) continue;
       const key = catalogKey(change.url, change.vendor);
       const seen = batch.get(key);
@@ -95,8 +109,7 @@ export function createSearchService(deps: SearchServiceDeps): SearchService {
       if (seen && seen.source === change.source && seen.updatedAt >= change.updatedAt) continue;
       batch.set(key, change);
     }
-    for (const change of batch.values()) docs.push(await toSearchDocument(change));
-    const changed = index.upsert(docs);
+    await flush();
     unsaved += changed;
     return changed;
   }
