@@ -39,7 +39,7 @@ export interface CatalogHead {
   slot: 'a' | 'b';
   /** Listings in the live index. */
   total: number;
-  /** Anchors per index: `<slot>#<name>` -> count (name '' = every listing, else a collection key). */
+  /** Anchors (listings, name '') or member chunks (a collection key) per index: `<slot>#<name>` -> count. */
   sizes: Record<string, number>;
   /** The store's name as the crawl found it (listings' `vendor`). */
   displayName: string;
@@ -57,8 +57,8 @@ export interface ListingStore {
    * keeps first_seen and moves last_updated only when its data changed. Returns how many were new.
    */
   upsert(vendor: string, displayName: string, crawl: string, items: ReadonlyArray<{ listing: FoundListing; order: number }>, now: string): Promise<{ created: number }>;
-  /** Records that these URLs belong to a collection (as seen by `crawl`). */
-  addMembers(vendor: string, collection: string, crawl: string, urls: readonly string[]): Promise<void>;
+  /** One collection page's product URLs as `crawl` read it (one item per page: a re-read overwrites it). */
+  putMemberPage(crawl: string, collection: string, seq: string, n: number, urls: readonly string[]): Promise<void>;
   putCollections(vendor: string, collections: readonly StoredCollection[]): Promise<void>;
 
   // ---- a crawl's working state ----
@@ -77,9 +77,12 @@ export interface ListingStore {
   removeListings(vendor: string, urls: readonly string[]): Promise<void>;
   /** The stored listings of these URLs (missing ones left out). */
   getListings(vendor: string, urls: readonly string[]): Promise<StoredListing[]>;
-  /** A collection's member URLs with the crawl that last saw each, in URL order. */
-  memberPages(vendor: string, collection: string): AsyncIterable<Array<{ url: string; crawl: string; cursor: string }>>;
-  removeMembers(vendor: string, collection: string, urls: readonly string[]): Promise<void>;
+  /** Every URL the crawl's pages of a collection listed (any order, duplicates possible). */
+  crawlMembers(crawl: string, collection: string): Promise<string[]>;
+  /** A collection's members as the live index holds them (in order), from `chunks` chunks of ANCHOR_EVERY. */
+  memberChunks(vendor: string, slot: 'a' | 'b', collection: string, chunks: number): Promise<string[]>;
+  /** Writes a collection's members in chunks of ANCHOR_EVERY into a slot; deletes chunks beyond them. */
+  putMemberChunks(vendor: string, slot: 'a' | 'b', collection: string, urls: readonly string[], previousChunks: number): Promise<void>;
   collections(vendor: string): Promise<StoredCollection[]>;
   removeCollections(vendor: string, keys: readonly string[]): Promise<void>;
   /** Replaces the anchors of an index (name '' = every listing, else a collection): cursors of positions 0, ANCHOR_EVERY, 2·ANCHOR_EVERY... */

@@ -3,7 +3,9 @@
 //   listing      pk LISTING#<vendor>                  sk U#<url>          one per vendor + URL (Put after a
 //                                                                          BatchGet: same content however
 //                                                                          often a page is read)
-//   member       pk LMEMBER#<vendor>#<collection>     sk U#<url>          crawl
+//   member page  pk EXEC#<crawlId>                    sk CRAWL#MEM#<collection>#<seq>#<n>   urls of one
+//                                                                          collection page as read
+//   member chunk pk LMEMBERS#<vendor>#<slot>#<coll>   sk C#<k>            urls at positions k·100..k·100+99
 //   collection   pk LCOLL#<vendor>                    sk C#<collection>
 //   anchor       pk LANCHOR#<vendor>#<slot>#<name>    sk A#<k>            sk of the item at position
 //                                                                          k·ANCHOR_EVERY; name * = all
@@ -34,7 +36,7 @@ const ALL = '*';
 /** Sort keys stop at 1 KB: long URLs keep a readable prefix and a hash. */
 const urlSk = (url: string) => (url.length <= 700 ? `U#${url}` : `U#${url.slice(0, 600)}#${createHash('sha1').update(url).digest('hex')}`);
 const listingPk = (vendor: string) => `LISTING#${vendor}`;
-const memberPk = (vendor: string, collection: string) => `LMEMBER#${vendor}#${collection}`;
+const chunkPk = (vendor: string, slot: string, collection: string) => `LMEMBERS#${vendor}#${slot}#${collection}`;
 const collectionPk = (vendor: string) => `LCOLL#${vendor}`;
 const anchorPk = (vendor: string, slot: string, name: string) => `LANCHOR#${vendor}#${slot}#${name || ALL}`;
 const anchorSk = (k: number) => `A#${String(k).padStart(POSITION_DIGITS, '0')}`;
@@ -169,9 +171,38 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
       return { created };
     },
 
-    async addMembers(vendor, collection, crawl, urls) {
-      const unique = [...new Set(urls)];
-      await writeAll(unique.map((url) => ({ PutRequest: { Item: { pk: memberPk(vendor, collection), sk: urlSk(url), entity: 'listingMember', url, crawl } } })));
+    async putMemberPage(crawl, collection, seq, n, urls) {
+      await documents.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: { pk: `EXEC#${crawl}`, sk: `CRAWL#MEM#${collection}#${seq}#${String(n).padStart(6, '0')}`, entity: 'crawlMemberPage', urls_gz: gzipSync(JSON.stringify(urls)) },
+        }),
+      );
+    },
+
+    async crawlMembers(crawl, collection) {
+      const urls: string[] = [];
+      for await (const items of queryPages(`EXEC#${crawl}`, `CRAWL#MEM#${collection}#`)) {
+        for (const item of items) urls.push(...(JSON.parse(gunzipSync(Buffer.from(item.urls_gz)).toString('utf8')) as string[]));
+      }
+      return urls;
+    },
+
+    async memberChunks(vendor, slot, collection, chunks) {
+      const items = await getAll(Array.from({ length: chunks }, (_, k) => ({ pk: chunkPk(vendor, slot, collection), sk: anchorSk(k) })));
+      items.sort((a, b) => (a.sk < b.sk ? -1 : 1));
+      return items.flatMap((item) => JSON.parse(item.urls) as string[]);
+    },
+
+    async putMemberChunks(vendor, slot, collection, urls, previousChunks) {
+      const pk = chunkPk(vendor, slot, collection);
+      const puts: Array<Record<string, unknown>> = [];
+      for (let k = 0; k * ANCHOR_EVERY < urls.length; k++) {
+        puts.push({ PutRequest: { Item: { pk, sk: anchorSk(k), entity: 'listingMemberChunk', urls: JSON.stringify(urls.slice(k * ANCHOR_EVERY, (k + 1) * ANCHOR_EVERY)) } } });
+      }
+      const deletes: Array<Record<string, unknown>> = [];
+      for (let k = puts.length; k < previousChunks; k++) deletes.push({ DeleteRequest: { Key: { pk, sk: anchorSk(k) } } });
+      await writeAll([...puts, ...deletes]);
     },
 
     async putCollections(vendor, collections) {
@@ -238,12 +269,6 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
       await writeAll(urls.map((url) => ({ PutRequest: { Item: listingGoneItem(vendor, url, goneAt) } })));
     },
 
-    async *memberPages(vendor, collection) {
-      for await (const items of queryPages(memberPk(vendor, collection), 'U#')) yield items.map((item) => ({ url: item.url as string, crawl: item.crawl as string, cursor: item.sk as string }));
-    },
-
-    removeMembers: (vendor, collection, urls) => deleteKeys(urls.map((url) => ({ pk: memberPk(vendor, collection), sk: urlSk(url) }))),
-
     async collections(vendor) {
       try {
         const all: StoredCollection[] = [];
@@ -293,9 +318,27 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
     async readPage(vendor, head, name, offset, limit) {
       if (limit <= 0) return [];
       try {
+        let items: Array<Record<string, any>>;
+        if (name) {
+          // A collection: the member chunks holding [offset, offset + limit), then its listings in one BatchGet.
+          const first = Math.floor(offset / ANCHOR_EVERY);
+          const last = Math.floor((offset + limit - 1) / ANCHOR_EVERY);
+          const chunks = await getAll(Array.from({ length: last - first + 1 }, (_, i) => ({ pk: chunkPk(vendor, head.slot, name), sk: anchorSk(first + i) })));
+          chunks.sort((a, b) => (a.sk < b.sk ? -1 : 1));
+          const urls = chunks.flatMap((c) => JSON.parse(c.urls) as string[]).slice(offset - first * ANCHOR_EVERY, offset - first * ANCHOR_EVERY + limit);
+          items = urls.map((url) => ({ url }));
+          const found = await getAll(urls.map((url) => ({ pk: listingPk(vendor), sk: urlSk(url) })));
+          const byUrl = new Map(found.map((item) => [item.url as string, item]));
+          return urls.flatMap((url) => {
+            const listing = byUrl.get(url);
+            if (!listing) return [];
+            const l = served(listing);
+            return [{ ...l, vendor: head.displayName || l.vendor, first_seen_by_service: withOffset(l.first_seen_by_service), last_updated_by_service: withOffset(l.last_updated_by_service) }];
+          });
+        }
         // The anchor at or before the offset: the Query starts there and skips at most ANCHOR_EVERY - 1 items.
         const k = Math.floor(offset / ANCHOR_EVERY);
-        const anchor = await documents.send(new GetCommand({ TableName: tableName, Key: { pk: anchorPk(vendor, head.slot, name), sk: anchorSk(k) } }), deadline());
+        const anchor = await documents.send(new GetCommand({ TableName: tableName, Key: { pk: anchorPk(vendor, head.slot, ''), sk: anchorSk(k) } }), deadline());
         const from: string | undefined = anchor.Item?.at;
         if (!from) return [];
         const skip = offset - k * ANCHOR_EVERY;
@@ -303,13 +346,13 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
           new QueryCommand({
             TableName: tableName,
             KeyConditionExpression: 'pk = :pk AND sk >= :from',
-            ExpressionAttributeValues: { ':pk': name ? memberPk(vendor, name) : listingPk(vendor), ':from': from },
+            ExpressionAttributeValues: { ':pk': listingPk(vendor), ':from': from },
             Limit: skip + limit,
           }),
           deadline(),
         );
-        const items = (out.Items ?? []).slice(skip, skip + limit);
-        const listings = name ? await getAll(items.map((m) => ({ pk: listingPk(vendor), sk: m.sk as string }))) : items;
+        items = (out.Items ?? []).slice(skip, skip + limit);
+        const listings = items;
         const byUrl = new Map(listings.map((item) => [item.url as string, item]));
         // Members keep their URL order; a member whose listing is gone is left out.
         return items.flatMap((item) => {

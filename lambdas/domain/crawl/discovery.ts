@@ -239,6 +239,8 @@ export interface PageRead {
 export async function readListingPage(fetcher: PageFetcher, task: PageTask, context: { origin: string; currency: string | null; countryCode: string }): Promise<PageRead> {
   const accept = task.kind === 'sitemap' ? SITEMAP_ACCEPT : task.kind === 'html' ? undefined : JSON_ACCEPT;
   const got = await attempt(fetcher, task.url, context.countryCode, accept);
+  // Past the last page many stores answer 404: the source ends there, nothing failed.
+  if (!got.page && task.n > 1 && / answered 40[04]$/.test(got.refused)) return { listings: [], next: null, failed: null };
   if (!got.page) return { listings: [], next: null, failed: got.refused };
   let listings: FoundListing[] | null = null;
   let next: string | null = null;

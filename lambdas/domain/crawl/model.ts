@@ -95,6 +95,13 @@ export interface Sequence {
   open: boolean;
   /** html: the next page's URL from the last page read (rel=next), when known. */
   next: string | null;
+  /**
+   * html: how page N's URL is made once page 1's next link showed it (?page=N or /page/N/); the
+   * pages are then planned ahead like an API's instead of one link at a time.
+   */
+  template?: 'query' | 'path' | null;
+  /** Pages the store's own counts suggest (Shopify: its largest collection): planned in the first wave. */
+  hintPages?: number;
   /** Sort prefix of its listings' discovery order (for an exact max_listings cut). */
   order: number;
 }

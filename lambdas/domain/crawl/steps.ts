@@ -69,11 +69,29 @@ export function batchesOf(wave: number, pages: PageTask[]): PageBatch[] {
 
 const pageUrl = (seq: Sequence, n: number): string => {
   if (seq.kind === 'sitemap') return seq.url;
-  if (seq.kind === 'html') return n === 1 ? seq.url : (seq.next ?? seq.url);
+  if (seq.kind === 'html' && !seq.template) return n === 1 ? seq.url : (seq.next ?? seq.url);
   const url = new URL(seq.url);
+  if (seq.template === 'path') {
+    url.pathname = `${url.pathname.replace(/\/page\/\d+\/?$/, '').replace(/\/$/, '')}/page/${n}/`;
+    return url.href;
+  }
   url.searchParams.set('page', String(n));
   return url.href;
 };
+
+/** How page 2's URL relates to page 1's: ?page=2 (query), …/page/2/ (path), or neither. */
+export function pagingTemplate(first: string, next: string): 'query' | 'path' | null {
+  try {
+    const a = new URL(first);
+    const b = new URL(next);
+    if (a.host !== b.host) return null;
+    if (b.pathname === a.pathname && b.searchParams.get('page') === '2') return 'query';
+    if (b.pathname.replace(/\/$/, '') === `${a.pathname.replace(/\/$/, '')}/page/2`) return 'path';
+  } catch {
+    // not URLs: follow links
+  }
+  return null;
+}
 
 const taskOf = (seq: Sequence, n: number): PageTask => ({
   seq: seq.id,
@@ -83,7 +101,8 @@ const taskOf = (seq: Sequence, n: number): PageTask => ({
   collection: seq.collection,
   primary: seq.primary,
   pageSize: seq.pageSize,
-  order: seq.order * ORDER_STRIDE + (n - 1) * Math.max(1, seq.pageSize),
+  // HTML pages hold at most this many listings before their size is known.
+  order: seq.order * ORDER_STRIDE + (n - 1) * (seq.pageSize > 0 ? seq.pageSize : 10_000),
 });
 
 /**
@@ -103,9 +122,17 @@ export function planWave(plan: CrawlPlan, outcomes: Map<string, PageOutcome>, li
       let ended = false;
       for (let n = seq.from; n <= seq.planned; n++) {
         const o = outcomes.get(`${seq.id}#${n}`);
-        if (!o || o.failed || (seq.knownPages === null && seq.kind !== 'html' && !o.full)) ended = true;
+        if (!o || o.failed || (seq.knownPages === null && (seq.kind !== 'html' || seq.template) && !o.full)) ended = true;
       }
-      if (seq.kind === 'html') {
+      if (seq.kind === 'html' && !seq.template && seq.planned === 1 && last?.next && !last.failed && last.count > 0) {
+        // Page 1 shows how pages are numbered: plan ahead from now on, ending at the first short page.
+        seq.template = pagingTemplate(seq.url, last.next);
+        if (seq.template) {
+          seq.pageSize = last.count;
+          ended = false;
+        }
+      }
+      if (seq.kind === 'html' && !seq.template) {
         if (!last || last.failed || !last.next) seq.open = false;
         else seq.next = last.next;
       } else if (seq.knownPages === null ? ended : seq.planned >= seq.knownPages) seq.open = false;
@@ -113,9 +140,10 @@ export function planWave(plan: CrawlPlan, outcomes: Map<string, PageOutcome>, li
     if (capped && seq.primary) seq.open = false;
     if (!seq.open) continue;
     let want: number;
-    if (seq.kind === 'html') want = 1;
+    if (seq.kind === 'html' && !seq.template) want = 1;
     else if (seq.knownPages !== null) want = seq.knownPages - seq.planned;
-    else want = WAVE_PAGES;
+    // Unknown end: the store's hint first, then waves that double, each ending at a short page.
+    else want = Math.max(WAVE_PAGES, seq.planned === 0 ? (seq.hintPages ?? 0) : seq.planned);
     // max_listings: never plan more primary pages than the cut can use (collections alike).
     if (plan.maxListings !== null && seq.pageSize > 0) want = Math.min(want, Math.ceil(plan.maxListings / seq.pageSize) - seq.planned);
     want = Math.min(want, MAX_PAGES_PER_SEQUENCE - seq.planned, MAX_PAGES_PER_WAVE - tasks.length);
@@ -241,7 +269,9 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
       const primaryCount = plan.primaryCount ?? null;
       const collections = plan.collections as Array<(typeof plan.collections)[number] & { wooId?: number }>;
       if (plan.method === 'shopify-json') {
-        add({ id: 'p', kind: 'shopify-products', collection: null, primary: true, url: `${plan.origin}/products.json?limit=${SHOPIFY_PAGE_SIZE}`, pageSize: SHOPIFY_PAGE_SIZE, knownPages: null });
+        // The largest collection's count is a lower bound of the store's products: read that many pages at once.
+        const largest = Math.max(0, ...collections.map((c) => c.statedCount ?? 0));
+        add({ id: 'p', kind: 'shopify-products', collection: null, primary: true, url: `${plan.origin}/products.json?limit=${SHOPIFY_PAGE_SIZE}`, pageSize: SHOPIFY_PAGE_SIZE, knownPages: null, hintPages: Math.ceil(largest / SHOPIFY_PAGE_SIZE) });
         collections.forEach((c, i) => {
           const handle = new URL(c.url).pathname.split('/').filter(Boolean).pop()!;
           add({ id: `c${i}`, kind: 'shopify-products', collection: c.key, primary: false, url: `${plan.origin}/collections/${handle}/products.json?limit=${SHOPIFY_PAGE_SIZE}`, pageSize: SHOPIFY_PAGE_SIZE, knownPages: pagesOf(c.statedCount, SHOPIFY_PAGE_SIZE) });
@@ -298,7 +328,7 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
           await store.upsert(plan.vendor, plan.displayName, crawlId, read.listings.map((listing, k) => ({ listing, order: task.order + k })), stamp);
           listingsFound += read.listings.length;
         }
-        if (task.collection && read.listings.length) await store.addMembers(plan.vendor, task.collection, crawlId, read.listings.map((l) => l.url));
+        if (task.collection && read.listings.length) await store.putMemberPage(crawlId, task.collection, task.seq, task.n, read.listings.map((l) => l.url));
         if (read.failed) failedPages++;
         outcomes.push({
           seq: task.seq,

@@ -114,8 +114,9 @@ export function createCatalog(deps: CatalogDeps) {
       await store.putAnchors(vendor, slot, '', anchors, sizes[`${slot}#`] ?? 0);
       sizes[`${slot}#`] = anchors.length;
 
-      // 3. Collections: members this crawl saw (complete) or ever saw (incomplete) that are
-      //    listings; other members are removed, so products_total is exactly what paging shows.
+      // 3. Collections: the members this crawl's pages listed (plus, when the crawl did not
+      //    finish, those listed before) that are listings, in URL order; products_total is
+      //    exactly what paging by the collection shows.
       const collectionTotals: Record<string, number> = {};
       const survivors: StoredCollection[] = [];
       const gone: StoredCollection[] = [];
@@ -124,33 +125,22 @@ export function createCatalog(deps: CatalogDeps) {
         else survivors.push(collection);
       }
       for (const collection of survivors) {
-        const memberAnchors: string[] = [];
-        let n = 0;
-        for await (const members of store.memberPages(vendor, collection.key)) {
-          const drop: string[] = [];
-          for (const m of members) {
-            if ((request.complete && m.crawl !== crawlId) || !present.has(m.url)) {
-              drop.push(m.url);
-              continue;
-            }
-            if (n % ANCHOR_EVERY === 0) memberAnchors.push(m.cursor);
-            n++;
-          }
-          if (drop.length) await store.removeMembers(vendor, collection.key, drop);
-        }
-        await store.putAnchors(vendor, slot, collection.key, memberAnchors, sizes[`${slot}#${collection.key}`] ?? 0);
-        sizes[`${slot}#${collection.key}`] = memberAnchors.length;
-        collectionTotals[collection.key] = n;
-        collection.products_total = n;
+        const members = new Set(await store.crawlMembers(crawlId, collection.key));
+        const liveChunks = head ? (head.sizes[`${head.slot}#${collection.key}`] ?? 0) : 0;
+        if (!request.complete && head && liveChunks) for (const url of await store.memberChunks(vendor, head.slot, collection.key, liveChunks)) members.add(url);
+        const urls = [...members].filter((url) => present.has(url)).sort();
+        await store.putMemberChunks(vendor, slot, collection.key, urls, sizes[`${slot}#${collection.key}`] ?? 0);
+        sizes[`${slot}#${collection.key}`] = Math.ceil(urls.length / ANCHOR_EVERY);
+        collectionTotals[collection.key] = urls.length;
+        collection.products_total = urls.length;
         collection.last_updated_by_service = stamp;
       }
       await store.putCollections(vendor, survivors);
       for (const collection of gone) {
         for (const s of ['a', 'b'] as const) {
-          await store.putAnchors(vendor, s, collection.key, [], sizes[`${s}#${collection.key}`] ?? 0);
+          await store.putMemberChunks(vendor, s, collection.key, [], sizes[`${s}#${collection.key}`] ?? 0);
           delete sizes[`${s}#${collection.key}`];
         }
-        for await (const members of store.memberPages(vendor, collection.key)) await store.removeMembers(vendor, collection.key, members.map((m) => m.url));
       }
       await store.removeCollections(vendor, gone.map((c) => c.key));
 
