@@ -41,6 +41,8 @@ interface ServiceResult {
   collections: Array<{ url: string; products_total: number }>;
   peakRssMb: number;
   peakHeapMb: number;
+  /** CPU seconds (user + system) of the child process during the crawl: less sensitive than wall time to other load on the machine. */
+  cpuS: number;
   paging: Array<{ page: number; items: number; p50: number; p90: number }>;
   /** AWS SDK calls of the crawl by command (embedded DynamoDB, SQS, Step Functions). */
   sdkCalls: Array<[string, number]>;
@@ -54,14 +56,20 @@ interface PeerResult {
   failed: number;
   listingPaths: string[];
   peakRssMb: number;
+  cpuS: number;
 }
 type Failed = { ok: false; error: string };
 
 async function runJob(job: Job): Promise<ServiceResult | PeerResult> {
   const memory = memorySampler();
+  const cpu = process.cpuUsage();
+  const cpuSeconds = () => {
+    const used = process.cpuUsage(cpu);
+    return (used.user + used.system) / 1e6;
+  };
   if (job.side === 'crawlee') {
     const run = await runCrawlee(job.origin, job.maxRequests);
-    return { ok: true, ...run, peakRssMb: memory.stop() };
+    return { ok: true, ...run, peakRssMb: memory.stop(), cpuS: cpuSeconds() };
   }
   const svc = await startBenchService({ resolveEnv: job.resolveEnv, workerConcurrency: 4 });
   try {
@@ -69,6 +77,7 @@ async function runJob(job: Job): Promise<ServiceResult | PeerResult> {
     calls.reset();
     const run = await crawlThroughService(svc, job.vendor);
     const sdkCalls = calls.counts();
+    const cpuS = cpuSeconds();
     const peakRssMb = memory.stop();
     const listed = job.readListings && run.status === 'completed' ? await readAllListings(svc, job.vendor) : { urls: [], totalItems: 0 };
     const collections = run.status === 'completed' ? await readAllCollections(svc, job.vendor) : [];
@@ -85,6 +94,7 @@ async function runJob(job: Job): Promise<ServiceResult | PeerResult> {
       collections,
       peakRssMb,
       peakHeapMb: memory.peakHeapMb(),
+      cpuS,
       paging,
       sdkCalls,
       durationMs: run.body.meta?.duration_ms ?? null,
@@ -162,7 +172,7 @@ async function compareStore(sim: StoreSimulator, host: string) {
   const peerCounts = sim.requestCounts(host);
   if (peer.ok) {
     const p = compareListings(sim, host, peer.listingPaths.map((path) => `https://${host}${path}`));
-    console.log(`    Crawlee CheerioCrawler: ${seconds(peer.ms)}, ${fmt(peerCounts.total)} requests at the store (${kinds(peerCounts)}; Crawlee counted ${fmt(peer.requests)}, ${peer.failed} failed), ${fmt(p.found)}/${fmt(p.truth)} listings found, peak RSS ${peer.peakRssMb.toFixed(0)} MB`);
+    console.log(`    Crawlee CheerioCrawler: ${seconds(peer.ms)} (CPU ${peer.cpuS.toFixed(1)} s), ${fmt(peerCounts.total)} requests at the store (${kinds(peerCounts)}; Crawlee counted ${fmt(peer.requests)}, ${peer.failed} failed), ${fmt(p.found)}/${fmt(p.truth)} listings found, peak RSS ${peer.peakRssMb.toFixed(0)} MB`);
   } else console.log(`    Crawlee CheerioCrawler: did not finish: ${peer.error}`);
 
   sim.resetRequestCounts(host);
@@ -174,12 +184,12 @@ async function compareStore(sim: StoreSimulator, host: string) {
   }
   const s = compareListings(sim, host, svc.listingUrls);
   const c = compareCollections(sim, host, svc.collections);
-  console.log(`    service (local state machine): ${seconds(svc.ms)}, ${fmt(svcCounts.total)} requests at the store (${kinds(svcCounts)}), ${fmt(s.found)}/${fmt(s.truth)} listings found (listings_total ${fmt(svc.listingsTotal)}, GET /v2/listings total_items ${fmt(svc.listedTotal)}, ${s.extra} extra, ${s.duplicates} duplicates), ${c.exact}/${c.truth} collections with the exact products_total (${c.reported} reported), peak RSS ${svc.peakRssMb.toFixed(0)} MB (V8 heap ${svc.peakHeapMb.toFixed(0)} MB); ${sdk(svc.sdkCalls)}`);
+  console.log(`    service (local state machine): ${seconds(svc.ms)} (CPU ${svc.cpuS.toFixed(1)} s, service + embedded engines), ${fmt(svcCounts.total)} requests at the store (${kinds(svcCounts)}), ${fmt(s.found)}/${fmt(s.truth)} listings found (listings_total ${fmt(svc.listingsTotal)}, GET /v2/listings total_items ${fmt(svc.listedTotal)}, ${s.extra} extra, ${s.duplicates} duplicates), ${c.exact}/${c.truth} collections with the exact products_total (${c.reported} reported), peak RSS ${svc.peakRssMb.toFixed(0)} MB (V8 heap ${svc.peakHeapMb.toFixed(0)} MB); ${sdk(svc.sdkCalls)}`);
   if (peer.ok) {
     const faster = peer.ms / svc.ms;
     const fewer = peerCounts.total / svcCounts.total;
     const met = faster >= 10 && fewer >= 10 && s.found === s.truth;
-    console.log(`    ratios: ${faster.toFixed(1)}x faster, ${fewer.toFixed(1)}x fewer requests than Crawlee${host === SHOPIFY ? ` (goal >= 10x both, all listings found: ${met ? 'MET' : 'NOT MET'})` : ''}`);
+    console.log(`    ratios: ${faster.toFixed(1)}x faster (${(peer.cpuS / svc.cpuS).toFixed(1)}x less CPU), ${fewer.toFixed(1)}x fewer requests than Crawlee${host === SHOPIFY ? ` (goal >= 10x both, all listings found: ${met ? 'MET' : 'NOT MET'})` : ''}`);
   }
 }
 
@@ -211,7 +221,7 @@ export default async function main(): Promise<void> {
         console.log(`  ${HUGE} (${fmt(HUGE_SIZE)} products): did not complete: ${huge.ok ? `${huge.status} ${huge.error ?? ''}` : huge.error}`);
       } else {
         const c = compareCollections(sim, HUGE, huge.collections);
-        console.log(`  ${HUGE}: ${fmt(HUGE_SIZE)} products through the service: ${seconds(huge.ms)}, ${fmt(counts.total)} requests (${kinds(counts)}), listings_total ${fmt(huge.listingsTotal)}/${fmt(sim.catalog(HUGE).listingCount())}, ${c.exact}/${c.truth} exact collections, peak RSS ${huge.peakRssMb.toFixed(0)} MB (V8 heap ${huge.peakHeapMb.toFixed(0)} MB; goal < 500 MB: ${huge.peakRssMb < 500 ? 'MET' : 'NOT MET'}); ${sdk(huge.sdkCalls)}`);
+        console.log(`  ${HUGE}: ${fmt(HUGE_SIZE)} products through the service: ${seconds(huge.ms)} (CPU ${huge.cpuS.toFixed(1)} s), ${fmt(counts.total)} requests (${kinds(counts)}), listings_total ${fmt(huge.listingsTotal)}/${fmt(sim.catalog(HUGE).listingCount())}, ${c.exact}/${c.truth} exact collections, peak RSS ${huge.peakRssMb.toFixed(0)} MB (V8 heap ${huge.peakHeapMb.toFixed(0)} MB; goal < 500 MB: ${huge.peakRssMb < 500 ? 'MET' : 'NOT MET'}); ${sdk(huge.sdkCalls)}`);
         const [first, thousandth] = huge.paging;
         if (first && thousandth) {
           const ratio = thousandth.p50 / first.p50;
