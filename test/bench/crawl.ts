@@ -215,13 +215,18 @@ export default async function main(): Promise<void> {
     if (PARTS.has('sitemap')) await compareStore(sim, SITEMAP);
     if (HUGE_SIZE > 0 && PARTS.has('huge')) {
       sim.resetRequestCounts(HUGE);
+      // This process holds only the simulator: its peak shows the lazy store stays flat.
+      const simBefore = process.memoryUsage.rss() / (1024 * 1024);
+      const simMemory = memorySampler();
       const huge = await inChild<ServiceResult>({ side: 'service', resolveEnv: sim.resolveEnv, vendor: HUGE, readListings: false, pagingSamples: 30 });
       const counts = sim.requestCounts(HUGE);
+      const simPeak = simMemory.stop();
       if (!huge.ok || huge.status !== 'completed') {
         console.log(`  ${HUGE} (${fmt(HUGE_SIZE)} products): did not complete: ${huge.ok ? `${huge.status} ${huge.error ?? ''}` : huge.error}`);
       } else {
         const c = compareCollections(sim, HUGE, huge.collections);
         console.log(`  ${HUGE}: ${fmt(HUGE_SIZE)} products through the service: ${seconds(huge.ms)} (CPU ${huge.cpuS.toFixed(1)} s), ${fmt(counts.total)} requests (${kinds(counts)}), listings_total ${fmt(huge.listingsTotal)}/${fmt(sim.catalog(HUGE).listingCount())}, ${c.exact}/${c.truth} exact collections, peak RSS ${huge.peakRssMb.toFixed(0)} MB (V8 heap ${huge.peakHeapMb.toFixed(0)} MB; goal < 500 MB: ${huge.peakRssMb < 500 ? 'MET' : 'NOT MET'}); ${sdk(huge.sdkCalls)}`);
+        console.log(`    the store simulator serving it (this process): RSS ${simBefore.toFixed(0)} MB before, peak ${simPeak.toFixed(0)} MB during the crawl`);
         const [first, thousandth] = huge.paging;
         if (first && thousandth) {
           const ratio = thousandth.p50 / first.p50;
