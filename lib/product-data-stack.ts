@@ -24,6 +24,7 @@ import { nodeFunction } from './node-function';
 import { assertSourcesExist, projectLayout, type SourceLayout } from './source-layout';
 import { SCHEDULES, type ScheduleSpec } from '../lambdas/topology/schedules';
 import { SearchIndex } from './search-index';
+import { Operability } from './operability';
 
 export interface Topology {
   routes: readonly Route[];
@@ -39,6 +40,8 @@ export interface ProductDataStackProps extends StackProps {
   sources?: SourceLayout;
   /** RETAIN (default) keeps the data when the stack is deleted. */
   tableRemovalPolicy?: RemovalPolicy;
+  /** Alarm e-mail recipient; default the context value `pds:alarmEmail` (none: no subscription). */
+  alarmEmail?: string;
 }
 
 /** The workflow a route's scope drives; absent scopes start no executions. */
@@ -79,6 +82,8 @@ export class ProductDataStack extends Stack {
   readonly scheduled = new Map<string, NodejsFunction>();
   /** The search index snapshot bucket and its indexer (lib/search-index.ts). */
   readonly searchIndex: SearchIndex;
+  /** Alarms, their SNS topic, the dashboard and the API access log (lib/operability.ts). */
+  readonly operability: Operability;
 
   constructor(scope: Construct, id: string, props: ProductDataStackProps = {}) {
     super(scope, id, props);
@@ -114,6 +119,7 @@ export class ProductDataStack extends Stack {
       memorySize: 256,
       timeoutSeconds: 10,
       environment: apiEnvironment,
+      logs: 'api',
     });
     this.api = new HttpApi(this, 'Api', {
       description: 'Product-data API (legacy, v1, v2)',
@@ -133,12 +139,24 @@ export class ProductDataStack extends Stack {
       readers: [...searchRoutes, ...this.workers.values()],
     });
 
+    // Last: it covers every function, queue and state machine made above.
+    this.operability = new Operability(this, 'Operations', {
+      topology,
+      api: this.api,
+      apiFunctions: new Set([fallback, ...this.routeFunctions.values()]),
+      queues: this.queues,
+      deadLetterQueues: this.deadLetterQueues,
+      stateMachines: this.stateMachines,
+      alarmEmail: props.alarmEmail ?? (this.node.tryGetContext('pds:alarmEmail') as string | undefined),
+    });
+
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'Base URL of the HTTP API' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'DynamoDB table (npm run keys -- --table)' });
     for (const [name, machine] of this.stateMachines) {
       new CfnOutput(this, `${pascal(name)}StateMachineArn`, { value: machine.stateMachineArn });
     }
     for (const [name, queue] of this.queues) new CfnOutput(this, `${pascal(name)}QueueUrl`, { value: queue.queueUrl });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.operability.alarms.topic.topicArn, description: 'SNS topic of every alarm' });
   }
 
   private createTable(removalPolicy: RemovalPolicy): Table {
@@ -275,6 +293,7 @@ export class ProductDataStack extends Stack {
       description: `${route.method} ${route.path} (${route.operationId})`,
       ...httpSizing(route),
       environment,
+      logs: 'api',
     });
     // Authentication and usage metering read and write the table on every authenticated call.
     if (route.scope !== null) this.table.grantReadWriteData(fn);

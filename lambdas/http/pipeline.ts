@@ -14,6 +14,7 @@ import { CONTRACTS, type OperationContract, type OperationId, type RequestOf } f
 import { getContainer, type Container } from '../composition/container';
 import { logRequest, logWarning } from './log';
 import { ANNOTATIONS, annotate, executionIdInBody, prepareTracing, traced } from '../observability/tracing';
+import { recordRequest } from '../observability/api-metrics';
 import { AUTH_REQUIRED_MESSAGE, errorResult, INVALID_KEY_MESSAGE, jsonResult, toAppError, type HttpResult } from './render';
 
 /** Larger bodies get 413 PAYLOAD_TOO_LARGE (1 MiB: 1000 URLs of 1 KB each still fit). */
@@ -179,6 +180,7 @@ const finalize = (): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult, Err
     // Awaited (a Lambda may freeze after returning) but a metering failure never fails the request.
     await state.metering;
     const unexpected = failure && !(failure.error instanceof AppError);
+    recordRequest(state.deps?.metrics, state.route.family, result.statusCode, Date.now() - state.startedAt);
     logRequest({
       level: result.statusCode >= 500 ? 'error' : result.statusCode >= 400 ? 'warn' : 'info',
       requestId: state.requestId,
