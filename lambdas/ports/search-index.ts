@@ -105,8 +105,12 @@ export interface SearchIndex {
   /** Normalised brand names present in the index (query understanding reads brands from the catalog). */
   hasBrand(normalisedName: string): boolean;
   size(): number;
-  /** Every live document (snapshots). */
+  /** Every live document (its text is in the postings, not on the document). */
   documents(): SearchDocument[];
+  /** The whole index as JSON-able data (snapshots): a new process restores it without analysing any text. */
+  exportState(): unknown;
+  /** Replaces the index with an exported state; throws on a state it does not understand. */
+  importState(state: unknown): void;
 }
 
 /** One stored product or listing as the change feed reads it. */

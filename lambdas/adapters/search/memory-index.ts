@@ -15,6 +15,7 @@ const K1 = 1.2;
 const B = 0.75;
 const TF_BITS = 6;
 const TF_MAX = (1 << TF_BITS) - 1;
+const NO_TEXT: SearchDocument['text'] = Object.freeze({ title: '', brand: '', category: '', attributes: '', description: '' });
 
 const FAMILIES = ['pink', 'red', 'orange', 'brown', 'yellow', 'olive', 'yellow green', 'green', 'blue', 'purple', 'white', 'gray', 'black'];
 const FAMILY_BIT = new Map(FAMILIES.map((family, i) => [family, 1 << i]));
@@ -98,35 +99,23 @@ export function createMemoryIndex(options: MemoryIndexOptions = {}): SearchIndex
     excludedStamp = grow(excludedStamp, capacity);
   }
 
-  function addDoc(doc: SearchDocument) {
+  function addTerm(term: string): Postings {
+    const list = new Postings();
+    postings.set(term, list);
+    const bucket = byLength.get(term.length);
+    if (bucket) bucket.push(term);
+    else byLength.set(term.length, [term]);
+    typoCache.clear();
+    return list;
+  }
+
+  /** A document's slot, columns and facets: everything but its text. */
+  function addSlot(doc: SearchDocument): number {
     const id = docs.length;
     docs.push(doc);
     ensure(id + 1);
     byKey.set(doc.key, id);
     live++;
-    const counts = new Map<string, number>();
-    FIELDS.forEach((field, f) => {
-      const terms = analyze(doc.text[field]);
-      fieldLengths[f][id] = terms.length;
-      lengthTotals[f] += terms.length;
-      for (const term of terms) {
-        const shift = f * TF_BITS;
-        const packed = counts.get(term) ?? 0;
-        const tf = (packed >>> shift) & TF_MAX;
-        if (tf < TF_MAX) counts.set(term, packed + (1 << shift));
-      }
-    });
-    for (const [term, packed] of counts) {
-      let list = postings.get(term);
-      if (!list) {
-        postings.set(term, (list = new Postings()));
-        const bucket = byLength.get(term.length);
-        if (bucket) bucket.push(term);
-        else byLength.set(term.length, [term]);
-        typoCache.clear();
-      }
-      list.push(id, packed);
-    }
     price[id] = doc.price ?? Number.NaN;
     available[id] = doc.available === null ? -1 : doc.available ? 1 : 0;
     colourMask[id] = maskOf(doc.colours);
@@ -143,6 +132,26 @@ export function createMemoryIndex(options: MemoryIndexOptions = {}): SearchIndex
     }
     if (doc.brand) brandCounts.set(doc.brand, (brandCounts.get(doc.brand) ?? 0) + 1);
     recentOrder = null;
+    return id;
+  }
+
+  function addDoc(doc: SearchDocument) {
+    // Once analysed, the text lives in the postings only: the slot keeps the rest (snapshots,
+    // compaction and hits never need the words again).
+    const id = addSlot({ ...doc, text: NO_TEXT });
+    const counts = new Map<string, number>();
+    FIELDS.forEach((field, f) => {
+      const terms = analyze(doc.text[field]);
+      fieldLengths[f][id] = terms.length;
+      lengthTotals[f] += terms.length;
+      for (const term of terms) {
+        const shift = f * TF_BITS;
+        const packed = counts.get(term) ?? 0;
+        const tf = (packed >>> shift) & TF_MAX;
+        if (tf < TF_MAX) counts.set(term, packed + (1 << shift));
+      }
+    });
+    for (const [term, packed] of counts) (postings.get(term) ?? addTerm(term)).push(id, packed);
   }
 
   function dropSlot(id: number) {
@@ -162,11 +171,11 @@ export function createMemoryIndex(options: MemoryIndexOptions = {}): SearchIndex
   function maybeCompact() {
     const tombstones = docs.length - live;
     if (tombstones < 1024 || tombstones < docs.length * compactAt) return;
-    const keep = docs.filter((d): d is SearchDocument => d !== null);
-    rebuild(keep);
+    // Live slots renumbered densely, postings filtered: no text is analysed again.
+    importState(exportState());
   }
 
-  function rebuild(keep: SearchDocument[]) {
+  function reset() {
     docs = [];
     byKey = new Map();
     postings = new Map();
@@ -176,7 +185,6 @@ export function createMemoryIndex(options: MemoryIndexOptions = {}): SearchIndex
     lengthTotals = FIELDS.map(() => 0);
     brandCounts.clear();
     typoCache.clear();
-    for (const doc of keep) addDoc(doc);
   }
 
   function typoVariants(term: string, maxTypos: number, weight: number): WeightedTerm[] {
@@ -370,7 +378,73 @@ export function createMemoryIndex(options: MemoryIndexOptions = {}): SearchIndex
     return { hits: top.slice(query.offset, want).map(({ id, score }) => ({ doc: docs[id]!, score })), total };
   }
 
+  const STATE_FORMAT = 'bm25f-postings-1';
+  interface State {
+    format: string;
+    docs: SearchDocument[];
+    /** Per field, the analysed length of each document. */
+    lengths: number[][];
+    /** term, document ids (delta-encoded, ascending), packed per-field term frequencies. */
+    postings: Array<[string, number[], number[]]>;
+  }
+
+  function exportState(): State {
+    // Live documents get dense ids in their current order, so every postings list stays ascending.
+    const remap = new Int32Array(docs.length).fill(-1);
+    const liveDocs: SearchDocument[] = [];
+    const lengths: number[][] = FIELDS.map(() => []);
+    docs.forEach((doc, id) => {
+      if (!doc) return;
+      remap[id] = liveDocs.length;
+      liveDocs.push(doc);
+      FIELDS.forEach((_, f) => lengths[f].push(fieldLengths[f][id]));
+    });
+    const out: State['postings'] = [];
+    for (const [term, list] of postings) {
+      const ids: number[] = [];
+      const tfs: number[] = [];
+      let previous = 0;
+      for (let i = 0; i < list.n; i++) {
+        const id = remap[list.ids[i]];
+        if (id < 0) continue;
+        ids.push(id - previous);
+        previous = id;
+        tfs.push(list.tfs[i]);
+      }
+      if (ids.length) out.push([term, ids, tfs]);
+    }
+    return { format: STATE_FORMAT, docs: liveDocs, lengths, postings: out };
+  }
+
+  function importState(raw: unknown) {
+    const state = raw as State;
+    if (!state || state.format !== STATE_FORMAT) throw new Error(`Unknown index state format ${String((raw as State | null)?.format)}`);
+    reset();
+    for (const doc of state.docs) {
+      const id = addSlot(doc);
+      FIELDS.forEach((_, f) => {
+        const length = state.lengths[f][id];
+        fieldLengths[f][id] = length;
+        lengthTotals[f] += length;
+      });
+    }
+    for (const [term, deltas, tfs] of state.postings) {
+      const list = addTerm(term);
+      list.ids = new Int32Array(Math.max(4, deltas.length));
+      list.tfs = new Int32Array(Math.max(4, deltas.length));
+      let id = 0;
+      for (let i = 0; i < deltas.length; i++) {
+        id += deltas[i];
+        list.ids[i] = id;
+        list.tfs[i] = tfs[i];
+      }
+      list.n = deltas.length;
+    }
+  }
+
   return {
+    exportState,
+    importState,
     upsert(list) {
       let changed = 0;
       for (const doc of list) {

@@ -36,7 +36,7 @@ export interface SearchService extends ProductSearch {
   cursor(): string | null;
 }
 
-const SNAPSHOT_VERSION = 1;
+const SNAPSHOT_VERSION = 2;
 const FEED_PAGE = 1000;
 
 // Weights of the soft signals, in BM25 units (a strong title match scores about 3-6).
@@ -62,9 +62,9 @@ export function createSearchService(deps: SearchServiceDeps): SearchService {
       try {
         const data = await deps.snapshots.load();
         if (!data) return;
-        const snapshot = JSON.parse(gunzipSync(data).toString('utf8')) as { version: number; cursor: string | null; docs: SearchDocument[] };
+        const snapshot = JSON.parse(gunzipSync(data).toString('utf8')) as { version: number; cursor: string | null; state: unknown };
         if (snapshot.version !== SNAPSHOT_VERSION) return;
-        index.upsert(snapshot.docs);
+        index.importState(snapshot.state);
         cursor = snapshot.cursor;
       } catch (error) {
         // A damaged snapshot costs a full catch-up, never an outage.
@@ -145,7 +145,7 @@ export function createSearchService(deps: SearchServiceDeps): SearchService {
   async function writeSnapshot(): Promise<void> {
     if (!deps.snapshots) return;
     const pending = unsaved;
-    const body = JSON.stringify({ version: SNAPSHOT_VERSION, cursor, docs: index.documents() });
+    const body = JSON.stringify({ version: SNAPSHOT_VERSION, cursor, state: index.exportState() });
     await deps.snapshots.save(gzipSync(body));
     unsaved = Math.max(0, unsaved - pending);
     lastSave = deps.now();
