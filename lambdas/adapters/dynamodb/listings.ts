@@ -28,14 +28,16 @@ import type { CrawlPlan, FoundListing, Listing, PageOutcome } from '../../domain
 import { listingId, withOffset } from '../../domain/crawl/model';
 import { deadline, storeFailure } from './keys';
 import { listingFeedKeys, listingGoneItem } from './catalog-feed-keys';
+import { SCHEMA } from './schema';
 
 const MAX_ROUNDS = 8;
 const POSITION_DIGITS = 9;
 const ALL = '*';
 
 /** Sort keys stop at 1 KB: long URLs keep a readable prefix and a hash. */
-const urlSk = (url: string) => (url.length <= 700 ? `U#${url}` : `U#${url.slice(0, 600)}#${createHash('sha1').update(url).digest('hex')}`);
-const listingPk = (vendor: string) => `LISTING#${vendor}`;
+const urlPart = (url: string) => (url.length <= 700 ? url : `${url.slice(0, 600)}#${createHash('sha1').update(url).digest('hex')}`);
+const urlSk = (url: string) => SCHEMA.listing.sk({ url: urlPart(url) });
+const listingPk = (vendor: string) => SCHEMA.listing.pk({ vendor });
 const chunkPk = (vendor: string, slot: string, collection: string) => `LMEMBERS#${vendor}#${slot}#${collection}`;
 const collectionPk = (vendor: string) => `LCOLL#${vendor}`;
 const anchorPk = (vendor: string, slot: string, name: string) => `LANCHOR#${vendor}#${slot}#${name || ALL}`;
@@ -142,12 +144,15 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
         const hash = listingHash(listing);
         if (!before) created++;
         const changed = !before || before.hash !== hash;
+        const lastUpdated: string = changed ? now : before.last_updated;
         return {
           PutRequest: {
             Item: {
               pk: listingPk(vendor),
               sk: urlSk(listing.url),
-              entity: 'listing',
+              entity: SCHEMA.listing.entity,
+              // The catalog's change feed (search catches up from it); an unchanged re-read keeps its place.
+              ...listingFeedKeys(vendor, listing.url, lastUpdated),
               id: before?.id ?? listingId(vendor, listing.url),
               url: listing.url,
               name: listing.name,
@@ -156,13 +161,11 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
               vendor: displayName,
               hash,
               first_seen: before?.first_seen ?? now,
-              last_updated: changed ? now : before.last_updated,
+              last_updated: lastUpdated,
               // A re-read by the same crawl keeps the first order it was given.
               order: before?.crawl === crawl ? Math.min(Number(before.order), order) : order,
               crawl,
               first_crawl: before?.first_crawl ?? crawl,
-              // The catalog's change feed: search sees a new or changed listing within seconds.
-              ...listingFeedKeys(vendor, listing.url, changed ? now : before.last_updated),
             },
           },
         };
