@@ -6,6 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { buildStore, flakyFailuresFor, listProductUrls, STORE_SPECS, type SimProduct, type StoreModel } from './catalog';
 import { buildCrawlStore, CRAWL_STORE_SPECS, type CrawlCatalog } from './crawl-catalog';
 import { crawlRoute } from './crawl-routes';
+import { QUALITY_HOSTS, QUALITY_STORE_SPECS, qualityRoute } from './quality-pages';
 import {
   botWallPage,
   pagesSitemap,
@@ -112,7 +113,9 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
   const catalogs = CRAWL_STORE_SPECS.map((spec) => buildCrawlStore(spec, Math.max(1, options.storeSizes?.[spec.host] ?? spec.defaultSize), seed));
   const catalogByHost = new Map(catalogs.map((c) => [c.host, c]));
   const crawlStores = catalogs.map((c) => c.store);
-  const byHost = new Map([...stores, ...crawlStores].map((s) => [s.host, s]));
+  // Extraction-quality hosts (quality-pages.ts): reachable and in `hosts`, not in `stores`.
+  const qualityStores = QUALITY_STORE_SPECS.map((spec) => buildStore(spec, productsPerStore, seed));
+  const byHost = new Map([...stores, ...crawlStores, ...qualityStores].map((s) => [s.host, s]));
   const counts = new Map<string, RequestCounts>();
   const violations = new Map<string, { count: number; paths: string[] }>();
   const extraServers: http.Server[] = [];
@@ -207,6 +210,8 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
     }
     if (pathname === '/sitemap_pages_1.xml') return xml(pagesSitemap(store));
     if (pathname.startsWith('/cdn/images/')) return { status: 200, headers: { 'content-type': 'image/png' }, body: PIXEL_PNG };
+    const quality = QUALITY_HOSTS.has(store.host) ? qualityRoute(store, url, (p) => productIndexFor(store, p), (i) => related(store, i)) : null;
+    if (quality) return quality;
 
     const platformReply = store.flavor === 'shopify' ? shopifyRoute(store, url) : store.flavor === 'woocommerce' ? wooRoute(store, url) : null;
     if (platformReply) return platformReply;
@@ -383,7 +388,7 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
-  const hosts = [...stores, ...crawlStores].map((s) => s.host);
+  const hosts = [...stores, ...crawlStores, ...qualityStores].map((s) => s.host);
   const resolve = Object.fromEntries(hosts.map((h) => [h, `127.0.0.1:${port}`]));
 
   return {

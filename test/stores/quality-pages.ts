@@ -1,0 +1,320 @@
+// Extraction-quality hosts of the store simulator (issue 11): each models one class of page the
+// engine got wrong on unseen stores, with ground truth derived from catalog.ts like every store.
+// - shopify-json-only.test: Shopify whose Ajax `.js` answers 404, so `.json` (no `available`
+//   on variants, as on real stores) is the platform JSON; per-variant availability is in the
+//   JSON-LD offers.
+// - woo-variable.test: WooCommerce variable products; the Store API lists variation ids only;
+//   SKUs are in `data-product_variations` (even products) or JSON-LD ProductGroup/hasVariant (odd).
+// - logo-heading.test: the first h1 is the shop's logo (image or text); the product's h1 follows.
+// - title-only.test: no heading at all; the title is in <title>/og:title with the shop's name.
+// - local-prices.test: no markup; the price is plain text in a local currency and script
+//   (full-width digits and separators, Arabic-Indic digits, suffix marks), buy button in the
+//   local language. Truth: localPrice(product).
+// - price-crowd.test: a "was" price by label only, a per-unit price, an instalment, a coupon price
+//   and related products' prices around the real one; JSON-LD carries the old price on sale items.
+import type { SimProduct, StoreModel, StoreSpec } from './catalog';
+import { PRICE_STYLES } from './catalog';
+import { shopifyJsonProduct, wooProduct } from './pages';
+
+export interface QualityReply {
+  status: number;
+  headers?: Record<string, string | string[]>;
+  body?: string;
+}
+
+export const QUALITY_STORE_SPECS: StoreSpec[] = [
+  { host: 'shopify-json-only.test', name: 'Json Only Outfitters', flavor: 'shopify', markup: 'jsonld' },
+  { host: 'woo-variable.test', name: 'Variable Woo', flavor: 'woocommerce', markup: 'jsonld', priceStyle: PRICE_STYLES.gbp },
+  { host: 'logo-heading.test', name: 'Logo Heading Goods', flavor: 'generic', markup: 'dom' },
+  { host: 'title-only.test', name: 'Title Only Supply', flavor: 'generic', markup: 'dom' },
+  { host: 'local-prices.test', name: 'Local Prices', flavor: 'generic', markup: 'dom' },
+  { host: 'price-crowd.test', name: 'Price Crowd', flavor: 'generic', markup: 'jsonld' },
+];
+
+export const QUALITY_HOSTS: ReadonlySet<string> = new Set(QUALITY_STORE_SPECS.map((s) => s.host));
+
+const esc = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const ld = (value: unknown) => `<script type="application/ld+json">${JSON.stringify(value).replace(/<\//g, '<\\/')}</script>`;
+const html = (body: string, headers: Record<string, string | string[]> = {}): QualityReply => ({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8', ...headers }, body });
+const json = (value: unknown, status = 200): QualityReply => ({ status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(value) });
+const usd = (n: number) => `$${n.toFixed(2)}`;
+const availabilityUrl = (available: boolean) => `https://schema.org/${available ? 'InStock' : 'OutOfStock'}`;
+
+function page(lang: string, title: string, head: string, body: string, bodyClass = ''): string {
+  return `<!DOCTYPE html>
+<html lang="${lang}">
+<head>
+<meta charset="utf-8">
+<title>${esc(title)}</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+${head}
+</head>
+<body class="${bodyClass}">
+${body}
+</body>
+</html>`;
+}
+
+// --- local currencies -------------------------------------------------------------------------
+
+const FULL_WIDTH = (text: string) => text.replace(/[0-9,.]/g, (c) => String.fromCharCode(c === ',' ? 0xff0c : c === '.' ? 0xff0e : 0xff10 + Number(c)));
+const ARABIC_INDIC = (text: string) => text.replace(/[0-9]/g, (c) => String.fromCharCode(0x660 + Number(c))).replace(/\./g, '\u066b').replace(/,/g, '\u066c');
+const group = (n: number, sep: string) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, sep);
+const decimal = (n: number, thousands: string, mark: string) => {
+  const [whole, cents] = n.toFixed(2).split('.');
+  return `${group(Number(whole), thousands)}${mark}${cents}`;
+};
+const indian = (n: number) => {
+  const s = String(n);
+  if (s.length <= 3) return s;
+  return `${s.slice(0, -3).replace(/\B(?=(\d{2})+(?!\d))/g, ',')},${s.slice(-3)}`;
+};
+
+interface LocalStyle {
+  currency: string;
+  lang: string;
+  rate: number;
+  /** Whole amounts only (currencies without minor units in practice). */
+  whole: boolean;
+  format: (n: number) => string;
+  buy: string;
+}
+
+/** One local style per product index (index modulo the list): the spec's countries' scripts. */
+export const LOCAL_STYLES: LocalStyle[] = [
+  { currency: 'JPY', lang: 'ja', rate: 150, whole: true, format: (n) => `￥${FULL_WIDTH(group(n, ','))}`, buy: 'カートに入れる' },
+  { currency: 'JPY', lang: 'ja', rate: 150, whole: true, format: (n) => `${group(n, ',')}円（税込）`, buy: '購入手続きへ' },
+  { currency: 'KRW', lang: 'ko', rate: 1300, whole: true, format: (n) => `${group(n, ',')}원`, buy: '장바구니 담기' },
+  { currency: 'RUB', lang: 'ru', rate: 90, whole: true, format: (n) => `${group(n, '\u00a0')}\u00a0₽`, buy: 'В корзину' },
+  { currency: 'PLN', lang: 'pl', rate: 4, whole: false, format: (n) => `${decimal(n, '\u00a0', ',')} zł`, buy: 'Dodaj do koszyka' },
+  { currency: 'CZK', lang: 'cs', rate: 23, whole: true, format: (n) => `${group(n, ' ')} Kč`, buy: 'Vložit do košíku' },
+  { currency: 'THB', lang: 'th', rate: 35, whole: true, format: (n) => `฿${group(n, ',')}`, buy: 'หยิบใส่ตะกร้า' },
+  { currency: 'VND', lang: 'vi', rate: 25000, whole: true, format: (n) => `${group(n, '.')}₫`, buy: 'Thêm vào giỏ hàng' },
+  { currency: 'INR', lang: 'hi', rate: 83, whole: true, format: (n) => `₹${indian(n)}`, buy: 'कार्ट में जोड़ें' },
+  { currency: 'TRY', lang: 'tr', rate: 32, whole: false, format: (n) => `${decimal(n, '.', ',')} TL`, buy: 'Sepete Ekle' },
+  { currency: 'UAH', lang: 'uk', rate: 40, whole: true, format: (n) => `${group(n, ' ')} грн`, buy: 'Купити' },
+  { currency: 'BRL', lang: 'pt-BR', rate: 5, whole: false, format: (n) => `R$ ${decimal(n, '.', ',')}`, buy: 'Comprar agora' },
+  { currency: 'SAR', lang: 'ar', rate: 3.75, whole: false, format: (n) => `${ARABIC_INDIC(n.toFixed(2))} ر.س`, buy: 'أضف إلى السلة' },
+  { currency: 'HUF', lang: 'hu', rate: 360, whole: true, format: (n) => `${group(n, ' ')} Ft`, buy: 'Kosárba' },
+  { currency: 'ILS', lang: 'he', rate: 3.7, whole: false, format: (n) => `₪${decimal(n, ',', '.')}`, buy: 'הוספה לסל' },
+  { currency: 'TWD', lang: 'zh-TW', rate: 32, whole: true, format: (n) => `NT$${group(n, ',')}`, buy: '加入購物車' },
+  { currency: 'CNY', lang: 'zh-CN', rate: 7, whole: false, format: (n) => `¥${n.toFixed(2)}`, buy: '加入购物车' },
+  { currency: 'KZT', lang: 'kk', rate: 450, whole: true, format: (n) => `${group(n, ' ')} ₸`, buy: 'Себетке салу' },
+];
+
+/** Ground truth of a local-prices.test product: the amount and currency the page shows. */
+export function localPrice(product: SimProduct): { amount: number; currency: string; text: string; style: LocalStyle } {
+  const style = LOCAL_STYLES[product.index % LOCAL_STYLES.length];
+  const raw = product.price * style.rate;
+  const amount = style.whole ? Math.round(raw / 10) * 10 : Math.round(raw * 100) / 100;
+  return { amount, currency: style.currency, text: style.format(amount), style };
+}
+
+// --- title-only ---------------------------------------------------------------------------------
+
+/** The <title> and og:title of a title-only page: the shop's name after or before the product's. */
+export function titleOnlyTitles(store: StoreModel, product: SimProduct): { title: string; ogTitle: string; siteName: string | null } {
+  const k = product.index % 3;
+  if (k === 0) return { title: `${product.title} | ${store.name}`, ogTitle: `${product.title} | ${store.name}`, siteName: store.name };
+  if (k === 1) return { title: `${store.name} – ${product.title}`, ogTitle: `${store.name} – ${product.title}`, siteName: null };
+  return { title: `${product.title} - ${store.name}`, ogTitle: product.title, siteName: null };
+}
+
+// --- pages --------------------------------------------------------------------------------------
+
+const buyForm = (product: SimProduct, label = 'Add to cart') =>
+  `<form class="buy" action="/cart/add" method="post"><input type="hidden" name="id" value="${product.variants[0].id}"><button type="submit" ${product.available ? '' : 'disabled'}>${esc(label)}</button></form>`;
+
+function shopifyJsonOnlyPage(store: StoreModel, product: SimProduct): string {
+  const offers = product.variants.map((v) => ({ '@type': 'Offer', sku: v.sku, price: v.price.toFixed(2), priceCurrency: store.priceStyle.currency, availability: availabilityUrl(v.available), url: `${product.url}?variant=${v.id}` }));
+  const head = `<link rel="preconnect" href="https://cdn.shopify.com"><script>window.Shopify = window.Shopify || {}; Shopify.shop = "${store.host}"; Shopify.currency = {"active":"${store.priceStyle.currency}","rate":"1.0"};</script>
+${ld({ '@context': 'https://schema.org', '@type': 'Product', name: product.title, brand: { '@type': 'Brand', name: product.brand }, url: product.url, image: product.images.map((i) => i.url), offers })}`;
+  const body = `<div id="shopify-section-product" class="shopify-section"><div class="product">
+<h1 class="product__title">${esc(product.title)}</h1>
+<div class="price"><span class="price-item price-item--regular">${usd(product.price)}</span></div>
+${buyForm(product)}
+</div></div>`;
+  return page('en', `${product.title} – ${store.name}`, head, body, 'template-product');
+}
+
+function wooVariablePage(store: StoreModel, product: SimProduct): string {
+  const id = product.index + 100;
+  const symbol = '£';
+  const attr = (name: string) => `attribute_pa_${name.toLowerCase()}`;
+  const useVariationData = product.index % 2 === 0;
+  const variations = product.variants.map((v) => ({
+    attributes: Object.fromEntries(product.options.map((o, k) => [attr(o.name), v.optionValues[k].toLowerCase()])),
+    availability_html: `<p class="stock ${v.available ? 'in-stock' : 'out-of-stock'}">${v.available ? 'In stock' : 'Out of stock'}</p>`,
+    display_price: v.price,
+    display_regular_price: v.compareAt ?? v.price,
+    image: { src: v.image, alt: product.title },
+    is_in_stock: v.available,
+    sku: v.sku,
+    variation_id: Number(v.id),
+  }));
+  const dataAttr = product.variants.length > 1 && useVariationData ? esc(JSON.stringify(variations)) : 'false';
+  const selects = product.options
+    .map((o) => `<tr><th class="label"><label for="pa_${o.name.toLowerCase()}">${esc(o.name)}</label></th><td class="value"><select id="pa_${o.name.toLowerCase()}" name="${attr(o.name)}" data-attribute_name="${attr(o.name)}"><option value="">Choose an option</option>${o.values.map((v) => `<option value="${esc(v.toLowerCase())}">${esc(v)}</option>`).join('')}</select></td></tr>`)
+    .join('');
+  const low = Math.min(...product.variants.map((v) => v.price));
+  const high = Math.max(...product.variants.map((v) => v.price));
+  const structured =
+    product.index % 2 === 1 && product.variants.length > 1
+      ? {
+          '@context': 'https://schema.org',
+          '@type': 'ProductGroup',
+          name: product.title,
+          productGroupID: String(id),
+          url: product.url,
+          brand: { '@type': 'Brand', name: product.brand },
+          variesBy: product.options.map((o) => `https://schema.org/${o.name.toLowerCase()}`),
+          hasVariant: product.variants.map((v) => ({
+            '@type': 'Product',
+            name: `${product.title} - ${v.optionValues.join(', ')}`,
+            sku: v.sku,
+            ...Object.fromEntries(product.options.map((o, k) => [o.name.toLowerCase(), v.optionValues[k]])),
+            offers: { '@type': 'Offer', price: v.price.toFixed(2), priceCurrency: 'GBP', availability: availabilityUrl(v.available) },
+          })),
+        }
+      : {
+          '@context': 'https://schema.org',
+          '@type': 'Product',
+          name: product.title,
+          sku: product.sku,
+          url: product.url,
+          brand: { '@type': 'Brand', name: product.brand },
+          offers: [{ '@type': 'AggregateOffer', lowPrice: low.toFixed(2), highPrice: high.toFixed(2), offerCount: product.variants.length, priceCurrency: 'GBP', availability: availabilityUrl(product.available) }],
+        };
+  const head = `<link rel="stylesheet" href="https://${store.host}/wp-content/plugins/woocommerce/assets/css/woocommerce.css"><meta name="generator" content="WooCommerce 8.9.1">${ld(structured)}`;
+  const priceHtml = low === high ? `${symbol}${low.toFixed(2)}` : `${symbol}${low.toFixed(2)} – ${symbol}${high.toFixed(2)}`;
+  const body = `<div id="product-${id}" class="product type-product post-${id} ${product.variants.length > 1 ? 'product-type-variable' : 'product-type-simple'}">
+<h1 class="product_title entry-title">${esc(product.title)}</h1>
+<p class="price"><span class="woocommerce-Price-amount amount"><bdi>${esc(priceHtml)}</bdi></span></p>
+<form class="variations_form cart" action="${esc(product.url)}" method="post" enctype="multipart/form-data" data-product_id="${id}" data-product_variations="${dataAttr}">
+<table class="variations"><tbody>${selects}</tbody></table>
+<button type="submit" class="single_add_to_cart_button button alt">Add to basket</button>
+</form>
+<div class="product_meta"><span class="sku_wrapper">SKU: <span class="sku">${esc(product.sku)}</span></span></div>
+</div>`;
+  return page('en-GB', `${product.title} – ${store.name}`, head, body, `product-template-default single single-product postid-${id} woocommerce woocommerce-page`);
+}
+
+function logoHeadingPage(store: StoreModel, product: SimProduct): string {
+  const logo =
+    product.index % 2 === 0
+      ? `<h1 class="site-logo"><a href="/"><img src="/cdn/images/logo.png" alt="${esc(store.name)}" width="180" height="40"></a></h1>`
+      : `<h1 id="brand-name"><a href="/">${esc(store.name)}</a></h1>`;
+  const body = `<div class="topbar">${logo}<a href="/cart">Cart (0)</a></div>
+<div class="wrap"><div class="col-left"><img src="${esc(product.images[0].url)}" alt="${esc(product.title)}" width="800" height="800"></div>
+<div class="col-right">
+<h1>${esc(product.title)}</h1>
+<p class="by">by ${esc(product.brand)}</p>
+<p class="product-price">${usd(product.price)}</p>
+${buyForm(product)}
+<p>${esc(product.description)}</p>
+</div></div>`;
+  return page('en', `${product.title} | ${store.name}`, '', body);
+}
+
+function titleOnlyPage(store: StoreModel, product: SimProduct): string {
+  const t = titleOnlyTitles(store, product);
+  const head = [`<meta property="og:title" content="${esc(t.ogTitle)}">`, `<meta property="og:image" content="${esc(product.images[0].url)}">`, t.siteName ? `<meta property="og:site_name" content="${esc(t.siteName)}">` : ''].join('\n');
+  const body = `<div class="nav"><a href="/">${esc(store.name)}</a></div>
+<div class="item"><img src="${esc(product.images[0].url)}" alt="" width="600" height="600">
+<div class="info"><span class="price">${usd(product.price)}</span>
+${buyForm(product, 'Buy now')}
+<p>${esc(product.description)}</p></div></div>`;
+  return page('en', t.title, head, body);
+}
+
+function localPricesPage(store: StoreModel, product: SimProduct): string {
+  const local = localPrice(product);
+  const body = `<div class="top"><a href="/">${esc(store.name)}</a></div>
+<div class="main"><img src="${esc(product.images[0].url)}" alt="" width="600" height="600">
+<h1>${esc(product.title)}</h1>
+<p>${esc(local.text)}</p>
+<form action="/cart/add" method="post"><button type="submit">${esc(local.style.buy)}</button></form>
+<p>${esc(product.description)}</p></div>`;
+  return page(local.style.lang, `${product.title} | ${store.name}`, '', body);
+}
+
+/** Ground truth of price-crowd.test: the price paid, and the "was" price when on sale. */
+export function crowdTruth(product: SimProduct): { price: number; compareAt: number | null } {
+  return { price: product.price, compareAt: product.compareAt };
+}
+
+function priceCrowdPage(store: StoreModel, product: SimProduct, related: SimProduct[]): string {
+  const p = product.price;
+  const was = product.compareAt;
+  const k = product.index % 3;
+  const wasLabel = ['Was', 'Regular price', 'RRP'][k];
+  const structured = {
+    '@context': 'https://schema.org',
+    '@type': 'Product',
+    name: product.title,
+    sku: product.sku,
+    brand: { '@type': 'Brand', name: product.brand },
+    // The theme's markup keeps the regular price while the page shows the sale price.
+    offers: { '@type': 'Offer', price: (was ?? p).toFixed(2), priceCurrency: 'USD', availability: availabilityUrl(product.available) },
+  };
+  const unit = Math.round((p / 4) * 100) / 100;
+  const wasHtml = was != null ? `<span class="lbl">${wasLabel}</span> <span class="amount">${usd(was)}</span> ` : '';
+  const body = `<div class="page">
+<div class="summary">
+<h1>${esc(product.title)}</h1>
+<div class="stars">4.5 (12 reviews)</div>
+<div class="prices">${wasHtml}<span class="amount">${usd(p)}</span></div>
+<div class="small"><span class="amount">${usd(unit)}</span> / 100 g</div>
+<div class="small">or 4 interest-free payments of <span class="amount">${usd(Math.round((p / 4) * 100) / 100)}</span></div>
+<div class="small">Extra 10% off with code SAVE10: <span class="amount">${usd(Math.round(p * 90) / 100)}</span></div>
+${buyForm(product)}
+</div>
+<section class="more"><h2>Customers also bought</h2>${related.map((r) => `<div class="tile"><a href="${esc(r.url)}">${esc(r.title)}</a> <span class="amount">${usd(r.price)}</span></div>`).join('')}</section>
+</div>`;
+  return page('en', `${product.title} | ${store.name}`, ld(structured), body);
+}
+
+/** The shop-specific replies of a quality host, or null where the common routes apply. */
+export function qualityRoute(store: StoreModel, url: URL, productIndex: (pathname: string) => number | null, related: (index: number) => SimProduct[]): QualityReply | null {
+  const { pathname } = url;
+  if (store.host === 'shopify-json-only.test') {
+    const endpoint = /^\/products\/([^/]+)\.(js|json)$/.exec(pathname);
+    if (endpoint) {
+      const index = productIndex(`/products/${endpoint[1]}`);
+      // The Ajax endpoint is unavailable here; `.json` is what the platform offers.
+      if (index === null || endpoint[2] === 'js') return json({ errors: 'Not Found' }, 404);
+      const product = shopifyJsonProduct(store.product(index));
+      // Real `.json` variants carry no `available` (only the Ajax `.js` does).
+      for (const v of product.variants) delete (v as { available?: boolean }).available;
+      return json({ product });
+    }
+  }
+  if (store.host === 'woo-variable.test') {
+    const single = /^\/wp-json\/wc\/store\/v1\/products\/(\d+)$/.exec(pathname);
+    if (single) {
+      const index = Number(single[1]) - 100;
+      if (index < 0 || index >= store.productCount) return json({ code: 'woocommerce_rest_product_invalid_id' }, 404);
+      return json(wooProduct(store, store.product(index)));
+    }
+  }
+  const index = productIndex(pathname);
+  if (index === null) return null;
+  const product = store.product(index);
+  const shopify: Record<string, string> = store.flavor === 'shopify' ? { 'x-shopid': '5550002', 'set-cookie': '_shopify_y=sim; path=/' } : {};
+  switch (store.host) {
+    case 'shopify-json-only.test':
+      return html(shopifyJsonOnlyPage(store, product), shopify);
+    case 'woo-variable.test':
+      return html(wooVariablePage(store, product));
+    case 'logo-heading.test':
+      return html(logoHeadingPage(store, product));
+    case 'title-only.test':
+      return html(titleOnlyPage(store, product));
+    case 'local-prices.test':
+      return html(localPricesPage(store, product));
+    case 'price-crowd.test':
+      return html(priceCrowdPage(store, product, related(index)));
+    default:
+      return null;
+  }
+}
