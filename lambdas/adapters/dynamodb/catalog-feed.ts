@@ -13,8 +13,10 @@ import type { CatalogChange, CatalogFeed, CatalogRecords } from '../../ports/sea
 import type { ProductRecord } from '../../domain/extraction/types';
 import { listingAsProduct } from '../../domain/search/document';
 import { vendorKey } from '../../domain/extraction/url';
-import { fromItem, dynamoProductStore } from './products';
+import { fromItem } from './products';
 import { LISTING_FEED_SHARDS, SCHEMA } from './schema';
+
+import { feedUrlHash } from './catalog-feed-keys';
 
 export { listingFeedKeys } from './catalog-feed-keys';
 
@@ -35,22 +37,23 @@ const PARTITIONS: Partition[] = [
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function dynamoCatalogFeed(documents: DynamoDBDocumentClient, tableName: string, now: () => number = Date.now): CatalogFeed {
-  async function getAll(keys: Array<{ pk: string; sk: string }>): Promise<Array<Record<string, any>>> {
-    const found: Array<Record<string, any>> = [];
-    for (let i = 0; i < keys.length; i += 100) {
-      let chunk: Array<Record<string, string>> = keys.slice(i, i + 100);
-      for (let round = 0; chunk.length; round++) {
-        if (round >= MAX_ROUNDS) throw new Error('The table kept refusing reads (unprocessed keys)');
-        if (round) await pause(50 * 2 ** round);
-        const out = await documents.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: chunk } } }));
-        found.push(...(out.Responses?.[tableName] ?? []));
-        chunk = (out.UnprocessedKeys?.[tableName]?.Keys ?? []) as typeof chunk;
-      }
+/** BatchGet of any number of keys, retrying unprocessed ones with backoff. */
+async function getAll(documents: DynamoDBDocumentClient, tableName: string, keys: Array<{ pk: string; sk: string }>): Promise<Array<Record<string, any>>> {
+  const found: Array<Record<string, any>> = [];
+  for (let i = 0; i < keys.length; i += 100) {
+    let chunk: Array<Record<string, string>> = keys.slice(i, i + 100);
+    for (let round = 0; chunk.length; round++) {
+      if (round >= MAX_ROUNDS) throw new Error('The table kept refusing reads (unprocessed keys)');
+      if (round) await pause(50 * 2 ** round);
+      const out = await documents.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: chunk } } }));
+      found.push(...(out.Responses?.[tableName] ?? []));
+      chunk = (out.UnprocessedKeys?.[tableName]?.Keys ?? []) as typeof chunk;
     }
-    return found;
   }
+  return found;
+}
 
+export function dynamoCatalogFeed(documents: DynamoDBDocumentClient, tableName: string, now: () => number = Date.now): CatalogFeed {
   function changeOf(partition: Partition, item: Record<string, any>): Omit<CatalogChange, 'product'> | null {
     if (partition.source === 'extraction') {
       const vendor = item.vendor ?? vendorKey(item.url);
@@ -110,7 +113,7 @@ export function dynamoCatalogFeed(documents: DynamoDBDocumentClient, tableName: 
           if (change.removed) changes.push({ ...change, product: null });
           else wanted.push({ key: { pk: item.pk, sk: item.sk } });
         }
-        const full = await getAll(wanted.map((w) => w.key));
+        const full = await getAll(documents, tableName, wanted.map((w) => w.key));
         for (const item of full) {
           const change = changeOf(partition, item);
           // The item moved on since the keys were read: the feed will show it again.
@@ -134,13 +137,37 @@ export function dynamoCatalogFeed(documents: DynamoDBDocumentClient, tableName: 
   };
 }
 
-/** The full record behind an extraction document. */
+/**
+ * The full records behind extraction documents. Reads asked for in the same tick (a page of
+ * hits) go out as one BatchGet instead of one GetItem each.
+ */
 export function dynamoCatalogRecords(documents: DynamoDBDocumentClient, tableName: string): CatalogRecords {
-  const store = dynamoProductStore(documents, tableName);
+  type Wanted = { key: { pk: string; sk: string }; resolve: (value: Awaited<ReturnType<CatalogRecords['get']>>) => void; reject: (error: unknown) => void };
+  let pending: Wanted[] = [];
+  async function flush() {
+    const batch = pending;
+    pending = [];
+    try {
+      const unique = [...new Map(batch.map((w) => [`${w.key.pk}\u0000${w.key.sk}`, w.key])).values()];
+      const items = new Map((await getAll(documents, tableName, unique)).map((item) => [`${item.pk}\u0000${item.sk}`, item]));
+      for (const wanted of batch) {
+        const item = items.get(`${wanted.key.pk}\u0000${wanted.key.sk}`);
+        if (!item) wanted.resolve(null);
+        else {
+          const stored = fromItem(item);
+          wanted.resolve({ product: stored.product, updatedAt: stored.updated_at });
+        }
+      }
+    } catch (error) {
+      for (const wanted of batch) wanted.reject(error);
+    }
+  }
   return {
-    async get(ref) {
-      const stored = await store.get(ref.url, ref.country);
-      return stored ? { product: stored.product, updatedAt: stored.updated_at } : null;
+    get(ref) {
+      return new Promise((resolve, reject) => {
+        pending.push({ key: SCHEMA.product.key({ urlHash: feedUrlHash(ref.url), country: ref.country.toLowerCase() }), resolve, reject });
+        if (pending.length === 1) queueMicrotask(() => void flush());
+      });
     },
   };
 }
