@@ -3,11 +3,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, BillingMode, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, type Role } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -25,6 +24,7 @@ import { assertSourcesExist, projectLayout, type SourceLayout } from './source-l
 import { SCHEDULES, type ScheduleSpec } from '../lambdas/topology/schedules';
 import { SearchIndex } from './search-index';
 import { Operability } from './operability';
+import { apiInvokeRole, RoleInvokedLambdaIntegration } from './api-integration';
 
 export interface Topology {
   routes: readonly Route[];
@@ -121,11 +121,12 @@ export class ProductDataStack extends Stack {
       environment: apiEnvironment,
       logs: 'api',
     });
+    const invokeRole = apiInvokeRole(this, 'ApiInvokeRole');
     this.api = new HttpApi(this, 'Api', {
       description: 'Product-data API (legacy, v1, v2)',
-      defaultIntegration: new HttpLambdaIntegration('FallbackIntegration', fallback),
+      defaultIntegration: new RoleInvokedLambdaIntegration('FallbackIntegration', fallback, invokeRole),
     });
-    for (const route of topology.routes) this.createRoute(route, sources, apiEnvironment);
+    for (const route of topology.routes) this.createRoute(route, sources, apiEnvironment, invokeRole);
 
     for (const schedule of topology.schedules) this.createSchedule(schedule, sources, apiEnvironment);
 
@@ -286,7 +287,7 @@ export class ProductDataStack extends Stack {
     this.stateMachines.set(workflow.name, machine);
   }
 
-  private createRoute(route: Route, sources: SourceLayout, environment: Record<string, string>): void {
+  private createRoute(route: Route, sources: SourceLayout, environment: Record<string, string>, invokeRole: Role): void {
     const id = pascal(route.operationId);
     const fn = nodeFunction(this, `Route${id}Fn`, {
       entry: sources.httpHandler(route.handler),
@@ -306,7 +307,7 @@ export class ProductDataStack extends Stack {
     this.api.addRoutes({
       path: route.path,
       methods: [HttpMethod[route.method]],
-      integration: new HttpLambdaIntegration(`${id}Integration`, fn),
+      integration: new RoleInvokedLambdaIntegration(`${id}Integration`, fn, invokeRole),
     });
     this.routeFunctions.set(route.operationId, fn);
   }

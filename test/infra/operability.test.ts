@@ -11,7 +11,7 @@ import { LOG_RETENTION } from '../../lib/node-function';
 import { ProductDataStack } from '../../lib/product-data-stack';
 import { ROUTES } from '../../lambdas/topology/routes';
 import { FIXTURE_QUEUES, FIXTURE_WORKFLOWS, fixtureLayout, synthStack } from './helpers';
-import { mentions, resourcesOf } from './template-queries';
+import { actionsOf, mentions, resourcesOf, statementsOfRole } from './template-queries';
 
 let stack: ProductDataStack;
 let template: Template;
@@ -238,5 +238,28 @@ describe('tracing and logs', () => {
     expect(mentions(settings.DestinationArn, logicalIdOf(stack.operability.accessLogs))).toBe(true);
     const format = JSON.parse(settings.Format);
     expect(format).toMatchObject({ requestId: '$context.requestId', status: '$context.status', integrationError: '$context.integrationErrorMessage' });
+  });
+});
+
+describe('API invocation through one role', () => {
+  it('every integration invokes its handler with the API role, and no Lambda permission per route is left', () => {
+    const integrations = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Integration'));
+    expect(integrations).toHaveLength(ROUTES.length + 1);
+    const roleArns = new Set(integrations.map((integration) => JSON.stringify(integration.Properties!.CredentialsArn)));
+    expect(roleArns.size).toBe(1);
+    const roleId = JSON.parse([...roleArns][0])['Fn::GetAtt'][0] as string;
+    expect(resourcesOf(template, 'AWS::IAM::Role')[roleId].Properties!.AssumeRolePolicyDocument.Statement[0].Principal).toEqual({ Service: 'apigateway.amazonaws.com' });
+    const permissions = Object.values(resourcesOf(template, 'AWS::Lambda::Permission'));
+    expect(permissions.filter((p) => p.Properties!.Principal === 'apigateway.amazonaws.com')).toEqual([]);
+    // The role may invoke exactly the HTTP handlers, each of them.
+    const invoked = statementsOfRole(template, roleId).filter((s) => actionsOf(s).includes('lambda:InvokeFunction'));
+    const fallback = stack.node.findChild('FallbackFn') as never;
+    for (const fn of [...stack.routeFunctions.values(), fallback]) {
+      expect(invoked.some((s) => mentions(s.Resource, logicalIdOf(fn)))).toBe(true);
+    }
+    for (const worker of stack.workers.values()) expect(invoked.some((s) => mentions(s.Resource, logicalIdOf(worker)))).toBe(false);
+    for (const integration of integrations) {
+      expect(invoked.some((s) => mentions(s.Resource, integration.Properties!.IntegrationUri['Fn::GetAtt'][0]))).toBe(true);
+    }
   });
 });
