@@ -158,6 +158,7 @@ export default async function main(): Promise<void> {
         ndcg += dcg(grades) / item.ideal;
         returned += grades.length;
         kept += grades.filter((g) => g > 0).length;
+        if (process.env.SEARCH_RELEVANCE_DEBUG && name.startsWith('understand') && grades.some((g) => g === 0)) console.log(setName, JSON.stringify(item.query), grades.join(''));
       }
       (results[name] ??= {})[setName] = { ndcg: ndcg / labelled.length, precision: returned ? kept / returned : 1 };
     }

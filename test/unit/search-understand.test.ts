@@ -62,6 +62,10 @@ describe('negations', () => {
     expect(u.understood.notColours).toEqual(['black']);
     expect(u.understood.colours).toEqual([]);
     expect((await read('mug not in navy')).understood.notColours).toEqual(['blue']);
+    // A colour phrase is negated whole: "jet black" is black, not "jet" plus a wanted black.
+    const phrase = await read('tee not jet black');
+    expect(phrase.understood).toMatchObject({ notColours: ['black'], colours: [], excluded: [], terms: ['tee'] });
+    expect((await read('jet black tee')).understood).toMatchObject({ colours: ['black'], terms: ['tee'] });
   });
 
   it('a negated word excludes products that have it, with its kin', async () => {

@@ -168,6 +168,11 @@ export async function colourOf(word: string): Promise<string | null> {
   return colourFamily(folded);
 }
 
+/** A word the colour tables know that is no colour on its own in a query ("jet", "army"): it only qualifies the colour after it. */
+async function colourModifier(word: string): Promise<boolean> {
+  return !(await colourOf(word)) && (await colourFamily(fold(word))) !== null;
+}
+
 function termsOfWord(word: string): string[] {
   return [...new Set([...analyze(word), ...(NEGATION_EXPANSIONS[fold(word)] ?? []).flatMap((w) => analyze(w))])];
 }
@@ -241,8 +246,8 @@ export async function understand(query: string, catalog: { hasBrand(normalised: 
       kept.push(word);
       continue;
     }
-    // "not light blue": the shade belongs to the colour.
-    if (SHADES.has(word) && i + 1 < words.length && (await colourOf(words[i + 1]))) word = words[++i];
+    // "not light blue", "not jet black": a shade or colour name before a colour word belongs to it.
+    if (i + 1 < words.length && (await colourOf(words[i + 1])) && (SHADES.has(word) || (await colourModifier(word)))) word = words[++i];
     const family = await colourOf(word);
     if (family) {
       if (!notColours.includes(family)) notColours.push(family);
@@ -284,8 +289,9 @@ export async function understand(query: string, catalog: { hasBrand(normalised: 
     const family = await colourOf(word);
     if (family) {
       if (!colours.includes(family)) colours.push(family);
-      // "light blue": the shade goes with it.
-      if (rest.length && SHADES.has(rest[rest.length - 1])) rest.pop();
+      // "light blue", "jet black": the shade or colour name before it goes with it.
+      const before = rest[rest.length - 1];
+      if (before && (SHADES.has(before) || (await colourModifier(before)))) rest.pop();
       continue;
     }
     if (VALUE_WORDS.has(word)) {
