@@ -56,7 +56,15 @@ export interface ListingStore {
    * Upserts listings seen by `crawl`: a new URL gets first_seen = last_updated = now; a known one
    * keeps first_seen and moves last_updated only when its data changed. Returns how many were new.
    */
-  upsert(vendor: string, displayName: string, crawl: string, items: ReadonlyArray<{ listing: FoundListing; order: number }>, now: string): Promise<{ created: number }>;
+  upsert(
+    vendor: string,
+    displayName: string,
+    crawl: string,
+    items: ReadonlyArray<{ listing: FoundListing; order: number }>,
+    now: string,
+    /** The vendor had no listing when the crawl began: nothing to read back, every URL is new. */
+    options?: { fresh?: boolean },
+  ): Promise<{ created: number }>;
   /** One collection page's product URLs as `crawl` read it (one item per page: a re-read overwrites it). */
   putMemberPage(crawl: string, collection: string, seq: string, n: number, urls: readonly string[]): Promise<void>;
   putCollections(vendor: string, collections: readonly StoredCollection[]): Promise<void>;

@@ -131,13 +131,14 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
   const deleteKeys = (keys: Array<{ pk: string; sk: string }>) => writeAll(keys.map((Key) => ({ DeleteRequest: { Key } })));
 
   return {
-    async upsert(vendor, displayName, crawl, items, now) {
+    async upsert(vendor, displayName, crawl, items, now, options = {}) {
       // One item per URL: the last occurrence in this call wins (same crawl, same data).
       const byUrl = new Map<string, { listing: FoundListing; order: number }>();
       for (const item of items) if (!byUrl.has(item.listing.url)) byUrl.set(item.listing.url, item);
       const unique = [...byUrl.values()];
       const existing = new Map<string, Record<string, any>>();
-      for (const item of await getAll(unique.map(({ listing }) => ({ pk: listingPk(vendor), sk: urlSk(listing.url) })))) existing.set(item.url, item);
+      // A vendor's first crawl reads nothing back (a URL met twice by it is rewritten the same way).
+      if (!options.fresh) for (const item of await getAll(unique.map(({ listing }) => ({ pk: listingPk(vendor), sk: urlSk(listing.url) })))) existing.set(item.url, item);
       let created = 0;
       const puts = unique.map(({ listing, order }) => {
         const before = existing.get(listing.url);

@@ -161,6 +161,8 @@ export interface CrawlPlan {
   incomplete: boolean;
   /** Woo: the product count the store states (X-WP-Total). */
   primaryCount?: number | null;
+  /** The vendor had no listings (no catalog head) when this crawl began. */
+  fresh?: boolean;
 }
 
 /** The store's identity in ids and listings: the vendor key's deterministic UUID per URL. */

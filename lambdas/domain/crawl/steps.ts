@@ -228,6 +228,7 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
         incomplete: false,
         // Woo states its product count: the primary sequence's length is known.
         primaryCount: choice.primaryCount,
+        fresh: (await store.head(options.vendor)) === null,
       };
       await store.putPlan(plan);
       await stepDone(crawlId, 1);
@@ -325,7 +326,7 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
         const read = await readListingPage(fetcher(), task, context);
         const stamp = now().toISOString();
         if (task.primary && read.listings.length) {
-          await store.upsert(plan.vendor, plan.displayName, crawlId, read.listings.map((listing, k) => ({ listing, order: task.order + k })), stamp);
+          await store.upsert(plan.vendor, plan.displayName, crawlId, read.listings.map((listing, k) => ({ listing, order: task.order + k })), stamp, { fresh: plan.fresh === true });
           listingsFound += read.listings.length;
         }
         if (task.collection && read.listings.length) await store.putMemberPage(crawlId, task.collection, task.seq, task.n, read.listings.map((l) => l.url));
