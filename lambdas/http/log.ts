@@ -18,7 +18,8 @@ export interface RequestLogLine {
 
 export type LogSink = (line: RequestLogLine) => void;
 
-const stdoutSink: LogSink = (line) => logger[line.level](`${line.method} ${line.path} ${line.status}`, { ...line });
+// `level` is the logger's own key (Powertools drops it from extra fields, with a warning line each time).
+const stdoutSink: LogSink = ({ level, ...fields }) => logger[level](`${fields.method} ${fields.path} ${fields.status}`, fields);
 let sink: LogSink = stdoutSink;
 
 export function setRequestLogSink(next: LogSink | null): void {

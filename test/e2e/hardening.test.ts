@@ -1,0 +1,338 @@
+// Issue 14 (hardening), each defect through HTTP: deep JSON nesting, one URL length limit in every
+// family checked before anything is written, oversize bodies answered 413 and closed gracefully
+// (declared length, chunked, Expect: 100-continue), and the restarts against real `npm start`
+// processes (bin/local.ts) on one data dir: kill -9 in the middle of an extraction, then a new
+// process resumes it to completion; a restart while the killed owner is still an unreaped zombie.
+import '../../lambdas/local/polyfills';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startLocalService, type LocalService } from '../../lambdas/local/service';
+import { MAX_URL_LENGTH } from '../../lambdas/domain/extraction/url';
+import { startStoreSimulator, type StoreSimulator } from '../stores';
+import { validateResponse } from './helpers/openapi-validator';
+import { setRequestLogSink } from '../../lambdas/http/log';
+
+const KEY = 'hardening-key-0123456789abcdef';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let sim: StoreSimulator;
+let service: LocalService;
+let doc: Record<string, any>;
+
+interface Reply {
+  status: number;
+  body: any;
+}
+
+async function call(method: string, path: string, body?: unknown, options: { raw?: string; base?: string; key?: string } = {}): Promise<Reply> {
+  const base = options.base ?? service.url;
+  const headers: Record<string, string> = { 'x-api-key': options.key ?? KEY };
+  const payload = options.raw ?? (body === undefined ? undefined : JSON.stringify(body));
+  if (payload !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${base}${path}`, { method, headers, body: payload });
+  const text = await response.text();
+  const parsed = text ? JSON.parse(text) : null;
+  if (doc) expect(validateResponse(doc, { method, path, status: response.status, headers: response.headers, body: parsed })).toEqual([]);
+  return { status: response.status, body: parsed };
+}
+
+/** The error code in the family's shape (v2 nests it). */
+const codeOf = (path: string, body: any): string => (path.startsWith('/v2/') ? body.error.code : body.code);
+
+beforeAll(async () => {
+  setRequestLogSink(() => undefined); // the in-process service's request lines are not the test's output
+  sim = await startStoreSimulator({ productsPerStore: 200, slowDelayMs: 700 });
+  service = await startLocalService({
+    port: 0,
+    dataDir: mkdtempSync(join(tmpdir(), 'pds-hardening-')),
+    env: { PDS_RESOLVE: sim.resolveEnv, PDS_CRAWL_DELAY_MS: '0', PDS_RATE_LIMIT: '10000:100000' },
+    bootstrapKeys: `${KEY}:org-hardening`,
+    queueRetrySeconds: 1,
+    log: () => undefined,
+  });
+  doc = (await (await fetch(`${service.url}/openapi.json`)).json()) as Record<string, any>;
+}, 60_000);
+
+afterAll(async () => {
+  setRequestLogSink(null);
+  await service?.stop(1000);
+  await sim?.close();
+});
+
+describe('deep JSON nesting', () => {
+  it('any depth is a 400 INVALID_PARAMETER in the family shape, before anything recursive runs', async () => {
+    const deep = (n: number) => `${'['.repeat(n)}"https://jsonld-shop.test/p"${']'.repeat(n)}`;
+    for (const path of ['/v2/extract', '/v1/products', '/api/products', '/api/search', '/v2/affiliate']) {
+      const reply = await call('POST', path, undefined, { raw: `{"urls": ${deep(10_000)}, "query": "x"}` });
+      expect(reply.status, path).toBe(400);
+      expect(codeOf(path, reply.body), path).toBe('INVALID_PARAMETER');
+      expect(JSON.stringify(reply.body)).toMatch(/nested deeper than 64 levels/);
+    }
+    // Brackets inside strings are data, not nesting.
+    const inString = await call('POST', '/v2/affiliate', { urls: [`https://shop.example/${'['.repeat(500)}`] });
+    expect(inString.status).toBe(200);
+    // Ordinary depth still works and reaches validation.
+    const shallow = await call('POST', '/v2/extract', undefined, { raw: `{"urls": ${deep(3)}}` });
+    expect(shallow.status).toBe(400);
+    expect(shallow.body.invalid_urls ?? shallow.body.error.message).toBeTruthy();
+  });
+});
+
+describe('one URL length limit in every family', () => {
+  const long = (n: number) => {
+    const head = 'https://jsonld-shop.test/products/';
+    return head + 'a'.repeat(n - head.length);
+  };
+
+  it(`is documented in the OpenAPI document (${MAX_URL_LENGTH} characters)`, () => {
+    const bodyOf = (path: string) => doc.paths[path].post.requestBody.content['application/json'].schema;
+    const resolve = (schema: any) => (schema.$ref ? schema.$ref.replace('#/', '').split('/').reduce((n: any, p: string) => n[p], doc) : schema);
+    expect(resolve(bodyOf('/v1/products')).properties.urls.items.maxLength).toBe(MAX_URL_LENGTH);
+    expect(resolve(bodyOf('/v2/extract')).properties.urls.items.maxLength).toBe(MAX_URL_LENGTH);
+    expect(resolve(bodyOf('/api/product')).properties.url.maxLength).toBe(MAX_URL_LENGTH);
+  });
+
+  it('a 1,000,000-character URL to /v1/products is a 400 and leaves no execution behind', async () => {
+    const reply = await call('POST', '/v1/products', { urls: [long(1_000_000)] });
+    expect(reply.status).toBe(400);
+    expect(reply.body).toMatchObject({ code: 'INVALID_PARAMETER' });
+    expect(reply.body.error).toContain(String(MAX_URL_LENGTH));
+    expect(JSON.stringify(reply.body).length).toBeLessThan(2000); // the URL is not echoed back
+    const listed = await call('GET', '/v1/products?limit=100');
+    expect(listed.body.executions).toEqual([]);
+  });
+
+  it('every family refuses one character over the limit with 400, before writing anything', async () => {
+    const over = long(MAX_URL_LENGTH + 1);
+    const cases: Array<[string, string, unknown]> = [
+      ['POST', '/v1/products', { urls: [over] }],
+      ['POST', '/api/products', { urls: [over] }],
+      ['POST', '/api/product', { url: over }],
+      ['POST', '/v1/affiliate', { urls: [over] }],
+      ['POST', '/v2/affiliate', { urls: [over] }],
+      ['POST', '/v1/crawl', { domain: over }],
+      ['POST', '/v2/crawl', { vendor: over }],
+      ['POST', '/v1/extract', { domain: over }],
+      ['POST', '/v2/extract', { vendor: over }],
+      ['POST', '/v1/listings', { vendor: over }],
+    ];
+    for (const [method, path, body] of cases) {
+      const reply = await call(method, path, body);
+      expect(reply.status, path).toBe(400);
+      expect(codeOf(path, reply.body), path).toBe('INVALID_PARAMETER');
+    }
+    const v2 = await call('POST', '/v2/extract', { urls: ['https://jsonld-shop.test/products/x', long(20_000)] });
+    expect(v2.status).toBe(400);
+    expect(v2.body.invalid_urls).toEqual([expect.objectContaining({ index: 1, problem: `longer than ${MAX_URL_LENGTH} characters` })]);
+    const listing = await call('GET', `/v2/listings?vendor=${'a'.repeat(MAX_URL_LENGTH + 1)}`);
+    expect(listing.status).toBe(400);
+    for (const path of ['/v1/products?limit=100', '/v1/crawl?limit=100']) expect((await call('GET', path)).body.executions).toEqual([]);
+    for (const path of ['/v2/extract', '/v2/crawl']) expect((await call('GET', path)).body.data).toEqual([]);
+  });
+
+  it('a URL of exactly the limit is accepted and its extraction completes (its items fit the table)', async () => {
+    const exact = long(MAX_URL_LENGTH);
+    const started = await call('POST', '/v1/products', { urls: [exact] });
+    expect(started.status).toBe(200);
+    const id = started.body.execution_id as string;
+    let status: Reply | undefined;
+    for (let i = 0; i < 120; i++) {
+      status = await call('GET', `/v1/products/${id}`);
+      if (status.body.status !== 'pending' && status.body.status !== 'running') break;
+      await sleep(250);
+    }
+    expect(status!.body.status).toBe('completed');
+    expect(status!.body.results.products).toHaveLength(1);
+    expect(status!.body.results.products[0].url).toBe(exact);
+  }, 60_000);
+});
+
+/** Sends `size` bytes of body (declared or chunked) and reads the answer; a reset is reported as such. */
+function upload(path: string, size: number, mode: 'declared' | 'chunked' | 'expect'): Promise<{ status: number; body: any; headers: Headers } | { reset: string }> {
+  const { port } = new URL(service.url);
+  return new Promise((resolve) => {
+    const headers: Record<string, string | number> = { 'content-type': 'application/json', 'x-api-key': KEY };
+    if (mode !== 'chunked') headers['content-length'] = size;
+    if (mode === 'expect') headers.expect = '100-continue';
+    const req = request({ host: '127.0.0.1', port: Number(port), method: 'POST', path, headers }, (res) => {
+      let text = '';
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null, headers: new Headers(Object.entries(res.headers).map(([k, v]) => [k, String(v)])) }),
+      );
+      res.on('error', (error) => resolve({ reset: error.message }));
+    });
+    req.on('error', (error) => resolve({ reset: (error as NodeJS.ErrnoException).code ?? error.message }));
+    const chunk = Buffer.alloc(256 * 1024, 0x20);
+    let sent = 0;
+    const pump = () => {
+      while (sent < size) {
+        sent += chunk.length;
+        if (!req.write(sent > size ? chunk.subarray(0, chunk.length - (sent - size)) : chunk)) return void req.once('drain', pump);
+      }
+      req.end();
+    };
+    if (mode === 'expect') req.once('continue', pump);
+    else pump();
+  });
+}
+
+describe('bodies over the limit', () => {
+  it('get the 413 PAYLOAD_TOO_LARGE body in the family shape, declared or chunked, never a reset', async () => {
+    for (const mode of ['declared', 'chunked', 'expect'] as const) {
+      for (const [path, size] of [['/v2/extract', 7_000_000], ['/v1/products', 7_000_000], ['/api/products', 20_000_000]] as const) {
+        const reply = await upload(path, size, mode);
+        expect(reply, `${mode} ${path}`).not.toHaveProperty('reset');
+        const { status, body, headers } = reply as { status: number; body: any; headers: Headers };
+        expect(status, `${mode} ${path}`).toBe(413);
+        expect(codeOf(path, body), `${mode} ${path}`).toBe('PAYLOAD_TOO_LARGE');
+        expect(validateResponse(doc, { method: 'POST', path, status, headers, body })).toEqual([]);
+      }
+    }
+    // Between the pipeline's 1 MiB and the server's 6 MiB: the pipeline's 413, same shape.
+    const middle = await upload('/v1/products', 2_000_000, 'declared');
+    expect(middle).toMatchObject({ status: 413, body: { code: 'PAYLOAD_TOO_LARGE' } });
+    // The server is fine afterwards.
+    expect((await call('GET', '/v2/vendors')).status).toBe(200);
+  }, 60_000);
+});
+
+// ---- real processes on one data dir ----
+const children = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  /** The node process serving (for a shell wrapper, not the wrapper). */
+  pid: number;
+  output: () => string;
+}
+
+/** `npm start`'s entry on `dataDir`; resolves at its ready line. `wrapped`: under a shell that never reaps it. */
+function spawnLocal(dataDir: string, options: { wrapped?: boolean } = {}, maxMs = 90_000): Promise<Started> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: '0',
+    PDS_DATA_DIR: dataDir,
+    PDS_BOOTSTRAP_KEYS: `${KEY}:org-restart`,
+    PDS_RESOLVE: sim.resolveEnv,
+    PDS_CRAWL_DELAY_MS: '0',
+    PDS_RATE_LIMIT: '10000:100000',
+  };
+  const node = [process.execPath, '--import', 'tsx', 'bin/local.ts'];
+  // The shell starts node in the background, prints its pid and becomes `sleep`: a parent that
+  // never waits, so a killed node stays a zombie (state Z) until the test ends the wrapper.
+  const child = options.wrapped
+    ? spawn('sh', ['-c', `"$0" "$@" & echo "node-pid $!"; exec sleep 300`, ...node], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(node[0]!, node.slice(1), { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no ready line within ${maxMs} ms:\n${output}`));
+    }, maxMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const ready = /^ready (http:\/\/127\.0\.0\.1:\d+) in \d+ ms/m.exec(output);
+      if (!ready) return;
+      clearTimeout(timer);
+      const pid = options.wrapped ? Number(/node-pid (\d+)/.exec(output)?.[1]) : child.pid!;
+      resolve({ child, url: ready[1]!, pid, output: () => output });
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before ready:\n${output}`));
+    });
+  });
+}
+
+const processState = (pid: number): string | null => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]!;
+  } catch {
+    return null;
+  }
+};
+
+/** v2 status, checking the counts invariant on every read. */
+async function pollStatus(base: string, id: string): Promise<any> {
+  const reply = await call('GET', `/v2/extract/${id}?page_size=100`, undefined, { base });
+  expect(reply.status).toBe(200);
+  const r = reply.body.meta.result;
+  expect(r.products_successful + r.products_failed + r.products_invalid + r.products_pending).toBe(r.products_requested);
+  return reply.body;
+}
+
+describe('restarts (real processes on one data dir)', () => {
+  it('kill -9 in the middle of an extraction, restart: it resumes and completes, every URL with exactly one outcome', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pds-resume-'));
+    const first = await spawnLocal(dataDir);
+    // Slow pages (700 ms each): the extraction is still running when the process dies.
+    const slow = sim.store('slow.test');
+    const good = sim.store('jsonld-shop.test');
+    const urls = [...Array.from({ length: 24 }, (_, i) => slow.productUrl(i)), ...Array.from({ length: 6 }, (_, i) => good.productUrl(i)), 'not a url'];
+    const started = await call('POST', '/v1/products', { urls }, { base: first.url });
+    expect(started.status).toBe(200);
+    const id = started.body.execution_id as string;
+    let before: any;
+    for (let i = 0; i < 200; i++) {
+      before = await pollStatus(first.url, id);
+      if (before.status === 'running' && before.meta.progress.products_processed > 1) break;
+      await sleep(100);
+    }
+    expect(before.status).toBe('running');
+    expect(before.meta.progress.products_processed).toBeLessThan(urls.length);
+    first.child.kill('SIGKILL');
+    await new Promise((resolve) => first.child.once('exit', resolve));
+
+    const second = await spawnLocal(dataDir);
+    expect(second.output()).toMatch(/Resumed 1 unfinished execution/);
+    let after: any;
+    for (let i = 0; i < 600; i++) {
+      after = await pollStatus(second.url, id);
+      if (after.status !== 'running' && after.status !== 'pending') break;
+      await sleep(200);
+    }
+    expect(after.status).toBe('completed');
+    expect(after.meta.result.products_requested).toBe(urls.length);
+    expect(after.meta.result.products_pending).toBe(0);
+    expect(after.data).toHaveLength(urls.length);
+    // One outcome per input index, in input order, under its own input URL.
+    expect(after.data.map((r: any) => r.url)).toEqual(urls);
+    expect(after.data.filter((r: any) => r.success)).toHaveLength(after.meta.result.products_successful);
+    expect(after.meta.result.products_successful).toBe(30); // every page was extracted, none abandoned
+    expect(after.meta.result.products_invalid).toBe(1);
+    second.child.kill('SIGTERM');
+    await new Promise((resolve) => second.child.once('exit', resolve));
+  }, 180_000);
+
+  it('starts right after kill -9 while the killed owner is still an unreaped zombie', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pds-zombie-'));
+    const first = await spawnLocal(dataDir, { wrapped: true });
+    expect(JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8')).pid).toBe(first.pid);
+    process.kill(first.pid, 'SIGKILL');
+    for (let i = 0; i < 100 && processState(first.pid) !== 'Z'; i++) await sleep(50);
+    expect(processState(first.pid)).toBe('Z'); // dead, still in the process table, signal 0 still succeeds
+    expect(() => process.kill(first.pid, 0)).not.toThrow();
+
+    const second = await spawnLocal(dataDir);
+    expect(JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8')).pid).toBe(second.pid);
+    expect((await call('GET', '/v2/vendors', undefined, { base: second.url })).status).toBe(200);
+    // A live owner is still refused.
+    await expect(spawnLocal(dataDir)).rejects.toThrow(/in use by process/);
+    first.child.kill('SIGKILL'); // the wrapper: the zombie goes with it
+    second.child.kill('SIGTERM');
+    await new Promise((resolve) => second.child.once('exit', resolve));
+  }, 180_000);
+});
