@@ -136,6 +136,29 @@ export function dedupeImages(images: ImageCandidate[]): ImageCandidate[] {
   return [...byKey.values()];
 }
 
+const fold = (text: string) => text.trim().toLowerCase();
+
+/** The option values of a variant as one key ("black|m"), names ignored (sources name them differently). */
+function optionKey(v: VariantCandidate): string | null {
+  if (!v.options.length) return null;
+  return v.options
+    .map(([, value]) => fold(value))
+    .sort()
+    .join('|');
+}
+
+/** Whether `other` (another source) describes the variant `v` of the chosen list. */
+function sameVariant(v: VariantCandidate, other: VariantCandidate, chosen: VariantCandidate[]): boolean {
+  if (v.sku && other.sku) return v.sku === other.sku;
+  if (v.id && other.id && v.id === other.id) return true;
+  if (v.id && other.url?.includes(`variant=${v.id}`)) return true;
+  if (other.id && v.url?.includes(`variant=${other.id}`)) return true;
+  // Same option values, and no other variant of the chosen list has them.
+  const key = optionKey(v);
+  if (!key || key !== optionKey(other)) return false;
+  return chosen.filter((c) => optionKey(c) === key).length === 1;
+}
+
 export function mergeCandidates(candidates: ProductCandidate[], dom: DomReading | null, urlSku: string | null = null): MergedProduct {
   const provenance: MergedProduct['provenance'] = {};
   const sorted = ordered(candidates);
@@ -159,16 +182,29 @@ export function mergeCandidates(candidates: ProductCandidate[], dom: DomReading 
   const optionSources = sorted.filter((c) => c.options?.length);
   const withOptions = withVariants?.options?.length ? withVariants : optionSources[0];
   if (withVariants) provenance.variants = withVariants.source;
-  // Another source describing the same variants (same SKU, id or URL) supplies what the chosen
-  // one lacks (option values, SKU, image). Only per variant, never from the base product.
-  const variants = (withVariants?.variants ?? []).map((v) => {
-    if (v.options.length && v.image && v.sku) return v;
-    const twin = variantSources
-      .filter((c) => c !== withVariants)
-      .flatMap((c) => c.variants ?? [])
-      .find((o) => (v.sku && o.sku === v.sku) || (v.id && o.id === v.id) || (v.url && o.id && v.url.includes(`variant=${o.id}`)));
+  // Another source describing the same variants (same SKU, id, URL or option values) supplies
+  // what the chosen one lacks (SKU, price, availability, options, image). Only per variant, never
+  // from the base product: a value no source states for a variant stays unknown here.
+  const others = variantSources.filter((c) => c !== withVariants).flatMap((c) => c.variants ?? []);
+  const chosen = withVariants?.variants ?? [];
+  const variants = chosen.map((v) => {
+    const known = v.options.length && v.image && v.sku && v.price != null && v.availability != null && v.currency;
+    if (known) return v;
+    const twin = others.find((o) => sameVariant(v, o, chosen));
     if (!twin) return v;
-    return { ...v, options: v.options.length ? v.options : twin.options, sku: v.sku ?? twin.sku ?? null, image: v.image ?? twin.image ?? null, id: v.id ?? twin.id ?? null };
+    const price = v.price ?? twin.price ?? null;
+    return {
+      ...v,
+      options: v.options.length ? v.options : twin.options,
+      sku: v.sku ?? twin.sku ?? null,
+      gtin: v.gtin ?? twin.gtin ?? null,
+      image: v.image ?? twin.image ?? null,
+      id: v.id ?? twin.id ?? null,
+      price,
+      currency: v.currency ?? (v.price == null ? twin.currency : null) ?? null,
+      compareAt: v.compareAt ?? (v.price == null || (twin.price != null && same(twin.price, v.price)) ? twin.compareAt : null) ?? null,
+      availability: v.availability ?? twin.availability ?? null,
+    };
   });
   // Option names as the page labels them ("Size", not schema.org's "size").
   const labelOf = (name: string) => [...optionSources].reverse().flatMap((c) => c.options ?? []).find((o) => o.name.toLowerCase() === name.toLowerCase())?.name ?? name;
@@ -180,6 +216,10 @@ export function mergeCandidates(candidates: ProductCandidate[], dom: DomReading 
     sku = urlSku;
     provenance.sku = 'url';
   }
+  const availability = pick('availability');
+  // A variant whose availability no source states takes the product's (the next source: the
+  // page's offers or buy button), so every variant says a boolean when the product does.
+  if (availability) for (const v of variants) v.availability ??= availability;
   const withRating = sorted.find((c) => c.rating);
   const facts: Record<string, string> = {};
   for (const c of [...sorted].reverse()) Object.assign(facts, c.facts ?? {});
@@ -203,7 +243,7 @@ export function mergeCandidates(candidates: ProductCandidate[], dom: DomReading 
     currency: price.currency,
     compareAt: price.compareAt,
     priceRange: sorted.find((c) => c.priceRange)?.priceRange ?? null,
-    availability: pick('availability'),
+    availability,
     options,
     variants,
     rating: withRating?.rating ?? null,

@@ -136,7 +136,8 @@ export async function normaliseProduct(merged: MergedProduct, ctx: NormaliseCont
       option3: value(2),
       is_available: isAvailable(v.availability),
       // A variant carries only what was stated for it: no base price copied in.
-      price: { currency: price != null ? v.currency ?? currency : null, current_value: price, compare_at_value: v.compareAt != null && price != null && v.compareAt > price ? v.compareAt : null },
+      // Every price object carries its currency, stated or not for this variant.
+      price: { currency: v.currency ?? currency, current_value: price, compare_at_value: v.compareAt != null && price != null && v.compareAt > price ? v.compareAt : null },
       image,
       affiliate_link: null,
     };

@@ -84,12 +84,54 @@ export function readEmbeddedVariants($: CheerioAPI): EmbeddedVariants {
     });
     break;
   }
+  if (!variants.length) variants = readWooVariations($, options);
   // Option values seen only in the variant list still belong to the options.
   if (variants.length && !options.length) {
     const names = [...new Set(variants.flatMap((v) => v.options.map(([n]) => n)))];
     for (const name of names) options.push({ name, values: [...new Set(variants.map((v) => v.options.find(([n]) => n === name)?.[1]).filter((x): x is string => !!x))] });
   }
   return { options, variants };
+}
+
+/**
+ * WooCommerce's variation data on the add-to-cart form (`data-product_variations`): each
+ * variation's id, SKU, price, stock and attribute values (select values, shown by their option
+ * text). "false" when the shop loads variations by Ajax instead.
+ */
+function readWooVariations($: CheerioAPI, options: EmbeddedVariants['options']): EmbeddedVariants['variants'] {
+  const raw = $('form[data-product_variations]').first().attr('data-product_variations');
+  if (!raw || raw.length > 500_000 || raw.trim()[0] !== '[') return [];
+  const list = parseTolerantJson(raw);
+  if (!Array.isArray(list)) return [];
+  const form = $('form[data-product_variations]').first();
+  const shown = (attribute: string, value: string): [string, string] => {
+    const select = form.find('select').filter((_, el) => (el.attribs['data-attribute_name'] ?? el.attribs.name) === attribute).first();
+    const name = (select.length ? optionName($, select[0]) : null) ?? cleanText(attribute.replace(/^attribute_(pa_)?/, '').replace(/[-_]/g, ' ')) ?? attribute;
+    const label = options.find((o) => o.name.toLowerCase() === name.toLowerCase())?.name ?? name;
+    const option = value ? select.find('option').filter((_, o) => o.attribs.value === value).first() : null;
+    return [label, (option?.length ? cleanText(option.text()) : null) ?? value];
+  };
+  return list
+    .slice(0, 500)
+    .filter((v): v is Json => !!v && typeof v === 'object')
+    .map((v) => {
+      const attributes = v.attributes && typeof v.attributes === 'object' ? Object.entries(v.attributes as Json) : [];
+      const price = toNumber(v.display_price);
+      const regular = toNumber(v.display_regular_price);
+      const image = v.image && typeof v.image === 'object' ? cleanText((v.image as Json).src as string) : null;
+      return {
+        id: v.variation_id != null ? String(v.variation_id) : null,
+        sku: cleanText(v.sku as string),
+        title: null,
+        // An empty value means "any": that option does not tell this variation apart.
+        options: attributes.filter(([, value]) => value).map(([attribute, value]) => shown(attribute, String(value))),
+        rawPrice: price,
+        price: null,
+        compareAt: regular != null && price != null && regular > price ? regular : null,
+        availability: typeof v.is_in_stock === 'boolean' ? (v.is_in_stock ? 'InStock' : 'OutOfStock') : null,
+        image: image ? { url: image } : null,
+      };
+    });
 }
 
 /** Decides the unit of embedded prices against a known display price: cents when 100x off. */

@@ -78,7 +78,16 @@ export function readShopifyProduct(payload: unknown, pageUrl: string, currency: 
     .filter((o) => !(o.name === 'Title' && o.values.length === 1 && o.values[0] === 'Default Title'));
   const priced = variants.filter((v) => v.price != null);
   const cheapest = priced.length ? priced.reduce((a, b) => (b.price! < a.price! ? b : a)) : null;
-  const available = typeof p.available === 'boolean' ? p.available : variants.some((v) => v.availability === 'InStock');
+  // `.json` variants carry no `available`: unknown stays unknown (null) for the next source to
+  // fill, never "not in stock".
+  const available =
+    typeof p.available === 'boolean'
+      ? p.available
+      : variants.some((v) => v.availability === 'InStock')
+        ? true
+        : variants.length && variants.every((v) => v.availability === 'OutOfStock')
+          ? false
+          : null;
   const tags = Array.isArray(p.tags) ? p.tags.map(String) : typeof p.tags === 'string' ? p.tags.split(',').map((t: string) => t.trim()) : [];
   const bodyHtml = typeof (p.description ?? p.body_html) === 'string' ? String(p.description ?? p.body_html) : null;
   const all = priced.map((v) => v.price!);
@@ -99,7 +108,7 @@ export function readShopifyProduct(payload: unknown, pageUrl: string, currency: 
     currency,
     compareAt: cheapest?.compareAt ?? null,
     priceRange: all.length && Math.max(...all) > Math.min(...all) ? { min: Math.min(...all), max: Math.max(...all) } : null,
-    availability: available ? 'InStock' : 'OutOfStock',
+    availability: available == null ? null : available ? 'InStock' : 'OutOfStock',
     options,
     variants,
     sku: variants.length === 1 ? variants[0].sku : null,
