@@ -163,14 +163,15 @@ export function createCatalog(deps: CatalogDeps) {
       if (request.collectionUrls?.length && !keys.length) return { items: [], pagination: pagination(page, pageSize, 0) };
       if (keys.length <= 1) {
         const name = keys[0] ?? '';
-        const total = name ? (head.collections[name] ?? 0) : head.total;
+        // Own keys only: a collection URL like "__proto__" must not read Object.prototype.
+        const total = name ? (Object.hasOwn(head.collections, name) ? head.collections[name]! : 0) : head.total;
         const items = offset < total ? await store.readPage(vendor, head, name, offset, Math.min(pageSize, total - offset)) : [];
         return { items, pagination: pagination(page, pageSize, total) };
       }
       // Several collections: their union in URL order (each collection's index read whole).
       const union = new Map<string, Listing>();
       for (const key of keys) {
-        const size = Math.min(head.collections[key] ?? 0, MAX_UNION_ITEMS);
+        const size = Math.min(Object.hasOwn(head.collections, key) ? head.collections[key]! : 0, MAX_UNION_ITEMS);
         if (!size) continue;
         for (let offset = 0; offset < size; offset += 100) for (const l of await store.readPage(vendor, head, key, offset, Math.min(100, size - offset))) union.set(l.url, l);
       }
@@ -186,7 +187,7 @@ export function createCatalog(deps: CatalogDeps) {
       if (!head) return { items: [], pagination: pagination(page, pageSize, 0) };
       const all = (await store.collections(vendor))
         .filter((c) => c.key in head.collections)
-        .map((c) => ({ ...c, products_total: head.collections[c.key] ?? 0 }))
+        .map((c) => ({ ...c, products_total: Object.hasOwn(head.collections, c.key) ? head.collections[c.key]! : 0 }))
         .sort((a, b) => b.products_total - a.products_total || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
       const items = all.slice((page - 1) * pageSize, page * pageSize).map((c) => ({
         id: c.id,
