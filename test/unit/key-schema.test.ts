@@ -44,6 +44,42 @@ describe('key schema', () => {
             "sk": "BATCH#BATCHID",
           },
         },
+        "catalogHead": {
+          "table": {
+            "pk": "CATALOG#VENDOR",
+            "sk": "HEAD",
+          },
+        },
+        "collection": {
+          "table": {
+            "pk": "LCOLL#VENDOR",
+            "sk": "C#COLLECTION",
+          },
+        },
+        "crawlMemberPage": {
+          "table": {
+            "pk": "EXEC#ID",
+            "sk": "CRAWL#MEM#COLLECTION#SEQ#N",
+          },
+        },
+        "crawlPage": {
+          "table": {
+            "pk": "EXEC#ID",
+            "sk": "CRAWL#PAGE#SEQ#N",
+          },
+        },
+        "crawlPlan": {
+          "table": {
+            "pk": "EXEC#ID",
+            "sk": "CRAWL#PLAN",
+          },
+        },
+        "crawlWaiter": {
+          "table": {
+            "pk": "EXEC#ID",
+            "sk": "CRAWL#WAITER#EXECUTIONID",
+          },
+        },
         "developmentKeyClaim": {
           "table": {
             "pk": "SYSTEM",
@@ -80,6 +116,12 @@ describe('key schema', () => {
             "sk": "U#URL",
           },
         },
+        "listingAnchor": {
+          "table": {
+            "pk": "LANCHOR#VENDOR#SLOT#NAME",
+            "sk": "A#K",
+          },
+        },
         "listingGone": {
           "gsi2": {
             "gsi2pk": "LISTINGS#SHARD",
@@ -88,6 +130,12 @@ describe('key schema', () => {
           "table": {
             "pk": "LISTINGGONE#VENDOR",
             "sk": "U#URLHASH",
+          },
+        },
+        "listingMemberChunk": {
+          "table": {
+            "pk": "LMEMBERS#VENDOR#SLOT#COLLECTION",
+            "sk": "A#K",
           },
         },
         "organization": {

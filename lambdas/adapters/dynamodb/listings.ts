@@ -38,15 +38,15 @@ const ALL = '*';
 const urlPart = (url: string) => (url.length <= 700 ? url : `${url.slice(0, 600)}#${createHash('sha1').update(url).digest('hex')}`);
 const urlSk = (url: string) => SCHEMA.listing.sk({ url: urlPart(url) });
 const listingPk = (vendor: string) => SCHEMA.listing.pk({ vendor });
-const chunkPk = (vendor: string, slot: string, collection: string) => `LMEMBERS#${vendor}#${slot}#${collection}`;
-const collectionPk = (vendor: string) => `LCOLL#${vendor}`;
-const anchorPk = (vendor: string, slot: string, name: string) => `LANCHOR#${vendor}#${slot}#${name || ALL}`;
-const anchorSk = (k: number) => `A#${String(k).padStart(POSITION_DIGITS, '0')}`;
+const chunkPk = (vendor: string, slot: string, collection: string) => SCHEMA.listingMemberChunk.pk({ vendor, slot, collection });
+const collectionPk = (vendor: string) => SCHEMA.collection.pk({ vendor });
+const anchorPk = (vendor: string, slot: string, name: string) => SCHEMA.listingAnchor.pk({ vendor, slot, name: name || ALL });
+const anchorSk = (k: number) => SCHEMA.listingAnchor.sk({ k: String(k).padStart(POSITION_DIGITS, '0') });
 /** Concurrent batch writes per call: the table's latency overlaps, not its throughput. */
 const WRITE_LANES = 4;
-const headKey = (vendor: string) => ({ pk: `CATALOG#${vendor}`, sk: 'HEAD' });
-const planKey = (crawlId: string) => ({ pk: `EXEC#${crawlId}`, sk: 'CRAWL#PLAN' });
-const outcomeKey = (crawlId: string, seq: string, n: number) => ({ pk: `EXEC#${crawlId}`, sk: `CRAWL#PAGE#${seq}#${String(n).padStart(6, '0')}` });
+const headKey = (vendor: string) => SCHEMA.catalogHead.key({ vendor });
+const planKey = (crawlId: string) => SCHEMA.crawlPlan.key({ id: crawlId });
+const outcomeKey = (crawlId: string, seq: string, n: number) => SCHEMA.crawlPage.key({ id: crawlId, seq, n: String(n).padStart(6, '0') });
 
 export const listingHash = (listing: FoundListing) =>
   createHash('sha1').update(JSON.stringify([listing.name, listing.images, listing.price])).digest('hex');
@@ -179,7 +179,7 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
       await documents.send(
         new PutCommand({
           TableName: tableName,
-          Item: { pk: `EXEC#${crawl}`, sk: `CRAWL#MEM#${collection}#${seq}#${String(n).padStart(6, '0')}`, entity: 'crawlMemberPage', urls_gz: gzipSync(JSON.stringify(urls)) },
+          Item: { ...SCHEMA.crawlMemberPage.key({ id: crawl, collection, seq, n: String(n).padStart(6, '0') }), entity: SCHEMA.crawlMemberPage.entity, urls_gz: gzipSync(JSON.stringify(urls)) },
         }),
       );
     },
@@ -251,7 +251,7 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
     },
 
     async addWaiter(crawlId, executionId) {
-      await documents.send(new PutCommand({ TableName: tableName, Item: { pk: `EXEC#${crawlId}`, sk: `CRAWL#WAITER#${executionId}`, entity: 'crawlWaiter', execution_id: executionId } }));
+      await documents.send(new PutCommand({ TableName: tableName, Item: { ...SCHEMA.crawlWaiter.key({ id: crawlId, executionId }), entity: SCHEMA.crawlWaiter.entity, execution_id: executionId } }));
     },
 
     async waiters(crawlId) {

@@ -152,6 +152,46 @@ export const SCHEMA = {
     gsi2: { pk: 'LISTINGS#{shard}', sk: '{updatedAt}#{urlHash}' },
     access: ['a listing a re-crawl removed, in the same feed shard as the listing: search drops it (catch-up reads it in order)'],
   }),
+  collection: declare({
+    entity: 'collection',
+    table: { pk: 'LCOLL#{vendor}', sk: 'C#{collection}' },
+    access: ["a vendor's collections (few): Query the partition, sorted by products_total in memory"],
+  }),
+  listingAnchor: declare({
+    entity: 'listingAnchor',
+    table: { pk: 'LANCHOR#{vendor}#{slot}#{name}', sk: 'A#{k}' },
+    access: ['page N of a vendor\'s listings: GetItem of the anchor at or before the offset, then Query LISTING#<vendor> from its sk (<= 100 + page_size items)'],
+  }),
+  listingMemberChunk: declare({
+    entity: 'listingMemberChunk',
+    table: { pk: 'LMEMBERS#{vendor}#{slot}#{collection}', sk: 'A#{k}' },
+    access: ["page N of a collection's listings: BatchGet of the one or two chunks of 100 URLs holding it, then BatchGet of its listings"],
+  }),
+  catalogHead: declare({
+    entity: 'catalogHead',
+    table: { pk: 'CATALOG#{vendor}', sk: 'HEAD' },
+    access: ['live index slot and totals of a vendor: GetItem on every listings/collections read'],
+  }),
+  crawlPlan: declare({
+    entity: 'crawlPlan',
+    table: { pk: 'EXEC#{id}', sk: 'CRAWL#PLAN' },
+    access: ["a crawl's method, sources and waves: GetItem/Put by its steps"],
+  }),
+  crawlPage: declare({
+    entity: 'crawlPage',
+    table: { pk: 'EXEC#{id}', sk: 'CRAWL#PAGE#{seq}#{n}' },
+    access: ['where each paged source ended: BatchGet of the last wave\'s pages by the planner'],
+  }),
+  crawlMemberPage: declare({
+    entity: 'crawlMemberPage',
+    table: { pk: 'EXEC#{id}', sk: 'CRAWL#MEM#{collection}#{seq}#{n}' },
+    access: ["one collection page's URLs as a crawl read it: Query begins_with CRAWL#MEM#<collection># at the crawl's end"],
+  }),
+  crawlWaiter: declare({
+    entity: 'crawlWaiter',
+    table: { pk: 'EXEC#{id}', sk: 'CRAWL#WAITER#{executionId}' },
+    access: ['vendor-mode extractions waiting for a crawl: Query begins_with CRAWL#WAITER# when it ends'],
+  }),
 } as const;
 
 /** Listings' change feed spreads over this many gsi2 partitions (a crawl writes thousands at once). */
