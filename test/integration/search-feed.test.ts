@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEngines, type Engines } from '../../lambdas/local/engines';
 import { loadConfig } from '../../lambdas/config';
-import { createContainer, type Container } from '../../lambdas/composition/container';
+import { createContainer, installContainer, type Container } from '../../lambdas/composition/container';
+import { handler as indexerHandler } from '../../lambdas/workers/search-indexer';
 import { dynamoListingStore } from '../../lambdas/adapters/dynamodb/listings';
 import { dynamoCatalogFeed, dynamoCatalogRecords } from '../../lambdas/adapters/dynamodb/catalog-feed';
 import { dynamoProductStore } from '../../lambdas/adapters/dynamodb/products';
@@ -165,5 +166,32 @@ describe('search catches up with the table', () => {
     const before = await container.search.search({ query: 'hoodie', mode: 'understand', offset: 0, limit: 50 });
     expect(result.total).toBe(before.total);
     expect(result.hits.map((h) => h.item.key)).toEqual(before.hits.map((h) => h.item.key));
+  }, 30_000);
+
+  it('the indexer worker (woken by the stream on AWS) catches up and writes the snapshot a new process starts from', async () => {
+    const indexerDir = mkdtempSync(join(tmpdir(), 'pds-search-indexer-'));
+    const indexer = createContainer(
+      loadConfig({ PDS_TABLE_NAME: engines.tableName, PDS_DYNAMODB_ENDPOINT: engines.dynamodbEndpoint, PDS_DATA_DIR: indexerDir, AWS_REGION: 'us-east-1' }),
+    );
+    installContainer(indexer);
+    try {
+      const first = await indexerHandler({ Records: [] });
+      expect(first.changed).toBeGreaterThanOrEqual(43);
+      // Nothing new: nothing rewritten.
+      expect((await indexerHandler({ Records: [] })).changed).toBe(0);
+      const reader = createSearchService({
+        index: createMemoryIndex(),
+        feed: null,
+        records: dynamoCatalogRecords(container.clients.documents, engines.tableName),
+        snapshots: fileSnapshotStore(join(indexerDir, SEARCH_SNAPSHOT_KEY)),
+        now: Date.now,
+      });
+      const fromSnapshot = await reader.search({ query: 'quokka lamp', mode: 'understand', offset: 0, limit: 5 });
+      expect(fromSnapshot.hits.map((h) => [h.item.source, h.item.product.title])).toEqual([['extraction', 'Quokka Lamp']]);
+      expect((await reader.search({ query: 'hoodie', mode: 'understand', offset: 0, limit: 50 })).total).toBeGreaterThan(0);
+    } finally {
+      installContainer(undefined);
+      rmSync(indexerDir, { recursive: true, force: true });
+    }
   }, 30_000);
 });
