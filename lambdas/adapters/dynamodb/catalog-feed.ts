@@ -90,48 +90,59 @@ export function dynamoCatalogFeed(documents: DynamoDBDocumentClient, tableName: 
       const changes: CatalogChange[] = [];
       let more = false;
       const perPartition = Math.max(50, Math.ceil(limit / PARTITIONS.length));
-      for (const partition of PARTITIONS) {
-        const after = cursors[partition.name] ?? null;
-        const out = await documents.send(
-          new QueryCommand({
-            TableName: tableName,
-            IndexName: 'gsi2',
-            KeyConditionExpression: after ? 'gsi2pk = :pk AND gsi2sk > :after' : 'gsi2pk = :pk',
-            ExpressionAttributeValues: after ? { ':pk': partition.pk, ':after': after } : { ':pk': partition.pk },
-            ExpressionAttributeNames: { '#url': 'url', '#country': 'country' },
-            ProjectionExpression: 'pk, sk, gsi2sk, #url, vendor, updated_at, last_updated, #country, entity, gone_at',
-            ScanIndexForward: true,
-            Limit: partition.name === 'p' ? limit : perPartition,
-          }),
-        );
-        const items = out.Items ?? [];
-        const wanted: Array<{ key: { pk: string; sk: string } }> = [];
-        for (const item of items) {
-          const change = changeOf(partition, item);
-          if (!change || skip?.(change)) continue;
-          // A removal carries all it says in its keys.
-          if (change.removed) changes.push({ ...change, product: null });
-          else wanted.push({ key: { pk: item.pk, sk: item.sk } });
-        }
-        const full = await getAll(documents, tableName, wanted.map((w) => w.key));
-        for (const item of full) {
-          const change = changeOf(partition, item);
-          // The item moved on since the keys were read: the feed will show it again.
-          if (!change || change.removed) continue;
-          try {
-            changes.push({ ...change, product: productOf(partition, item) });
-          } catch {
-            // An unreadable record is left out of search rather than stopping the feed.
+      // The partitions are read side by side; each one's changes keep their feed order.
+      const perPartitionChanges = await Promise.all(
+        PARTITIONS.map(async (partition) => {
+          const after = cursors[partition.name] ?? null;
+          const out = await documents.send(
+            new QueryCommand({
+              TableName: tableName,
+              IndexName: 'gsi2',
+              KeyConditionExpression: after ? 'gsi2pk = :pk AND gsi2sk > :after' : 'gsi2pk = :pk',
+              ExpressionAttributeValues: after ? { ':pk': partition.pk, ':after': after } : { ':pk': partition.pk },
+              ExpressionAttributeNames: { '#url': 'url', '#country': 'country' },
+              ProjectionExpression: 'pk, sk, gsi2sk, #url, vendor, updated_at, last_updated, #country, entity, gone_at',
+              ScanIndexForward: true,
+              Limit: partition.name === 'p' ? limit : perPartition,
+            }),
+          );
+          const items = out.Items ?? [];
+          // In feed order: a removal as it is (its keys say it all), a stored item once its record is read.
+          const ordered: Array<CatalogChange | { pk: string; sk: string }> = [];
+          for (const item of items) {
+            const change = changeOf(partition, item);
+            if (!change || skip?.(change)) continue;
+            ordered.push(change.removed ? { ...change, product: null } : { pk: item.pk, sk: item.sk });
           }
-        }
-        const last = items.length ? (items[items.length - 1].gsi2sk as string) : after;
-        // Past the ceiling only recent writes remain: the next catch-up reads them.
-        if (last && last > ceiling) cursors[partition.name] = after && after > ceiling ? after : ceiling;
-        else {
-          cursors[partition.name] = last;
-          if (out.LastEvaluatedKey) more = true;
-        }
-      }
+          const wanted = ordered.filter((entry): entry is { pk: string; sk: string } => !('source' in entry));
+          const full = new Map((await getAll(documents, tableName, wanted)).map((item) => [`${item.pk}\u0000${item.sk}`, item]));
+          const found: CatalogChange[] = [];
+          for (const entry of ordered) {
+            if ('source' in entry) {
+              found.push(entry);
+              continue;
+            }
+            const item = full.get(`${entry.pk}\u0000${entry.sk}`);
+            const change = item ? changeOf(partition, item) : null;
+            // Gone or moved on since the keys were read: the feed shows it again where it is now.
+            if (!item || !change || change.removed) continue;
+            try {
+              found.push({ ...change, product: productOf(partition, item) });
+            } catch {
+              // An unreadable record is left out of search rather than stopping the feed.
+            }
+          }
+          const last = items.length ? (items[items.length - 1].gsi2sk as string) : after;
+          // Past the ceiling only recent writes remain: the next catch-up reads them.
+          if (last && last > ceiling) cursors[partition.name] = after && after > ceiling ? after : ceiling;
+          else {
+            cursors[partition.name] = last;
+            if (out.LastEvaluatedKey) more = true;
+          }
+          return found;
+        }),
+      );
+      for (const list of perPartitionChanges) changes.push(...list);
       return { changes, cursor: JSON.stringify(cursors), more };
     },
   };

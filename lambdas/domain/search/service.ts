@@ -118,7 +118,8 @@ export function createSearchService(deps: SearchServiceDeps): SearchService {
     if (!deps.feed) return 0;
     let changed = 0;
     for (let page = 0; page < pagesPerCatchUp; page++) {
-      const read = await deps.feed.read(cursor, { limit: FEED_PAGE, skip: ignores });
+      // Removals cost no read and are judged in order when applied (their listing may be in this very page).
+      const read = await deps.feed.read(cursor, { limit: FEED_PAGE, skip: (change) => !change.removed && ignores(change) });
       changed += await apply(read.changes);
       cursor = read.cursor;
       if (!read.more) break;
