@@ -67,6 +67,66 @@ function pageCurrencyOf(html: string, meta: ReturnType<typeof readMetaTags>): st
   );
 }
 
+// Languages written in one country's currency; other languages need a region ("pt-BR").
+const LANGUAGE_COUNTRY: Record<string, string> = {
+  ja: 'jp', ko: 'kr', th: 'th', vi: 'vn', he: 'il', iw: 'il', hu: 'hu', cs: 'cz', pl: 'pl', tr: 'tr', uk: 'ua', kk: 'kz',
+  da: 'dk', nb: 'no', nn: 'no', no: 'no', sv: 'se', ro: 'ro', bg: 'bg', el: 'gr', fi: 'fi', id: 'id', ms: 'my', hr: 'hr',
+  lt: 'lt', lv: 'lv', et: 'ee', sk: 'sk', sl: 'si', ru: 'ru',
+};
+
+/** Country of a page's language tag: its region ("zh-CN" -> cn) or a one-country language. */
+export function langCountry(lang: string | null): string | null {
+  if (!lang) return null;
+  const [language, ...rest] = lang.trim().toLowerCase().split(/[-_]/);
+  const region = rest.find((part) => /^[a-z]{2}$/.test(part));
+  if (region) return region === 'uk' ? 'gb' : region;
+  return LANGUAGE_COUNTRY[language] ?? null;
+}
+
+const TITLE_SEPARATORS = /\s+[|–—:·•»«-]\s+|\s*[|｜]\s*/;
+const letters = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+/**
+ * A document or og:title without the shop's name before or after the product's: the part that is
+ * the og:site_name, names the host ("Acme Goods" on acme-goods.com), or is all the other title shares.
+ */
+export function withoutSiteName(title: string, siteName: string | null, pageUrl: string, otherTitle: string | null): string {
+  const parts = title.split(TITLE_SEPARATORS).map((p) => p.trim()).filter(Boolean);
+  if (parts.length < 2) return title;
+  let hostLabel = '';
+  try {
+    const labels = new URL(pageUrl).hostname.replace(/^www\d?\./, '').split('.');
+    hostLabel = letters(labels.length > 2 && labels.at(-2)!.length <= 3 ? labels.at(-3)! : labels.at(-2) ?? labels[0]);
+  } catch {
+    hostLabel = '';
+  }
+  const site = siteName ? letters(siteName) : '';
+  const isSite = (part: string) => {
+    const l = letters(part);
+    if (!l) return true;
+    if (site && (l === site || site.includes(l) || l.includes(site))) return true;
+    return hostLabel.length >= 4 && (l.includes(hostLabel) || (l.length >= 4 && hostLabel.includes(l)));
+  };
+  const first = parts[0];
+  const last = parts[parts.length - 1];
+  const exact = (part: string) => {
+    const l = letters(part);
+    return !!l && (l === site || l === hostLabel);
+  };
+  const dropLast = () => title.slice(0, title.lastIndexOf(last)).replace(/[\s|–—:·•»«｜-]+$/, '');
+  const dropFirst = () => title.slice(title.indexOf(first) + first.length).replace(/^[\s|–—:·•»«｜-]+/, '');
+  if (exact(last)) return dropLast();
+  if (exact(first)) return dropFirst();
+  if (isSite(last) && !isSite(first)) return dropLast();
+  if (isSite(first) && !isSite(last)) return dropFirst();
+  if (otherTitle) {
+    const other = letters(otherTitle);
+    const shared = parts.filter((p) => other.includes(letters(p)));
+    if (shared.length === 1 && letters(shared[0]).length >= 4 && shared[0] !== title) return shared[0];
+  }
+  return title;
+}
+
 /** htmlparser2 in HTML mode: several times faster than parse5 and lighter on memory. */
 export function loadHtml(html: string): CheerioAPI {
   return cheerio.load(html, { xml: { xmlMode: false, decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true } });
@@ -80,7 +140,17 @@ export function analysePage(html: string, url: string, options: AnalyseOptions =
   const microdata = readMicrodata($, url);
   const openGraph = readOpenGraph(meta, url, countryCode);
   const pageCurrency = pageCurrencyOf(html, meta) ?? jsonLd.product?.currency ?? microdata.product?.currency ?? null;
-  const dom = readDom($, url, countryCode, pageCurrency);
+  const lang = $('html').attr('lang') ?? null;
+  // The page's own language tag says where its prices are written (zh-CN "¥" is yuan, ja "¥"
+  // yen; "1.299" in cs is a thousand): it outranks the caller's default country for the DOM.
+  const dom = readDom($, url, langCountry(lang) ?? countryCode, pageCurrency);
+  const htmlTitle = cleanText($('title').first().text());
+  const siteName = meta.get('og:site_name');
+  if (openGraph?.title) openGraph.title = withoutSiteName(openGraph.title, siteName, url, htmlTitle);
+  // No heading and no markup title: the document title without the shop's name.
+  if (!dom.product.title && !openGraph?.title && !jsonLd.product?.title && !microdata.product?.title && htmlTitle) {
+    dom.product.title = withoutSiteName(htmlTitle, siteName, url, null);
+  }
   const platform = detectPlatform(html, options.headers ?? {});
   const canonical = absoluteUrl($('link[rel="canonical"]').attr('href'), url);
   const facts: PageFacts = {
@@ -88,8 +158,8 @@ export function analysePage(html: string, url: string, options: AnalyseOptions =
     canonicalUrl: canonical,
     ogType: meta.get('og:type')?.toLowerCase() ?? null,
     ogSiteName: meta.get('og:site_name'),
-    htmlTitle: cleanText($('title').first().text()),
-    lang: $('html').attr('lang') ?? null,
+    htmlTitle,
+    lang,
     breadcrumbs: jsonLd.breadcrumbs.length ? jsonLd.breadcrumbs : microdata.breadcrumbs.length ? microdata.breadcrumbs : dom.breadcrumbs,
     faqs: [...jsonLd.faqs, ...microdata.faqs],
     productEntityCount: Math.max(jsonLd.productEntityCount, microdata.productEntityCount),

@@ -74,6 +74,10 @@ function asciiDigitOrSeparator(code: number): string | null {
   if (code === 0x66c) return ',';
   if (code >= 0x6f0 && code <= 0x6f9) return String(code - 0x6f0);
   if (code >= 0xff10 && code <= 0xff19) return String(code - 0xff10);
+  // Full-width separators and dollar sign, as Japanese and Chinese shops write "￥１２，８００".
+  if (code === 0xff0c) return ',';
+  if (code === 0xff0e) return '.';
+  if (code === 0xff04) return '$';
   return null;
 }
 

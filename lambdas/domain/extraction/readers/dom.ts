@@ -48,7 +48,23 @@ const OPTION_PICKER = /(swatch|twister|variation|variant-?(list|option|select)|o
 const PRICE_FORMER = /(old|was|regular|list|original|compare|strike|crossed|before|rrp|msrp|uvp|previous|retail|standard|reference|initial|prix-barre|barre|streich|tachado|full|non-?sale|high)/i;
 const PRICE_CURRENT = /(sale|current|now|final|special|our|actual|offer|promo|deal|selling|reduced|discounted|new|sell|buy|main|product-price|price--large|big|primary|display)/i;
 const MAX_PARSED_PRICE_TEXTS = 60;
-const ADD_TO_CART = /(add[\s_-]?to[\s_-]?(cart|bag|basket|trolley)|addtocart|addtobag|addtobasket|buy[\s_-]?now|in den (warenkorb|einkaufswagen)|ajouter au panier|añadir a(l carrito| la cesta)|aggiungi al carrello|in winkelwagen|do koszyka|lägg i|kaufen|comprar|acheter|add to order|adicionar ao carrinho|legg i handlekurv|læg i kurv|lisää ostoskoriin|sepete ekle|加入购物车|カートに入れる|submit-product|product-form__submit|single_add_to_cart)/i;
+// Words written against a price in the text around it (themes often label without classes).
+const FORMER_LABEL = /(?:^|[^\p{L}])(?:was|regular(?:\s+price)?|reg\.?|list\s+price|rrp|msrp|srp|compare\s+at|originally|original\s+price|before|instead\s+of|statt|uvp|früher|avant|prix\s+barré|antes|precio\s+anterior|prima|era|voor|tidligere|förut|ordinarie|normalpris|было|стара\s+ціна|定価|通常価格|原价|原價)\s*:?\s*$/iu;
+const INSTALMENT_LABEL = /(payments?\s+of|instal?lments?\s+of|interest[\s-]free|per\s+month|a\s+month|\/\s*mo\b|monthly|klarna|afterpay|affirm|sezzle|zip\s?pay|pay\s+in\s+\d|\d\s*x\s*$|raten|mensualit|cuotas|parcelas|rate\s+da|分期|月々|할부)/i;
+const COUPON_LABEL = /(coupon|voucher|promo\s*code|with\s+code|use\s+code|code\s+\S+\s*:?\s*$|gutschein|cupón|cupom|code\s+promo|クーポン|优惠券|쿠폰|member\s+price|club\s+price|with\s+subscription|subscribe\s*(&|and)\s*save)/i;
+const UNIT_AFTER_PRICE = /^\s*(\/|per\s|pro\s|je\s|each\b|ea\.?\b|le\s+(kg|litre)|\/?\s*(kg|g|100\s?g|l|100\s?ml|ml|m|m2|m²|lb|oz|st|stk|unit)\b)/i;
+const RELATED_HEADING = /(also\s+(bought|like|viewed|love|purchased)|you\s+may\s+(also\s+)?like|you\s+might\s+(also\s+)?like|related\s+products?|similar\s+(items|products)|recommended|recently\s+viewed|frequently\s+bought|complete\s+the\s+look|kunden\s+kauften\s+auch|das\s+könnte\s+dir|vous\s+aimerez|produits\s+similaires|también\s+te\s+puede|productos\s+relacionados|potrebbe\s+piacerti|prodotti\s+correlati|gerelateerde|anderen\s+kochten|похожие\s+товары|с\s+этим\s+товаром|おすすめ|関連商品|相关商品|猜你喜欢|추천\s*상품)/i;
+/** A price: a currency mark or code touching a number, or a number with two decimals. */
+const PRICE_LIKE = /(?:[$€£¥₩₹₽₺₫฿₪₴₸]\s?|\b[A-Z]{3}\s?)?\d[\d.,]*/g;
+const moneyCount = (text: string) => {
+  let n = 0;
+  for (const m of text.matchAll(PRICE_LIKE)) if (/^\D/.test(m[0]) || /[.,]\d{2}$/.test(m[0])) n++;
+  return n;
+};
+/** ASCII, Arabic-Indic, Persian and full-width digits. */
+const ANY_DIGIT = /[\d\u0660-\u0669\u06f0-\u06f9\uff10-\uff19]/;
+const LOGO_HINT = /(^|[\s_-])(logo|site-?(title|name|brand|logo)|brand-?(name|logo)|masthead|navbar-brand|header)([\s_-]|$)/i;
+const ADD_TO_CART = /(add[\s_-]?to[\s_-]?(cart|bag|basket|trolley)|addtocart|addtobag|addtobasket|buy[\s_-]?now|in den (warenkorb|einkaufswagen)|ajouter au panier|añadir a(l carrito| la cesta)|aggiungi al carrello|in winkelwagen|do koszyka|lägg i|kaufen|comprar|acheter|add to order|adicionar ao carrinho|legg i handlekurv|læg i kurv|lisää ostoskoriin|sepete ekle|加入购物车|加入購物車|立即购买|立即購買|カートに入れる|カートに追加|購入手続き|장바구니|바로\s?구매|в корзину|купить|купити|додати в кошик|do košíku|kosárba|หยิบใส่ตะกร้า|ใส่ตะกร้า|thêm vào giỏ|mua ngay|कार्ट में|أضف إلى السلة|أضف للسلة|הוספה לסל|הוסף לסל|tambah ke keranjang|masukkan keranjang|beli sekarang|себетке|adaugă în coș|adauga in cos|kosíka|košarico|ostukorvi|į krepšelį|grozā|submit-product|product-form__submit|single_add_to_cart)/i;
 const OUT_OF_STOCK = /(out of stock|sold out|currently unavailable|no longer available|not available|unavailable|temporarily unavailable|ausverkauft|nicht (mehr )?verfügbar|nicht lieferbar|derzeit nicht|épuisé|rupture de stock|indisponible|actuellement indisponible|agotado|sin stock|no disponible|esaurito|non disponibile|attualmente non disponibile|niet (meer )?(op voorraad|leverbaar|beschikbaar)|uitverkocht|brak w magazynie|niedostępny|slutsåld|ikke på lager|utsolgt|loppuunmyyty|stokta yok|esgotado|indisponível|нет в наличии|在庫切れ|discontinued)/i;
 const IN_STOCK = /(in stock|available now|ready to ship|auf lager|lieferbar|en stock|disponible|disponibile|op voorraad|på lager|dostępny|in magazzino|em estoque|在庫あり)/i;
 const SKU_LABEL = /(?:\bSKU|\bArt(?:ikel)?\.?[\s-]*(?:Nr|nummer|no)\.?|\bItem\s*(?:#|No\.?|number|code)|\bProduct\s*(?:code|ID|#|number|no\.?)|\bStyle\s*(?:#|No\.?|number|code)|\bR[ée]f(?:[ée]rence)?\.?|\bC[óo]digo|\bCodice(?:\s+articolo)?|\bCod\.|\bNumer\s+produktu|\bProduktnummer|\bArtikelnr\.?|\bBestellnummer|\bVarenummer|\bTuotenumero|\bWebcode|\bModel\s*(?:No\.?|#)?\s*(?=[:#])|\bItem\s*model\s*number|\bASIN|\bMatnr)\s*[:#.]?\s*((?=[A-Z0-9._/-]*\d)[A-Z0-9][A-Z0-9._/-]{2,30})/i;
@@ -118,6 +134,99 @@ function contains(container: Element, el: Element): boolean {
   return false;
 }
 
+/** Text before (back to the previous price) and after an element, within its first wordy ancestor. */
+function labelAround(el: Element, own: string): { before: string; after: string } | null {
+  let container = el.parent as Element | null;
+  for (let up = 0; container && container.type === 'tag' && up < 3; up++) {
+    const text = fullText(container, 240);
+    if (text.length > own.length + 2) {
+      const at = text.indexOf(own);
+      if (at < 0) return null;
+      let before = text.slice(Math.max(0, at - 80), at);
+      let cut = 0;
+      // Back to the end of the price before: "Was $55.99 $43.99" labels only the first.
+      for (const m of before.matchAll(PRICE_LIKE)) if (/^\D/.test(m[0]) || /[.,]\d{2}$/.test(m[0])) cut = m.index + m[0].length;
+      if (cut) before = before.slice(cut);
+      return { before, after: text.slice(at + own.length, at + own.length + 30) };
+    }
+    container = container.parent as Element | null;
+  }
+  return null;
+}
+
+/** Where a product's plain-text price sits when no buy button fixes the area: the heading's block. */
+function nearHeading(h1: Element | null, button: Element | null): Element | null {
+  const start = h1 ?? button;
+  let p = start?.parent as Element | null;
+  for (let up = 0; p && p.type === 'tag' && up < 2 && p.name !== 'body'; up++) {
+    if (fullText(p, 400).length > 200) break;
+    p = p.parent as Element | null;
+  }
+  return p && p.type === 'tag' && p.name !== 'body' && p.name !== 'html' ? p : null;
+}
+
+function isLogoHeading(h: Element, pageUrl: string): boolean {
+  const parent = h.parent as Element | null;
+  const hint = `${h.attribs.class ?? ''} ${h.attribs.id ?? ''} ${parent?.type === 'tag' ? `${parent.attribs.class ?? ''} ${parent.attribs.id ?? ''}` : ''}`;
+  if (LOGO_HINT.test(hint.replace(/header/gi, ''))) return true;
+  const text = fullText(h, 120);
+  const hasImage = (n: AnyNode): boolean => n.type === 'tag' && ((n as Element).name === 'img' || (n as Element).name === 'svg' || (n as Element).children.some(hasImage));
+  if (!text) return hasImage(h);
+  // The shop's name linking to the home page.
+  const links = (function collect(n: AnyNode, out: Element[]): Element[] {
+    if (n.type === 'tag') {
+      if ((n as Element).name === 'a') out.push(n as Element);
+      else for (const c of (n as Element).children) collect(c, out);
+    }
+    return out;
+  })(h, []);
+  if (links.length === 1 && fullText(links[0], 120) === text) {
+    const href = absoluteUrl(links[0].attribs.href, pageUrl);
+    try {
+      if (href && new URL(href).pathname.replace(/\/(index\.\w+)?$/, '') === '' && new URL(href).host === new URL(pageUrl).host) return true;
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
+
+/** Short texts inside `scope` that carry their own currency mark: the page's plain-text prices. */
+function plainTextPrices(scope: Element | null, hints: { currency: string | null; countryCode: string | null }, h1Order: number, orderEnd: number): PriceCandidate[] {
+  if (!scope) return [];
+  const found: PriceCandidate[] = [];
+  let budget = 1500;
+  let parsed = 0;
+  let order = h1Order >= 0 ? h1Order : 0;
+  const walk = (el: Element, former: boolean) => {
+    if (--budget < 0 || found.length >= 8 || parsed > 40) return;
+    const name = el.name;
+    if (name === 'script' || name === 'style' || name === 'noscript' || name === 'select' || name === 'option') return;
+    const classId = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`;
+    if (NOISE.test(classId) || NOISE_LOOSE.test(classId)) return;
+    const struck = former || name === 's' || name === 'del' || name === 'strike';
+    order++;
+    const own = ownText(el).replace(/\s+/g, ' ').trim();
+    if (own && ANY_DIGIT.test(own) && own.length <= 60) {
+      const text = fullText(el, 80);
+      parsed++;
+      // The currency must be written in the text: hints only say which one an ambiguous mark is.
+      if (parsePrice(text, {}).currency) {
+        const price = parsePrice(text, hints);
+        const label = labelAround(el, text);
+        const demoted = label && (INSTALMENT_LABEL.test(label.before) || COUPON_LABEL.test(label.before) || UNIT_AFTER_PRICE.test(label.after));
+        const wasLabel = !!label && FORMER_LABEL.test(label.before);
+        if (price.amount != null && price.amount > 0 && !/%/.test(text)) {
+          found.push({ amount: price.amount, currency: price.currency, text, score: demoted ? -2 : 3 - found.filter((f) => !f.former).length, order: orderEnd + order, former: struck || wasLabel, inMain: true, noise: false, composite: false, hidden: false, el });
+        }
+      }
+    }
+    for (const c of el.children) if (c.type === 'tag') walk(c as Element, struck);
+  };
+  walk(scope, false);
+  return found;
+}
+
 export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | null, currencyHint: string | null): DomReading {
   const root = $.root()[0];
   let order = 0;
@@ -133,6 +242,20 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
   const breadcrumbLinks: string[] = [];
   let productCardCount = 0;
 
+  // Blocks headed "Customers also bought", "You may also like"...: other products' prices and
+  // links, whatever their classes say. The heading's container, or (when that container also
+  // holds the page's h1) the blocks after the heading.
+  const relatedBlocks = new Set<Element>();
+  const pageH1s = $('h1').toArray();
+  $('h2, h3, h4').each((_, h) => {
+    if (relatedBlocks.size >= 20) return false;
+    const t = fullText(h, 100);
+    if (!t || t.length > 90 || !RELATED_HEADING.test(t)) return;
+    const parent = h.parent as Element | null;
+    if (!parent || parent.type !== 'tag' || parent.name === 'body' || parent.name === 'html') return;
+    if (!pageH1s.some((x) => contains(parent, x))) relatedBlocks.add(parent);
+    else for (let sib = h.nextSibling, k = 0; sib && k < 6; sib = sib.nextSibling) if (sib.type === 'tag') (relatedBlocks.add(sib as Element), k++);
+  });
   const visit = (node: AnyNode, ctx: Context, depth: number) => {
     if (depth > 120 || node.type !== 'tag') return;
     const el = node as Element;
@@ -141,9 +264,10 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
     order++;
     const attrs = attrText(el);
     const classId = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`;
+    const relatedBlock = relatedBlocks.size > 0 && relatedBlocks.has(el);
     const next: Context = {
-      noise: ctx.noise || (name !== 'body' && name !== 'html' && name !== 'main' && (NOISE.test(classId) || NOISE_LOOSE.test(classId))) || name === 'footer' || name === 'nav' || name === 'header' || name === 'aside',
-      related: ctx.related || (name !== 'body' && /related|recommend|similar|also|upsell|cross-?sell/i.test(classId)),
+      noise: ctx.noise || relatedBlock || (name !== 'body' && name !== 'html' && name !== 'main' && (NOISE.test(classId) || NOISE_LOOSE.test(classId))) || name === 'footer' || name === 'nav' || name === 'header' || name === 'aside',
+      related: ctx.related || relatedBlock || (name !== 'body' && /related|recommend|similar|also|upsell|cross-?sell/i.test(classId)),
       picker: ctx.picker || (name !== 'body' && OPTION_PICKER.test(classId)),
       former: ctx.former || name === 's' || name === 'del' || name === 'strike' || /line-through/i.test(el.attribs.style ?? ''),
       hidden: ctx.hidden || el.attribs.hidden !== undefined || /display:\s*none/i.test(el.attribs.style ?? ''),
@@ -189,7 +313,10 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
   // The document root is not a tag: walk its children.
   for (const c of (root as unknown as { children: AnyNode[] }).children) visit(c, { noise: false, related: false, picker: false, former: false, hidden: false }, 0);
 
-  const h1 = h1s.find((h) => !ancestors(h).some((a) => NOISE_LOOSE.test(`${a.attribs.class ?? ''} ${a.attribs.id ?? ''}`))) ?? h1s[0] ?? null;
+  // The shop's logo is often the first h1 (an image, or the shop's name linking home): never the
+  // product's heading.
+  const headings = h1s.filter((h) => !isLogoHeading(h, pageUrl));
+  const h1 = headings.find((h) => !ancestors(h).some((a) => NOISE_LOOSE.test(`${a.attribs.class ?? ''} ${a.attribs.id ?? ''}`))) ?? headings[0] ?? null;
   const h1Order = h1 ? h1Orders.get(h1) ?? -1 : -1;
   const button = buttons[0] ?? null;
   // The product area: the smallest element holding both the title and the buy button.
@@ -210,18 +337,28 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
     // Prices inside related blocks are never chosen and never confirm markup: skip them.
     if (ctx.noise || !text || text.length > 80 || !/\d/.test(text)) continue;
     const classId = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''} ${Object.keys(el.attribs).filter((k) => k.startsWith('data-')).join(' ')}`.replace(/([a-z])([A-Z])/g, '$1-$2');
-    const former = ctx.former || PRICE_FORMER.test(classId);
+    let former = ctx.former || PRICE_FORMER.test(classId);
+    // Labels in the text around the price ("Was", "4 payments of", "with code", "/ 100 g").
+    const label = !former && !ctx.picker ? labelAround(el, text) : null;
+    if (label && FORMER_LABEL.test(label.before)) former = true;
     const inMain = main ? contains(main, el) : false;
     let score = strength;
     if (PRICE_CURRENT.test(classId)) score += 2;
     if (PRICE_NEGATIVE.test(classId)) score -= 3;
     if (former) score -= 5;
+    if (label) {
+      if (INSTALMENT_LABEL.test(label.before) || /^\s*(x|×|\/\s*mo|per\s+month|a\s+month|monthly)\b/i.test(label.after)) score -= 6;
+      if (COUPON_LABEL.test(label.before)) score -= 5;
+      if (UNIT_AFTER_PRICE.test(label.after)) score -= 4;
+    }
     if (ctx.hidden) score -= 2;
     if (ctx.picker) score -= 4;
     if (inMain) score += 4;
     if (/\/|per\s|pro\s|\bea\b|\/\s*(kg|g|l|ml|m|m2|m²|st)/i.test(text)) score -= 3;
     if (/^\s*(from|ab|à partir de|desde|a partire da|vanaf|od)\b/i.test(text)) score -= 1;
     if (/%/.test(text)) score -= 4;
+    // A box holding several prices ("Regular price $55.99 $43.99") yields to its parts.
+    if (moneyCount(text) > 1) score -= 3;
     if (h1 && !inMain && o > h1Order && o - h1Order < 400) score += 1;
     scored.push({ el, ctx, o, text, score, former, inMain });
   }
@@ -239,6 +376,14 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
     priceCandidates.push({ amount: parsed.amount, currency: parsed.currency, text: c.text, score, order: c.o, former: c.former, inMain: c.inMain, noise: c.ctx.picker, hidden: c.ctx.hidden, composite: (c.text.match(/\d[\d.,'\s]*/g) ?? []).length > 1, el: c.el });
   }
 
+  // No price element scored: read plain-text prices (a currency mark in the text itself) in the
+  // product area, nearest after the heading first.
+  if (!priceCandidates.some((c) => !c.former && !c.noise && c.score > 0)) {
+    for (const found of plainTextPrices(main ?? nearHeading(h1, button), hints, h1Order, order)) {
+      displayedAmounts.add(found.amount);
+      priceCandidates.push(found);
+    }
+  }
   // Current price: best score, then earliest; nested duplicates collapse onto one amount.
   const current = priceCandidates
     .filter((c) => !c.former && c.score > 0)
