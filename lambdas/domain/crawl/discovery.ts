@@ -57,12 +57,19 @@ export class CrawlRefused extends Error {
   }
 }
 
-type Attempt = { page: FetchedPage; refused: null } | { page: null; refused: string };
+/** `transient`: worth another try later (timeout, network, 5xx after the fetcher's own retries). */
+type Attempt = { page: FetchedPage; refused: null; transient?: undefined } | { page: null; refused: string; transient: boolean };
+
+/** A failure that may pass is no answer: the step fails and its Retry tries again. */
+function settled(got: Attempt): Attempt {
+  if (!got.page && got.transient) throw new Error(`The store did not answer (${got.refused}); the step will be retried`);
+  return got;
+}
 
 async function attempt(fetcher: PageFetcher, url: string, countryCode: string, accept?: string): Promise<Attempt> {
   try {
     const page = await fetcher.fetch({ url, countryCode, ...(accept ? { headers: { accept } } : {}) });
-    if (page.status >= 400) return { page: null, refused: `${new URL(url).pathname} answered ${page.status}` };
+    if (page.status >= 400) return { page: null, refused: `${new URL(url).pathname} answered ${page.status}`, transient: false };
     return { page, refused: null };
   } catch (error) {
     if (error instanceof FetchFailure) {
@@ -72,7 +79,8 @@ async function attempt(fetcher: PageFetcher, url: string, countryCode: string, a
           : error.kind === 'bot_wall'
             ? `refused access${error.details.status ? ` (${error.details.status})` : ''}`
             : `failed (${error.kind}${error.details.status ? ` ${error.details.status}` : ''})`;
-      return { page: null, refused: `${new URL(url).pathname} ${why}` };
+      const transient = error.kind === 'timeout' || error.kind === 'network' || error.kind === 'dns' || (error.kind === 'http_status' && (error.details.status ?? 500) >= 429);
+      return { page: null, refused: `${new URL(url).pathname} ${why}`, transient };
     }
     throw error;
   }
@@ -157,12 +165,12 @@ export async function determineMethod(fetcher: PageFetcher, origin: string, coun
 
   // Fast paths: the platform's own JSON, probed with one small page.
   if (platform === 'shopify' || platform === null) {
-    const probe = await attempt(fetcher, `${origin}/products.json?limit=1`, countryCode, JSON_ACCEPT);
+    const probe = settled(await attempt(fetcher, `${origin}/products.json?limit=1`, countryCode, JSON_ACCEPT));
     if (probe.page && shopifyListings(probe.page.body, origin, null) !== null) return { ...choice, method: 'shopify-json' };
     if (platform === 'shopify') fallbacks.push(`Shopify JSON: ${probe.refused ?? '/products.json is not product JSON'}`);
   }
   if (platform === 'woocommerce' || platform === null) {
-    const probe = await attempt(fetcher, `${origin}/wp-json/wc/store/v1/products?per_page=1`, countryCode, JSON_ACCEPT);
+    const probe = settled(await attempt(fetcher, `${origin}/wp-json/wc/store/v1/products?per_page=1`, countryCode, JSON_ACCEPT));
     const listings = probe.page ? wooListings(probe.page.body) : null;
     if (probe.page && listings !== null) {
       const total = Number(probe.page.headers['x-wp-total']);
@@ -199,7 +207,7 @@ export async function discoverCollections(
   };
   if (choice.method === 'shopify-json') {
     for (let page = 1; page <= Math.ceil(MAX_COLLECTIONS / SHOPIFY_PAGE_SIZE); page++) {
-      const got = await attempt(fetcher, `${origin}/collections.json?limit=${SHOPIFY_PAGE_SIZE}&page=${page}`, countryCode, JSON_ACCEPT);
+      const got = settled(await attempt(fetcher, `${origin}/collections.json?limit=${SHOPIFY_PAGE_SIZE}&page=${page}`, countryCode, JSON_ACCEPT));
       const collections = got.page ? shopifyCollections(got.page.body, origin) : null;
       if (!collections) break;
       collections.forEach(add);
@@ -207,7 +215,7 @@ export async function discoverCollections(
     }
   } else if (choice.method === 'woo-store-api') {
     for (let page = 1; page <= Math.ceil(MAX_COLLECTIONS / WOO_PAGE_SIZE); page++) {
-      const got = await attempt(fetcher, `${origin}/wp-json/wc/store/v1/products/categories?per_page=${WOO_PAGE_SIZE}&page=${page}`, countryCode, JSON_ACCEPT);
+      const got = settled(await attempt(fetcher, `${origin}/wp-json/wc/store/v1/products/categories?per_page=${WOO_PAGE_SIZE}&page=${page}`, countryCode, JSON_ACCEPT));
       const categories = got.page ? wooCategories(got.page.body, origin) : null;
       if (!categories) break;
       categories.forEach(add);
@@ -233,6 +241,8 @@ export interface PageRead {
   next: string | null;
   /** Refused, failed or not the expected shape: the sequence ends here and the crawl is incomplete. */
   failed: string | null;
+  /** The failure may pass (timeout, network, 5xx): the batch is better retried than recorded. */
+  transient?: boolean;
 }
 
 /** Extracting listings: one listing page. */
@@ -241,7 +251,7 @@ export async function readListingPage(fetcher: PageFetcher, task: PageTask, cont
   const got = await attempt(fetcher, task.url, context.countryCode, accept);
   // Past the last page many stores answer 404: the source ends there, nothing failed.
   if (!got.page && task.n > 1 && / answered 40[04]$/.test(got.refused)) return { listings: [], next: null, failed: null };
-  if (!got.page) return { listings: [], next: null, failed: got.refused };
+  if (!got.page) return { listings: [], next: null, failed: got.refused, transient: got.transient };
   let listings: FoundListing[] | null = null;
   let next: string | null = null;
   switch (task.kind) {

@@ -34,6 +34,14 @@ export interface CrawlBatchMessage {
   batch: PageBatch;
 }
 
+/** A listing page could not be read for a reason that may pass: the batch is retried. */
+export class TransientPageFailure extends Error {
+  constructor(reason: string) {
+    super(`A listing page could not be read (${reason}); the batch will be retried`);
+    this.name = 'TransientPageFailure';
+  }
+}
+
 /** Thrown by processBatch when fault injection says so (tests and benchmarks only). */
 export class InjectedCrawlFault extends Error {
   constructor() {
@@ -324,6 +332,8 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
           }
         }
         const read = await readListingPage(fetcher(), task, context);
+        // A page that may load later fails the message: SQS delivers it again (then the DLQ records it).
+        if (read.failed && read.transient) throw new TransientPageFailure(read.failed);
         const stamp = now().toISOString();
         if (task.primary && read.listings.length) {
           await store.upsert(plan.vendor, plan.displayName, crawlId, read.listings.map((listing, k) => ({ listing, order: task.order + k })), stamp, { fresh: plan.fresh === true });
