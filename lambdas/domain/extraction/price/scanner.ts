@@ -186,6 +186,8 @@ export interface FoundCurrency {
   strength: number;
 }
 
+const CODE_WORDS = new Set(['all', 'top', 'cup', 'try', 'mop', 'bob', 'pen', 'gel', 'mad', 'sos', 'nio', 'bam', 'dop', 'ern', 'lak', 'std', 'fun', 'mvr', 'php']);
+
 export function findCurrencies(text: string, wholeTextIsToken = false): FoundCurrency[] {
   const { tokens, codes } = currencyIndex();
   const found: FoundCurrency[] = [];
@@ -194,7 +196,8 @@ export function findCurrencies(text: string, wholeTextIsToken = false): FoundCur
     const exact = tokens.get(raw) ?? tokens.get(raw.replace(' ', ''));
     const code = raw.length === 3 ? codes.get(raw.toLowerCase()) : undefined;
     const touches = wholeTextIsToken || touchesNumber(text, start, end);
-    if (code && (raw === code || touches)) {
+    // Lower-case codes that are everyday words ("see all 2 formats", "top 10") only count upper-case.
+    if (code && (raw === code || (touches && !CODE_WORDS.has(raw.toLowerCase())))) {
       found.push({ start, end, token: raw, codes: [code], strength: 3 });
     } else if (exact && (!exact.needsNumber || touches)) {
       found.push({ start, end, token: raw, codes: exact.choices, strength: exact.strength });

@@ -135,7 +135,7 @@ function contains(container: Element, el: Element): boolean {
 }
 
 /** Text before (back to the previous price) and after an element, within its first wordy ancestor. */
-function labelAround(el: Element, own: string): { before: string; after: string } | null {
+export function labelAround(el: Element, own: string): { before: string; after: string } | null {
   let container = el.parent as Element | null;
   for (let up = 0; container && container.type === 'tag' && up < 3; up++) {
     const text = fullText(container, 240);
