@@ -70,6 +70,8 @@ export interface IndexFilter {
 export interface IndexBoosts {
   colours?: { families: string[]; weight: number };
   genders?: { values: string[]; weight: number };
+  /** Normalised brand names a query named in passing (too common a word to filter by). */
+  brands?: { values: string[]; weight: number };
   category?: { id: string; weight: number };
   /** Words that add to the score where they occur but are not required. */
   optional?: WeightedTerm[];
@@ -102,8 +104,11 @@ export interface SearchIndex {
   search(query: IndexQuery): { hits: IndexHit[]; total: number };
   /** Most recently updated first. */
   recent(query: { vendor?: string; updatedSince?: string; offset: number; limit: number }): { docs: SearchDocument[]; total: number };
-  /** Normalised brand names present in the index (query understanding reads brands from the catalog). */
-  hasBrand(normalisedName: string): boolean;
+  /**
+   * How much a name is a brand in this catalog: the share of the documents that mention its words
+   * which carry it as their brand (0 when no document does). "Kestrel" ~1; "Apple" among fruit ~0.2.
+   */
+  brandShare(normalisedName: string): number;
   size(): number;
   /** Every live document (its text is in the postings, not on the document). */
   documents(): SearchDocument[];

@@ -195,6 +195,23 @@ describe('ranking order', () => {
     expect(men).not.toContain('https://shop.test/women');
   });
 
+  it('a brand name that is mostly a word here boosts its brand but filters nothing; a real brand filters', async () => {
+    const { service, ingest } = freshService();
+    await ingest([
+      change('https://shop.test/a1', { title: 'Apple Corer', brand: 'Kitchenly' }),
+      change('https://shop.test/a2', { title: 'Apple Slicer', brand: 'Kitchenly' }),
+      change('https://shop.test/a3', { title: 'Apple Peeler', brand: 'Kitchenly' }),
+      change('https://shop.test/a4', { title: 'Slicer', brand: 'Apple' }),
+      change('https://shop.test/k1', { title: 'Garlic Press', brand: 'Kitchenly' }),
+    ]);
+    const apple = await service.search(request('apple slicer'));
+    expect(apple.understood.brands).toEqual([]);
+    expect(apple.hits.map((h) => h.item.url).sort()).toEqual(['https://shop.test/a2', 'https://shop.test/a4']);
+    const kitchenly = await service.search(request('kitchenly slicer'));
+    expect(kitchenly.understood.brands).toEqual(['kitchenly']);
+    expect(kitchenly.hits.map((h) => h.item.url)).toEqual(['https://shop.test/a2']);
+  });
+
   it('a profile: in_stock_only and avoid are hard rules, colours and activities boost', async () => {
     const { service, ingest } = freshService();
     await ingest([

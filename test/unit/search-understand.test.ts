@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { keywordsOnly, understand } from '../../lambdas/domain/search/understand';
 import { analyze, editDistance, synonymsOf, typoBudget } from '../../lambdas/domain/search/text';
 
-const catalog = { hasBrand: (name: string) => ['northwind', 'oak and ash', 'acme goods', 'nike'].includes(name) };
+const BRANDS: Record<string, number> = { northwind: 1, 'oak and ash': 0.9, 'acme goods': 1, nike: 0.95, apple: 0.2 };
+const catalog = { brandShare: (name: string) => BRANDS[name] ?? 0 };
 const read = (query: string) => understand(query, catalog);
 
 describe('price constraints', () => {
@@ -103,6 +104,11 @@ describe('brands, categories, stock and value', () => {
     expect((await read('Oak & Ash lamp')).understood.brands).toEqual(['oak and ash']);
     expect((await read('acme goods tee')).understood.brands).toEqual(['acme goods']);
     expect((await read('Zara tee')).understood.brands).toEqual([]);
+    // A brand name that is mostly a word in this catalog stays a word and only boosts the brand.
+    const apple = await read('apple watch strap');
+    expect(apple.understood.brands).toEqual([]);
+    expect(apple.brandBoosts).toEqual(['apple']);
+    expect(apple.understood.terms).toContain('apple');
   });
 
   it('maps what is left to a taxonomy category', async () => {

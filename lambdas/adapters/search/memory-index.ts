@@ -306,6 +306,7 @@ export function createMemoryIndex(options: MemoryIndexOptions = {}): SearchIndex
     const boosts = query.boosts;
     const colourWanted = boosts?.colours ? maskOf(boosts.colours.families) : 0;
     const genderWanted = boosts?.genders ? new Set(boosts.genders.values) : null;
+    const brandWanted = boosts?.brands ? new Set(boosts.brands.values) : null;
     const optional = (boosts?.optional ?? []).filter((o) => postings.has(o.term));
     if (optional.length) {
       // Optional words score where they occur, after the required ones (never admit a slot).
@@ -330,6 +331,7 @@ export function createMemoryIndex(options: MemoryIndexOptions = {}): SearchIndex
       }
       const doc = docs[id]!;
       if (genderWanted && doc.gender && genderWanted.has(doc.gender)) score += boosts.genders!.weight;
+      if (brandWanted && doc.brand && brandWanted.has(doc.brand)) score += boosts.brands!.weight;
       if (boosts.category && doc.categoryId) {
         if (doc.categoryId === boosts.category.id || doc.categoryId.startsWith(`${boosts.category.id}-`)) score += boosts.category.weight;
         else if (boosts.category.id.startsWith(`${doc.categoryId}-`)) score += boosts.category.weight / 2;
@@ -494,7 +496,14 @@ export function createMemoryIndex(options: MemoryIndexOptions = {}): SearchIndex
       }
       return { docs: page, total };
     },
-    hasBrand: (name) => brandCounts.has(name),
+    brandShare(name) {
+      const count = brandCounts.get(name);
+      if (!count) return 0;
+      // Documents mentioning the name: those holding its rarest word (the brand field counts too).
+      let mentions = Infinity;
+      for (const term of analyze(name)) mentions = Math.min(mentions, postings.get(term)?.n ?? 0);
+      return Number.isFinite(mentions) ? count / Math.max(count, mentions) : 1;
+    },
     size: () => live,
     documents: () => docs.filter((d): d is SearchDocument => d !== null),
     stats: () => ({ slots: docs.length, terms: postings.size, tombstones: docs.length - live }),

@@ -40,7 +40,7 @@ const SNAPSHOT_VERSION = 2;
 const FEED_PAGE = 1000;
 
 // Weights of the soft signals, in BM25 units (a strong title match scores about 3-6).
-const WEIGHTS = { colour: 3, profileColour: 1.5, gender: 1.5, category: 2, available: 0.4, completeness: 0.8, value: 1, profileWord: 0.5 };
+const WEIGHTS = { colour: 3, profileColour: 1.5, gender: 1.5, brand: 0.5, category: 2, available: 0.4, completeness: 0.8, value: 1, profileWord: 0.5 };
 
 export function createSearchService(deps: SearchServiceDeps): SearchService {
   const { index } = deps;
@@ -263,6 +263,7 @@ async function boostsOf(request: SearchRequest, u: Understanding): Promise<Index
     if (families.length) boosts.colours = { families, weight: WEIGHTS.profileColour };
   }
   if (u.understood.gender) boosts.genders = { values: [u.understood.gender], weight: WEIGHTS.gender };
+  if (u.brandBoosts) boosts.brands = { values: u.brandBoosts, weight: WEIGHTS.brand };
   if (u.understood.category) boosts.category = { id: bareCategoryId(u.understood.category.id), weight: WEIGHTS.category };
   if (u.value || profile.value) boosts.value = WEIGHTS.value;
   const words = [...(profile.fits ?? []), ...(profile.aesthetics ?? []), ...(profile.activities ?? [])];

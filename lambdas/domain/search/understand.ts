@@ -23,6 +23,8 @@ export interface Understanding {
   inStock: boolean;
   /** "cheap", "affordable", "budget": cheaper first among equals. */
   value: boolean;
+  /** Brands named in passing whose name is mostly an ordinary word here: they boost, never filter. */
+  brandBoosts?: string[];
 }
 
 const SYNONYM_WEIGHT = 0.9;
@@ -214,7 +216,10 @@ export function keywordsOnly(query: string): Understanding {
   };
 }
 
-export async function understand(query: string, catalog: { hasBrand(normalised: string): boolean }): Promise<Understanding> {
+/** A name the catalog carries mostly as a brand is a filter; one mostly used as a word only boosts. */
+const BRAND_FILTER_SHARE = 0.5;
+
+export async function understand(query: string, catalog: { brandShare(normalised: string): number }): Promise<Understanding> {
   const { text, price } = readPrice(fold(query).replace(/[“”"]/g, ' '));
   let words = wordsOf(text);
 
@@ -268,13 +273,21 @@ export async function understand(query: string, catalog: { hasBrand(normalised: 
     return false;
   });
 
-  // Brands the catalog knows, longest phrase first ("oak and ash" before "oak").
+  // Brands the catalog knows, longest phrase first ("oak and ash" before "oak"). A name that is
+  // mostly an ordinary word in this catalog ("apple" among apple-green things) stays a word and
+  // only boosts its brand.
   const brands: string[] = [];
+  const brandBoosts: string[] = [];
   for (let size = Math.min(4, words.length); size >= 1; size--) {
     for (let i = 0; i + size <= words.length; i++) {
       const phrase = normalise(words.slice(i, i + size).join(' '));
       if (!phrase || FILLER.has(phrase) || phrase.length < 2 || /^\d+$/.test(phrase)) continue;
-      if (!catalog.hasBrand(phrase)) continue;
+      const share = catalog.brandShare(phrase);
+      if (share <= 0) continue;
+      if (share < BRAND_FILTER_SHARE) {
+        if (!brandBoosts.includes(phrase)) brandBoosts.push(phrase);
+        continue;
+      }
       brands.push(phrase);
       words = [...words.slice(0, i), ...words.slice(i + size)];
       i--;
@@ -324,6 +337,7 @@ export async function understand(query: string, catalog: { hasBrand(normalised: 
     ageGroups: ageGroup ? AGES_ALLOWED[ageGroup] : undefined,
     inStock,
     value,
+    ...(brandBoosts.length ? { brandBoosts } : {}),
   };
 }
 
