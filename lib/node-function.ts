@@ -1,11 +1,13 @@
 // One way to build every Lambda of the service: Node.js 22 on arm64, bundled locally by esbuild
-// into ESM (no Docker), JSON logs into one of two shared log groups with a retention, active
-// X-Ray tracing, source maps on.
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
-import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { LogLevel, NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
+// into split ESM (lib/bundle.ts, no Docker), JSON logs into one of two shared log groups with a
+// retention, active X-Ray tracing, source maps on.
+import * as path from 'node:path';
+import { AssetHashType, DockerImage, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Architecture, Code, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { bundleFunction } from './bundle';
 
 export interface NodeFunctionProps {
   entry: string;
@@ -37,13 +39,34 @@ export function sharedLogGroup(scope: Construct, kind: FunctionLogs): LogGroup {
   return new LogGroup(stack, LOG_GROUP_IDS[kind], { retention: LOG_RETENTION, removalPolicy: RemovalPolicy.DESTROY });
 }
 
-// ESM bundles still meet CommonJS dependencies that call require() for Node built-ins.
-const REQUIRE_BANNER = "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
+/**
+ * The function's code: esbuild with code splitting into the asset directory (NodejsFunction's own
+ * bundling writes one file, which cannot split). Hashed by output, so an unchanged bundle is not
+ * uploaded again; when a test skips bundling, CDK hashes without reading the sources.
+ */
+export function splitBundle(entry: string): Code {
+  return Code.fromAsset(path.dirname(entry), {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      // Never used: local bundling always succeeds or throws.
+      image: DockerImage.fromRegistry('public.ecr.aws/sam/build-nodejs22.x'),
+      // Part of CDK's bundling cache key: two entries of one folder never share a cached bundle.
+      command: ['esbuild', path.basename(entry)],
+      local: {
+        tryBundle(outputDir: string): boolean {
+          bundleFunction(entry, outputDir);
+          return true;
+        },
+      },
+    },
+  });
+}
 
 export function nodeFunction(scope: Construct, id: string, props: NodeFunctionProps): NodejsFunction {
+  // NodejsFunction for its Node.js defaults; the code is the split bundle (index.mjs).
   return new NodejsFunction(scope, id, {
-    entry: props.entry,
-    handler: 'handler',
+    code: splitBundle(props.entry),
+    handler: 'index.handler',
     description: props.description,
     runtime: Runtime.NODEJS_22_X,
     architecture: Architecture.ARM_64,
@@ -53,21 +76,5 @@ export function nodeFunction(scope: Construct, id: string, props: NodeFunctionPr
     logGroup: sharedLogGroup(scope, props.logs ?? 'workers'),
     tracing: Tracing.ACTIVE,
     environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
-    bundling: {
-      forceDockerBundling: false,
-      format: OutputFormat.ESM,
-      target: 'node22',
-      mainFields: ['module', 'main'],
-      banner: REQUIRE_BANNER,
-      minify: true,
-      sourceMap: true,
-      sourceMapMode: SourceMapMode.DEFAULT,
-      sourcesContent: false,
-      // Per-file size listings for ~50 bundles drown real warnings.
-      logLevel: LogLevel.WARNING,
-      // Bundle the SDK: the pinned 3.x in package-lock is what the tests ran against, not
-      // whatever the managed runtime ships this month.
-      bundleAwsSDK: true,
-    },
   });
 }

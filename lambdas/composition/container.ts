@@ -1,7 +1,10 @@
 // The one composition root. A Container is built from a Config once per cold start (Lambda) or
 // once per local process (`npm start`, tests), and reaches every handler as `ctx.deps` and every
 // worker as its second argument. Everything it holds is typed and present; what is expensive to
-// build (the extraction engine, later the search index) is built on first use behind a getter.
+// build is built on first use behind a getter, and what is heavy to load (the extraction engine
+// and fetcher, enrichment, the search index, crawling, agentic search) is a separate chunk of each
+// Lambda bundle that `import()` loads on the first call (lazy.ts): a route that never calls it
+// never loads it, with the same typed values for every caller.
 //
 // Adding a capability: its use-cases in lambdas/domain/<capability>/, its factory in
 // lambdas/composition/<capability>.ts taking this container, and one lazy getter below.
@@ -15,7 +18,6 @@ import { dynamoVendorStore } from '../adapters/dynamodb/vendors';
 import { dynamoExecutionStore } from '../adapters/dynamodb/executions';
 import { dynamoExtractResultStore } from '../adapters/dynamodb/extract-results';
 import { dynamoProductStore } from '../adapters/dynamodb/products';
-import { createHttpFetcher } from '../adapters/http-fetch';
 import { createSqsSender, type MessageSender } from '../adapters/sqs';
 import { createStepFunctionsTaskCallbacks, createStepFunctionsWorkflowEngine } from '../adapters/stepfunctions';
 import type { AccountStore } from '../ports/accounts';
@@ -31,23 +33,22 @@ import { BUILT_IN_MERCHANTS, createMerchantDirectory, parseMerchantList, type Me
 import { withKeyCache } from '../domain/accounts/cache';
 import { createUsageMeter, type UsageMeter } from '../domain/usage/meter';
 import { withVendorListCache } from '../domain/vendors/list-cache';
-import { createOfflineEnricher } from '../domain/enrichment';
-import { createExtractor } from '../domain/extraction/engine';
 import type { ExtractUrl } from '../domain/extraction/types';
 import { createExecutions, type Executions } from '../domain/executions/service';
 import { createExtractJobs, type ExtractJobs } from '../domain/extract-jobs/jobs';
 import { createExtractSteps, type ExtractSteps, type ExtractStepsDeps } from '../domain/extract-jobs/steps';
 import { createLimiter, type Limiter } from '../domain/extract-jobs/concurrency';
 import { faultsConfigured, withFaults } from './faults';
-import { extractNow, type ExtractNowRequest, type ExtractNowResult } from '../domain/extract-jobs/sync';
+import type { ExtractNowRequest, ExtractNowResult } from '../domain/extract-jobs/sync';
 import { createProductCatalog, type ProductCatalog } from '../domain/products/catalog';
 import { WORKFLOWS } from '../topology/workflows';
 import type { Affiliate } from '../domain/affiliate/links';
 import { createAffiliateCapability } from './affiliate';
-import { createProductSearch } from './search';
-import { createAgentic, type Agentic } from './agentic';
+import type { Agentic } from './agentic';
 import type { SearchService } from '../domain/search/service';
-import { createCrawl, type Crawl } from './crawl';
+import type { Crawl } from './crawl';
+import { dynamoListingStore } from '../adapters/dynamodb/listings';
+import { lazyAsync, onceAsync } from './lazy';
 
 /** The one source of time for use-cases that need "now"; tests pass a fake one. */
 export interface Clock {
@@ -158,10 +159,17 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
   const extractResults = once(() => dynamoExtractResultStore(documents, table));
   const catalog = once(() => createProductCatalog({ store: dynamoProductStore(documents, table), vendors: vendors() }));
   const extractSlots = once(() => (config.extractSlots === undefined ? undefined : createLimiter(config.extractSlots)));
+  // got, the robots cache and per-host politeness: one instance per process, loaded on the first fetch.
   const fetcher = once(() =>
-    createHttpFetcher({ resolve: config.resolve, crawlDelayMs: config.crawlDelayMs, egressProxies: config.egressProxies }),
+    lazyAsync<PageFetcher>(async () =>
+      (await import('../adapters/http-fetch')).createHttpFetcher({ resolve: config.resolve, crawlDelayMs: config.crawlDelayMs, egressProxies: config.egressProxies }),
+    ),
   );
-  const extractUrl = once(() => createExtractor({ fetcher: fetcher(), enricher: createOfflineEnricher() }));
+  const engine = onceAsync(async () => {
+    const [{ createExtractor }, { createOfflineEnricher }] = await Promise.all([import('../domain/extraction/engine'), import('../domain/enrichment')]);
+    return createExtractor({ fetcher: fetcher(), enricher: createOfflineEnricher() });
+  });
+  const extractUrl = once((): ExtractUrl => async (url, options) => (await engine())(url, options));
 
   const deadlineSeconds = (workflow: string): number => {
     if (options.deadlineSeconds !== undefined) return options.deadlineSeconds;
@@ -234,7 +242,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     get extractUrl() {
       return extractUrl();
     },
-    extractNow: (request) => extractNow(request, { extractUrl: extractUrl(), catalog: catalog() }),
+    extractNow: async (request) => (await import('../domain/extract-jobs/sync')).extractNow(request, { extractUrl: extractUrl(), catalog: catalog() }),
     dispose() {
       clients.sfn.destroy();
       clients.sqs.destroy();
@@ -243,9 +251,14 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
   };
 
   const affiliateOnce = once(() => createAffiliateCapability(container));
-  const searchOnce = once(() => createProductSearch(container));
-  const agenticOnce = once(() => createAgentic(container));
-  const crawlOnce = once(() => createCrawl(container));
+  // The search index is loaded on the first search; its cursor is null until then (nothing read yet).
+  let searchLoaded: SearchService | undefined;
+  const searchModule = onceAsync(async () => (searchLoaded = (await import('./search')).createProductSearch(container)));
+  const searchOnce = once(() => lazyAsync<SearchService, Pick<SearchService, 'cursor'>>(searchModule, { cursor: () => searchLoaded?.cursor() ?? null }));
+  const agenticOnce = once(() => lazyAsync<Agentic>(async () => (await import('./agentic')).createAgentic(container)));
+  // The listing store is a thin adapter (and has a synchronous member): built directly.
+  const crawlModule = onceAsync(async () => (await import('./crawl')).createCrawl(container));
+  const crawlOnce = once(() => lazyAsync<Crawl, Pick<Crawl, 'store'>>(crawlModule, { store: dynamoListingStore(documents, table) }));
   const extractJobsOnce = once(() =>
     createExtractJobs({
       executions: executions(),
