@@ -332,9 +332,14 @@ describe('cancel, another organization, validation', () => {
     expect(never.status).toBe(404);
     expect(never.body.error.code).toBe('NOT_FOUND');
     expect((await call('POST', '/v1/collections', { vendor: 'never-seen.test' })).body).toMatchObject({ code: 'NOT_FOUND' });
-    // robots-blocked.test was crawled (and failed): known, no listings.
-    const known = await call('GET', '/v2/listings?vendor=robots-blocked.test');
-    expect(known.body).toMatchObject({ data: [], pagination: { total_items: 0 } });
+    // robots-blocked.test was refused (nothing read): still never seen.
+    expect((await call('GET', '/v2/listings?vendor=robots-blocked.test')).status).toBe(404);
+    // A vendor known from an extraction, never crawled: an empty page.
+    const extracted = await call('POST', '/v2/extract', { urls: [sim.store('jsonld-shop.test').productUrl(3)] });
+    await extractUntil(extracted.body.execution_id);
+    const known = await call('GET', '/v2/listings?vendor=jsonld-shop.test');
+    expect(known).toMatchObject({ status: 200, body: { data: [], pagination: { total_items: 0 } } });
+    expect((await call('POST', '/v1/collections', { vendor: 'jsonld-shop.test' })).body).toMatchObject({ collections: [], meta: { total_items: 0 } });
   });
 });
 

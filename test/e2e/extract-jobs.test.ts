@@ -108,16 +108,16 @@ function mixedUrls() {
 }
 
 describe('documented as built', () => {
-  it('lists no 501 for the built operations, and keeps it for vendor mode', () => {
+  it('lists no 501 for the built operations (vendor mode is built with the crawl: test/e2e/crawl.test.ts)', () => {
     for (const [path, method] of [
       ['/v1/products', 'post'], ['/v1/products', 'get'], ['/v1/products/{execution_id}', 'get'], ['/v1/products/{execution_id}', 'delete'],
       ['/v2/extract', 'get'], ['/v2/extract/{execution_id}', 'get'], ['/v2/extract/{execution_id}', 'delete'],
     ]) {
       expect(doc.paths[path][method].responses['501'], `${method} ${path}`).toBeUndefined();
     }
-    expect(doc.paths['/v2/extract'].post.responses['501']).toBeDefined();
+    expect(doc.paths['/v2/extract'].post.responses['501']).toBeUndefined();
     expect(doc.paths['/v2/extract'].post.responses['202']).toBeDefined();
-    expect(doc.paths['/v1/extract'].post.responses['501']).toBeDefined();
+    expect(doc.paths['/v1/extract'].post.responses['501']).toBeUndefined();
   });
 });
 
@@ -255,7 +255,7 @@ describe('v1 /v1/products', () => {
 });
 
 describe('v2 /v2/extract', () => {
-  it('validates: 1001 URLs, invalid entries reported together in invalid_urls, both or neither source, vendor mode 501', async () => {
+  it('validates: 1001 URLs, invalid entries reported together in invalid_urls, both or neither source, vendor mode', async () => {
     const url = sim.store('jsonld-shop.test').productUrl(1);
     const tooMany = await call('POST', '/v2/extract', { urls: Array.from({ length: 1001 }, () => url) });
     expect(tooMany.status).toBe(400);
@@ -277,12 +277,13 @@ describe('v2 /v2/extract', () => {
 
     const vendorInvalid = await call('POST', '/v2/extract', { vendor: 'shop.example', max_products: 0 });
     expect(vendorInvalid.status).toBe(400);
+    // A vendor without listings: its crawl starts and the extraction waits for it.
     const vendor = await call('POST', '/v2/extract', { vendor: 'shop.example' });
-    expect(vendor.status).toBe(501);
-    expect(vendor.body.error).toMatchObject({ code: 'NOT_IMPLEMENTED', request_id: expect.any(String) });
+    expect(vendor.status).toBe(202);
+    expect(vendor.body.meta).toMatchObject({ listings_count: 0, products_to_process: 0 });
     const v1Vendor = await call('POST', '/v1/extract', { max_products: 5 });
     expect(v1Vendor).toMatchObject({ status: 400, body: { error: 'domain is required', code: 'INVALID_PARAMETER' } });
-    expect((await call('POST', '/v1/extract', { domain: 'shop.example' })).status).toBe(501);
+    expect((await call('POST', '/v1/extract', { domain: 'shop.example' })).status).toBe(200);
   });
 
   let executionId: string;

@@ -79,7 +79,7 @@ async function attempt(fetcher: PageFetcher, url: string, countryCode: string, a
           : error.kind === 'bot_wall'
             ? `refused access${error.details.status ? ` (${error.details.status})` : ''}`
             : `failed (${error.kind}${error.details.status ? ` ${error.details.status}` : ''})`;
-      const transient = error.kind === 'timeout' || error.kind === 'network' || error.kind === 'dns' || (error.kind === 'http_status' && (error.details.status ?? 500) >= 429);
+      const transient = error.kind === 'timeout' || error.kind === 'network' || (error.kind === 'http_status' && (error.details.status ?? 500) >= 429);
       return { page: null, refused: `${new URL(url).pathname} ${why}`, transient };
     }
     throw error;

@@ -214,8 +214,8 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
         choice = await determineMethod(fetcher(), options.origin, options.countryCode);
       } catch (error) {
         if (!(error instanceof CrawlRefused)) throw error;
+        // Nothing could be read: the vendor stays unknown (listings 404) unless it was known before.
         await executions.fail(crawlId, error.message);
-        await catalog.rebuild({ vendor: options.vendor, displayName: options.vendor, crawlId, complete: false, maxListings: null });
         return { crawlId, proceed: false };
       }
       const plan: CrawlPlan = {
