@@ -77,6 +77,8 @@ export function createMemoryIndex(options: MemoryIndexOptions = {}): SearchIndex
   let matched = new Uint32Array(1024);
   let scores = new Float64Array(1024);
   let excludedStamp = new Uint32Array(1024);
+  /** The slots the running query's words reached, in the order first reached. */
+  let touchedSlots = new Int32Array(1024);
   let queryNo = 0;
   /** Optional words' scores by slot, for the query running now. */
   const extra = new Map<number, number>();
@@ -97,6 +99,7 @@ export function createMemoryIndex(options: MemoryIndexOptions = {}): SearchIndex
     matched = grow(matched, capacity);
     scores = grow(scores, capacity);
     excludedStamp = grow(excludedStamp, capacity);
+    touchedSlots = grow(touchedSlots, capacity);
   }
 
   function addTerm(term: string): Postings {
@@ -237,7 +240,7 @@ export function createMemoryIndex(options: MemoryIndexOptions = {}): SearchIndex
     const q = queryNo;
     const filter = query.filter;
     const averages = FIELDS.map((_, f) => avgLength(f));
-    const touched: number[] = [];
+    let touchedCount = 0;
 
     // Text: every group's postings once; a slot records which groups it matched.
     query.groups.forEach((group, g) => {
@@ -257,7 +260,7 @@ export function createMemoryIndex(options: MemoryIndexOptions = {}): SearchIndex
             stamp[id] = q;
             matched[id] = 0;
             scores[id] = 0;
-            touched.push(id);
+            touchedSlots[touchedCount++] = id;
           }
           if (matched[id] & bit) continue;
           matched[id] |= bit;
@@ -320,7 +323,10 @@ export function createMemoryIndex(options: MemoryIndexOptions = {}): SearchIndex
       }
     }
     let priceCeiling = 0;
-    if (boosts?.value) for (const id of touched.length ? touched : docs.keys()) if (price[id] > priceCeiling) priceCeiling = price[id];
+    if (boosts?.value) {
+      if (touchedCount) for (let i = 0; i < touchedCount; i++) priceCeiling = Math.max(priceCeiling, price[touchedSlots[i]] || 0);
+      else for (let id = 0; id < docs.length; id++) priceCeiling = Math.max(priceCeiling, price[id] || 0);
+    }
 
     const finalScore = (id: number, text: number): number => {
       if (!boosts) return text;
@@ -368,7 +374,8 @@ export function createMemoryIndex(options: MemoryIndexOptions = {}): SearchIndex
       for (let id = 0; id < docs.length; id++) if (passes(id)) consider(id, finalScore(id, 0));
     } else {
       for (let need = groups; need >= (query.relax ? Math.max(1, groups - 2) : groups); need--) {
-        for (const id of touched) {
+        for (let i = 0; i < touchedCount; i++) {
+          const id = touchedSlots[i];
           if (popcount(matched[id]) < need || !passes(id)) continue;
           consider(id, finalScore(id, scores[id]));
         }
