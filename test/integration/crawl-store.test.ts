@@ -135,9 +135,12 @@ describe('crawl steps', () => {
 
   it('a crawl past its deadline is failed when its status is read', async () => {
     const started = await deps.executions.create({ org: 'o', kind: 'crawl', subject: 'late.test', options: { vendor: 'late.test' }, deadlineSeconds: 1, workflow: null });
+    await deps.crawl.store.upsert('late.test', 'Late', started.id, [0, 1, 2].map((i) => ({ listing: listing('late.test', i), order: i })), iso());
     tick(5_000);
     const status = await deps.crawl.jobs.status({ org: 'o', executionId: started.id });
-    expect(status).toMatchObject({ status: 'failed', error: DEADLINE_MESSAGE, progress: null });
+    expect(status).toMatchObject({ status: 'failed', error: DEADLINE_MESSAGE, progress: null, result: { listings_total: 3 } });
+    // What it found before it died is listed.
+    expect((await deps.crawl.catalog.listings({ vendor: 'late.test', page: 1, pageSize: 10 })).pagination.total_items).toBe(3);
     await expect(deps.crawl.jobs.status({ org: 'other', executionId: started.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });

@@ -2,7 +2,7 @@
 // extraction, which extracts a vendor's listings or waits for the crawl that finds them.
 import { invalid, notFound } from '../errors';
 import { vendorKey } from '../extraction/url';
-import { CRAWL_FAILED_MESSAGE, durationMs, TERMINAL, type Execution, type StatusFilter } from '../executions/model';
+import { CRAWL_FAILED_MESSAGE, DEADLINE_MESSAGE, durationMs, TERMINAL, type Execution, type StatusFilter } from '../executions/model';
 import type { ExecutionList, Executions } from '../executions/service';
 import type { ExtractJobs, StartExtraction } from '../extract-jobs/jobs';
 import type { ExtractOptions } from '../extraction/types';
@@ -148,7 +148,14 @@ export function createCrawlJobs(deps: CrawlJobsDeps) {
     start,
 
     async status(request: { org: string; executionId: string }): Promise<CrawlStatus> {
-      const execution = await executions.find(request.org, request.executionId, 'crawl');
+      let execution = await executions.find(request.org, request.executionId, 'crawl');
+      if (execution.status === 'failed' && execution.error === DEADLINE_MESSAGE && execution.counters.listings_total === undefined) {
+        // Reaped past its deadline (its workflow died): what it found becomes listed now, once,
+        // and the extractions waiting for it are failed.
+        await deps.steps().keepFound(execution.id);
+        await settleWaiters(execution.id);
+        execution = (await executions.get(execution.id)) ?? execution;
+      }
       return readStatus(execution, deps.now?.() ?? new Date());
     },
 
