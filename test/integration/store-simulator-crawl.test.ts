@@ -325,6 +325,22 @@ describe('robots rules, locked JSON and 429s', () => {
     expect(products).toEqual(catalog.listingUrls());
   });
 
+  it('the repeating store serves its last page again past the end (a crawl must stop on no new ids)', async () => {
+    const host = 'shopify-repeating.test';
+    const catalog = sim.catalog(host);
+    const handles = async (path: string) => (await getJson(sim, `https://${host}${path}`)).json.products.map((p: { handle: string }) => p.handle);
+    const last = await handles('/products.json?limit=250&page=3');
+    expect(last).toHaveLength(100);
+    expect(await handles('/products.json?limit=250&page=4')).toEqual(last);
+    expect(await handles('/products.json?limit=250&page=40')).toEqual(last);
+    const tops = catalog.collection('tops')!;
+    const topsLast = await handles('/collections/tops/products.json?limit=250&page=2');
+    expect(topsLast).toHaveLength(tops.size() - 250);
+    expect(await handles('/collections/tops/products.json?limit=250&page=3')).toEqual(topsLast);
+    // An empty collection stays empty.
+    expect(await handles('/collections/archive/products.json?limit=250&page=2')).toEqual([]);
+  });
+
   it('throttled listing endpoints answer 429 + Retry-After once per URL, then the page', async () => {
     const host = 'shopify-throttled.test';
     sim.resetRequestCounts(host);

@@ -15,7 +15,9 @@ export type CrawlTwist =
   /** The platform JSON answers 401/404; sitemaps and HTML work. */
   | 'api-locked'
   /** The first request of every JSON listing URL answers 429 with Retry-After. */
-  | 'throttled';
+  | 'throttled'
+  /** Past the last page, Shopify JSON repeats the last page instead of answering an empty one (dedupe by id to stop). */
+  | 'repeating-pages';
 
 export interface CrawlStoreSpec extends StoreSpec {
   kind: CrawlKind;
@@ -34,6 +36,7 @@ export const CRAWL_STORE_SPECS: CrawlStoreSpec[] = [
   { host: 'shopify-locked.test', name: 'Shopify Locked', flavor: 'shopify', markup: 'jsonld', kind: 'shopify', twist: 'api-locked', defaultSize: 300, htmlPageSize: 48, sitemapChildSize: 5000 },
   { host: 'shopify-robots.test', name: 'Shopify Robots', flavor: 'shopify', markup: 'jsonld', kind: 'shopify', twist: 'robots-forbid-api', defaultSize: 300, htmlPageSize: 48, sitemapChildSize: 5000 },
   { host: 'shopify-throttled.test', name: 'Shopify Throttled', flavor: 'shopify', markup: 'jsonld', kind: 'shopify', twist: 'throttled', defaultSize: 600, htmlPageSize: 48, sitemapChildSize: 5000 },
+  { host: 'shopify-repeating.test', name: 'Shopify Repeating', flavor: 'shopify', markup: 'jsonld', kind: 'shopify', twist: 'repeating-pages', defaultSize: 600, htmlPageSize: 48, sitemapChildSize: 5000 },
   { host: 'woo-categories.test', name: 'Woo Categories', flavor: 'woocommerce', markup: 'jsonld', kind: 'woocommerce', twist: 'none', defaultSize: 450, htmlPageSize: 24, sitemapChildSize: 1000 },
   { host: 'woo-robots.test', name: 'Woo Robots', flavor: 'woocommerce', markup: 'jsonld', kind: 'woocommerce', twist: 'robots-forbid-api', defaultSize: 250, htmlPageSize: 24, sitemapChildSize: 1000 },
   { host: 'sitemap-only.test', name: 'Sitemap Only', flavor: 'generic', markup: 'jsonld', kind: 'sitemap', twist: 'none', defaultSize: 1200, htmlPageSize: 48, sitemapChildSize: 500 },

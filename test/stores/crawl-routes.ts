@@ -234,13 +234,17 @@ function shopifyRoute(catalog: CrawlCatalog, url: URL, attempt: number, retryAft
   // Shopify clamps limit to 250 and answers an empty page past the end.
   const limit = Math.min(250, Math.max(1, intParam(searchParams.get('limit'), 30)));
   const page = Math.max(1, intParam(searchParams.get('page'), 1));
-  if (pathname === '/products.json') {
-    return json({ products: catalog.listingIndexes((page - 1) * limit, limit).map((i) => shopifyListed(catalog, i)) });
-  }
+  /** Page `page` of a member list; the repeating store serves its last page again past the end. */
+  const paged = (size: number, read: (offset: number, limit: number) => number[]) => {
+    const lastPage = Math.max(1, Math.ceil(size / limit));
+    const served = catalog.twist === 'repeating-pages' && page > lastPage ? lastPage : page;
+    return { products: read((served - 1) * limit, limit).map((i) => shopifyListed(catalog, i)) };
+  };
+  if (pathname === '/products.json') return json(paged(catalog.listingCount(), catalog.listingIndexes));
   if (collectionJson) {
     const collection = catalog.collection(decodeURIComponent(collectionJson[1]));
     if (!collection) return json({ errors: 'Not Found' }, 404);
-    return json({ products: collection.productIndexes((page - 1) * limit, limit).map((i) => shopifyListed(catalog, i)) });
+    return json(paged(collection.size(), collection.productIndexes));
   }
   if (pathname === '/collections.json') {
     const collections = catalog.collections.slice((page - 1) * limit, page * limit).map((c) => ({
