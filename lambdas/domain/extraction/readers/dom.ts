@@ -61,6 +61,9 @@ const moneyCount = (text: string) => {
   for (const m of text.matchAll(PRICE_LIKE)) if (/^\D/.test(m[0]) || /[.,]\d{2}$/.test(m[0])) n++;
   return n;
 };
+const MEASURE_TEXT = /\b(pounds?|lbs?|ounces?|oz|kg|grams?|inch(es)?|cm|mm|litres?|liters?|ml|watts?)\b/i;
+/** "Weight: ..." and other "Label: value" facts; a price label ("Price:", "Цена:") is fine. */
+const OTHER_LABEL = /^\s*(?!(?:[^:]*?)(price|preis|prix|precio|prezzo|preço|cena|цена|ціна|価格|价格|價格|가격|fiyat|giá|ราคา|מחיר|السعر|ár|pris|prijs|hinta|kaina|cijena|sale|now|our))[\p{L} ]{2,24}:\s*[^\s]/iu;
 /** ASCII, Arabic-Indic, Persian and full-width digits. */
 const ANY_DIGIT = /[\d\u0660-\u0669\u06f0-\u06f9\uff10-\uff19]/;
 const LOGO_HINT = /(^|[\s_-])(logo|site-?(title|name|brand|logo)|brand-?(name|logo)|masthead|navbar-brand|header)([\s_-]|$)/i;
@@ -210,8 +213,11 @@ function plainTextPrices(scope: Element | null, hints: { currency: string | null
     if (own && ANY_DIGIT.test(own) && own.length <= 60) {
       const text = fullText(el, 80);
       parsed++;
-      // The currency must be written in the text: hints only say which one an ambiguous mark is.
-      if (parsePrice(text, {}).currency) {
+      // The currency must be written in the text (hints only say which one an ambiguous mark is),
+      // and the text is no measure ("Weight: 3.5 pounds") or other labelled fact.
+      // A price shown as such is a few words at most, not a sentence that mentions one.
+      const words = text.match(/\p{L}{2,}/gu)?.length ?? 0;
+      if (words <= 4 && !MEASURE_TEXT.test(text) && !OTHER_LABEL.test(text) && parsePrice(text, {}).currency) {
         const price = parsePrice(text, hints);
         const label = labelAround(el, text);
         const demoted = label && (INSTALMENT_LABEL.test(label.before) || COUPON_LABEL.test(label.before) || UNIT_AFTER_PRICE.test(label.after));
