@@ -8,6 +8,16 @@ import type { CrawlPlan, FoundListing, Listing, PageOutcome } from '../domain/cr
 /** Positions between two anchors: bounds what a page read may skip. */
 export const ANCHOR_EVERY = 100;
 
+/** What the end of a crawl needs of a stored listing (read without its data). */
+export interface ListingMark {
+  url: string;
+  /** Opaque position of the item in its partition (for anchors). */
+  cursor: string;
+  crawl: string;
+  order: number;
+  first_crawl: string;
+}
+
 export interface StoredListing extends Listing {
   /** Opaque position of the item in its partition (for anchors). */
   cursor: string;
@@ -80,8 +90,8 @@ export interface ListingStore {
   waiters(crawlId: string): Promise<string[]>;
 
   // ---- the end of a crawl: streaming passes over the vendor's items ----
-  /** Every listing of the vendor in URL order, a page at a time. */
-  listingPages(vendor: string): AsyncIterable<StoredListing[]>;
+  /** Every listing of the vendor in URL order, a page at a time (marks only: no names, images or prices). */
+  listingPages(vendor: string): AsyncIterable<ListingMark[]>;
   removeListings(vendor: string, urls: readonly string[]): Promise<void>;
   /** The stored listings of these URLs (missing ones left out). */
   getListings(vendor: string, urls: readonly string[]): Promise<StoredListing[]>;

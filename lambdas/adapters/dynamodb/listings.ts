@@ -110,7 +110,7 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
     return found;
   }
 
-  async function* queryPages(pk: string, prefix: string): AsyncIterable<Array<Record<string, any>>> {
+  async function* queryPages(pk: string, prefix: string, only?: { projection: string; names: Record<string, string> }): AsyncIterable<Array<Record<string, any>>> {
     let start: Record<string, any> | undefined;
     for (let page = 0; page < 1_000_000; page++) {
       const out = await documents.send(
@@ -118,6 +118,7 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
           TableName: tableName,
           KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
           ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
+          ...(only ? { ProjectionExpression: only.projection, ExpressionAttributeNames: only.names } : {}),
           ConsistentRead: true,
           ExclusiveStartKey: start,
         }),
@@ -261,7 +262,10 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
     },
 
     async *listingPages(vendor) {
-      for await (const items of queryPages(listingPk(vendor), 'U#')) yield items.map(storedListing);
+      const marks = { projection: 'sk, #url, crawl, #order, first_crawl', names: { '#url': 'url', '#order': 'order' } };
+      for await (const items of queryPages(listingPk(vendor), 'U#', marks)) {
+        yield items.map((item) => ({ url: item.url, cursor: item.sk, crawl: item.crawl, order: Number(item.order ?? 0), first_crawl: item.first_crawl ?? item.crawl }));
+      }
     },
 
     getListings: async (vendor, urls) => (await getAll([...new Set(urls)].map((url) => ({ pk: listingPk(vendor), sk: urlSk(url) })))).map(storedListing),
