@@ -19,11 +19,13 @@ const PLACEHOLDER = /^(choose|select|pick|please|wähle|bitte|choisir|sélection
 
 function optionName($: CheerioAPI, select: Element): string | null {
   const a = select.attribs;
-  const explicit = a['data-option-name'] ?? a['data-attribute_name'] ?? a['aria-label'];
-  if (explicit) return cleanText(explicit.replace(/^attribute_(pa_)?/, ''));
+  if (a['data-option-name']) return cleanText(a['data-option-name']);
+  // The visible label before an attribute slug ("Colour", not "pa_color").
   const id = a.id;
   const label = id ? cleanText($(`label[for="${id}"]`).first().text()) : null;
   if (label) return label;
+  const explicit = a['aria-label'] ?? a['data-attribute_name'];
+  if (explicit) return cleanText(explicit.replace(/^attribute_(pa_)?/, ''));
   const parentLabel = $(select).closest('label');
   if (parentLabel.length) {
     const text = cleanText(parentLabel.clone().children('select').remove().end().text());
