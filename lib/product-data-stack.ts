@@ -25,6 +25,7 @@ import { SCHEDULES, type ScheduleSpec } from '../lambdas/topology/schedules';
 import { SearchIndex } from './search-index';
 import { Operability } from './operability';
 import { apiInvokeRole, RoleInvokedLambdaIntegration } from './api-integration';
+import { routeMemory, workerMemory } from './sizing';
 
 export interface Topology {
   routes: readonly Route[];
@@ -63,11 +64,9 @@ export const pascal = (name: string): string =>
     .map((part) => part[0].toUpperCase() + part.slice(1))
     .join('');
 
+// Memory per function from measurement: lib/sizing.ts.
 function httpSizing(route: Route): { memorySize: number; timeoutSeconds: number } {
-  if (route.family === 'public') return { memorySize: 256, timeoutSeconds: 10 };
-  // Search ranks in memory: 1769 MB is one full vCPU.
-  if (route.scope === 'search') return { memorySize: 1769, timeoutSeconds: HTTP_TIMEOUT_SECONDS };
-  return { memorySize: 1024, timeoutSeconds: HTTP_TIMEOUT_SECONDS };
+  return { memorySize: routeMemory(route), timeoutSeconds: route.family === 'public' ? 10 : HTTP_TIMEOUT_SECONDS };
 }
 
 export class ProductDataStack extends Stack {
@@ -230,7 +229,7 @@ export class ProductDataStack extends Stack {
       const fn = nodeFunction(this, `${pascal(name)}Fn`, {
         entry: sources.worker(name),
         description: `Worker ${name}`,
-        memorySize: 1024,
+        memorySize: workerMemory(name),
         timeoutSeconds: limits.length > 0 ? Math.min(LAMBDA_MAX_TIMEOUT_SECONDS, ...limits) : TASK_WORKER_TIMEOUT_SECONDS,
         environment,
       });

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { THRESHOLDS } from '../../lib/alarms';
 import { EXECUTION_KINDS, URL_OUTCOMES } from '../../lib/metric-names';
 import { LOG_RETENTION } from '../../lib/node-function';
+import { MEMORY, routeMemory, workerMemory } from '../../lib/sizing';
 import { ProductDataStack } from '../../lib/product-data-stack';
 import { ROUTES } from '../../lambdas/topology/routes';
 import { FIXTURE_QUEUES, FIXTURE_WORKFLOWS, fixtureLayout, synthStack } from './helpers';
@@ -265,5 +266,21 @@ describe('API invocation through one role', () => {
     for (const integration of integrations) {
       expect(invoked.some((s) => mentions(s.Resource, integration.Properties!.IntegrationUri['Fn::GetAtt'][0]))).toBe(true);
     }
+  });
+});
+
+describe('memory per function', () => {
+  it('sizes each route and worker by what it does (lib/sizing.ts), not one default', () => {
+    const functions = resourcesOf(template, 'AWS::Lambda::Function');
+    for (const route of ROUTES) {
+      expect(functions[logicalIdOf(stack.routeFunctions.get(route.operationId)!)].Properties!.MemorySize, route.operationId).toBe(routeMemory(route));
+    }
+    for (const [name, worker] of stack.workers) expect(functions[logicalIdOf(worker)].Properties!.MemorySize, name).toBe(workerMemory(name));
+    const sizes = new Set(Object.values(functions).map((fn) => fn.Properties!.MemorySize));
+    expect(sizes.size).toBeGreaterThanOrEqual(4);
+    // The vendors handler is DynamoDB-bound; a synchronous extraction is CPU-bound; search ranks in memory.
+    const byId = (operationId: string) => functions[logicalIdOf(stack.routeFunctions.get(operationId)!)].Properties!.MemorySize;
+    expect([byId('v2Vendors'), byId('legacyProduct'), byId('legacySearch'), byId('health')]).toEqual([MEMORY.api, MEMORY.syncExtraction, MEMORY.search, MEMORY.public]);
+    expect(functions[logicalIdOf(stack.workers.get('extract-worker')!)].Properties!.MemorySize).toBe(MEMORY.pageWorker);
   });
 });
