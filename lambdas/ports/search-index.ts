@@ -57,8 +57,8 @@ export interface IndexFilter {
   vendor?: string;
   /** key -> any of these normalised values. */
   facets?: Record<string, string[]>;
-  /** Documents with one of these terms in title, brand, category or attributes are dropped. */
-  excludeTerms?: string[];
+  /** A document holding every term of one of these groups in title, brand, category or attributes is dropped. */
+  exclude?: string[][];
   /** Documents whose primary colour is one of these families are dropped. */
   excludePrimaryColours?: string[];
   /** Documents of a known gender / age group outside these are dropped. */

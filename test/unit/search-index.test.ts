@@ -212,6 +212,19 @@ describe('ranking order', () => {
     expect(kitchenly.hits.map((h) => h.item.url)).toEqual(['https://shop.test/a2']);
   });
 
+  it('a negated phrase drops products that have all of it, not those with one of its words', async () => {
+    const { service, ingest } = freshService();
+    await ingest([
+      change('https://shop.test/b1', { title: 'Weighted Blanket with Glass Beads' }),
+      change('https://shop.test/b2', { title: 'Weighted Blanket with Plastic Pellets' }),
+      change('https://shop.test/b3', { title: 'Weighted Blanket, Glass Free', description: 'No beads.' }),
+    ]);
+    const result = await service.search(request('weighted blanket without glass beads'));
+    expect(result.hits.map((h) => h.item.url).sort()).toEqual(['https://shop.test/b2', 'https://shop.test/b3']);
+    const avoid = await service.search(request('weighted blanket', { profile: { avoid: ['plastic pellets'] } }));
+    expect(avoid.hits.map((h) => h.item.url).sort()).toEqual(['https://shop.test/b1', 'https://shop.test/b3']);
+  });
+
   it('a profile: in_stock_only and avoid are hard rules, colours and activities boost', async () => {
     const { service, ingest } = freshService();
     await ingest([

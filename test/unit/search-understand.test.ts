@@ -72,9 +72,23 @@ describe('negations', () => {
   it('a negated word excludes products that have it, with its kin', async () => {
     const u = await read('jacket without hood');
     expect(u.understood.excluded).toEqual(['hood']);
-    expect(u.excludeTerms).toEqual(expect.arrayContaining(['hood', 'hoodi']));
+    expect(u.exclude).toEqual([['hood'], ['hoodi']]);
     expect((await read('sneakers -leather')).understood.excluded).toEqual(['leather']);
     expect((await read('dress no sequins')).understood.excluded).toEqual(['sequins']);
+  });
+
+  it('a negated phrase drops only products that have all of it', async () => {
+    const beads = await read('weighted blanket without glass beads');
+    expect(beads.understood).toMatchObject({ terms: ['weighted', 'blanket'], excluded: ['glass beads'] });
+    expect(beads.exclude).toEqual([['glass', 'bead']]);
+    // The phrase ends at a filler word: what follows is wanted again.
+    const lights = await read('lights without wiring with switch');
+    expect(lights.understood).toMatchObject({ excluded: ['wiring'], terms: ['lights', 'switch'] });
+  });
+
+  it('"non slip", "no show" are what a product is, not negations', async () => {
+    expect((await read('non slip shower mat')).understood.excluded).toEqual([]);
+    expect((await read('no show socks')).understood).toMatchObject({ excluded: [], notColours: [] });
   });
 });
 

@@ -270,12 +270,18 @@ export function createMemoryIndex(options: MemoryIndexOptions = {}): SearchIndex
     });
 
     // Exclusions: slots holding an excluded word in what describes the product.
-    const excluding = (filter.excludeTerms ?? []).length > 0;
+    const excluding = (filter.exclude ?? []).length > 0;
     if (excluding) {
-      for (const term of filter.excludeTerms!) {
-        const list = postings.get(term);
-        if (!list) continue;
-        for (let i = 0; i < list.n; i++) if (list.tfs[i] & packedFieldMask(EXCLUSION_FIELDS)) excludedStamp[list.ids[i]] = q;
+      const fieldMask = packedFieldMask(EXCLUSION_FIELDS);
+      for (const group of filter.exclude!) {
+        // Slots holding every term of the group (counted per term), then marked.
+        const lists = group.map((term) => postings.get(term));
+        if (!lists.length || lists.some((list) => !list)) continue;
+        const counts = new Map<number, number>();
+        for (const list of lists as Postings[]) {
+          for (let i = 0; i < list.n; i++) if (list.tfs[i] & fieldMask) counts.set(list.ids[i], (counts.get(list.ids[i]) ?? 0) + 1);
+        }
+        for (const [id, count] of counts) if (count === lists.length) excludedStamp[id] = q;
       }
     }
 

@@ -6,7 +6,8 @@ import type { CatalogChange, CatalogFeed, CatalogRecords, IndexBoosts, IndexFilt
 import type { CatalogItem, FeedRequest, ProductSearch, SearchHit, SearchRequest, SearchResponse } from './api';
 import { catalogKey, toCatalogItem, toSearchDocument } from './document';
 import { analyze, normalise } from './text';
-import { bareCategoryId, colourOf, keywordsOnly, understand, type Understanding } from './understand';
+import { bareCategoryId, colourOf, excludeGroupsOf, keywordsOnly, understand, type Understanding } from './understand';
+import { fold } from '../enrichment/text';
 
 export interface SearchServiceDeps {
   index: SearchIndex;
@@ -238,15 +239,15 @@ async function filterOf(request: SearchRequest, u: Understanding, keywords: bool
 
   const avoid = request.profile?.avoid ?? [];
   const avoidColours: string[] = [];
-  const avoidTerms: string[] = [];
-  for (const word of avoid) {
-    const family = await colourOf(word);
+  const avoidGroups: string[][] = [];
+  for (const phrase of avoid) {
+    const family = await colourOf(phrase.trim());
     if (family) avoidColours.push(family);
-    else avoidTerms.push(...analyze(word));
+    else avoidGroups.push(...excludeGroupsOf(fold(phrase).replace(/[^\p{L}\p{N}]+/gu, ' ').trim()));
   }
-  const excludeTerms = [...new Set([...u.excludeTerms, ...avoidTerms])];
+  const exclude = [...u.exclude, ...avoidGroups];
   const notColours = [...new Set([...u.understood.notColours, ...avoidColours])];
-  if (excludeTerms.length) filter.excludeTerms = excludeTerms;
+  if (exclude.length) filter.exclude = exclude;
   if (notColours.length) filter.excludePrimaryColours = notColours;
   if (u.genders) filter.genders = u.genders;
   if (u.ageGroups) filter.ageGroups = u.ageGroups;

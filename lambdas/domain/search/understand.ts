@@ -14,8 +14,8 @@ import { analyze, normalise, synonymsOf, typoBudget } from './text';
 export interface Understanding {
   understood: UnderstoodQuery;
   groups: TermGroup[];
-  /** Index terms whose presence drops a product ("without hood"). */
-  excludeTerms: string[];
+  /** Each entry: index terms whose presence together drops a product ("without glass beads" -> [glass, bead]). */
+  exclude: string[][];
   /** Genders / age groups a product of known gender / age must have. */
   genders?: string[];
   ageGroups?: string[];
@@ -151,7 +151,10 @@ const FILLER = new Set(
     'new top quality cool pair one ones like').split(/\s+/).filter(Boolean),
 );
 const VALUE_WORDS = new Set(['cheap', 'cheapest', 'affordable', 'budget', 'inexpensive', 'bargain', 'deal', 'deals']);
-const NEGATIONS = new Set(['not', 'no', 'without', 'except', 'excluding', 'exclude', 'minus', 'non', 'never', 'avoid']);
+// Not "non": "non slip", "non stick" and "non toxic" name what a product is.
+const NEGATIONS = new Set(['not', 'no', 'without', 'except', 'excluding', 'exclude', 'minus', 'never', 'avoid']);
+// "no show socks", "no iron shirt": products, not negations.
+const NO_COMPOUNDS = new Set(['show', 'iron', 'slip', 'stick', 'scratch', 'spill', 'tie', 'touch', 'fade']);
 // After a negation, words that lead to the thing negated ("not in black", "without a hood").
 const NEGATION_LEADS = new Set(['in', 'a', 'an', 'any', 'the', 'made', 'with', 'of']);
 const SHADES = new Set(['light', 'dark', 'pale', 'deep', 'bright', 'dusty', 'soft', 'neon', 'hot', 'baby', 'pastel', 'muted']);
@@ -175,8 +178,23 @@ async function colourModifier(word: string): Promise<boolean> {
   return !(await colourOf(word)) && (await colourFamily(fold(word))) !== null;
 }
 
-function termsOfWord(word: string): string[] {
-  return [...new Set([...analyze(word), ...(NEGATION_EXPANSIONS[fold(word)] ?? []).flatMap((w) => analyze(w))])];
+/** The term groups a negated phrase excludes: the phrase itself, and for one word its kin ("hood" -> hoodie, hooded). */
+export function excludeGroupsOf(phrase: string): string[][] {
+  const terms = [...new Set(analyze(phrase))];
+  if (!terms.length) return [];
+  const groups = [terms];
+  const words = phrase.split(' ');
+  const seen = new Set(terms);
+  if (words.length === 1) {
+    for (const kin of NEGATION_EXPANSIONS[fold(words[0])] ?? []) {
+      for (const term of analyze(kin)) {
+        if (seen.has(term)) continue;
+        seen.add(term);
+        groups.push([term]);
+      }
+    }
+  }
+  return groups;
 }
 
 /** One term group per analyzed term of a word; synonyms as weaker variants unless `plain`. */
@@ -210,7 +228,7 @@ export function keywordsOnly(query: string): Understanding {
   return {
     understood: { terms: words, colours: [], notColours: [], excluded: [], brands: [] },
     groups: groupsOf(words, true),
-    excludeTerms: [],
+    exclude: [],
     inStock: false,
     value: false,
   };
@@ -238,7 +256,7 @@ export async function understand(query: string, catalog: { brandShare(normalised
   for (let i = 0; i < words.length; i++) {
     let word = words[i];
     let negated = false;
-    if (NEGATIONS.has(word)) {
+    if (NEGATIONS.has(word) && !(word === 'no' && NO_COMPOUNDS.has(words[i + 1] ?? ''))) {
       negated = true;
       while (i + 1 < words.length && NEGATION_LEADS.has(words[i + 1])) i++;
       word = words[++i];
@@ -256,9 +274,19 @@ export async function understand(query: string, catalog: { brandShare(normalised
     const family = await colourOf(word);
     if (family) {
       if (!notColours.includes(family)) notColours.push(family);
-    } else if (!FILLER.has(word)) {
-      excluded.push(word);
+      continue;
     }
+    if (FILLER.has(word)) continue;
+    // "without glass beads", "without c wire": the negated thing may be a phrase (up to three
+    // words, ending at a filler word or another negation); a product is dropped only when it has all of it.
+    const phrase = [word];
+    if (!words[i].startsWith('-')) {
+      while (phrase.length < 3 && i + 1 < words.length && !FILLER.has(words[i + 1]) && !NEGATIONS.has(words[i + 1]) && !words[i + 1].startsWith('-')) {
+        if (await colourOf(words[i + 1])) break;
+        phrase.push(words[++i]);
+      }
+    }
+    excluded.push(phrase.join(' '));
   }
   words = kept;
 
@@ -332,7 +360,7 @@ export async function understand(query: string, catalog: { brandShare(normalised
       ...(category ? { category: { id: category.id, path: category.path } } : {}),
     },
     groups: groupsOf(rest, false),
-    excludeTerms: [...new Set(excluded.flatMap(termsOfWord))],
+    exclude: excluded.flatMap(excludeGroupsOf),
     genders: gender ? GENDERS_ALLOWED[gender] : undefined,
     ageGroups: ageGroup ? AGES_ALLOWED[ageGroup] : undefined,
     inStock,
