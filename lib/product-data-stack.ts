@@ -19,7 +19,7 @@ import { ROUTES, type Route, type Scope } from '../lambdas/topology/routes';
 import { TABLE } from '../lambdas/topology/table';
 import { WORKFLOWS, type WorkflowSpec } from '../lambdas/topology/workflows';
 import { buildSubstitutions } from './asl-substitutions';
-import { nodeFunction } from './node-function';
+import { nodeFunction, sharedLogGroup } from './node-function';
 import { assertSourcesExist, projectLayout, type SourceLayout } from './source-layout';
 import { SCHEDULES, type ScheduleSpec } from '../lambdas/topology/schedules';
 import { SearchIndex } from './search-index';
@@ -157,6 +157,9 @@ export class ProductDataStack extends Stack {
     }
     for (const [name, queue] of this.queues) new CfnOutput(this, `${pascal(name)}QueueUrl`, { value: queue.queueUrl });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.operability.alarms.topic.topicArn, description: 'SNS topic of every alarm' });
+    new CfnOutput(this, 'DashboardName', { value: this.operability.dashboard.dashboard.dashboardName, description: 'CloudWatch dashboard' });
+    new CfnOutput(this, 'ApiFunctionLogGroup', { value: sharedLogGroup(this, 'api').logGroupName, description: 'Log group of every HTTP handler' });
+    new CfnOutput(this, 'WorkerFunctionLogGroup', { value: sharedLogGroup(this, 'workers').logGroupName, description: 'Log group of every worker' });
   }
 
   private createTable(removalPolicy: RemovalPolicy): Table {
