@@ -43,7 +43,7 @@ const collectionPk = (vendor: string) => SCHEMA.collection.pk({ vendor });
 const anchorPk = (vendor: string, slot: string, name: string) => SCHEMA.listingAnchor.pk({ vendor, slot, name: name || ALL });
 const anchorSk = (k: number) => SCHEMA.listingAnchor.sk({ k: String(k).padStart(POSITION_DIGITS, '0') });
 /** Concurrent batch writes per call: the table's latency overlaps, not its throughput. */
-const WRITE_LANES = 4;
+const WRITE_LANES = 2;
 const headKey = (vendor: string) => SCHEMA.catalogHead.key({ vendor });
 const planKey = (crawlId: string) => SCHEMA.crawlPlan.key({ id: crawlId });
 const outcomeKey = (crawlId: string, seq: string, n: number) => SCHEMA.crawlPage.key({ id: crawlId, seq, n: String(n).padStart(6, '0') });
