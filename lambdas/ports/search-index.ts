@@ -73,8 +73,8 @@ export interface IndexBoosts {
   /** Normalised brand names a query named in passing (too common a word to filter by). */
   brands?: { values: string[]; weight: number };
   category?: { id: string; weight: number };
-  /** Words that add to the score where they occur but are not required. */
-  optional?: WeightedTerm[];
+  /** Words that add to the score where they occur but are not required; `bonus` is added flat to every document holding one. */
+  optional?: Array<WeightedTerm & { bonus?: number }>;
   available?: number;
   completeness?: number;
   /** Cheaper and on-sale products first among equals (a profile that values value). */

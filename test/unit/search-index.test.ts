@@ -212,6 +212,18 @@ describe('ranking order', () => {
     expect(kitchenly.hits.map((h) => h.item.url)).toEqual(['https://shop.test/a2']);
   });
 
+  it('"wine glasses" finds wine glasses before red glasses', async () => {
+    const { service, ingest } = freshService();
+    await ingest([
+      change('https://shop.test/g1', { title: 'Reading Glasses', attributes: { color: { iscc_family: 'red', merchant_label: 'Red' } } }),
+      change('https://shop.test/g2', { title: 'Crystal Wine Glasses, Set of 4' }),
+      change('https://shop.test/g3', { title: 'Sun Glasses' }),
+    ]);
+    const hits = (await service.search(request('wine glasses'))).hits.map((h) => h.item.url);
+    expect(hits[0]).toBe('https://shop.test/g2');
+    expect(hits).toHaveLength(3);
+  });
+
   it('a negated phrase drops products that have all of it, not those with one of its words', async () => {
     const { service, ingest } = freshService();
     await ingest([

@@ -57,6 +57,18 @@ describe('colours', () => {
   });
 });
 
+describe('colour words that are also things', () => {
+  it('"wine glasses" boosts red gently and keeps "wine" as a scoring word', async () => {
+    const u = await read('wine glasses');
+    expect(u.understood.colours).toEqual(['red']);
+    expect(u.colourStrength).toBe('gentle');
+    expect(u.optional).toEqual(['wine']);
+    expect(u.understood.terms).toEqual(['glasses']);
+    expect((await read('burgundy scarf')).colourStrength).toBe('firm');
+    expect((await read('rose pink scarf')).colourStrength).toBe('firm');
+  });
+});
+
 describe('negations', () => {
   it('a negated colour excludes its family', async () => {
     const u = await read('hoodie not black');

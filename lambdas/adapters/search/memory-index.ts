@@ -324,7 +324,7 @@ export function createMemoryIndex(options: MemoryIndexOptions = {}): SearchIndex
         const idf = idfOf(list.n) * o.weight;
         for (let i = 0; i < list.n; i++) {
           const id = list.ids[i];
-          if (stamp[id] === q || query.groups.length === 0) extra.set(id, (extra.get(id) ?? 0) + bm25(list.tfs[i], id, idf, averages));
+          if (stamp[id] === q || query.groups.length === 0) extra.set(id, (extra.get(id) ?? 0) + bm25(list.tfs[i], id, idf, averages) + (o.bonus ?? 0));
         }
       }
     }

@@ -41,7 +41,7 @@ const SNAPSHOT_VERSION = 2;
 const FEED_PAGE = 1000;
 
 // Weights of the soft signals, in BM25 units (a strong title match scores about 3-6).
-const WEIGHTS = { colour: 3, profileColour: 1.5, gender: 1.5, brand: 0.5, category: 2, available: 0.4, completeness: 0.8, value: 1, profileWord: 0.5 };
+const WEIGHTS = { colour: 3, gentleColour: 1.5, queryWord: 1, profileColour: 1.5, gender: 1.5, brand: 0.5, category: 2, available: 0.4, completeness: 0.8, value: 1, profileWord: 0.5 };
 
 export function createSearchService(deps: SearchServiceDeps): SearchService {
   const { index } = deps;
@@ -258,7 +258,7 @@ async function boostsOf(request: SearchRequest, u: Understanding): Promise<Index
   const profile = request.profile ?? {};
   const boosts: IndexBoosts = { available: WEIGHTS.available, completeness: WEIGHTS.completeness };
   if (u.understood.colours.length) {
-    boosts.colours = { families: u.understood.colours, weight: WEIGHTS.colour };
+    boosts.colours = { families: u.understood.colours, weight: u.colourStrength === 'gentle' ? WEIGHTS.gentleColour : WEIGHTS.colour };
   } else if (profile.colours?.length) {
     const families = (await Promise.all(profile.colours.map((c) => colourOf(c)))).filter((f): f is NonNullable<typeof f> => !!f);
     if (families.length) boosts.colours = { families, weight: WEIGHTS.profileColour };
@@ -268,7 +268,12 @@ async function boostsOf(request: SearchRequest, u: Understanding): Promise<Index
   if (u.understood.category) boosts.category = { id: bareCategoryId(u.understood.category.id), weight: WEIGHTS.category };
   if (u.value || profile.value) boosts.value = WEIGHTS.value;
   const words = [...(profile.fits ?? []), ...(profile.aesthetics ?? []), ...(profile.activities ?? [])];
-  const optional = [...new Set(words.flatMap((w) => analyze(w)))].map((term) => ({ term, weight: WEIGHTS.profileWord }));
+  const queryWords = new Set((u.optional ?? []).flatMap((w) => analyze(w)));
+  const optional = [
+    // A product that has the word itself ("Wine Glasses") is read as the thing, at least as well as any product in the colour.
+    ...[...queryWords].map((term) => ({ term, weight: WEIGHTS.queryWord, bonus: WEIGHTS.gentleColour * 1.25 + 0.25 })),
+    ...[...new Set(words.flatMap((w) => analyze(w)))].filter((t) => !queryWords.has(t)).map((term) => ({ term, weight: WEIGHTS.profileWord })),
+  ];
   if (optional.length) boosts.optional = optional;
   return boosts;
 }

@@ -25,6 +25,10 @@ export interface Understanding {
   value: boolean;
   /** Brands named in passing whose name is mostly an ordinary word here: they boost, never filter. */
   brandBoosts?: string[];
+  /** Words that score where they occur without being required (colour words that are also things). */
+  optional?: string[];
+  /** 'gentle' when every colour came from such a word ("wine glasses"). */
+  colourStrength?: 'firm' | 'gentle';
 }
 
 const SYNONYM_WEIGHT = 0.9;
@@ -325,11 +329,18 @@ export async function understand(query: string, catalog: { brandShare(normalised
   // Colours: soft, so they leave the required text.
   const colours: string[] = [];
   const rest: string[] = [];
+  // Colour words that are as often things ("wine glasses", "rose bush", "olive oil" is safe
+  // only because olive names no product here): they boost the colour gently and stay as words
+  // that score where they occur, neither required nor removed.
+  const ambiguous: string[] = [];
+  let firmColour = false;
   for (let i = 0; i < words.length; i++) {
     const word = words[i];
     const family = await colourOf(word);
     if (family) {
       if (!colours.includes(family)) colours.push(family);
+      if (isColourWord(fold(word)) || SHADES.has(rest[rest.length - 1] ?? '') || (i + 1 < words.length && (await colourOf(words[i + 1])))) firmColour = true;
+      else ambiguous.push(word);
       // "light blue", "jet black": the shade or colour name before it goes with it.
       const before = rest[rest.length - 1];
       if (before && (SHADES.has(before) || (await colourModifier(before)))) rest.pop();
@@ -366,6 +377,8 @@ export async function understand(query: string, catalog: { brandShare(normalised
     inStock,
     value,
     ...(brandBoosts.length ? { brandBoosts } : {}),
+    ...(ambiguous.length ? { optional: ambiguous } : {}),
+    ...(colours.length ? { colourStrength: firmColour ? ('firm' as const) : ('gentle' as const) } : {}),
   };
 }
 
