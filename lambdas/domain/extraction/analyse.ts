@@ -10,6 +10,7 @@ import { readJsonLd } from './readers/jsonld';
 import { readMicrodata } from './readers/microdata';
 import { readMetaTags, readOpenGraph } from './readers/opengraph';
 import type { SchemaReading } from './readers/schema-org';
+import { parseTolerantJson } from './tolerant-json';
 import { absoluteUrl, cleanText, currencyCode } from './values';
 
 export interface PageAnalysis {
@@ -127,6 +128,21 @@ export function withoutSiteName(title: string, siteName: string | null, pageUrl:
   return title;
 }
 
+function shopifyAnalyticsProduct(html: string): { sku: string | null; vendor: string | null } | null {
+  const at = html.indexOf('var meta = {"product":');
+  if (at < 0) return null;
+  const start = at + 'var meta = '.length;
+  const end = html.indexOf('};', start);
+  if (end < 0 || end - start > 200_000) return null;
+  const parsed = parseTolerantJson(html.slice(start, end + 1)) as { product?: { vendor?: unknown; variants?: Array<{ sku?: unknown }> } } | null;
+  const product = parsed?.product;
+  if (!product || typeof product !== 'object') return null;
+  const variants = Array.isArray(product.variants) ? product.variants : [];
+  // Several variants: which SKU is the product's is not said here.
+  const sku = variants.length === 1 ? cleanText(variants[0]?.sku) : null;
+  return { sku, vendor: cleanText(product.vendor) };
+}
+
 /** htmlparser2 in HTML mode: several times faster than parse5 and lighter on memory. */
 export function loadHtml(html: string): CheerioAPI {
   return cheerio.load(html, { xml: { xmlMode: false, decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true } });
@@ -166,6 +182,13 @@ export function analysePage(html: string, url: string, options: AnalyseOptions =
     listingTypes: [...jsonLd.types, ...microdata.types].filter((t) => /^(ItemList|CollectionPage|SearchResultsPage|OfferCatalog|Blog|BlogPosting|Article|NewsArticle|Recipe|Event|MusicEvent|TheaterEvent|SportsEvent|Course|JobPosting|VideoObject|Movie|Person|SoftwareSourceCode|Report|TechArticle|ScholarlyArticle|LiveBlogPosting|Review|Restaurant|LocalBusiness)$/.test(t)),
     platform: platform.platform,
   };
+  // Shopify's analytics object (`var meta = {"product": ...}`) on every product page: the
+  // variant SKU and vendor without a network probe (the probe's `.js` overrides it when it answers).
+  const analytics = shopifyAnalyticsProduct(html);
+  if (analytics) {
+    dom.product.sku ??= analytics.sku;
+    dom.product.brand ??= analytics.vendor;
+  }
   const embedded = readEmbeddedVariants($);
   if (embedded.options.length || embedded.variants.length) {
     const reference = jsonLd.product?.price ?? microdata.product?.price ?? openGraph?.price ?? dom.product.price ?? null;

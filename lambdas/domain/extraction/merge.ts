@@ -172,6 +172,18 @@ export function mergeCandidates(candidates: ProductCandidate[], dom: DomReading 
     }
     return null;
   };
+  // Template placeholders ("$metabrand", "{{ brand }}", "Your name here") are no brand.
+  const pickBrand = (): string | null => {
+    for (const c of sorted) {
+      // "See more from the brand: Panasonic" in any language: the value after the brand label.
+      const b = c.brand?.trim().replace(/^.{0,60}\b(brand|marca|marke|marque|merk|märke|marka|бренд|marchio)\s*:\s*/iu, '');
+      if (b && !/^[$%{[<]|^(your (brand|name) here|brand name|brand|null|undefined|none|n\/a|-)$/i.test(b)) {
+        provenance.brand = c.source;
+        return b;
+      }
+    }
+    return null;
+  };
   const price = choosePrice(candidates, dom);
   if (price.source) provenance.price = price.source;
   // Variants from the most trusted source, unless its variant prices disagree with the price
@@ -227,7 +239,7 @@ export function mergeCandidates(candidates: ProductCandidate[], dom: DomReading 
     title: pick('title', TITLE_ORDER),
     description: pick('description'),
     descriptionHtml: pick('descriptionHtml'),
-    brand: pick('brand'),
+    brand: pickBrand(),
     vendor: pick('vendor'),
     sku,
     gtin: pick('gtin'),

@@ -180,7 +180,9 @@ const COUNTRY_CURRENCY_TABLE: Record<string, string> = {
   cn: 'CNY', ar: 'ARS', cl: 'CLP', it: 'EUR', tr: 'TRY', lv: 'EUR', gh: 'GHS', sk: 'EUR', gr: 'EUR', eg: 'EGP',
   lu: 'EUR', bg: 'BGN', se: 'SEK', lt: 'EUR', lk: 'LKR', kz: 'KZT', hr: 'EUR', bd: 'BDT', kr: 'KRW', cz: 'CZK',
   fi: 'EUR', ie: 'EUR', be: 'EUR', pt: 'EUR', za: 'ZAR', uk: 'GBP', kw: 'KWD', bh: 'BHD', om: 'OMR', jo: 'JOD',
-  qa: 'QAR', md: 'MDL', rs: 'RSD',
+  qa: 'QAR', md: 'MDL', rs: 'RSD', pk: 'PKR', pe: 'PEN', ma: 'MAD', ke: 'KES', np: 'NPR', is: 'ISK', uy: 'UYU',
+  py: 'PYG', bo: 'BOB', cr: 'CRC', do: 'DOP', gt: 'GTQ', tn: 'TND', dz: 'DZD', ge: 'GEL', am: 'AMD', az: 'AZN', uz: 'UZS',
+  mn: 'MNT', kh: 'KHR', mk: 'MKD', al: 'ALL', ba: 'BAM', mt: 'EUR', cy: 'EUR', me: 'EUR', ec: 'USD', sv: 'USD',
 };
 
 // A Map: lookups come with freshly lower-cased strings, which a keyed object lookup must intern.

@@ -299,7 +299,8 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
       const strength = el.attribs.itemprop === 'price' ? 3 : /price/i.test(classId) ? 2 : 1;
       priceEls.push({ el, ctx: next, order, strength });
     }
-    if (/sku|product-?id|productcode|product-code|item-?number|article-?number|artnr|model-number/i.test(classId) && !next.noise) {
+    // itemprop sku/productID also counts outside an itemscope ("Ref : <span itemprop=productID>").
+    if ((/sku|product-?id|productcode|product-code|item-?number|article-?number|artnr|model-number/i.test(classId) || el.attribs.itemprop === 'sku' || el.attribs.itemprop === 'productID') && !next.noise) {
       const t = fullText(el, 120);
       if (t) skuTexts.push(t);
     }
@@ -434,6 +435,8 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
   for (const t of brandTexts) {
     const b = t
       .replace(/^(visit the|brand:|marke:|marca:|marque\s*:|by|besuchen sie den|besuche den|visita lo store di|visitez la boutique|visita la tienda de)\s*/i, '')
+      // "See more from the brand: Panasonic" in any language: the value after the brand label.
+      .replace(/^.{0,60}\b(brand|marca|marke|marque|merk|märke|marka|бренд|marchio)\s*:\s*/i, '')
       .replace(/[\s-]*(store|shop)$/i, '')
       .trim();
     if (b && b.length <= 60 && !/\d{3,}/.test(b)) {
