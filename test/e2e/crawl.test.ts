@@ -151,6 +151,9 @@ describe('a Shopify store through its public JSON (v2)', () => {
     expect(Date.parse(done.status.meta.stop_date)).toBeGreaterThanOrEqual(Date.parse(done.status.meta.start_date));
     const v1 = await call('GET', `/v1/crawl/${crawlId}`);
     expect(v1).toEqual({ status: 200, body: { status: 'completed', total_listings_found: 600 } });
+    // The vendor summary counts what the crawl found.
+    const vendors = await call('GET', '/v2/vendors?page_size=100');
+    expect(vendors.body.data.find((v: any) => v.vendor === host)).toMatchObject({ product_count: 600, latest_product_update_by_service: expect.any(String) });
   });
 
   it('lists exactly the store\'s listings, once each, with images, prices and +00:00 timestamps', async () => {
