@@ -319,6 +319,7 @@ export const CONTRACTS = {
   },
   v1Collections: {
     summary: "A vendor's collections, highest products_total first",
+    description: 'products_total is exactly the number of the collection\'s products listed for the vendor. A vendor the service has never seen is 404; a known vendor without collections gives an empty page.',
     body: body({ vendor: urlString('vendor'), page: intField('page', 1, MAX_PAGE).default(1), page_size: intField('page_size', 1, 100).default(10) }),
     success: { status: 200, schema: z.object({ collections: z.array(Collection), meta: V1Meta }) },
     errors: [404],
@@ -359,6 +360,7 @@ export const CONTRACTS = {
   },
   v1ExtractStart: {
     summary: 'Start a vendor-based extraction',
+    description: 'Extracts the listings of `domain` (max_products first). With `crawl_id` of a running crawl it waits for it (pending; cancelling it then is 409) and fails with "The crawl this extraction was waiting for failed or was canceled" if that crawl fails; a vendor without listings and no `crawl_id` starts a crawl itself and waits. An unknown crawl_id is 404.',
     body: body({
       domain: urlString('domain'),
       max_products: intField('max_products', 1, 1_000_000).optional(),
@@ -466,6 +468,7 @@ export const CONTRACTS = {
   },
   v2Collections: {
     summary: "A vendor's collections, highest products_total first",
+    description: 'products_total is exactly the number of the collection\'s products listed for the vendor. A vendor the service has never seen is 404; a known vendor without collections gives an empty page.',
     query: query({ vendor: urlString('vendor'), page: pageParam(), page_size: pageSizeParam(20) }),
     success: { status: 200, schema: v2Envelope(Collection, EmptyMeta) },
     errors: [404],
@@ -492,6 +495,7 @@ export const CONTRACTS = {
   },
   v2CrawlStart: {
     summary: 'Start a crawl of a store',
+    description: 'Discovers the store\'s collections and listings: Shopify public JSON, the WooCommerce Store API, sitemaps (gzip children included), then HTML category pages, best first; a fast path refused (401/403/404, or disallowed by robots.txt) falls back to the next. robots.txt, per-host politeness and Retry-After are obeyed. `max_listings` keeps exactly that many. A complete re-crawl removes listings the store no longer lists. Credits: 1 at start, +1 per 100 listings found. Poll GET /v2/crawl/{execution_id}.',
     body: body({
       vendor: urlString('vendor').describe('Hostname or any URL of the store'),
       max_listings: intField('max_listings', 1, 1_000_000).optional(),
@@ -502,6 +506,7 @@ export const CONTRACTS = {
   v2CrawlList: { summary: "The caller's crawls, most recent first", query: v2ListQuery, success: { status: 200, schema: v2Envelope(ExecutionSummary, EmptyMeta) } },
   v2CrawlStatus: {
     summary: 'Status of a crawl (own organization only)',
+    description: 'The four steps by name in order (completed, running, pending, failed); meta.progress while pending or running, null when finished; meta.result holds the totals (found so far while running). A cancelled crawl is failed with "Execution was cancelled" and what it found stays listed.',
     params: executionIdPath(),
     success: {
       status: 200,
