@@ -79,6 +79,39 @@ async function startSqs() {
 // The thread's whole program (CommonJS, plain JS: no TypeScript loader needed in the thread).
 const DYNALITE_THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
+const { createRequire } = require('node:module');
+// dynalite 4 reads LevelDB through iterators it never closes (its streams stop at the end, or at
+// a Query's Limit, without closing them): each one stays attached to the database and pins a
+// native LevelDB iterator, so memory grew with every query. Close them at their end, and close
+// any left unread for IDLE_MS (a Query that stopped early never reads it again).
+(function closeAbandonedIterators() {
+  const { AbstractLevel } = createRequire(workerData.dynalite)('abstract-level');
+  const IDLE_MS = 10000;
+  const open = new Map();
+  const closeQuietly = (it) => { open.delete(it); it.close().catch(() => undefined); };
+  for (const method of ['iterator', 'keys', 'values']) {
+    const original = AbstractLevel.prototype[method];
+    AbstractLevel.prototype[method] = function (...args) {
+      const it = original.apply(this, args);
+      const next = it.next;
+      open.set(it, Date.now());
+      it.next = async function (...nextArgs) {
+        open.set(it, Date.now());
+        const item = await next.apply(this, nextArgs);
+        if (item === undefined) closeQuietly(it);
+        else if (open.has(it)) open.set(it, Date.now());
+        return item;
+      };
+      const close = it.close;
+      it.close = function (...closeArgs) { open.delete(it); return close.apply(this, closeArgs); };
+      return it;
+    };
+  }
+  setInterval(() => {
+    const idleSince = Date.now() - IDLE_MS;
+    for (const [it, at] of open) if (at < idleSince) closeQuietly(it);
+  }, IDLE_MS).unref();
+})();
 const dynalite = require(workerData.dynalite);
 const server = dynalite(workerData.options);
 server.once('error', (error) => parentPort.postMessage({ type: 'error', message: String(error && error.message) }));

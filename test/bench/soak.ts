@@ -2,7 +2,7 @@
 // (bin/local.ts) in a child process on a temporary data directory, then runs ROUNDS rounds of
 // REQUESTS mixed authenticated requests at concurrency CONCURRENCY over loopback (reads of every
 // family, lists, status of unknown executions, invalid bodies, unknown keys, a few starts of
-// extractions that fail fast) and prints, per round, the server's RSS, p50, p99 and status
+// extractions whose one URL is malformed, so each runs its whole workflow at once) and prints, per round, the server's RSS, p50, p99 and status
 // counts. The baseline beside the rounds: RSS at ready and after a warm-up. Flat means the last
 // round's RSS within a few MB of the second's (the first round still warms code and pools).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -18,7 +18,7 @@ const CONCURRENCY = 32;
 const READY_TIMEOUT_MS = 120_000;
 const REQUEST_TIMEOUT_MS = 30_000;
 /** Keys of three organizations, as PDS_BOOTSTRAP_KEYS creates them. */
-const KEYS = Array.from({ length: 12 }, (_, i) => ({ key: `soak-key-${String(i).padStart(2, '0')}-0123456789abcdef`, org: `soak-org-${i % 3}` }));
+export const KEYS = Array.from({ length: 12 }, (_, i) => ({ key: `soak-key-${String(i).padStart(2, '0')}-0123456789abcdef`, org: `soak-org-${i % 3}` }));
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -59,7 +59,7 @@ function send(base: string, call: Call, key: string): Promise<number> {
 }
 
 /** The mix: mostly reads, some client errors, a few cheap starts; `i` picks deterministically. */
-function callFor(i: number): Call {
+export function callFor(i: number): Call {
   const n = i % 40;
   const unknownId = `extract-urls-00000000-0000-4000-8000-${String(i % 1000).padStart(12, '0')}`;
   switch (n % 20) {
@@ -81,7 +81,8 @@ function callFor(i: number): Call {
     case 15: return { method: 'POST', path: '/api/search', body: JSON.stringify({ query: `red shoes ${i % 100}`, limit: 5 }) };
     case 16: return { method: 'DELETE', path: `/v1/products/${unknownId.replace('extract-urls', 'products-batch')}` };
     case 17: return { method: 'GET', path: '/v2/collections?vendor=unknown.example' };
-    case 18: return n === 18 ? { method: 'POST', path: '/v2/extract', body: JSON.stringify({ urls: [`https://127.0.0.1:1/p/${i}`] }) } : { method: 'GET', path: '/v2/vendors?page=2' };
+    // A whole extraction workflow that ends at once (its one URL is malformed): start, Prepare, Finalize.
+    case 18: return n === 18 ? { method: 'POST', path: '/v1/products', body: JSON.stringify({ urls: [`not a url ${i}`] }) } : { method: 'GET', path: '/v2/vendors?page=2' };
     default: return { method: 'POST', path: '/api/products', body: JSON.stringify({ urls: [] }) };
   }
 }
