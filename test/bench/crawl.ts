@@ -40,6 +40,8 @@ interface ServiceResult {
   listedTotal: number;
   collections: Array<{ url: string; products_total: number }>;
   peakRssMb: number;
+  /** RSS of the booted service just before the crawl starts (modules, engines, empty tables). */
+  rssAtStartMb: number;
   peakHeapMb: number;
   /** CPU seconds (user + system) of the child process during the crawl: less sensitive than wall time to other load on the machine. */
   cpuS: number;
@@ -75,6 +77,7 @@ async function runJob(job: Job): Promise<ServiceResult | PeerResult> {
   try {
     const calls = countSdkCalls();
     calls.reset();
+    const rssAtStartMb = process.memoryUsage.rss() / (1024 * 1024);
     const run = await crawlThroughService(svc, job.vendor);
     const sdkCalls = calls.counts();
     const cpuS = cpuSeconds();
@@ -94,6 +97,7 @@ async function runJob(job: Job): Promise<ServiceResult | PeerResult> {
       collections,
       peakRssMb,
       peakHeapMb: memory.peakHeapMb(),
+      rssAtStartMb,
       cpuS,
       paging,
       sdkCalls,
@@ -184,7 +188,7 @@ async function compareStore(sim: StoreSimulator, host: string) {
   }
   const s = compareListings(sim, host, svc.listingUrls);
   const c = compareCollections(sim, host, svc.collections);
-  console.log(`    service (local state machine): ${seconds(svc.ms)} (CPU ${svc.cpuS.toFixed(1)} s, service + embedded engines), ${fmt(svcCounts.total)} requests at the store (${kinds(svcCounts)}), ${fmt(s.found)}/${fmt(s.truth)} listings found (listings_total ${fmt(svc.listingsTotal)}, GET /v2/listings total_items ${fmt(svc.listedTotal)}, ${s.extra} extra, ${s.duplicates} duplicates), ${c.exact}/${c.truth} collections with the exact products_total (${c.reported} reported), peak RSS ${svc.peakRssMb.toFixed(0)} MB (V8 heap ${svc.peakHeapMb.toFixed(0)} MB); ${sdk(svc.sdkCalls)}`);
+  console.log(`    service (local state machine): ${seconds(svc.ms)} (CPU ${svc.cpuS.toFixed(1)} s, service + embedded engines), ${fmt(svcCounts.total)} requests at the store (${kinds(svcCounts)}), ${fmt(s.found)}/${fmt(s.truth)} listings found (listings_total ${fmt(svc.listingsTotal)}, GET /v2/listings total_items ${fmt(svc.listedTotal)}, ${s.extra} extra, ${s.duplicates} duplicates), ${c.exact}/${c.truth} collections with the exact products_total (${c.reported} reported), peak RSS ${svc.peakRssMb.toFixed(0)} MB (${svc.rssAtStartMb.toFixed(0)} MB booted before the crawl; V8 heap ${svc.peakHeapMb.toFixed(0)} MB); ${sdk(svc.sdkCalls)}`);
   if (peer.ok) {
     const faster = peer.ms / svc.ms;
     const fewer = peerCounts.total / svcCounts.total;
@@ -225,7 +229,7 @@ export default async function main(): Promise<void> {
         console.log(`  ${HUGE} (${fmt(HUGE_SIZE)} products): did not complete: ${huge.ok ? `${huge.status} ${huge.error ?? ''}` : huge.error}`);
       } else {
         const c = compareCollections(sim, HUGE, huge.collections);
-        console.log(`  ${HUGE}: ${fmt(HUGE_SIZE)} products through the service: ${seconds(huge.ms)} (CPU ${huge.cpuS.toFixed(1)} s), ${fmt(counts.total)} requests (${kinds(counts)}), listings_total ${fmt(huge.listingsTotal)}/${fmt(sim.catalog(HUGE).listingCount())}, ${c.exact}/${c.truth} exact collections, peak RSS ${huge.peakRssMb.toFixed(0)} MB (V8 heap ${huge.peakHeapMb.toFixed(0)} MB; goal < 500 MB: ${huge.peakRssMb < 500 ? 'MET' : 'NOT MET'}); ${sdk(huge.sdkCalls)}`);
+        console.log(`  ${HUGE}: ${fmt(HUGE_SIZE)} products through the service: ${seconds(huge.ms)} (CPU ${huge.cpuS.toFixed(1)} s), ${fmt(counts.total)} requests (${kinds(counts)}), listings_total ${fmt(huge.listingsTotal)}/${fmt(sim.catalog(HUGE).listingCount())}, ${c.exact}/${c.truth} exact collections, peak RSS ${huge.peakRssMb.toFixed(0)} MB (${huge.rssAtStartMb.toFixed(0)} MB booted before the crawl; V8 heap ${huge.peakHeapMb.toFixed(0)} MB; goal < 500 MB: ${huge.peakRssMb < 500 ? 'MET' : 'NOT MET'}); ${sdk(huge.sdkCalls)}`);
         console.log(`    the store simulator serving it (this process): RSS ${simBefore.toFixed(0)} MB before, peak ${simPeak.toFixed(0)} MB during the crawl`);
         const [first, thousandth] = huge.paging;
         if (first && thousandth) {
