@@ -189,7 +189,7 @@ export function analysePage(html: string, url: string, options: AnalyseOptions =
     dom.product.sku ??= analytics.sku;
     dom.product.brand ??= analytics.vendor;
   }
-  const embedded = readEmbeddedVariants($);
+  const embedded = readEmbeddedVariants($, html.includes('data-product_variations'));
   if (embedded.options.length || embedded.variants.length) {
     const reference = jsonLd.product?.price ?? microdata.product?.price ?? openGraph?.price ?? dom.product.price ?? null;
     dom.product.options = embedded.options;

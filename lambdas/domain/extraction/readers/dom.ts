@@ -248,20 +248,7 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
   const breadcrumbLinks: string[] = [];
   let productCardCount = 0;
 
-  // Blocks headed "Customers also bought", "You may also like"...: other products' prices and
-  // links, whatever their classes say. The heading's container, or (when that container also
-  // holds the page's h1) the blocks after the heading.
-  const relatedBlocks = new Set<Element>();
-  const pageH1s = $('h1').toArray();
-  $('h2, h3, h4').each((_, h) => {
-    if (relatedBlocks.size >= 20) return false;
-    const t = fullText(h, 100);
-    if (!t || t.length > 90 || !RELATED_HEADING.test(t)) return;
-    const parent = h.parent as Element | null;
-    if (!parent || parent.type !== 'tag' || parent.name === 'body' || parent.name === 'html') return;
-    if (!pageH1s.some((x) => contains(parent, x))) relatedBlocks.add(parent);
-    else for (let sib = h.nextSibling, k = 0; sib && k < 6; sib = sib.nextSibling) if (sib.type === 'tag') (relatedBlocks.add(sib as Element), k++);
-  });
+  const subheadings: Element[] = [];
   const visit = (node: AnyNode, ctx: Context, depth: number) => {
     if (depth > 120 || node.type !== 'tag') return;
     const el = node as Element;
@@ -270,10 +257,9 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
     order++;
     const attrs = attrText(el);
     const classId = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`;
-    const relatedBlock = relatedBlocks.size > 0 && relatedBlocks.has(el);
     const next: Context = {
-      noise: ctx.noise || relatedBlock || (name !== 'body' && name !== 'html' && name !== 'main' && (NOISE.test(classId) || NOISE_LOOSE.test(classId))) || name === 'footer' || name === 'nav' || name === 'header' || name === 'aside',
-      related: ctx.related || relatedBlock || (name !== 'body' && /related|recommend|similar|also|upsell|cross-?sell/i.test(classId)),
+      noise: ctx.noise || (name !== 'body' && name !== 'html' && name !== 'main' && (NOISE.test(classId) || NOISE_LOOSE.test(classId))) || name === 'footer' || name === 'nav' || name === 'header' || name === 'aside',
+      related: ctx.related || (name !== 'body' && /related|recommend|similar|also|upsell|cross-?sell/i.test(classId)),
       picker: ctx.picker || (name !== 'body' && OPTION_PICKER.test(classId)),
       former: ctx.former || name === 's' || name === 'del' || name === 'strike' || /line-through/i.test(el.attribs.style ?? ''),
       hidden: ctx.hidden || el.attribs.hidden !== undefined || /display:\s*none/i.test(el.attribs.style ?? ''),
@@ -286,6 +272,7 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
           if (t && t.length < 80 && !breadcrumbLinks.includes(t)) breadcrumbLinks.push(t);
         });
     }
+    if ((name === 'h2' || name === 'h3' || name === 'h4') && !next.noise && subheadings.length < 200) subheadings.push(el);
     if (name === 'h1' && !next.hidden) {
       h1s.push(el);
       h1Orders.set(el, order);
@@ -320,6 +307,22 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
   // The document root is not a tag: walk its children.
   for (const c of (root as unknown as { children: AnyNode[] }).children) visit(c, { noise: false, related: false, picker: false, former: false, hidden: false }, 0);
 
+  // Blocks headed "Customers also bought", "You may also like"...: other products' prices,
+  // whatever their classes say. The heading's container, or (when that container also holds the
+  // page's h1) the blocks after the heading. Found after the one walk: their prices become noise.
+  const relatedBlocks: Element[] = [];
+  for (const h of subheadings) {
+    if (relatedBlocks.length >= 20) break;
+    const t = fullText(h, 100);
+    if (!t || t.length > 90 || !RELATED_HEADING.test(t)) continue;
+    const parent = h.parent as Element | null;
+    if (!parent || parent.type !== 'tag' || parent.name === 'body' || parent.name === 'html') continue;
+    if (!h1s.some((x) => contains(parent, x))) relatedBlocks.push(parent);
+    else for (let sib = h.nextSibling, k = 0; sib && k < 6; sib = sib.nextSibling) if (sib.type === 'tag') (relatedBlocks.push(sib as Element), k++);
+  }
+  if (relatedBlocks.length) {
+    for (const p of priceEls) if (!p.ctx.noise && relatedBlocks.some((b) => contains(b, p.el))) p.ctx = { ...p.ctx, noise: true, related: true };
+  }
   // The shop's logo is often the first h1 (an image, or the shop's name linking home): never the
   // product's heading.
   const headings = h1s.filter((h) => !isLogoHeading(h, pageUrl));
@@ -424,7 +427,8 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
       break;
     }
     const bare = t.trim();
-    if (/^[A-Z0-9][A-Z0-9._/-]{2,30}$/i.test(bare) && /\d/.test(bare)) {
+    // A bare value is a SKU only when it is no size or range ("7-8", "40/42").
+    if (/^[A-Z0-9][A-Z0-9._/-]{2,30}$/i.test(bare) && /\d/.test(bare) && !/^\d{1,3}([-/]\d{1,3})?$/.test(bare)) {
       sku = bare;
       break;
     }

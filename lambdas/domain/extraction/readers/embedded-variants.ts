@@ -60,7 +60,7 @@ function variantList(value: unknown): Json[] | null {
   return looksLikeVariants ? objects : null;
 }
 
-export function readEmbeddedVariants($: CheerioAPI): EmbeddedVariants {
+export function readEmbeddedVariants($: CheerioAPI, wooVariations = true): EmbeddedVariants {
   const options = readSelects($);
   let variants: EmbeddedVariants['variants'] = [];
   const scripts = $('script[type="application/json"], script[type="text/json"]').toArray().slice(0, 30);
@@ -86,7 +86,7 @@ export function readEmbeddedVariants($: CheerioAPI): EmbeddedVariants {
     });
     break;
   }
-  if (!variants.length) variants = readWooVariations($, options);
+  if (!variants.length && wooVariations) variants = readWooVariations($, options);
   // Option values seen only in the variant list still belong to the options.
   if (variants.length && !options.length) {
     const names = [...new Set(variants.flatMap((v) => v.options.map(([n]) => n)))];
