@@ -411,7 +411,9 @@ export function createMemoryIndex(options: MemoryIndexOptions = {}): SearchIndex
     docs.forEach((doc, id) => {
       if (!doc) return;
       remap[id] = liveDocs.length;
-      liveDocs.push(doc);
+      // The text is in the postings (and empty on the slot): left out of the state.
+      const { text: _text, ...rest } = doc;
+      liveDocs.push(rest as SearchDocument);
       FIELDS.forEach((_, f) => lengths[f].push(fieldLengths[f][id]));
     });
     const out: State['postings'] = [];
@@ -436,7 +438,7 @@ export function createMemoryIndex(options: MemoryIndexOptions = {}): SearchIndex
     if (!state || state.format !== STATE_FORMAT) throw new Error(`Unknown index state format ${String((raw as State | null)?.format)}`);
     reset();
     for (const doc of state.docs) {
-      const id = addSlot(doc);
+      const id = addSlot({ ...doc, text: NO_TEXT });
       FIELDS.forEach((_, f) => {
         const length = state.lengths[f][id];
         fieldLengths[f][id] = length;
