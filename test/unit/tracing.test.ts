@@ -51,7 +51,7 @@ describe('tracing', () => {
         throw new Error('step failed');
       })).rejects.toThrow('step failed');
       expect(tracer.getSegment()).toBe(parent);
-      const [ok, failed] = parent.subsegments as Array<{ name: string; annotations: Record<string, unknown>; fault?: boolean; error?: boolean; cause?: unknown; in_progress?: boolean }>;
+      const [ok, failed] = parent.subsegments as unknown as Array<{ name: string; annotations: Record<string, unknown>; fault?: boolean; error?: boolean; cause?: unknown; in_progress?: boolean }>;
       expect(inner).toBe(ok);
       expect(ok.name).toBe('## v2ExtractStatus');
       expect(ok.annotations).toMatchObject({ operation: 'v2ExtractStatus', execution_id: 'extract-urls-1', organization: 'org-a' });
