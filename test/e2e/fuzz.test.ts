@@ -118,7 +118,7 @@ function casesFor(template: string, method: string, operation: Schema): Case[] {
   const pathParams = parameters.filter((p) => p.in === 'path');
   const queryParams = parameters.filter((p) => p.in === 'query');
   const fill = (values: Record<string, string>) => template.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(values[name] ?? 'extract-urls-00000000-0000-4000-8000-000000000000'));
-  const baseQuery = Object.fromEntries(queryParams.filter((p) => p.required).map((p) => [p.name, String(sample(p.schema, p.name))]));
+  const baseQuery: Record<string, string> = Object.fromEntries(queryParams.filter((p) => p.required).map((p) => [p.name, String(sample(p.schema, p.name))]));
   const qs = (query: Record<string, string>) => {
     const text = new URLSearchParams(query).toString();
     return text ? `?${text}` : '';
