@@ -18,9 +18,31 @@ export function stem(token: string): string {
   return stemmed;
 }
 
-/** Index/query terms of a text, in order. */
+const wordCache = new Map<string, string[]>();
+const MAX_TERMS = 400;
+
+/**
+ * Index/query terms of a text, in order: the enrichment's tokens, stemmed. Texts are split on
+ * white space first and each distinct word is analysed once per process (catalog text repeats
+ * its words endlessly); the one rule of tokens() that spans two words ("t shirt" -> tshirt) is
+ * applied before the split.
+ */
 export function analyze(text: string | null | undefined): string[] {
-  return tokens(text).map(stem);
+  if (!text) return [];
+  const joined = text.replace(/\b([a-z])[-\s](shirts?|neck|ray|book|reader|bike|bikes|cigarettes?|line)\b/gi, '$1$2');
+  const out: string[] = [];
+  for (const raw of joined.split(/\s+/)) {
+    if (!raw) continue;
+    let terms = wordCache.get(raw);
+    if (!terms) {
+      terms = tokens(raw).map(stem);
+      if (wordCache.size > 200_000) wordCache.clear();
+      wordCache.set(raw, terms);
+    }
+    for (const term of terms) out.push(term);
+    if (out.length > MAX_TERMS) break;
+  }
+  return out;
 }
 
 /** The terms of one word as the analyzer would index it ("Trainers" -> ["sneaker"]). */
