@@ -149,4 +149,19 @@ describe('plain-text prices and several prices near one another', () => {
     const { merged } = readProductPage(page(body, `<script type="application/ld+json">${JSON.stringify(ld)}</script>`), 'https://crowd.example/products/hoodie');
     expect([merged.price, merged.compareAt, merged.currency]).toEqual([43.99, 55.99, 'USD']);
   });
+
+  it('a "Brand:" row names the brand when nothing else does; a size is no SKU', () => {
+    const body = `<div><h1>Crew Tee</h1><span class="price">$12.00</span><button>Add to cart</button>
+<table><tr><td class="attrLabels">Material: </td><td>Cotton</td></tr><tr><td class="attrLabels">Brand: </td><td><span>Fruit of the Loom</span></td></tr></table>
+<div class="sku">7-8</div></div>`;
+    const { merged } = readProductPage(page(body), 'https://tees.example/products/crew');
+    expect(merged.brand).toBe('Fruit of the Loom');
+    expect(merged.sku).toBeNull();
+  });
+
+  it('brand placeholders are skipped and a "brand:" label prefix is cut', () => {
+    const ld = (brand: string) => `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'Product', name: 'Oven', brand: { '@type': 'Brand', name: brand }, offers: { '@type': 'Offer', price: '109', priceCurrency: 'EUR' } })}</script>`;
+    expect(readProductPage(page('<h1>Oven</h1>', ld('$metabrand')), 'https://a.example/p/1').merged.brand).toBeNull();
+    expect(readProductPage(page('<h1>Oven</h1>', ld('Ver mais artigos da Marca: Panasonic')), 'https://a.example/p/1').merged.brand).toBe('Panasonic');
+  });
 });

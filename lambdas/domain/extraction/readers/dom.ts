@@ -64,6 +64,8 @@ const moneyCount = (text: string) => {
 const MEASURE_TEXT = /\b(pounds?|lbs?|ounces?|oz|kg|grams?|inch(es)?|cm|mm|litres?|liters?|ml|watts?)\b/i;
 /** "Weight: ..." and other "Label: value" facts; a price label ("Price:", "Цена:") is fine. */
 const OTHER_LABEL = /^\s*(?!(?:[^:]*?)(price|preis|prix|precio|prezzo|preço|cena|цена|ціна|価格|价格|價格|가격|fiyat|giá|ราคา|מחיר|السعر|ár|pris|prijs|hinta|kaina|cijena|sale|now|our))[\p{L} ]{2,24}:\s*[^\s]/iu;
+const FACT_LABEL_TAGS = new Set(['td', 'th', 'dt', 'span', 'div', 'label', 'strong', 'b', 'p']);
+const BRAND_FIELD = /^(brand|brand name|marke|marque|marca|merk|märke|marka|бренд|производитель|manufacturer|hersteller|fabricant|fabricante|ブランド|品牌|브랜드)\s*:?$/i;
 /** ASCII, Arabic-Indic, Persian and full-width digits. */
 const ANY_DIGIT = /[\d\u0660-\u0669\u06f0-\u06f9\uff10-\uff19]/;
 const LOGO_HINT = /(^|[\s_-])(logo|site-?(title|name|brand|logo)|brand-?(name|logo)|masthead|navbar-brand|header)([\s_-]|$)/i;
@@ -242,6 +244,8 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
   const h1Orders = new Map<Element, number>();
   const skuTexts: string[] = [];
   const brandTexts: string[] = [];
+  /** Values of "Brand:" rows (th/td, dt/dd, label + value): used when nothing else names one. */
+  const labelledBrands: string[] = [];
   const imgs: Array<{ el: Element; order: number; noise: boolean }> = [];
   const relatedLinks: string[] = [];
   const stockEls: Element[] = [];
@@ -290,6 +294,15 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
     if ((/sku|product-?id|productcode|product-code|item-?number|article-?number|artnr|model-number/i.test(classId) || el.attribs.itemprop === 'sku' || el.attribs.itemprop === 'productID') && !next.noise) {
       const t = fullText(el, 120);
       if (t) skuTexts.push(t);
+    }
+    if (FACT_LABEL_TAGS.has(name) && !next.noise && labelledBrands.length < 3 && el.children.length <= 3) {
+      const own = ownText(el).trim();
+      if (own.length <= 30 && BRAND_FIELD.test(own)) {
+        let sib = el.nextSibling;
+        while (sib && sib.type !== 'tag') sib = sib.nextSibling;
+        const value = sib ? fullText(sib, 80) : '';
+        if (value && value.length <= 60) labelledBrands.push(value);
+      }
     }
     if (/(^|[\s_-])(brand|byline\w*|manufacturer|vendor)([\s_-]|$)/i.test(classId) && !next.noise) {
       const t = fullText(el, 120);
@@ -448,6 +461,8 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
       break;
     }
   }
+
+  if (!brand) brand = labelledBrands.find((b) => !/\d{3,}/.test(b) && !/^(n\/a|none|-|does not apply|no aplica|non applicabile)$/i.test(b)) ?? null;
 
   const images: ImageCandidate[] = [];
   for (const { el, noise } of imgs) {
