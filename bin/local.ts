@@ -2,6 +2,7 @@
 // Settings: PORT (3000), PDS_DATA_DIR (.pds-data), PDS_BOOTSTRAP_KEYS, PDS_RESOLVE,
 // PDS_CRAWL_DELAY_MS, PDS_RATE_LIMIT, PDS_AFFILIATE_MERCHANTS, PDS_LOG_LEVEL=debug.
 import '../lambdas/local/quiet-warnings';
+import '../lambdas/local/heap';
 import '../lambdas/local/polyfills';
 import { startLocalService, type LocalServiceOptions } from '../lambdas/local/service';
 
