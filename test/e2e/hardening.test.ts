@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalService, type LocalService } from '../../lambdas/local/service';
@@ -73,7 +74,7 @@ describe('deep JSON nesting', () => {
       expect(JSON.stringify(reply.body)).toMatch(/nested deeper than 64 levels/);
     }
     // Brackets inside strings are data, not nesting.
-    const inString = await call('POST', '/v2/affiliate', { urls: [`https://shop.example/${'['.repeat(500)}`] });
+    const inString = await call('POST', '/v2/affiliate', { urls: [`https://shop.example/${'['.repeat(500)}`, `https://shop.example/"${'{['.repeat(200)}`] });
     expect(inString.status).toBe(200);
     // Ordinary depth still works and reaches validation.
     const shallow = await call('POST', '/v2/extract', undefined, { raw: `{"urls": ${deep(3)}}` });
@@ -199,6 +200,26 @@ describe('bodies over the limit', () => {
     // The server is fine afterwards.
     expect((await call('GET', '/v2/vendors')).status).toBe(200);
   }, 60_000);
+});
+
+describe('requests the HTTP parser refuses', () => {
+  it('get a JSON error in the family shape, not a bare 400', async () => {
+    const { port } = new URL(service.url);
+    const raw = (text: string) =>
+      new Promise<string>((resolve) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.end(text));
+        let got = '';
+        socket.on('data', (chunk) => (got += chunk));
+        socket.on('close', () => resolve(got));
+        socket.on('error', () => resolve(got));
+      });
+    const v2 = await raw('POST /v2/extract HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n');
+    expect(v2).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(v2.slice(v2.indexOf('\r\n\r\n') + 4))).toMatchObject({ error: { code: 'INVALID_PARAMETER', message: 'Malformed HTTP request' } });
+    const v1 = await raw('GET /v1/vendors HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\nzz\r\n');
+    expect(v1).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(v1.slice(v1.indexOf('\r\n\r\n') + 4))).toEqual({ error: 'Malformed HTTP request', code: 'INVALID_PARAMETER' });
+  });
 });
 
 // ---- real processes on one data dir ----
@@ -328,6 +349,8 @@ describe('restarts (real processes on one data dir)', () => {
 
     const second = await spawnLocal(dataDir);
     expect(JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8')).pid).toBe(second.pid);
+    // Start-up prints what the operator needs and nothing else (no SDK Node-version warning).
+    expect(second.output().trim().split('\n')).toEqual([expect.stringMatching(/^ready http:\/\/127\.0\.0\.1:\d+ in \d+ ms \(data: .+\)$/)]);
     expect((await call('GET', '/v2/vendors', undefined, { base: second.url })).status).toBe(200);
     // A live owner is still refused.
     await expect(spawnLocal(dataDir)).rejects.toThrow(/in use by process/);
