@@ -279,6 +279,12 @@ describe('other methods and families', () => {
     const listed = await allListings(host);
     expect(listed.length).toBe(7);
     for (const l of listed) expect(sim.catalog(host).listingUrls()).toContain(l.url);
+    // Without the cut, a re-crawl of the same HTML store (paginated categories) lists everything.
+    const full = await crawl(host);
+    expect(full.status.meta.result.listings_total).toBe(60);
+    expect(urlsOf(await allListings(host))).toEqual(new Set(sim.catalog(host).listingUrls()));
+    const collections = await call('GET', `/v2/collections?vendor=${host}&page_size=100`);
+    for (const c of sim.catalog(host).collections) expect(collections.body.data.find((x: any) => x.url === c.url)?.products_total ?? 0, c.handle).toBe(c.size());
   });
 });
 

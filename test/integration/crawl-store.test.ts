@@ -133,6 +133,27 @@ describe('crawl steps', () => {
     expect(outcome).toMatchObject({ failed: true, count: 0 });
   });
 
+  it('a dead-lettered batch is accounted: its pages recorded failed, the crawl incomplete, nothing removed', async () => {
+    const vendor = 'lost.test';
+    await deps.crawl.store.upsert(vendor, 'Lost', 'crawl-lost-test-000000000001', [0, 1].map((i) => ({ listing: listing(vendor, i), order: i })), iso());
+    await deps.crawl.catalog.rebuild({ vendor, displayName: 'Lost', crawlId: 'crawl-lost-test-000000000001', complete: true, maxListings: null });
+    const started = await deps.executions.create({ org: 'o', kind: 'crawl', subject: vendor, options: { vendor, origin: `https://${vendor}` }, deadlineSeconds: 600, workflow: null });
+    await deps.executions.markRunning(started.id);
+    await deps.crawl.store.putPlan({
+      crawlId: started.id, vendor, displayName: 'Lost', origin: `https://${vendor}`, method: 'shopify-json', fallbacks: [], currency: 'USD',
+      maxListings: null, countryCode: 'us', collections: [], sequences: [], wave: 1, collectionSitemaps: [], productSitemaps: [], incomplete: false,
+    });
+    await deps.crawl.store.upsert(vendor, 'Lost', started.id, [{ listing: listing(vendor, 0), order: 0 }], iso());
+    const page = { seq: 'p', n: 2, url: `https://${vendor}/products.json?page=2`, kind: 'shopify-products' as const, collection: null, primary: true, pageSize: 250, order: 250 };
+    const message = { crawlId: started.id, wave: 1, batch: { id: 'w1-1', pages: [page] } };
+    expect(await deps.crawl.steps.abandonBatch(message)).toEqual({ abandoned: 1 });
+    expect(await deps.crawl.steps.abandonBatch(message)).toEqual({ abandoned: 0 });
+    expect((await deps.executions.get(started.id))!.counters).toMatchObject({ batches_lost: 1, pages_failed: 1 });
+    expect(await deps.crawl.steps.finalize({ crawlId: started.id })).toMatchObject({ status: 'completed' });
+    // Incomplete: product 1, not seen by this crawl, stays listed.
+    expect((await allUrls(vendor, 10)).sort()).toEqual([0, 1].map((i) => listing(vendor, i).url));
+  });
+
   it('a crawl past its deadline is failed when its status is read', async () => {
     const started = await deps.executions.create({ org: 'o', kind: 'crawl', subject: 'late.test', options: { vendor: 'late.test' }, deadlineSeconds: 1, workflow: null });
     await deps.crawl.store.upsert('late.test', 'Late', started.id, [0, 1, 2].map((i) => ({ listing: listing('late.test', i), order: i })), iso());
