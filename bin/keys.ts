@@ -6,6 +6,7 @@
 // Local data by default: the running server's DynamoDB when `${PDS_DATA_DIR:-.pds-data}/runtime.json`
 // names a live process, else the data directory opened here. `--aws --table NAME [--region R]`
 // works on real DynamoDB with the default credential chain.
+import '../lambdas/local/quiet-warnings';
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
