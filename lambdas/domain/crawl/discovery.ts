@@ -249,8 +249,10 @@ export interface PageRead {
 export async function readListingPage(fetcher: PageFetcher, task: PageTask, context: { origin: string; currency: string | null; countryCode: string }): Promise<PageRead> {
   const accept = task.kind === 'sitemap' ? SITEMAP_ACCEPT : task.kind === 'html' ? undefined : JSON_ACCEPT;
   const got = await attempt(fetcher, task.url, context.countryCode, accept);
-  // Past the last page many stores answer 404: the source ends there, nothing failed.
-  if (!got.page && task.n > 1 && / answered 40[04]$/.test(got.refused)) return { listings: [], next: null, failed: null };
+  // 404/410 is a definite answer (past the last page, a category that is gone): the source ends
+  // there, nothing failed. Past the end, some APIs answer 400 for a page number too high.
+  const status = got.page ? null : (/ answered (\d{3})$/.exec(got.refused)?.[1] ?? null);
+  if (status === '404' || status === '410' || (status === '400' && task.n > 1)) return { listings: [], next: null, failed: null };
   if (!got.page) return { listings: [], next: null, failed: got.refused, transient: got.transient };
   let listings: FoundListing[] | null = null;
   let next: string | null = null;

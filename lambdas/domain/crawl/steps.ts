@@ -390,7 +390,8 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
       const options = crawlOptionsOf(execution);
       const c = execution.counters;
       const cut = options.maxListings !== null && (c.listings_found ?? 0) >= options.maxListings;
-      const complete = !cut && !(c.pages_failed > 0) && !(c.batches_lost > 0) && !!plan && plan.wave < MAX_WAVES;
+      // A crawl that found nothing never counts as complete: an empty answer must not wipe a vendor.
+      const complete = !cut && !(c.pages_failed > 0) && !(c.batches_lost > 0) && !!plan && plan.wave < MAX_WAVES && (c.listings_found ?? 0) > 0;
       const result = await catalog.rebuild({ vendor: options.vendor, displayName: plan?.displayName ?? options.vendor, crawlId, complete, maxListings: options.maxListings });
       if (!(c.steps >= 4)) await stepDone(crawlId, 4);
       const completed = await executions.complete(crawlId, {
