@@ -47,8 +47,11 @@ const DESCRIPTION_SELECTORS = [
 ];
 
 function findDescriptionHtml($: CheerioAPI): string | null {
+  // One pass over the tree for all selectors, then the first match of each in priority order.
+  const matches = $(DESCRIPTION_SELECTORS.join(', '));
+  if (!matches.length) return null;
   for (const selector of DESCRIPTION_SELECTORS) {
-    const el = $(selector).first();
+    const el = matches.filter(selector).first();
     if (!el.length || el.is('meta')) continue;
     const html = el.html();
     if (html && cleanText(el.text())?.length && el.text().trim().length >= 20) return html;

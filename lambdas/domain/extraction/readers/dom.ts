@@ -295,8 +295,10 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
       const t = fullText(el, 120);
       if (t) skuTexts.push(t);
     }
-    if (FACT_LABEL_TAGS.has(name) && !next.noise && labelledBrands.length < 3 && el.children.length <= 3) {
-      const own = ownText(el).trim();
+    // Cheap test first: the label is the element's first (text) child.
+    const firstChild = el.children[0];
+    if (firstChild?.type === 'text' && FACT_LABEL_TAGS.has(name) && labelledBrands.length < 3 && el.children.length <= 3 && (firstChild as unknown as { data: string }).data.length <= 60 && !next.noise) {
+      const own = (firstChild as unknown as { data: string }).data.trim();
       if (own.length <= 30 && BRAND_FIELD.test(own)) {
         let sib = el.nextSibling;
         while (sib && sib.type !== 'tag') sib = sib.nextSibling;

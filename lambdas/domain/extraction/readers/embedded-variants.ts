@@ -38,8 +38,16 @@ function optionName($: CheerioAPI, select: Element): string | null {
 
 function readSelects($: CheerioAPI): EmbeddedVariants['options'] {
   const options: EmbeddedVariants['options'] = [];
-  $('form select, [class*="product" i] select').each((_, el) => {
+  // Selects in a form or in a product block ("form select, [class*=product i] select" in one pass).
+  const inBuyArea = (el: Element) => {
+    for (let p = el.parent as Element | null, k = 0; p && p.type === 'tag' && k < 60; p = p.parent as Element | null, k++) {
+      if (p.name === 'form' || /product/i.test(p.attribs.class ?? '')) return true;
+    }
+    return false;
+  };
+  $('select').each((_, el) => {
     if (options.length >= 3) return false;
+    if (!inBuyArea(el)) return;
     const name = optionName($, el);
     if (!name || /quantity|qty|country|currency|language|sort/i.test(name)) return;
     const values = $(el)
