@@ -15,6 +15,7 @@ const K1 = 1.2;
 const B = 0.75;
 const TF_BITS = 6;
 const TF_MAX = (1 << TF_BITS) - 1;
+const MAX_GROUPS = 30;
 const NO_TEXT: SearchDocument['text'] = Object.freeze({ title: '', brand: '', category: '', attributes: '', description: '' });
 
 const FAMILIES = ['pink', 'red', 'orange', 'brown', 'yellow', 'olive', 'yellow green', 'green', 'blue', 'purple', 'white', 'gray', 'black'];
@@ -242,8 +243,10 @@ export function createMemoryIndex(options: MemoryIndexOptions = {}): SearchIndex
     const averages = FIELDS.map((_, f) => avgLength(f));
     let touchedCount = 0;
 
-    // Text: every group's postings once; a slot records which groups it matched.
-    query.groups.forEach((group, g) => {
+    // Text: every group's postings once; a slot records which groups it matched (one bit each,
+    // so at most MAX_GROUPS words count: a 500-character query can hold more).
+    const required = query.groups.slice(0, MAX_GROUPS);
+    required.forEach((group, g) => {
       const bit = 1 << g;
       let variants = group.variants.filter((v) => postings.has(v.term));
       if (!variants.length && group.maxTypos > 0) {
@@ -324,7 +327,7 @@ export function createMemoryIndex(options: MemoryIndexOptions = {}): SearchIndex
         const idf = idfOf(list.n) * o.weight;
         for (let i = 0; i < list.n; i++) {
           const id = list.ids[i];
-          if (stamp[id] === q || query.groups.length === 0) extra.set(id, (extra.get(id) ?? 0) + bm25(list.tfs[i], id, idf, averages) + (o.bonus ?? 0));
+          if (stamp[id] === q || required.length === 0) extra.set(id, (extra.get(id) ?? 0) + bm25(list.tfs[i], id, idf, averages) + (o.bonus ?? 0));
         }
       }
     }
@@ -357,7 +360,7 @@ export function createMemoryIndex(options: MemoryIndexOptions = {}): SearchIndex
     };
 
     // Required groups: all of them, relaxed one at a time when nothing matches all.
-    const groups = query.groups.length;
+    const groups = required.length;
     const want = query.offset + query.limit;
     let total = 0;
     let top: Array<{ id: number; score: number }> = [];
