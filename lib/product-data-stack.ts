@@ -45,11 +45,23 @@ export interface ProductDataStackProps extends StackProps {
   alarmEmail?: string;
 }
 
-/** The workflow a route's scope drives; absent scopes start no executions. */
-export const WORKFLOW_FOR_SCOPE: Partial<Record<Scope, string>> = {
-  extract: 'extract',
-  crawl: 'crawl',
-  search: 'agentic',
+/**
+ * The workflows a route's scope starts, stops or reads; absent scopes touch no executions.
+ * Vendor-mode extraction starts the crawl it waits for; crawl status and cancel release or fail
+ * the extractions waiting on it.
+ */
+export const WORKFLOWS_FOR_SCOPE: Partial<Record<Scope, readonly string[]>> = {
+  extract: ['extract', 'crawl'],
+  crawl: ['crawl', 'extract'],
+  search: ['agentic'],
+};
+
+/**
+ * Other workflows a workflow's task workers drive (the crawl's steps release or fail the
+ * extractions waiting on it). Never the worker's own workflow: its definition names the worker.
+ */
+export const WORKFLOWS_DRIVEN_BY_TASKS: Readonly<Record<string, readonly string[]>> = {
+  crawl: ['extract'],
 };
 
 const HTTP_TIMEOUT_SECONDS = 29; // the HTTP API integration limit is 30 s
@@ -110,6 +122,19 @@ export class ProductDataStack extends Stack {
     for (const [name, fn] of this.workers) {
       if (taskWorkers.has(name)) continue;
       for (const [key, value] of Object.entries(this.stateMachineEnvironment(topology))) fn.addEnvironment(key, value);
+    }
+    for (const workflow of topology.workflows) {
+      for (const drivenName of WORKFLOWS_DRIVEN_BY_TASKS[workflow.name] ?? []) {
+        const driven = topology.workflows.find((w) => w.name === drivenName);
+        const machine = this.stateMachines.get(drivenName);
+        if (!driven || !machine) continue;
+        for (const worker of new Set(Object.values(workflow.tasks))) {
+          const fn = this.workers.get(worker)!;
+          fn.addEnvironment(driven.envVar, machine.stateMachineArn);
+          machine.grantStartExecution(fn);
+          machine.grantExecution(fn, 'states:StopExecution', 'states:DescribeExecution');
+        }
+      }
     }
 
     const fallback = nodeFunction(this, 'FallbackFn', {
@@ -300,9 +325,9 @@ export class ProductDataStack extends Stack {
     });
     // Authentication and usage metering read and write the table on every authenticated call.
     if (route.scope !== null) this.table.grantReadWriteData(fn);
-    const workflowName = route.scope ? WORKFLOW_FOR_SCOPE[route.scope] : undefined;
-    const machine = workflowName ? this.stateMachines.get(workflowName) : undefined;
-    if (machine) {
+    for (const workflowName of route.scope ? (WORKFLOWS_FOR_SCOPE[route.scope] ?? []) : []) {
+      const machine = this.stateMachines.get(workflowName);
+      if (!machine) continue;
       machine.grantStartExecution(fn);
       machine.grantExecution(fn, 'states:StopExecution', 'states:DescribeExecution');
     }

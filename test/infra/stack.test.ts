@@ -9,7 +9,7 @@ import { RemovalPolicy } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { substitutionKeys } from '../../lib/asl-substitutions';
-import { pascal, ProductDataStack, WORKFLOW_FOR_SCOPE } from '../../lib/product-data-stack';
+import { pascal, ProductDataStack, WORKFLOWS_DRIVEN_BY_TASKS, WORKFLOWS_FOR_SCOPE } from '../../lib/product-data-stack';
 import { ENV } from '../../lambdas/topology/env';
 import { ROUTES } from '../../lambdas/topology/routes';
 import { TABLE } from '../../lambdas/topology/table';
@@ -155,6 +155,27 @@ describe('every Lambda function', () => {
   });
 });
 
+describe('cross-workflow grants', () => {
+  it("gives a workflow's task workers the ARN of and Start/Stop on each workflow they drive", () => {
+    const functions = resourcesOf(template, 'AWS::Lambda::Function');
+    let checked = 0;
+    for (const workflow of FIXTURE_WORKFLOWS) {
+      for (const drivenName of WORKFLOWS_DRIVEN_BY_TASKS[workflow.name] ?? []) {
+        const driven = FIXTURE_WORKFLOWS.find((w) => w.name === drivenName);
+        if (!driven) continue;
+        for (const worker of Object.values(workflow.tasks)) {
+          const fn = functions[logicalIdOf(stack.workers.get(worker)!)];
+          expect(fn.Properties!.Environment.Variables[driven.envVar], worker).toEqual({ Ref: logicalIdOf(stack.stateMachines.get(drivenName)!) });
+          const actions = statementsOfRole(template, roleOfFunction(fn)).flatMap(actionsOf);
+          expect(actions, worker).toEqual(expect.arrayContaining(['states:StartExecution', 'states:StopExecution']));
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+});
+
 describe('state machines', () => {
   it('resolves every placeholder to the task function ARN or queue URL', () => {
     template.resourceCountIs('AWS::StepFunctions::StateMachine', FIXTURE_WORKFLOWS.length);
@@ -235,19 +256,18 @@ describe('HTTP API', () => {
       const statements = statementsOfRole(template, roleOfFunction(functions[logicalIdOf(stack.routeFunctions.get(route.operationId)!)]));
       const touchesTable = statements.some((s) => mentions(s.Resource, tableId));
       expect(touchesTable, `${route.operationId} table access`).toBe(route.scope !== null);
-      const workflowName = route.scope ? WORKFLOW_FOR_SCOPE[route.scope] : undefined;
-      const machine = workflowName ? stack.stateMachines.get(workflowName) : undefined;
+      const machines = (route.scope ? (WORKFLOWS_FOR_SCOPE[route.scope] ?? []) : []).flatMap((name) => stack.stateMachines.get(name) ?? []);
       const stateActions = statements.flatMap(actionsOf).filter((action) => action.startsWith('states:'));
-      if (!machine) {
+      if (machines.length === 0) {
         expect(stateActions, `${route.operationId} has no workflow`).toEqual([]);
         continue;
       }
-      expect(stateActions.sort(), route.operationId).toEqual(['states:DescribeExecution', 'states:StartExecution', 'states:StopExecution']);
-      const machineId = logicalIdOf(machine);
+      expect([...new Set(stateActions)].sort(), route.operationId).toEqual(['states:DescribeExecution', 'states:StartExecution', 'states:StopExecution']);
+      const allowed = new Set(machines.map(logicalIdOf));
       for (const s of statements.filter((s) => actionsOf(s).some((a) => a.startsWith('states:')))) {
-        expect(mentions(s.Resource, machineId), `${route.operationId} states resource`).toBe(true);
+        expect(machines.some((machine) => mentions(s.Resource, logicalIdOf(machine))), `${route.operationId} states resource`).toBe(true);
         for (const other of stack.stateMachines.values()) {
-          if (other !== machine) expect(mentions(s.Resource, logicalIdOf(other))).toBe(false);
+          if (!allowed.has(logicalIdOf(other))) expect(mentions(s.Resource, logicalIdOf(other))).toBe(false);
         }
       }
     }
