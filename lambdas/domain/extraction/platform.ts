@@ -43,10 +43,27 @@ const SIGNALS: Signal[] = [
   { platform: 'squarespace', weight: 3, where: 'cookie', test: /(^|;\s*)(crumb|ss_cvr)=/ },
   { platform: 'prestashop', weight: 5, where: 'html', test: /prestashop\s*=\s*\{|var prestashop\b|\/modules\/ps_\w+\//, needles: ['prestashop', '/modules/ps_'] },
   { platform: 'prestashop', weight: 3, where: 'cookie', test: /(^|;\s*)PrestaShop-[0-9a-f]+=/ },
-  { platform: 'prestashop', weight: 2, where: 'html', test: /<meta name="generator" content="PrestaShop/i },
+  { platform: 'prestashop', weight: 2, where: 'html', test: /<meta name="generator" content="PrestaShop/i, needles: ['generator'] },
 ];
 
 export const PLATFORM_THRESHOLD = 4;
+
+// Every html signal's literals in one alternation: one scan of the page says which signals can
+// match at all, and only those run their regex (a page is scanned once, not once per signal).
+const NEEDLES = [...new Set(SIGNALS.flatMap((s) => s.needles ?? []))].sort((a, b) => b.length - a.length);
+const NEEDLE_SCAN = new RegExp(NEEDLES.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'g');
+
+function needlesIn(sample: string): Set<string> {
+  const found = new Set<string>();
+  NEEDLE_SCAN.lastIndex = 0;
+  for (let m = NEEDLE_SCAN.exec(sample); m; m = NEEDLE_SCAN.exec(sample)) {
+    found.add(m[0]);
+    if (found.size === NEEDLES.length) break;
+  }
+  // A needle inside a longer one's match ("woocommerce" in ".../plugins/woocommerce") is there too.
+  for (const n of NEEDLES) if (!found.has(n) && [...found].some((f) => f.includes(n))) found.add(n);
+  return found;
+}
 
 export interface PlatformDetection {
   platform: Platform | null;
@@ -72,13 +89,14 @@ export function detectPlatform(html: string, headers: Record<string, string | st
   })();
   // Markers sit in <head> and early scripts; a bounded prefix keeps this cheap on huge pages.
   const sample = html.length > 600_000 ? html.slice(0, 400_000) + html.slice(-200_000) : html;
+  let found: Set<string> | undefined;
   for (const s of SIGNALS) {
     let hit = false;
     if (s.where === 'header') {
       const v = headerValue(headers, s.header!);
       hit = v != null && s.test.test(v);
     } else if (s.where === 'cookie') hit = s.test.test(cookies);
-    else hit = (!s.needles || s.needles.some((n) => sample.includes(n))) && s.test.test(sample);
+    else hit = (!s.needles || s.needles.some((n) => (found ??= needlesIn(sample)).has(n))) && s.test.test(sample);
     if (hit) {
       scores[s.platform] = (scores[s.platform] ?? 0) + s.weight;
       signals.push(`${s.platform}:${s.where}:${s.header ?? s.test.source.slice(0, 40)}`);
