@@ -230,6 +230,9 @@ export class ProductDataStack extends Stack {
 
   private dataEnvironment(topology: Topology): Record<string, string> {
     const environment: Record<string, string> = { [ENV.tableName]: this.table.tableName };
+    // Deploy-time settings from context values (`-c pds:affiliateLinkTemplate=...`); unset = the service's default.
+    const linkTemplate = this.node.tryGetContext('pds:affiliateLinkTemplate') as string | undefined;
+    if (linkTemplate) environment[ENV.affiliateLinkTemplate] = linkTemplate;
     for (const spec of topology.queues) environment[spec.envVar] = this.queues.get(spec.name)!.queueUrl;
     return environment;
   }

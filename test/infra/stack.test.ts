@@ -5,8 +5,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, existsSync } from 'node
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { RemovalPolicy } from 'aws-cdk-lib';
-import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { App, RemovalPolicy } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { substitutionKeys } from '../../lib/asl-substitutions';
 import { pascal, ProductDataStack, WORKFLOWS_DRIVEN_BY_TASKS, WORKFLOWS_FOR_SCOPE } from '../../lib/product-data-stack';
@@ -152,6 +152,18 @@ describe('every Lambda function', () => {
         expect(variables[workflow.envVar], operationId).toEqual({ Ref: logicalIdOf(stack.stateMachines.get(workflow.name)!) });
       }
     }
+  });
+});
+
+describe('deploy-time settings', () => {
+  it('passes the affiliate link template of the context to every function', () => {
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], 'pds:affiliateLinkTemplate': 'https://links.example/{merchant_id}/{device_id}?u={url}' } });
+    const withTemplate = new ProductDataStack(app, 'TemplateStack', { sources: fixtureLayout(), topology: { routes: ROUTES.slice(0, 3), queues: [], workflows: [], schedules: [] } });
+    const functions = Object.values(resourcesOf(Template.fromStack(withTemplate), 'AWS::Lambda::Function'));
+    expect(functions.length).toBeGreaterThan(0);
+    for (const fn of functions) expect(fn.Properties!.Environment.Variables[ENV.affiliateLinkTemplate]).toBe('https://links.example/{merchant_id}/{device_id}?u={url}');
+    const functionsWithout = Object.values(resourcesOf(template, 'AWS::Lambda::Function'));
+    for (const fn of functionsWithout) expect(fn.Properties!.Environment.Variables[ENV.affiliateLinkTemplate]).toBeUndefined();
   });
 });
 
