@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { ROUTES, type Route } from '../topology/routes';
 import { AuthErrorBody, LegacyErrorBody, V2ErrorBody } from './common';
-import { CONTRACTS, NOT_BUILT, type OperationContract } from './operations';
+import { CONTRACTS, type OperationContract } from './operations';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -11,7 +11,7 @@ const DESCRIPTION = `Product data for retail: search, catalog browsing, crawl an
 
 Choices where the specification leaves gaps (DECISIONS):
 - Authentication: \`x-api-key\` or \`Authorization: Bearer <key>\`. Missing key: 401 {"error":"API key required (x-api-key header or Authorization: Bearer)","status":401}; invalid key: 401 {"error":"Invalid API key","status":401}. Keys are stored only as SHA-256 hashes and carry scopes (search, catalog, extract, crawl, affiliate, usage; a key created without scopes has all six). A missing scope is 403 FORBIDDEN in the family's error shape.
-- Error bodies: legacy and v1 \`{error, details?, code}\`; v2 \`{error: {code, message, request_id}, ...context}\`. Codes beyond the spec: CONFLICT (409), PAYLOAD_TOO_LARGE (413, bodies over 1 MiB), UNSUPPORTED_MEDIA_TYPE (415, a POST body that is not application/json), METHOD_NOT_ALLOWED (405, with Allow), NOT_IMPLEMENTED (501, operations not built yet). Malformed JSON, wrong types, missing fields and out-of-range paging are 400 INVALID_PARAMETER naming the field. 5xx bodies never carry internals.
+- Error bodies: legacy and v1 \`{error, details?, code}\`; v2 \`{error: {code, message, request_id}, ...context}\`. Codes beyond the spec: CONFLICT (409), PAYLOAD_TOO_LARGE (413, bodies over 1 MiB), UNSUPPORTED_MEDIA_TYPE (415, a POST body that is not application/json), METHOD_NOT_ALLOWED (405, with Allow). Malformed JSON, wrong types, missing fields and out-of-range paging are 400 INVALID_PARAMETER naming the field. 5xx bodies never carry internals.
 - Every response carries a \`Request-ID\` header; v2 errors repeat it as \`error.request_id\`.
 - Rate limits: a token bucket per API key, default 20 requests/s with a burst of 40, settable per organization and by PDS_RATE_LIMIT. Over it: 429 RATE_LIMITED with \`Retry-After\` in seconds.
 - Usage: every authenticated call, successful or not, counts once for its organization under \`path\` = the operation's route template (e.g. /v2/extract/{execution_id}). Periods 24h, 7d, 30d, 90d, all (default 30d) end now; records are ordered by total_calls, highest first.
@@ -102,7 +102,6 @@ function operationObject(route: Route, contract: OperationContract, collector: S
     });
     responses['500'] = error('INTERNAL_ERROR (legacy vendors also DB_ERROR); never carries internals');
     if (contract.errors?.includes(504)) responses['504'] = error('TIMEOUT or DB_TIMEOUT: the store did not answer in time');
-    if (NOT_BUILT.has(route.operationId)) responses['501'] = error('NOT_IMPLEMENTED: this capability is not built yet in this deployment');
   }
 
   return {

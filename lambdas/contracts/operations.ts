@@ -612,8 +612,3 @@ export interface RequestOf<Op extends OperationId> {
 /** The success body an operation returns (its response schema's input type). */
 export type ResponseOf<Op extends OperationId> = z.input<Contracts[Op]['success']['schema']>;
 
-/**
- * Operations whose capability is not built yet: their handlers answer 501 NOT_IMPLEMENTED in the
- * family's shape, and the OpenAPI document says so. Remove an id when its handler is built.
- */
-export const NOT_BUILT: ReadonlySet<string> = new Set<OperationId>([]);

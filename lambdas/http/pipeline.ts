@@ -40,10 +40,6 @@ export interface RouteResult<B = unknown> {
 
 export type RouteImpl<Op extends OperationId> = (request: RequestOf<Op>, context: RouteContext) => Promise<RouteResult> | RouteResult;
 
-export interface RouteOptions {
-  /** false: skip body parsing and validation (e.g. operations that answer 501). */
-  validate?: boolean;
-}
 
 interface PipelineState {
   route: Route;
@@ -246,13 +242,9 @@ const rateLimit = (): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult, Er
   },
 });
 
-const parseAndValidate = (contract: OperationContract, enabled: boolean): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult, Error, Context> => ({
+const parseAndValidate = (contract: OperationContract): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult, Error, Context> => ({
   before: (request) => {
     const { state, event } = request as PipelineRequest;
-    if (!enabled) {
-      state.input = { body: {}, query: {}, params: {} };
-      return;
-    }
     const body = contract.body ? validate(contract.body, readBody(event), 'body') : {};
     state.input = {
       params: validate(contract.params, event.pathParameters ?? {}, 'path'),
@@ -263,7 +255,7 @@ const parseAndValidate = (contract: OperationContract, enabled: boolean): middy.
 });
 
 /** The Lambda handler of one operation: the pipeline around `impl`. */
-export function defineRoute<Op extends OperationId>(operationId: Op, impl: RouteImpl<Op>, options: RouteOptions = {}): APIGatewayProxyHandlerV2 {
+export function defineRoute<Op extends OperationId>(operationId: Op, impl: RouteImpl<Op>): APIGatewayProxyHandlerV2 {
   const route = routeOf(operationId);
   const contract: OperationContract = CONTRACTS[operationId];
 
@@ -303,7 +295,7 @@ export function defineRoute<Op extends OperationId>(operationId: Op, impl: Route
     .use(finalize())
     .use(authenticate())
     .use(rateLimit())
-    .use(parseAndValidate(contract, options.validate !== false));
+    .use(parseAndValidate(contract));
 
   // On Lambda each request runs in an X-Ray subsegment carrying the operation, the execution id
   // of status/cancel paths and (after auth) the organization; locally tracing is off.
@@ -320,18 +312,4 @@ export function defineRoute<Op extends OperationId>(operationId: Op, impl: Route
     });
   };
   return tracedHandler as unknown as APIGatewayProxyHandlerV2;
-}
-
-/**
- * An operation whose capability is not built: 501 in its family's shape, after auth, scope,
- * rate limit, metering and request validation (so clients already learn what a valid call is).
- */
-export function notBuilt(operationId: OperationId): APIGatewayProxyHandlerV2 {
-  const route = routeOf(operationId);
-  return defineRoute(
-    operationId,
-    () => {
-      throw new AppError('NOT_IMPLEMENTED', `${route.method} ${route.path} (${operationId}) is not implemented yet`);
-    },
-  );
 }
