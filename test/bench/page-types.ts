@@ -7,6 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { readProductPage } from '../../lambdas/domain/extraction/page';
 import { startStoreSimulator } from '../stores';
+import { QUALITY_STORE_SPECS } from '../stores/quality-pages';
 import { CORPORA } from '../corpora';
 
 
@@ -68,6 +69,7 @@ export default async function main(): Promise<void> {
 
   const sim = await startStoreSimulator({ productsPerStore: 10 });
   const simTally: Tally = { tp: 0, fp: 0, fn: 0, tn: 0, misses: [] };
+  const qualityTally: Tally = { tp: 0, fp: 0, fn: 0, tn: 0, misses: [] };
   try {
     for (const store of sim.stores.filter((s) => !s.behaviour || s.behaviour === 'stale-jsonld')) {
       for (const [kind, url] of Object.entries(store.nonProductUrls)) {
@@ -80,10 +82,24 @@ export default async function main(): Promise<void> {
         add(simTally, judge(page.body, store.productUrl(i)), false, `${store.host} product ${i}`);
       }
     }
+    // The extraction-quality hosts (logo-first h1, title only in <title>, plain-text local prices...).
+    for (const spec of QUALITY_STORE_SPECS) {
+      const store = sim.store(spec.host);
+      for (const [kind, url] of Object.entries(store.nonProductUrls)) {
+        const u = new URL(url);
+        const page = await get(sim.origin, store.host, `${u.pathname}${u.search}`);
+        add(qualityTally, page.status >= 400 || judge(page.body, url), true, `${store.host} ${kind}`);
+      }
+      for (let i = 0; i < 10; i++) {
+        const page = await get(sim.origin, store.host, store.productPath(i));
+        add(qualityTally, judge(page.body, store.productUrl(i)), false, `${store.host} product ${i}`);
+      }
+    }
   } finally {
     await sim.close();
   }
   report('store simulator (home, category, blog, search, cart vs product pages)', simTally);
+  report('store simulator quality hosts (issue 11 page classes, 10 products each)', qualityTally);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();
