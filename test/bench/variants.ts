@@ -1,5 +1,7 @@
 // Variant extraction exactness: Google's ProductGroup samples (nested, separate with JS
-// comments, multi-page) and a real Shopify `/products/<handle>.js` object. No network.
+// comments, multi-page) and a real Shopify `/products/<handle>.js` object; then the engine
+// through the real fetcher against the simulator's quality hosts (Shopify `.json` without
+// `available`, WooCommerce variable products), loopback only.
 // `npm run bench -- variants`
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -7,6 +9,10 @@ import { readProductPage } from '../../lambdas/domain/extraction/page';
 import { readShopifyProduct } from '../../lambdas/domain/extraction/readers/platform-json';
 import type { VariantCandidate } from '../../lambdas/domain/extraction/candidate';
 import { CORPORA } from '../corpora';
+import { createHttpFetcher } from '../../lambdas/adapters/http-fetch';
+import { createOfflineEnricher } from '../../lambdas/domain/enrichment';
+import { createExtractor } from '../../lambdas/domain/extraction/engine';
+import { startStoreSimulator } from '../stores';
 
 
 interface ExpectedVariant {
@@ -98,6 +104,37 @@ export default async function main(): Promise<void> {
   const g = googleVariants();
   console.log(`  pages exact ${g.exact}/${g.total}; variants exact ${g.variantsRight}/${g.variantsTotal}`);
   shopifyJs();
+  await qualityHosts();
+}
+
+/** Per variant: SKU, price, currency and availability (a boolean equal to the truth) all right. */
+async function qualityHosts(): Promise<void> {
+  const sim = await startStoreSimulator({ productsPerStore: 20 });
+  try {
+    const fetcher = createHttpFetcher({ resolve: sim.resolve, crawlDelayMs: 0, totalTimeoutMs: 5000, readTimeoutMs: 4000, retries: 1, retryBaseDelayMs: 20 });
+    const extract = createExtractor({ fetcher, enricher: createOfflineEnricher() });
+    console.log('\nsimulator quality hosts, engine through the real fetcher (20 products each)');
+    for (const [host, country] of [['shopify-json-only.test', 'us'], ['woo-variable.test', 'gb']] as const) {
+      const store = sim.store(host);
+      let right = 0;
+      let total = 0;
+      let products = 0;
+      for (let i = 0; i < 20; i++) {
+        const truth = store.product(i);
+        const result = await extract(store.productUrl(i), { enableEnrichment: false, enableReviews: false, enableImageTags: false, enableSimilarProducts: false, countryCode: country });
+        const record = result.product;
+        if (record?.is_available === truth.available) products++;
+        for (const v of truth.variants) {
+          total++;
+          const got = record?.variants.find((x) => x.sku === v.sku);
+          if (got && got.price.current_value === v.price && got.price.currency === truth.currency && got.is_available === v.available) right++;
+        }
+      }
+      console.log(`  ${host.padEnd(24)} variants exact ${right}/${total}; product availability right ${products}/20`);
+    }
+  } finally {
+    await sim.close();
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();
