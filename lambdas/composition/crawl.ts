@@ -6,6 +6,8 @@ import { createCatalog, type Catalog } from '../domain/listings/catalog';
 import { createCrawlSteps, type CrawlSteps } from '../domain/crawl/steps';
 import { createCrawlJobs, type CrawlJobs } from '../domain/crawl/jobs';
 import type { ListingStore } from '../ports/listings';
+import type { PageFetcher } from '../ports/fetcher';
+import { faultsConfigured, withCrawlFaults } from './faults';
 import type { Container } from './container';
 
 export const CRAWL_WORKFLOW = 'crawl';
@@ -22,7 +24,12 @@ export function createCrawl(container: Container): Crawl {
   const now = () => container.clock.now();
   const catalog = createCatalog({ store, vendors: container.vendors, now });
   // The fetcher is reached through the container's getter: API reads never build it.
-  const steps = createCrawlSteps({ executions: container.executions, store, catalog, fetcher: () => container.fetcher, now });
+  const build = (fetcher: () => PageFetcher) => createCrawlSteps({ executions: container.executions, store, catalog, fetcher, now });
+  const steps = faultsConfigured(container.config.faults)
+    ? withCrawlFaults(build, () => container.fetcher, container.config.faults, {
+        resend: (message) => container.queue('crawl-work').sendAll([message]),
+      })
+    : build(() => container.fetcher);
   const jobs = createCrawlJobs({
     executions: container.executions,
     store,

@@ -12,6 +12,8 @@
 // Duplicate deliveries (SQS at-least-once, made frequent) re-send a batch's message once.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ClaimingResultStore } from '../ports/extract-results';
+import type { PageFetcher } from '../ports/fetcher';
+import type { CrawlBatchMessage, CrawlSteps } from '../domain/crawl/steps';
 import { createExtractSteps, type BatchMessage, type ExtractSteps, type ExtractStepsDeps } from '../domain/extract-jobs/steps';
 
 /** Thrown where an injected crash kills a worker invocation (never in production). */
@@ -87,6 +89,51 @@ export function withFaults(deps: ExtractStepsDeps, settings: FaultSettings, opti
       const crashAt = settings.crashRate > 0 && random() < settings.crashRate ? random() : undefined;
       const crash: CrashPoint | undefined = crashAt === undefined ? undefined : crashAt < 0.5 ? 'before' : 'after';
       return invocation.run({ crash }, () => steps.processBatch(message));
+    },
+  };
+}
+
+/** Page reads left before the crawl batch in progress dies (none outside a crashing one). */
+const crawlInvocation = new AsyncLocalStorage<{ readsLeft: number }>();
+
+/** A fetcher that dies inside a crashing crawl batch once its page reads run out. */
+export function withCrashingReads(fetcher: PageFetcher): PageFetcher {
+  return {
+    async fetch(request) {
+      const invocationState = crawlInvocation.getStore();
+      if (invocationState && invocationState.readsLeft-- <= 0) throw new InjectedFault();
+      return fetcher.fetch(request);
+    },
+  };
+}
+
+/**
+ * Crawl steps whose page workers crash partway through a batch (after a random number of its
+ * pages, so some listings are already stored) and whose messages are delivered twice. `build`
+ * makes the steps over the fetcher it is given: the crashing one.
+ */
+export function withCrawlFaults(
+  build: (fetcher: () => PageFetcher) => CrawlSteps,
+  fetcher: () => PageFetcher,
+  settings: FaultSettings,
+  options: { random?: () => number; resend?: (message: CrawlBatchMessage & { duplicateOf: string }) => Promise<void> } = {},
+): CrawlSteps {
+  const random = options.random ?? Math.random;
+  const steps = build(() => withCrashingReads(fetcher()));
+  const duplicated = new Set<string>();
+  return {
+    ...steps,
+    async processBatch(message) {
+      const key = `${message.crawlId}/${message.batch.id}`;
+      const copy = (message as { duplicateOf?: string }).duplicateOf;
+      if (settings.duplicateRate > 0 && options.resend && !copy && !duplicated.has(key) && random() < settings.duplicateRate) {
+        if (duplicated.size >= 100_000) duplicated.clear();
+        duplicated.add(key);
+        await options.resend({ ...message, duplicateOf: key });
+      }
+      if (!(settings.crashRate > 0 && random() < settings.crashRate)) return steps.processBatch(message);
+      const readsLeft = Math.floor(random() * message.batch.pages.length);
+      return crawlInvocation.run({ readsLeft }, () => steps.processBatch(message));
     },
   };
 }

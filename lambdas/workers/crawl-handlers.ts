@@ -3,7 +3,9 @@
 // settles the vendor-mode extractions waiting for it.
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { Container } from '../composition/container';
-import { InjectedCrawlFault, type CrawlBatchMessage } from '../domain/crawl/steps';
+import type { CrawlBatchMessage } from '../domain/crawl/steps';
+import { InjectedFault } from '../composition/faults';
+import { logger } from '../observability/logger';
 
 interface WorkMessage extends CrawlBatchMessage {
   TaskToken: string;
@@ -25,7 +27,7 @@ function parseWork(record: SQSRecord): WorkMessage | null {
   }
 }
 
-const log = (line: string, fields: Record<string, unknown>) => console.log(JSON.stringify({ level: 'warn', msg: line, ...fields }));
+const log = (line: string, fields: Record<string, unknown>) => logger.warn(line, fields);
 
 async function ended<T>(deps: Container, crawlId: string, result: T): Promise<T> {
   await deps.crawl.jobs.settleWaiters(crawlId);
@@ -54,15 +56,10 @@ export const crawlHandlers = {
         continue;
       }
       try {
-        const { crashRate, duplicateRate } = deps.config.faults;
-        if (duplicateRate > 0 && !message.duplicateOf && record.attributes.ApproximateReceiveCount === '1' && Math.random() < duplicateRate) {
-          await deps.queue('crawl-work').sendAll([{ ...message, duplicateOf: record.messageId }]);
-        }
-        const crashAt = crashRate > 0 && Math.random() < crashRate ? Math.random() : undefined;
-        const outcome = await deps.crawl.steps.processBatch(message, { crashAt });
+        const outcome = await deps.crawl.steps.processBatch(message);
         await deps.taskCallbacks.succeed(message.TaskToken, { batchId: message.batch.id, state: outcome.state });
       } catch (error) {
-        if (!(error instanceof InjectedCrawlFault)) log('crawl-worker: batch failed, will be retried', { messageId: record.messageId, error: (error as Error).message });
+        if (!(error instanceof InjectedFault)) log('crawl-worker: batch failed, will be retried', { messageId: record.messageId, error: (error as Error).message });
         failures.push({ itemIdentifier: record.messageId });
       }
     }

@@ -42,14 +42,6 @@ export class TransientPageFailure extends Error {
   }
 }
 
-/** Thrown by processBatch when fault injection says so (tests and benchmarks only). */
-export class InjectedCrawlFault extends Error {
-  constructor() {
-    super('Injected worker fault');
-    this.name = 'InjectedCrawlFault';
-  }
-}
-
 export interface CrawlOptions {
   vendor: string;
   origin: string;
@@ -307,9 +299,9 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
     /**
      * The worker's job for one message: read each page, upsert its listings (primary sources)
      * or record collection membership, keep each page's outcome for the planner, count once.
-     * Stops reading when the crawl is cancelled. `crashAt` (fault injection) kills it midway.
+     * Stops reading when the crawl is cancelled.
      */
-    async processBatch(message: CrawlBatchMessage, fault: { crashAt?: number } = {}): Promise<{ state: 'done' | 'skipped' | 'stopped'; counted: boolean }> {
+    async processBatch(message: CrawlBatchMessage): Promise<{ state: 'done' | 'skipped' | 'stopped'; counted: boolean }> {
       const { crawlId, batch } = message;
       if (!(await running(crawlId))) return { state: 'skipped', counted: false };
       const plan = await store.getPlan(crawlId);
@@ -320,9 +312,7 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
       let failedPages = 0;
       let stopped = false;
       let checkedAt = Date.now();
-      const crashIndex = fault.crashAt === undefined ? -1 : Math.floor(fault.crashAt * batch.pages.length);
-      for (const [i, task] of batch.pages.entries()) {
-        if (i === crashIndex) throw new InjectedCrawlFault();
+      for (const task of batch.pages) {
         // Re-read the execution at most once a second: a cancel stops the rest of the batch.
         if (Date.now() - checkedAt >= 1000) {
           checkedAt = Date.now();
