@@ -281,8 +281,9 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
       h1s.push(el);
       h1Orders.set(el, order);
     }
-    const label = `${attrs} ${el.attribs.value ?? ''} ${el.attribs['aria-label'] ?? ''} ${el.attribs.name ?? ''}`;
-    if ((name === 'button' || name === 'input' || name === 'a' || el.attribs.role === 'button') && !next.noise) {
+    // Only the first buy control is used: later links need no test.
+    if (!buttons.length && (name === 'button' || name === 'input' || name === 'a' || el.attribs.role === 'button') && !next.noise) {
+      const label = `${attrs} ${el.attribs.value ?? ''} ${el.attribs['aria-label'] ?? ''} ${el.attribs.name ?? ''}`;
       const text = name === 'input' ? el.attribs.value ?? '' : fullText(el, 80);
       if (ADD_TO_CART.test(text) || ADD_TO_CART.test(label)) buttons.push(el);
     }
