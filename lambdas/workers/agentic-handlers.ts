@@ -5,6 +5,7 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { Container } from '../composition/container';
 import type { PlanState, VerifyMessage } from '../domain/agentic/jobs';
 import { logger } from '../observability/logger';
+import { processSqsBatch } from './define';
 
 interface VerifyWork extends VerifyMessage {
   TaskToken: string;
@@ -47,31 +48,21 @@ async function report(deps: Container, message: VerifyWork, output: Record<strin
 }
 
 /** Messages of one SQS batch, side by side (each is one page read); failures reported per message. */
-async function eachMessage(
-  event: SQSEvent,
-  name: string,
-  work: (message: VerifyWork) => Promise<void>,
-): Promise<SQSBatchResponse> {
-  const failures: SQSBatchResponse['batchItemFailures'] = [];
-  await Promise.all(
-    event.Records.map(async (record) => {
+function eachMessage(event: SQSEvent, name: string, work: (message: VerifyWork) => Promise<void>): Promise<SQSBatchResponse> {
+  return processSqsBatch(
+    event,
+    async (record) => {
       const message = parseVerify(record);
-      if (!message) {
-        log(`${name}: dropping a malformed message`, { messageId: record.messageId });
-        return;
-      }
+      if (!message) return log(`${name}: dropping a malformed message`, { messageId: record.messageId });
       try {
         await work(message);
       } catch (error) {
-        log(`${name}: candidate failed, will be retried`, {
-          messageId: record.messageId,
-          error: (error as Error).message,
-        });
-        failures.push({ itemIdentifier: record.messageId });
+        log(`${name}: candidate failed, will be retried`, { messageId: record.messageId, error: (error as Error).message });
+        throw error;
       }
-    }),
+    },
+    { inParallel: true },
   );
-  return { batchItemFailures: failures };
 }
 
 export const agenticHandlers = {

@@ -6,6 +6,7 @@ import type { Container } from '../composition/container';
 import type { CrawlBatchMessage } from '../domain/crawl/steps';
 import { InjectedFault } from '../composition/faults';
 import { logger } from '../observability/logger';
+import { processSqsBatch } from './define';
 
 interface WorkMessage extends CrawlBatchMessage {
   TaskToken: string;
@@ -46,40 +47,31 @@ export const crawlHandlers = {
   finalize: async (event: { crawlId: string }, deps: Container) => ended(deps, event.crawlId, await deps.crawl.steps.finalize(event)),
   fail: async (event: { crawlId: string }, deps: Container) => ended(deps, event.crawlId, await deps.crawl.steps.fail(event)),
 
-  /** SQS consumer: one message = one batch of listing pages; crashed messages are batchItemFailures. */
-  async worker(event: SQSEvent, deps: Container): Promise<SQSBatchResponse> {
-    const failures: SQSBatchResponse['batchItemFailures'] = [];
-    for (const record of event.Records) {
+  /** SQS consumer: one message = one batch of listing pages; a crashed message is a batch item failure (redelivered). */
+  worker: (event: SQSEvent, deps: Container): Promise<SQSBatchResponse> =>
+    processSqsBatch(event, async (record) => {
       const message = parseWork(record);
-      if (!message) {
-        log('crawl-worker: dropping a malformed message', { messageId: record.messageId });
-        continue;
-      }
+      if (!message) return log('crawl-worker: dropping a malformed message', { messageId: record.messageId });
       try {
         const outcome = await deps.crawl.steps.processBatch(message);
         await deps.taskCallbacks.succeed(message.TaskToken, { batchId: message.batch.id, state: outcome.state });
       } catch (error) {
         if (!(error instanceof InjectedFault)) log('crawl-worker: batch failed, will be retried', { messageId: record.messageId, error: (error as Error).message });
-        failures.push({ itemIdentifier: record.messageId });
+        throw error;
       }
-    }
-    return { batchItemFailures: failures };
-  },
+    }),
 
   /** Dead-letter consumer: the batch's pages are recorded as failed (the crawl is then incomplete). */
-  async deadLetters(event: SQSEvent, deps: Container): Promise<SQSBatchResponse> {
-    const failures: SQSBatchResponse['batchItemFailures'] = [];
-    for (const record of event.Records) {
+  deadLetters: (event: SQSEvent, deps: Container): Promise<SQSBatchResponse> =>
+    processSqsBatch(event, async (record) => {
       const message = parseWork(record);
-      if (!message) continue;
+      if (!message) return;
       try {
         const { abandoned } = await deps.crawl.steps.abandonBatch(message);
         await deps.taskCallbacks.succeed(message.TaskToken, { batchId: message.batch.id, state: 'abandoned', abandoned });
       } catch (error) {
         log('crawl-dlq: recording a dead-lettered batch failed, will be retried', { messageId: record.messageId, error: (error as Error).message });
-        failures.push({ itemIdentifier: record.messageId });
+        throw error;
       }
-    }
-    return { batchItemFailures: failures };
-  },
+    }),
 };

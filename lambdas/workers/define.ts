@@ -21,19 +21,18 @@ export function defineWorker<E, R>(impl: WorkerImpl<E, R>): (event: E, context?:
 }
 
 /**
- * An SQS consumer with partial batch failures, through Powertools' batch processor: a record
- * whose handler throws is reported in `batchItemFailures` (retried, then dead-lettered); the
- * others are deleted. A fresh processor per invocation, because the local runtime runs several
- * batches of one worker at once in one process.
+ * Runs an SQS batch through Powertools' batch processor: a record whose handler throws is
+ * reported in `batchItemFailures` (redelivered, then dead-lettered); the others are deleted.
+ * A fresh processor per invocation, because the local runtime runs several batches of one
+ * worker at once in one process.
  */
-export function defineSqsWorker(handleRecord: (record: SQSRecord, deps: Container) => Promise<void>): (event: SQSEvent, context?: Context) => Promise<SQSBatchResponse> {
-  return (event, context) => {
-    const deps = getContainer();
-    return tracedInvocation(event, deps, context, () =>
-      processPartialResponse(event, (record: SQSRecord) => handleRecord(record, deps), new BatchProcessor(EventType.SQS), {
-        ...(context ? { context } : {}),
-        throwOnFullBatchFailure: false,
-      }),
-    );
-  };
+export function processSqsBatch(
+  event: SQSEvent,
+  handleRecord: (record: SQSRecord) => Promise<void>,
+  options: { inParallel?: boolean } = {},
+): Promise<SQSBatchResponse> {
+  return processPartialResponse(event, handleRecord, new BatchProcessor(EventType.SQS), {
+    throwOnFullBatchFailure: false,
+    processInParallel: options.inParallel ?? false,
+  });
 }

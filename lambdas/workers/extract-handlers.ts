@@ -5,6 +5,7 @@ import type { Container } from '../composition/container';
 import type { Batch, BatchMessage } from '../domain/extract-jobs/steps';
 import { InjectedFault } from '../composition/faults';
 import { logger } from '../observability/logger';
+import { processSqsBatch } from './define';
 
 interface WorkMessage extends BatchMessage {
   TaskToken: string;
@@ -33,43 +34,34 @@ export const extractHandlers = {
     finalize: (event: { executionId: string }, deps: Container) => deps.extractSteps.finalize(event),
     fail: (event: { executionId: string }, deps: Container) => deps.extractSteps.fail(event),
 
-    /** SQS consumer: one message = one batch; reports crashed messages as batchItemFailures. */
-    async worker(event: SQSEvent, deps: Container): Promise<SQSBatchResponse> {
-      const failures: SQSBatchResponse['batchItemFailures'] = [];
-      for (const record of event.Records) {
+    /** SQS consumer: one message = one batch; a crashed message is a batch item failure (redelivered). */
+    worker: (event: SQSEvent, deps: Container): Promise<SQSBatchResponse> =>
+      processSqsBatch(event, async (record) => {
         const message = parseWork(record);
-        if (!message) {
-          log('extract-worker: dropping a malformed message', { messageId: record.messageId });
-          continue;
-        }
+        if (!message) return log('extract-worker: dropping a malformed message', { messageId: record.messageId });
         try {
           const outcome = await deps.extractSteps.processBatch(message);
           await deps.taskCallbacks.succeed(message.TaskToken, { batchId: message.batch.id, state: outcome.state });
         } catch (error) {
           // An injected crash (benchmarks, tests) is expected: the redelivery is the point.
           if (!(error instanceof InjectedFault)) log('extract-worker: batch failed, will be retried', { messageId: record.messageId, error: (error as Error).message });
-          failures.push({ itemIdentifier: record.messageId });
+          throw error;
         }
-      }
-      return { batchItemFailures: failures };
-    },
+      }),
 
     /** Dead-letter consumer: the batch's pending URLs become other/retry, then the Map goes on. */
-    async deadLetters(event: SQSEvent, deps: Container): Promise<SQSBatchResponse> {
-      const failures: SQSBatchResponse['batchItemFailures'] = [];
-      for (const record of event.Records) {
+    deadLetters: (event: SQSEvent, deps: Container): Promise<SQSBatchResponse> =>
+      processSqsBatch(event, async (record) => {
         const message = parseWork(record);
-        if (!message) continue;
+        if (!message) return;
         try {
           const { abandoned } = await deps.extractSteps.abandonBatch(message);
           await deps.taskCallbacks.succeed(message.TaskToken, { batchId: message.batch.id, state: 'abandoned', abandoned });
         } catch (error) {
           log('extract-dlq: recording a dead-lettered batch failed, will be retried', { messageId: record.messageId, error: (error as Error).message });
-          failures.push({ itemIdentifier: record.messageId });
+          throw error;
         }
-      }
-      return { batchItemFailures: failures };
-    },
+      }),
 
     /** Scheduled: fails executions past their deadline (also done on every status read). */
     reaper: (_event: unknown, deps: Container) => deps.executions.reapOverdue({ limit: 200 }),
