@@ -260,15 +260,17 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
     if (name === 'script' || name === 'style' || name === 'noscript' || name === 'template' || name === 'svg') return;
     order++;
     const attrs = attrText(el);
-    const classId = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`;
+    // Most elements have no class or id: their class tests are all false, so skip them.
+    const hasClassId = !!(el.attribs.class || el.attribs.id);
+    const classId = hasClassId ? `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}` : ' ';
     const next: Context = {
-      noise: ctx.noise || (name !== 'body' && name !== 'html' && name !== 'main' && (NOISE.test(classId) || NOISE_LOOSE.test(classId))) || name === 'footer' || name === 'nav' || name === 'header' || name === 'aside',
-      related: ctx.related || (name !== 'body' && /related|recommend|similar|also|upsell|cross-?sell/i.test(classId)),
-      picker: ctx.picker || (name !== 'body' && OPTION_PICKER.test(classId)),
+      noise: ctx.noise || (hasClassId && name !== 'body' && name !== 'html' && name !== 'main' && (NOISE.test(classId) || NOISE_LOOSE.test(classId))) || name === 'footer' || name === 'nav' || name === 'header' || name === 'aside',
+      related: ctx.related || (hasClassId && name !== 'body' && /related|recommend|similar|also|upsell|cross-?sell/i.test(classId)),
+      picker: ctx.picker || (hasClassId && name !== 'body' && OPTION_PICKER.test(classId)),
       former: ctx.former || name === 's' || name === 'del' || name === 'strike' || /line-through/i.test(el.attribs.style ?? ''),
       hidden: ctx.hidden || el.attribs.hidden !== undefined || /display:\s*none/i.test(el.attribs.style ?? ''),
     };
-    if (/breadcrumb/i.test(classId) || /breadcrumb/i.test(el.attribs['aria-label'] ?? '')) {
+    if ((hasClassId && /breadcrumb/i.test(classId)) || (el.attribs['aria-label'] !== undefined && /breadcrumb/i.test(el.attribs['aria-label']))) {
       $(el)
         .find('a, [itemprop=name]')
         .each((_, a) => {
@@ -287,12 +289,12 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
       const text = name === 'input' ? el.attribs.value ?? '' : fullText(el, 80);
       if (ADD_TO_CART.test(text) || ADD_TO_CART.test(label)) buttons.push(el);
     }
-    if (PRICE_ATTR.test(attrs) && name !== 'meta' && name !== 'link' && !(name === 'input' && el.attribs.type === 'hidden') && !/(filter|facet|slider|range)/i.test(classId)) {
+    if (attrs.length > 2 && PRICE_ATTR.test(attrs) && name !== 'meta' && name !== 'link' && !(name === 'input' && el.attribs.type === 'hidden') && !/(filter|facet|slider|range)/i.test(classId)) {
       const strength = el.attribs.itemprop === 'price' ? 3 : /price/i.test(classId) ? 2 : 1;
       priceEls.push({ el, ctx: next, order, strength });
     }
     // itemprop sku/productID also counts outside an itemscope ("Ref : <span itemprop=productID>").
-    if ((/sku|product-?id|productcode|product-code|item-?number|article-?number|artnr|model-number/i.test(classId) || el.attribs.itemprop === 'sku' || el.attribs.itemprop === 'productID') && !next.noise) {
+    if (((hasClassId && /sku|product-?id|productcode|product-code|item-?number|article-?number|artnr|model-number/i.test(classId)) || el.attribs.itemprop === 'sku' || el.attribs.itemprop === 'productID') && !next.noise) {
       const t = fullText(el, 120);
       if (t) skuTexts.push(t);
     }
@@ -307,17 +309,17 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
         if (value && value.length <= 60) labelledBrands.push(value);
       }
     }
-    if (/(^|[\s_-])(brand|byline\w*|manufacturer|vendor)([\s_-]|$)/i.test(classId) && !next.noise) {
+    if (hasClassId && /(^|[\s_-])(brand|byline\w*|manufacturer|vendor)([\s_-]|$)/i.test(classId) && !next.noise) {
       const t = fullText(el, 120);
       if (t && t.length < 80) brandTexts.push(t);
     }
-    if (!next.noise && stockEls.length < 40 && /availability|stock/i.test(classId)) stockEls.push(el);
+    if (hasClassId && !next.noise && stockEls.length < 40 && /availability|stock/i.test(classId)) stockEls.push(el);
     if (name === 'img') imgs.push({ el, order, noise: next.noise });
     if (next.related && name === 'a') {
       const href = absoluteUrl(el.attribs.href, pageUrl);
       if (href && href !== pageUrl && !relatedLinks.includes(href) && relatedLinks.length < 50) relatedLinks.push(href);
     }
-    if (/(^|[\s_-])(product-?(card|tile|item|grid-item)|grid-product|productcard|product-box|product-thumb|card-product)([\s_-]|$)/i.test(classId)) productCardCount++;
+    if (hasClassId && /(^|[\s_-])(product-?(card|tile|item|grid-item)|grid-product|productcard|product-box|product-thumb|card-product)([\s_-]|$)/i.test(classId)) productCardCount++;
     for (const c of el.children) visit(c, next, depth + 1);
   };
   // The document root is not a tag: walk its children.
