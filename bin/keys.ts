@@ -138,7 +138,11 @@ async function main(argv: string[]): Promise<number> {
           return 0;
         }
         for (const k of keys) {
-          console.log([k.keyId, k.org, k.scopes.join('+'), k.createdAt, k.revokedAt ? `revoked ${k.revokedAt}` : 'active'].join('\t'));
+          console.log(
+            [k.keyId, k.org, k.scopes.join('+'), k.createdAt, k.revokedAt ? `revoked ${k.revokedAt}` : 'active'].join(
+              '\t',
+            ),
+          );
         }
         return 0;
       }
@@ -154,7 +158,11 @@ async function main(argv: string[]): Promise<number> {
       default: {
         await target.store.ensureOrganization(values.org!, new Date().toISOString());
         await target.store.setOrganizationRateLimit(values.org!, policy);
-        console.log(policy ? `${values.org}: ${policy.ratePerSecond} requests/s, burst ${policy.burst}` : `${values.org}: default rate limit`);
+        console.log(
+          policy
+            ? `${values.org}: ${policy.ratePerSecond} requests/s, burst ${policy.burst}`
+            : `${values.org}: default rate limit`,
+        );
         console.error('(servers pick the change up within 30 s)');
         return 0;
       }

@@ -4,7 +4,7 @@
 import '../lambdas/local/quiet-warnings';
 import '../lambdas/local/heap';
 import '../lambdas/local/polyfills';
-import { startLocalService, type LocalServiceOptions } from '../lambdas/local/service';
+import { startLocalService, type LocalService, type LocalServiceOptions } from '../lambdas/local/service';
 
 const STOP_GRACE_MS = 5000;
 
@@ -21,7 +21,7 @@ function localOptions(env: NodeJS.ProcessEnv): LocalServiceOptions {
 }
 
 async function main(): Promise<void> {
-  let service;
+  let service: LocalService;
   try {
     service = await startLocalService(localOptions(process.env));
   } catch (error) {

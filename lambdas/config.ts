@@ -103,7 +103,8 @@ const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 function parseLogLevel(raw: string | undefined): Config['logLevel'] {
   if (!raw) return 'info';
   const level = raw.toLowerCase() as Config['logLevel'];
-  if (!LOG_LEVELS.includes(level)) throw new Error(`PDS_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
+  if (!LOG_LEVELS.includes(level))
+    throw new Error(`PDS_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${raw}"`);
   return level;
 }
 
@@ -123,6 +124,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 function parseMaxAge(raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw.trim() === '') return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw new Error(`PDS_AGENTIC_VERIFY_MAX_AGE_MS must be a number of milliseconds >= 0, got "${raw}"`);
+  if (!Number.isFinite(value) || value < 0)
+    throw new Error(`PDS_AGENTIC_VERIFY_MAX_AGE_MS must be a number of milliseconds >= 0, got "${raw}"`);
   return Math.floor(value);
 }

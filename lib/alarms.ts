@@ -4,13 +4,7 @@
 // the README's operator section is the long form of the same text.
 import { Duration } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
-import {
-  Alarm,
-  ComparisonOperator,
-  MathExpression,
-  type IMetric,
-  TreatMissingData,
-} from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, MathExpression, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { CfnFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
@@ -65,7 +59,8 @@ export class OperationalAlarms extends Construct {
     this.topic = new Topic(this, 'Topic', { displayName: 'Product data service alarms' });
     if (props.email) this.topic.addSubscription(new EmailSubscription(props.email));
 
-    for (const [name, dlq] of props.deadLetterQueues) this.deadLetterAlarm(name, dlq, props.deadLetterWorkers.get(name));
+    for (const [name, dlq] of props.deadLetterQueues)
+      this.deadLetterAlarm(name, dlq, props.deadLetterWorkers.get(name));
     for (const [name, machine] of props.stateMachines) this.workflowAlarms(name, machine);
     this.apiAlarms(props.api);
     this.lambdaAlarms(props.functions);
@@ -86,7 +81,10 @@ export class OperationalAlarms extends Construct {
       expression: 'visible + inflight',
       usingMetrics: {
         visible: dlq.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: Duration.minutes(1) }),
-        inflight: dlq.metricApproximateNumberOfMessagesNotVisible({ statistic: 'Maximum', period: Duration.minutes(1) }),
+        inflight: dlq.metricApproximateNumberOfMessagesNotVisible({
+          statistic: 'Maximum',
+          period: Duration.minutes(1),
+        }),
       },
       label: `${queueName} DLQ depth`,
       period: Duration.minutes(1),
@@ -111,8 +109,7 @@ export class OperationalAlarms extends Construct {
     const id = pascalCase(name);
     const firstCheck = `First open the ${name} state machine's failed executions in the Step Functions console (the execution name is the execution id customers quote), find the failed state, then the X-Ray trace of that Lambda (annotation.execution_id).`;
     this.add(`workflow:${name}:failed`, `${id}ExecutionsFailed`, {
-      alarmDescription:
-        `${name} executions failed: a step failed after its retries and the execution item says failed. ${firstCheck}`,
+      alarmDescription: `${name} executions failed: a step failed after its retries and the execution item says failed. ${firstCheck}`,
       metric: machine.metricFailed(fiveMinutes),
       threshold: 1,
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
@@ -163,7 +160,7 @@ export class OperationalAlarms extends Construct {
     this.add('api:p99-latency', 'ApiP99Latency', {
       alarmDescription:
         `API p99 latency above ${THRESHOLDS.apiP99LatencyMs} ms for 15 minutes. ` +
-        'First open the dashboard\'s p99 per family to find the family, then X-Ray traces of that operation (annotation.operation) sorted by duration for the slow call (DynamoDB, a store fetch, cold starts).',
+        "First open the dashboard's p99 per family to find the family, then X-Ray traces of that operation (annotation.operation) sorted by duration for the slow call (DynamoDB, a store fetch, cold starts).",
       metric: api.metricLatency({ period, statistic: 'p99' }),
       threshold: THRESHOLDS.apiP99LatencyMs,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
@@ -183,21 +180,29 @@ export class OperationalAlarms extends Construct {
           alarmDescription:
             `Lambda errors (uncaught exceptions, timeouts, out of memory) reached ${THRESHOLDS.lambdaErrors} in 5 minutes in: ${names}. ` +
             `First open the dashboard's Lambda errors widget to find the function, then ${logs} for "Task timed out", "Runtime.OutOfMemory" or stack traces.`,
-          metric: sumOf(group.map((f) => f.fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' })), 'errors'),
+          metric: sumOf(
+            group.map((f) => f.fn.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' })),
+            'errors',
+          ),
           threshold: THRESHOLDS.lambdaErrors,
           comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
           evaluationPeriods: 1,
         });
       });
       // A function with reserved concurrency (the search indexer: one writer) is throttled by design.
-      const throttleable = ofKind.filter((f) => (f.fn.node.defaultChild as CfnFunction).reservedConcurrentExecutions === undefined);
+      const throttleable = ofKind.filter(
+        (f) => (f.fn.node.defaultChild as CfnFunction).reservedConcurrentExecutions === undefined,
+      );
       chunk(throttleable, METRICS_PER_ALARM).forEach((group, index) => {
         const label = `${kind === 'api' ? 'Api' : 'Worker'}${index + 1}`;
         this.add(`lambda:throttles:${kind}:${index + 1}`, `LambdaThrottles${label}`, {
           alarmDescription:
             `Lambda throttled invocations in: ${group.map((f) => f.id).join(', ')}. The account's concurrency is used up. ` +
             'First check ConcurrentExecutions in the Lambda console (account level) and which function scaled out (a large extraction fans out to many extract-worker instances); raise the quota or cap the worker with reserved concurrency.',
-          metric: sumOf(group.map((f) => f.fn.metricThrottles({ period: Duration.minutes(5), statistic: 'Sum' })), 'throttles'),
+          metric: sumOf(
+            group.map((f) => f.fn.metricThrottles({ period: Duration.minutes(5), statistic: 'Sum' })),
+            'throttles',
+          ),
           threshold: 1,
           comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
           evaluationPeriods: 1,
@@ -213,7 +218,9 @@ export class OperationalAlarms extends Construct {
         'First search X-Ray for annotation.execution_id of a reaped execution (WorkerFunctionLogs of execution-reaper list them), then its Step Functions execution history.',
       // Emitted per execution kind; at most 10 kinds fit one expression.
       metric: sumOf(
-        EXECUTION_KINDS.map((kind) => serviceMetric('StalledExecutionsReaped', { kind }, { period: Duration.minutes(15) })),
+        EXECUTION_KINDS.map((kind) =>
+          serviceMetric('StalledExecutionsReaped', { kind }, { period: Duration.minutes(15) }),
+        ),
         'stalled executions reaped',
         Duration.minutes(15),
       ),
@@ -226,7 +233,8 @@ export class OperationalAlarms extends Construct {
 
 /** One expression summing up to 10 metrics: `m0 + m1 + ...`. */
 function sumOf(metrics: IMetric[], label: string, period = Duration.minutes(5)): MathExpression {
-  if (metrics.length > METRICS_PER_ALARM) throw new Error(`An alarm expression may use at most ${METRICS_PER_ALARM} metrics (${label}: ${metrics.length})`);
+  if (metrics.length > METRICS_PER_ALARM)
+    throw new Error(`An alarm expression may use at most ${METRICS_PER_ALARM} metrics (${label}: ${metrics.length})`);
   const usingMetrics = Object.fromEntries(metrics.map((metric, i) => [`m${i}`, metric]));
   return new MathExpression({ expression: Object.keys(usingMetrics).join(' + '), usingMetrics, label, period });
 }

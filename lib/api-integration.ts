@@ -10,7 +10,10 @@ import type { Construct } from 'constructs';
 
 /** The role API Gateway assumes to invoke the route handlers. */
 export const apiInvokeRole = (scope: Construct, id: string): Role =>
-  new Role(scope, id, { assumedBy: new ServicePrincipal('apigateway.amazonaws.com'), description: 'HTTP API: invokes the route handlers' });
+  new Role(scope, id, {
+    assumedBy: new ServicePrincipal('apigateway.amazonaws.com'),
+    description: 'HTTP API: invokes the route handlers',
+  });
 
 export class RoleInvokedLambdaIntegration extends HttpLambdaIntegration {
   constructor(

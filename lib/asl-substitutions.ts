@@ -44,11 +44,16 @@ export function buildSubstitutions(
 }
 
 /** Valid-looking ARNs and URLs for the placeholders, for validating ASL without a deployment. */
-export function sampleSubstitutions(aslText: string, region = 'us-east-1', account = '123456789012'): Record<string, string> {
+export function sampleSubstitutions(
+  aslText: string,
+  region = 'us-east-1',
+  account = '123456789012',
+): Record<string, string> {
   const values: Record<string, string> = {};
   for (const name of placeholdersIn(aslText)) {
     if (name.endsWith('FnArn')) values[name] = `arn:aws:lambda:${region}:${account}:function:${name.slice(0, -5)}`;
-    else if (name.endsWith('QueueUrl')) values[name] = `https://sqs.${region}.amazonaws.com/${account}/${name.slice(0, -8)}`;
+    else if (name.endsWith('QueueUrl'))
+      values[name] = `https://sqs.${region}.amazonaws.com/${account}/${name.slice(0, -8)}`;
   }
   return values;
 }

@@ -25,5 +25,10 @@ const zodEnglishOnly = {
 };
 
 const options = JSON.parse(process.argv[2]);
-const result = await build({ ...options, metafile: true, logLevel: 'warning', plugins: process.argv[3] === 'all-locales' ? [] : [zodEnglishOnly] });
+const result = await build({
+  ...options,
+  metafile: true,
+  logLevel: 'warning',
+  plugins: process.argv[3] === 'all-locales' ? [] : [zodEnglishOnly],
+});
 process.stdout.write(JSON.stringify(result.metafile));

@@ -12,7 +12,8 @@ import type { BuildOptions, Metafile } from 'esbuild';
 const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bundle-worker.mjs');
 
 // ESM bundles still meet CommonJS dependencies that call require() for Node built-ins.
-export const REQUIRE_BANNER = "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
+export const REQUIRE_BANNER =
+  "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
 
 export interface BundleResult {
   metafile: Metafile;
@@ -21,7 +22,11 @@ export interface BundleResult {
 export function bundleFunction(
   entry: string,
   outdir: string,
-  options: { splitting?: boolean; sourcemap?: boolean; /** false: every zod locale (the bench's baseline) */ zodEnglishOnly?: boolean } = {},
+  options: {
+    splitting?: boolean;
+    sourcemap?: boolean /** false: every zod locale (the bench's baseline) */;
+    zodEnglishOnly?: boolean;
+  } = {},
 ): BundleResult {
   const build: BuildOptions = {
     entryPoints: { index: entry },
@@ -40,7 +45,11 @@ export function bundleFunction(
     sourcemap: options.sourcemap ?? true,
     sourcesContent: false,
   };
-  const metafile = execFileSync(process.execPath, [WORKER, JSON.stringify(build), options.zodEnglishOnly === false ? 'all-locales' : 'en'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] });
+  const metafile = execFileSync(
+    process.execPath,
+    [WORKER, JSON.stringify(build), options.zodEnglishOnly === false ? 'all-locales' : 'en'],
+    { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   return { metafile: JSON.parse(metafile) as Metafile };
 }
 
@@ -53,7 +62,8 @@ export function loadedAtInit(metafile: Metafile, outdir: string, entryFile = 'in
   const visit = (file: string) => {
     if (seen.has(file)) return;
     seen.add(file);
-    for (const imported of outputs[file]?.imports ?? []) if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
+    for (const imported of outputs[file]?.imports ?? [])
+      if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
   };
   visit(key);
   return [...seen];

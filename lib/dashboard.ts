@@ -57,7 +57,14 @@ export class OperationsDashboard extends Construct {
           height: 2,
         }),
       ],
-      [new AlarmStatusWidget({ title: 'Alarms', alarms: [...props.alarms], width: 24, height: Math.min(8, 2 + Math.ceil(props.alarms.length / 4)) })],
+      [
+        new AlarmStatusWidget({
+          title: 'Alarms',
+          alarms: [...props.alarms],
+          width: 24,
+          height: Math.min(8, 2 + Math.ceil(props.alarms.length / 4)),
+        }),
+      ],
       this.apiWidgets(props),
       ...this.workflowWidgets(props),
       this.outcomeWidgets(),
@@ -70,17 +77,31 @@ export class OperationsDashboard extends Construct {
   private apiWidgets(props: OperationsDashboardProps): IWidget[] {
     const families = props.families.filter((family) => family !== 'public');
     return [
-      graph('Requests per family', families.map((family) => serviceMetric('ApiRequests', { family }, { label: family }))),
-      graph('p99 latency per family (ms)', families.map((family) => serviceMetric('ApiLatency', { family }, { statistic: Stats.p(99), label: family }))),
+      graph(
+        'Requests per family',
+        families.map((family) => serviceMetric('ApiRequests', { family }, { label: family })),
+      ),
+      graph(
+        'p99 latency per family (ms)',
+        families.map((family) => serviceMetric('ApiLatency', { family }, { statistic: Stats.p(99), label: family })),
+      ),
       graph(
         '4xx and 5xx per family',
-        families.flatMap((family) => ['4xx', '5xx'].map((status) => serviceMetric('ApiErrors', { family, class: status }, { label: `${family} ${status}` }))),
+        families.flatMap((family) =>
+          ['4xx', '5xx'].map((status) =>
+            serviceMetric('ApiErrors', { family, class: status }, { label: `${family} ${status}` }),
+          ),
+        ),
       ),
-      graph('HTTP API (all routes)', [
-        props.api.metricCount({ period: FIVE_MINUTES, label: 'requests' }),
-        props.api.metricClientError({ period: FIVE_MINUTES, label: '4xx' }),
-        props.api.metricServerError({ period: FIVE_MINUTES, label: '5xx' }),
-      ], [props.api.metricLatency({ period: FIVE_MINUTES, statistic: Stats.p(99), label: 'p99 latency (ms)' })]),
+      graph(
+        'HTTP API (all routes)',
+        [
+          props.api.metricCount({ period: FIVE_MINUTES, label: 'requests' }),
+          props.api.metricClientError({ period: FIVE_MINUTES, label: '4xx' }),
+          props.api.metricServerError({ period: FIVE_MINUTES, label: '5xx' }),
+        ],
+        [props.api.metricLatency({ period: FIVE_MINUTES, statistic: Stats.p(99), label: 'p99 latency (ms)' })],
+      ),
     ];
   }
 
@@ -89,7 +110,12 @@ export class OperationsDashboard extends Construct {
     for (const [name, machine] of props.stateMachines) {
       const sum = { period: FIVE_MINUTES, statistic: Stats.SUM };
       const started = machine.metricStarted(sum);
-      const ended = [machine.metricSucceeded(sum), machine.metricFailed(sum), machine.metricTimedOut(sum), machine.metricAborted(sum)];
+      const ended = [
+        machine.metricSucceeded(sum),
+        machine.metricFailed(sum),
+        machine.metricTimedOut(sum),
+        machine.metricAborted(sum),
+      ];
       // Step Functions publishes no "running" count: started minus ended, summed over the graph's window.
       const inFlight = new MathExpression({
         expression: 'RUNNING_SUM(started - succeeded - failed - timedout - aborted)',
@@ -107,10 +133,14 @@ export class OperationsDashboard extends Construct {
         ]),
       );
       widgets.push(
-        graph(`${name}: duration p50/p99 (ms) and credits`, kindsOfWorkflow(name).flatMap((kind) => [
-          serviceMetric('ExecutionDuration', { kind }, { statistic: Stats.p(50), label: `${kind} p50` }),
-          serviceMetric('ExecutionDuration', { kind }, { statistic: Stats.p(99), label: `${kind} p99` }),
-        ]), kindsOfWorkflow(name).map((kind) => serviceMetric('CreditsUsed', { kind }, { label: `${kind} credits` }))),
+        graph(
+          `${name}: duration p50/p99 (ms) and credits`,
+          kindsOfWorkflow(name).flatMap((kind) => [
+            serviceMetric('ExecutionDuration', { kind }, { statistic: Stats.p(50), label: `${kind} p50` }),
+            serviceMetric('ExecutionDuration', { kind }, { statistic: Stats.p(99), label: `${kind} p99` }),
+          ]),
+          kindsOfWorkflow(name).map((kind) => serviceMetric('CreditsUsed', { kind }, { label: `${kind} credits` })),
+        ),
       );
     }
     const rows: IWidget[][] = [];
@@ -121,8 +151,16 @@ export class OperationsDashboard extends Construct {
   private outcomeWidgets(): IWidget[] {
     const extractKinds = kindsOfWorkflow('extract');
     return [
-      ...extractKinds.map((kind) => graph(`URL outcomes: ${kind}`, URL_OUTCOMES.map((outcome) => serviceMetric('UrlOutcomes', { kind, outcome }, { label: outcome })))),
-      graph('Credits used per kind', EXECUTION_KINDS.map((kind) => serviceMetric('CreditsUsed', { kind }, { label: kind }))),
+      ...extractKinds.map((kind) =>
+        graph(
+          `URL outcomes: ${kind}`,
+          URL_OUTCOMES.map((outcome) => serviceMetric('UrlOutcomes', { kind, outcome }, { label: outcome })),
+        ),
+      ),
+      graph(
+        'Credits used per kind',
+        EXECUTION_KINDS.map((kind) => serviceMetric('CreditsUsed', { kind }, { label: kind })),
+      ),
     ];
   }
 
@@ -130,12 +168,23 @@ export class OperationsDashboard extends Construct {
     const max = { period: FIVE_MINUTES, statistic: Stats.MAXIMUM };
     const queues = [...props.queues];
     return [
-      graph('Queue depth (visible / in flight)', queues.flatMap(([name, queue]) => [
-        queue.metricApproximateNumberOfMessagesVisible({ ...max, label: `${name} visible` }),
-        queue.metricApproximateNumberOfMessagesNotVisible({ ...max, label: `${name} in flight` }),
-      ])),
-      graph('Oldest message age (s)', queues.map(([name, queue]) => queue.metricApproximateAgeOfOldestMessage({ ...max, label: name }))),
-      graph('Dead-letter queue depth', [...props.deadLetterQueues].map(([name, dlq]) => dlq.metricApproximateNumberOfMessagesVisible({ ...max, label: `${name} DLQ` }))),
+      graph(
+        'Queue depth (visible / in flight)',
+        queues.flatMap(([name, queue]) => [
+          queue.metricApproximateNumberOfMessagesVisible({ ...max, label: `${name} visible` }),
+          queue.metricApproximateNumberOfMessagesNotVisible({ ...max, label: `${name} in flight` }),
+        ]),
+      ),
+      graph(
+        'Oldest message age (s)',
+        queues.map(([name, queue]) => queue.metricApproximateAgeOfOldestMessage({ ...max, label: name })),
+      ),
+      graph(
+        'Dead-letter queue depth',
+        [...props.deadLetterQueues].map(([name, dlq]) =>
+          dlq.metricApproximateNumberOfMessagesVisible({ ...max, label: `${name} DLQ` }),
+        ),
+      ),
     ];
   }
 

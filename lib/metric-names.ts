@@ -16,9 +16,14 @@ export const EXECUTION_KINDS = Object.keys(GROUP_OF) as ExecutionKind[];
 export const URL_OUTCOMES = Object.keys(OUTCOME_CLASS) as Outcome[];
 
 /** Execution kinds whose executions run on a workflow (`extract` -> products-batch, extract-urls, extract-vendor). */
-export const kindsOfWorkflow = (workflow: string): ExecutionKind[] => EXECUTION_KINDS.filter((kind) => GROUP_OF[kind] === workflow);
+export const kindsOfWorkflow = (workflow: string): ExecutionKind[] =>
+  EXECUTION_KINDS.filter((kind) => GROUP_OF[kind] === workflow);
 
-export function serviceMetric(metricName: string, dimensions: Record<string, string>, options: MetricOptions = {}): Metric {
+export function serviceMetric(
+  metricName: string,
+  dimensions: Record<string, string>,
+  options: MetricOptions = {},
+): Metric {
   return new Metric({
     namespace: METRICS_NAMESPACE,
     metricName,

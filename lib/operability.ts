@@ -37,7 +37,11 @@ export class Operability extends Construct {
     const functions: AlarmedFunction[] = stack.node
       .findAll()
       .filter((construct): construct is LambdaFunction => construct instanceof LambdaFunction)
-      .map((fn) => ({ id: fn.node.path.split('/').slice(1).join('/'), fn, kind: props.apiFunctions.has(fn) ? 'api' : 'worker' }));
+      .map((fn) => ({
+        id: fn.node.path.split('/').slice(1).join('/'),
+        fn,
+        kind: props.apiFunctions.has(fn) ? 'api' : 'worker',
+      }));
 
     this.alarms = new OperationalAlarms(this, 'Alarms', {
       api: props.api,
@@ -57,7 +61,10 @@ export class Operability extends Construct {
     });
 
     // One JSON line per request at the API edge: what a client saw even when no Lambda ran.
-    this.accessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: LOG_RETENTION, removalPolicy: RemovalPolicy.DESTROY });
+    this.accessLogs = new LogGroup(this, 'ApiAccessLogs', {
+      retention: LOG_RETENTION,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
     const stage = props.api.defaultStage!.node.defaultChild as CfnStage;
     stage.accessLogSettings = {
       destinationArn: this.accessLogs.logGroupArn,

@@ -1,6 +1,6 @@
 // The AWS deployment, built only from the topology tables: one table, one HTTP API with a Lambda
 // per route, SQS work queues with DLQs and workers, Step Functions from the ASL files.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { AttributeType, BillingMode, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
@@ -156,7 +156,9 @@ export class ProductDataStack extends Stack {
 
     // Search Lambdas (the search-scoped routes, and workers such as agentic retrieval) load the
     // index snapshot from S3; one indexer woken by the table's stream keeps it current.
-    const searchRoutes = topology.routes.filter((route) => route.scope === 'search').map((route) => this.routeFunctions.get(route.operationId)!);
+    const searchRoutes = topology.routes
+      .filter((route) => route.scope === 'search')
+      .map((route) => this.routeFunctions.get(route.operationId)!);
     this.searchIndex = new SearchIndex(this, 'SearchIndex', {
       table: this.table,
       indexerEntry: sources.worker('search-indexer'),
@@ -176,15 +178,30 @@ export class ProductDataStack extends Stack {
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'Base URL of the HTTP API' });
-    new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'DynamoDB table (npm run keys -- --table)' });
+    new CfnOutput(this, 'TableName', {
+      value: this.table.tableName,
+      description: 'DynamoDB table (npm run keys -- --table)',
+    });
     for (const [name, machine] of this.stateMachines) {
       new CfnOutput(this, `${pascal(name)}StateMachineArn`, { value: machine.stateMachineArn });
     }
     for (const [name, queue] of this.queues) new CfnOutput(this, `${pascal(name)}QueueUrl`, { value: queue.queueUrl });
-    new CfnOutput(this, 'AlarmTopicArn', { value: this.operability.alarms.topic.topicArn, description: 'SNS topic of every alarm' });
-    new CfnOutput(this, 'DashboardName', { value: this.operability.dashboard.dashboard.dashboardName, description: 'CloudWatch dashboard' });
-    new CfnOutput(this, 'ApiFunctionLogGroup', { value: sharedLogGroup(this, 'api').logGroupName, description: 'Log group of every HTTP handler' });
-    new CfnOutput(this, 'WorkerFunctionLogGroup', { value: sharedLogGroup(this, 'workers').logGroupName, description: 'Log group of every worker' });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: this.operability.alarms.topic.topicArn,
+      description: 'SNS topic of every alarm',
+    });
+    new CfnOutput(this, 'DashboardName', {
+      value: this.operability.dashboard.dashboard.dashboardName,
+      description: 'CloudWatch dashboard',
+    });
+    new CfnOutput(this, 'ApiFunctionLogGroup', {
+      value: sharedLogGroup(this, 'api').logGroupName,
+      description: 'Log group of every HTTP handler',
+    });
+    new CfnOutput(this, 'WorkerFunctionLogGroup', {
+      value: sharedLogGroup(this, 'workers').logGroupName,
+      description: 'Log group of every worker',
+    });
   }
 
   private createTable(removalPolicy: RemovalPolicy): Table {
@@ -248,7 +265,8 @@ export class ProductDataStack extends Stack {
   private createWorkers(topology: Topology, sources: SourceLayout, taskWorkers: Set<string>): void {
     // A worker's timeout may not exceed the visibility timeout of any queue it consumes.
     const consumed = new Map<string, number[]>();
-    const consume = (worker: string, seconds: number) => consumed.set(worker, [...(consumed.get(worker) ?? []), seconds]);
+    const consume = (worker: string, seconds: number) =>
+      consumed.set(worker, [...(consumed.get(worker) ?? []), seconds]);
     for (const spec of topology.queues) {
       consume(spec.worker, spec.visibilityTimeoutSeconds);
       if (spec.dlqWorker) consume(spec.dlqWorker, spec.visibilityTimeoutSeconds);
@@ -261,7 +279,8 @@ export class ProductDataStack extends Stack {
         entry: sources.worker(name),
         description: `Worker ${name}`,
         memorySize: workerMemory(name),
-        timeoutSeconds: limits.length > 0 ? Math.min(LAMBDA_MAX_TIMEOUT_SECONDS, ...limits) : TASK_WORKER_TIMEOUT_SECONDS,
+        timeoutSeconds:
+          limits.length > 0 ? Math.min(LAMBDA_MAX_TIMEOUT_SECONDS, ...limits) : TASK_WORKER_TIMEOUT_SECONDS,
         environment,
       });
       this.table.grantReadWriteData(fn);
@@ -284,7 +303,8 @@ export class ProductDataStack extends Stack {
           maxBatchingWindow: spec.batchSize > 10 ? Duration.seconds(1) : undefined,
         });
       this.workers.get(spec.worker)!.addEventSource(eventSource(this.queues.get(spec.name)!));
-      if (spec.dlqWorker) this.workers.get(spec.dlqWorker)!.addEventSource(eventSource(this.deadLetterQueues.get(spec.name)!));
+      if (spec.dlqWorker)
+        this.workers.get(spec.dlqWorker)!.addEventSource(eventSource(this.deadLetterQueues.get(spec.name)!));
     }
   }
 
@@ -313,11 +333,17 @@ export class ProductDataStack extends Stack {
     });
     // File-based definitions get no automatic grants: name every function and queue it uses.
     for (const worker of new Set(Object.values(workflow.tasks))) this.workers.get(worker)!.grantInvoke(machine);
-    for (const queueName of new Set(Object.values(workflow.queues))) this.queues.get(queueName)!.grantSendMessages(machine);
+    for (const queueName of new Set(Object.values(workflow.queues)))
+      this.queues.get(queueName)!.grantSendMessages(machine);
     this.stateMachines.set(workflow.name, machine);
   }
 
-  private createRoute(route: Route, sources: SourceLayout, environment: Record<string, string>, invokeRole: Role): void {
+  private createRoute(
+    route: Route,
+    sources: SourceLayout,
+    environment: Record<string, string>,
+    invokeRole: Role,
+  ): void {
     const id = pascal(route.operationId);
     const fn = nodeFunction(this, `Route${id}Fn`, {
       entry: sources.httpHandler(route.handler),
@@ -342,7 +368,11 @@ export class ProductDataStack extends Stack {
     this.routeFunctions.set(route.operationId, fn);
   }
 
-  private createSchedule(spec: ScheduleSpec, sources: SourceLayout, environment: Record<string, string>): NodejsFunction {
+  private createSchedule(
+    spec: ScheduleSpec,
+    sources: SourceLayout,
+    environment: Record<string, string>,
+  ): NodejsFunction {
     const fn = nodeFunction(this, `${pascal(spec.name)}Fn`, {
       entry: sources.worker(spec.worker),
       description: `Worker ${spec.worker}: ${spec.description}`,
@@ -400,7 +430,10 @@ function checkTopology(topology: Topology, sources: SourceLayout): void {
 
   const needed: Array<{ file: string; usedBy: string }> = [
     { file: sources.fallbackHandler, usedBy: 'HTTP $default route' },
-    ...topology.routes.map((route) => ({ file: sources.httpHandler(route.handler), usedBy: `route ${route.operationId}` })),
+    ...topology.routes.map((route) => ({
+      file: sources.httpHandler(route.handler),
+      usedBy: `route ${route.operationId}`,
+    })),
     ...topology.queues.flatMap((spec) => [
       { file: sources.worker(spec.worker), usedBy: `queue ${spec.name} worker` },
       ...(spec.dlqWorker ? [{ file: sources.worker(spec.dlqWorker), usedBy: `queue ${spec.name} DLQ worker` }] : []),

@@ -37,7 +37,9 @@ export class SearchIndex extends Construct {
       enforceSSL: true,
       // The snapshot is a cache of the table: losing it costs one catch-up from the feed.
       removalPolicy: props.removalPolicy ?? RemovalPolicy.DESTROY,
-      lifecycleRules: [{ noncurrentVersionExpiration: Duration.days(1), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      lifecycleRules: [
+        { noncurrentVersionExpiration: Duration.days(1), abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      ],
     });
     this.indexer = nodeFunction(this, 'IndexerFn', {
       entry: props.indexerEntry,
@@ -60,7 +62,13 @@ export class SearchIndex extends Construct {
         retryAttempts: 5,
         bisectBatchOnError: false,
         reportBatchItemFailures: false,
-        filters: [FilterCriteria.filter({ dynamodb: { Keys: { pk: { S: [...FilterRule.beginsWith('PRODUCT#'), ...FilterRule.beginsWith('LISTING#')] } } } })],
+        filters: [
+          FilterCriteria.filter({
+            dynamodb: {
+              Keys: { pk: { S: [...FilterRule.beginsWith('PRODUCT#'), ...FilterRule.beginsWith('LISTING#')] } },
+            },
+          }),
+        ],
       }),
     );
     for (const reader of props.readers) {

@@ -13,7 +13,14 @@ import type { Route } from '../lambdas/topology/routes';
 export const SYNC_EXTRACTION_ROUTES: ReadonlySet<string> = new Set(['legacyProduct', 'legacyProducts']);
 
 /** Workers that fetch and parse pages (engine, enrichment, robots, sitemaps). */
-const PAGE_WORKERS = new Set(['extract-worker', 'agentic-verify', 'crawl-worker', 'crawl-determine', 'crawl-discover', 'crawl-analyze']);
+const PAGE_WORKERS = new Set([
+  'extract-worker',
+  'agentic-verify',
+  'crawl-worker',
+  'crawl-determine',
+  'crawl-discover',
+  'crawl-analyze',
+]);
 /** Workers that query the in-memory search index. */
 const SEARCH_WORKERS = new Set(['agentic-understand', 'agentic-retrieve', 'agentic-rank']);
 

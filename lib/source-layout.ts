@@ -29,7 +29,10 @@ export function projectLayout(rootDir: string): SourceLayout {
 }
 
 /** Throws one error naming every file the topology refers to that is not on disk. */
-export function assertSourcesExist(layout: SourceLayout, needed: ReadonlyArray<{ file: string; usedBy: string }>): void {
+export function assertSourcesExist(
+  layout: SourceLayout,
+  needed: ReadonlyArray<{ file: string; usedBy: string }>,
+): void {
   const missing = needed.filter(({ file }) => !existsSync(file));
   if (missing.length === 0) return;
   const lines = missing.map(({ file, usedBy }) => `  - ${path.relative(layout.rootDir, file)} (${usedBy})`);

@@ -17,7 +17,9 @@ function besideAncestors(from: string): string[] {
 }
 
 function locateCorpora(): string {
-  const candidates = [process.env.PDS_CORPORA_DIR, ...besideAncestors(repoRoot)].filter((dir): dir is string => Boolean(dir));
+  const candidates = [process.env.PDS_CORPORA_DIR, ...besideAncestors(repoRoot)].filter((dir): dir is string =>
+    Boolean(dir),
+  );
   const found = candidates.find((dir) => existsSync(path.join(dir, 'README.md')));
   if (!found) {
     throw new Error(

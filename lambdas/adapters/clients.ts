@@ -41,13 +41,13 @@ type SignableRequest = { headers: Record<string, string> };
 export function unsignedLocalScheme(region: string, service: string) {
   return {
     schemeId: 'aws.auth#sigv4',
-    identityProvider: (config: { getIdentityProvider(schemeId: string): unknown }) => config.getIdentityProvider('aws.auth#sigv4'),
+    identityProvider: (config: { getIdentityProvider(schemeId: string): unknown }) =>
+      config.getIdentityProvider('aws.auth#sigv4'),
     signer: {
       async sign<T extends SignableRequest>(request: T): Promise<T> {
         const date = new Date().toISOString().replace(/[-:]|\.\d{3}/g, '');
         request.headers['x-amz-date'] = date;
-        request.headers.authorization =
-          `AWS4-HMAC-SHA256 Credential=local/${date.slice(0, 8)}/${region}/${service}/aws4_request, SignedHeaders=host;x-amz-date, Signature=local`;
+        request.headers.authorization = `AWS4-HMAC-SHA256 Credential=local/${date.slice(0, 8)}/${region}/${service}/aws4_request, SignedHeaders=host;x-amz-date, Signature=local`;
         return request;
       },
     },

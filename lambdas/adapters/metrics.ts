@@ -8,7 +8,12 @@ export const METRICS_NAMESPACE = 'ProductDataService';
 
 export function emfMetrics(namespace = METRICS_NAMESPACE): MetricsRecorder {
   const metrics = new Metrics({ namespace, serviceName: 'product-data-service' });
-  const emit = (name: string, unit: (typeof MetricUnit)[keyof typeof MetricUnit], value: number, dimensions: Record<string, string> = {}) => {
+  const emit = (
+    name: string,
+    unit: (typeof MetricUnit)[keyof typeof MetricUnit],
+    value: number,
+    dimensions: Record<string, string> = {},
+  ) => {
     const single = metrics.singleMetric();
     for (const [key, dimension] of Object.entries(dimensions)) single.addDimension(key, dimension);
     single.addMetric(name, unit, value); // a single metric is published at once

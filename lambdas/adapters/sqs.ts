@@ -16,7 +16,8 @@ export function createSqsSender(sqs: SQSClient, queueUrl: string): MessageSender
     async sendAll(bodies) {
       const encoded = bodies.map((body) => JSON.stringify(body));
       for (const text of encoded) {
-        if (Buffer.byteLength(text) > MAX_BATCH_BYTES) throw new Error(`SQS message of ${Buffer.byteLength(text)} bytes exceeds ${MAX_BATCH_BYTES}`);
+        if (Buffer.byteLength(text) > MAX_BATCH_BYTES)
+          throw new Error(`SQS message of ${Buffer.byteLength(text)} bytes exceeds ${MAX_BATCH_BYTES}`);
       }
       for (const chunk of chunks(encoded)) await sendChunk(sqs, queueUrl, chunk);
     },

@@ -29,7 +29,13 @@ export function createStepFunctionsWorkflowEngine(sfn: SFNClient, arns: Record<s
   return {
     async start(workflow, executionId, input) {
       try {
-        await sfn.send(new StartExecutionCommand({ stateMachineArn: arnOf(workflow), name: executionId, input: JSON.stringify(input) }));
+        await sfn.send(
+          new StartExecutionCommand({
+            stateMachineArn: arnOf(workflow),
+            name: executionId,
+            input: JSON.stringify(input),
+          }),
+        );
       } catch (error) {
         // Execution names are unique: a second start of the same id is a retry of the first.
         if (nameOf(error) !== 'ExecutionAlreadyExists') throw error;
@@ -63,11 +69,15 @@ export function createStepFunctionsTaskCallbacks(sfn: SFNClient): TaskCallbacks 
   };
   return {
     async succeed(taskToken, output) {
-      await sfn.send(new SendTaskSuccessCommand({ taskToken, output: JSON.stringify(output) })).catch(tolerateEndedTask);
+      await sfn
+        .send(new SendTaskSuccessCommand({ taskToken, output: JSON.stringify(output) }))
+        .catch(tolerateEndedTask);
     },
     async fail(taskToken, error, cause) {
       await sfn
-        .send(new SendTaskFailureCommand({ taskToken, error: error.slice(0, ERROR_MAX), cause: cause.slice(0, CAUSE_MAX) }))
+        .send(
+          new SendTaskFailureCommand({ taskToken, error: error.slice(0, ERROR_MAX), cause: cause.slice(0, CAUSE_MAX) }),
+        )
         .catch(tolerateEndedTask);
     },
   };

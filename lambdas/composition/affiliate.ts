@@ -5,7 +5,9 @@ import { dynamoAffiliateDeviceStore } from '../adapters/dynamodb/affiliate-devic
 import { createAffiliate, type Affiliate } from '../domain/affiliate/links';
 import { compileLinkTemplate } from '../domain/affiliate/template';
 
-export function createAffiliateCapability(container: Pick<Container, 'config' | 'clients' | 'clock' | 'merchants'>): Affiliate {
+export function createAffiliateCapability(
+  container: Pick<Container, 'config' | 'clients' | 'clock' | 'merchants'>,
+): Affiliate {
   return createAffiliate({
     merchants: container.merchants,
     template: compileLinkTemplate(container.config.affiliateLinkTemplate),

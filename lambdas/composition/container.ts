@@ -29,7 +29,12 @@ import type { TaskCallbacks, WorkflowEngine } from '../ports/workflow';
 import type { MetricsRecorder } from '../ports/metrics';
 import { emfMetrics, tallyMetrics } from '../adapters/metrics';
 import { setLogLevel } from '../observability/logger';
-import { BUILT_IN_MERCHANTS, createMerchantDirectory, parseMerchantList, type MerchantDirectory } from '../domain/affiliate/merchants';
+import {
+  BUILT_IN_MERCHANTS,
+  createMerchantDirectory,
+  parseMerchantList,
+  type MerchantDirectory,
+} from '../domain/affiliate/merchants';
 import { withKeyCache } from '../domain/accounts/cache';
 import { createUsageMeter, type UsageMeter } from '../domain/usage/meter';
 import { withVendorListCache } from '../domain/vendors/list-cache';
@@ -154,7 +159,12 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
   const vendors = once(() => withVendorListCache(dynamoVendorStore(documents, table)));
   const workflows = once(() => createStepFunctionsWorkflowEngine(clients.sfn, config.stateMachineArns));
   const executions = once(() =>
-    createExecutions({ store: dynamoExecutionStore(documents, table), workflows: workflows(), now: clock.now, metrics }),
+    createExecutions({
+      store: dynamoExecutionStore(documents, table),
+      workflows: workflows(),
+      now: clock.now,
+      metrics,
+    }),
   );
   const extractResults = once(() => dynamoExtractResultStore(documents, table));
   const catalog = once(() => createProductCatalog({ store: dynamoProductStore(documents, table), vendors: vendors() }));
@@ -162,11 +172,18 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
   // got, the robots cache and per-host politeness: one instance per process, loaded on the first fetch.
   const fetcher = once(() =>
     lazyAsync<PageFetcher>(async () =>
-      (await import('../adapters/http-fetch')).createHttpFetcher({ resolve: config.resolve, crawlDelayMs: config.crawlDelayMs, egressProxies: config.egressProxies }),
+      (await import('../adapters/http-fetch')).createHttpFetcher({
+        resolve: config.resolve,
+        crawlDelayMs: config.crawlDelayMs,
+        egressProxies: config.egressProxies,
+      }),
     ),
   );
   const engine = onceAsync(async () => {
-    const [{ createExtractor }, { createOfflineEnricher }] = await Promise.all([import('../domain/extraction/engine'), import('../domain/enrichment')]);
+    const [{ createExtractor }, { createOfflineEnricher }] = await Promise.all([
+      import('../domain/extraction/engine'),
+      import('../domain/enrichment'),
+    ]);
     return createExtractor({ fetcher: fetcher(), enricher: createOfflineEnricher() });
   });
   const extractUrl = once((): ExtractUrl => async (url, options) => (await engine())(url, options));
@@ -242,7 +259,11 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     get extractUrl() {
       return extractUrl();
     },
-    extractNow: async (request) => (await import('../domain/extract-jobs/sync')).extractNow(request, { extractUrl: extractUrl(), catalog: catalog() }),
+    extractNow: async (request) =>
+      (await import('../domain/extract-jobs/sync')).extractNow(request, {
+        extractUrl: extractUrl(),
+        catalog: catalog(),
+      }),
     dispose() {
       clients.sfn.destroy();
       clients.sqs.destroy();
@@ -253,12 +274,20 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
   const affiliateOnce = once(() => createAffiliateCapability(container));
   // The search index is loaded on the first search; its cursor is null until then (nothing read yet).
   let searchLoaded: SearchService | undefined;
-  const searchModule = onceAsync(async () => (searchLoaded = (await import('./search')).createProductSearch(container)));
-  const searchOnce = once(() => lazyAsync<SearchService, Pick<SearchService, 'cursor'>>(searchModule, { cursor: () => searchLoaded?.cursor() ?? null }));
+  const searchModule = onceAsync(
+    async () => (searchLoaded = (await import('./search')).createProductSearch(container)),
+  );
+  const searchOnce = once(() =>
+    lazyAsync<SearchService, Pick<SearchService, 'cursor'>>(searchModule, {
+      cursor: () => searchLoaded?.cursor() ?? null,
+    }),
+  );
   const agenticOnce = once(() => lazyAsync<Agentic>(async () => (await import('./agentic')).createAgentic(container)));
   // The listing store is a thin adapter (and has a synchronous member): built directly.
   const crawlModule = onceAsync(async () => (await import('./crawl')).createCrawl(container));
-  const crawlOnce = once(() => lazyAsync<Crawl, Pick<Crawl, 'store'>>(crawlModule, { store: dynamoListingStore(documents, table) }));
+  const crawlOnce = once(() =>
+    lazyAsync<Crawl, Pick<Crawl, 'store'>>(crawlModule, { store: dynamoListingStore(documents, table) }),
+  );
   const extractJobsOnce = once(() =>
     createExtractJobs({
       executions: executions(),
@@ -281,7 +310,9 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     };
     // Tests and benchmarks only: crashing workers and duplicate deliveries around the same steps.
     if (!faultsConfigured(config.faults)) return createExtractSteps(stepsDeps);
-    return withFaults(stepsDeps, config.faults, { resend: (message) => container.queue('extract-work').sendAll([message]) });
+    return withFaults(stepsDeps, config.faults, {
+      resend: (message) => container.queue('extract-work').sendAll([message]),
+    });
   });
 
   return container;

@@ -24,7 +24,8 @@ export function createCrawl(container: Container): Crawl {
   const now = () => container.clock.now();
   const catalog = createCatalog({ store, vendors: container.vendors, now });
   // The fetcher is reached through the container's getter: API reads never build it.
-  const build = (fetcher: () => PageFetcher) => createCrawlSteps({ executions: container.executions, store, catalog, fetcher, now });
+  const build = (fetcher: () => PageFetcher) =>
+    createCrawlSteps({ executions: container.executions, store, catalog, fetcher, now });
   const steps = faultsConfigured(container.config.faults)
     ? withCrawlFaults(build, () => container.fetcher, container.config.faults, {
         resend: (message) => container.queue('crawl-work').sendAll([message]),

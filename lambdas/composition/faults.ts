@@ -14,7 +14,12 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ClaimingResultStore } from '../ports/extract-results';
 import type { PageFetcher } from '../ports/fetcher';
 import type { CrawlBatchMessage, CrawlSteps } from '../domain/crawl/steps';
-import { createExtractSteps, type BatchMessage, type ExtractSteps, type ExtractStepsDeps } from '../domain/extract-jobs/steps';
+import {
+  createExtractSteps,
+  type BatchMessage,
+  type ExtractSteps,
+  type ExtractStepsDeps,
+} from '../domain/extract-jobs/steps';
 
 /** Thrown where an injected crash kills a worker invocation (never in production). */
 export class InjectedFault extends Error {
@@ -81,7 +86,13 @@ export function withFaults(deps: ExtractStepsDeps, settings: FaultSettings, opti
     async processBatch(message) {
       const key = `${message.executionId}/${message.batch.id}`;
       const copy = (message as { duplicateOf?: string }).duplicateOf;
-      if (settings.duplicateRate > 0 && options.resend && !copy && !duplicated.has(key) && random() < settings.duplicateRate) {
+      if (
+        settings.duplicateRate > 0 &&
+        options.resend &&
+        !copy &&
+        !duplicated.has(key) &&
+        random() < settings.duplicateRate
+      ) {
         if (duplicated.size >= 100_000) duplicated.clear();
         duplicated.add(key);
         await options.resend({ ...message, duplicateOf: key });
@@ -116,7 +127,10 @@ export function withCrawlFaults(
   build: (fetcher: () => PageFetcher) => CrawlSteps,
   fetcher: () => PageFetcher,
   settings: FaultSettings,
-  options: { random?: () => number; resend?: (message: CrawlBatchMessage & { duplicateOf: string }) => Promise<void> } = {},
+  options: {
+    random?: () => number;
+    resend?: (message: CrawlBatchMessage & { duplicateOf: string }) => Promise<void>;
+  } = {},
 ): CrawlSteps {
   const random = options.random ?? Math.random;
   const steps = build(() => withCrashingReads(fetcher()));
@@ -126,7 +140,13 @@ export function withCrawlFaults(
     async processBatch(message) {
       const key = `${message.crawlId}/${message.batch.id}`;
       const copy = (message as { duplicateOf?: string }).duplicateOf;
-      if (settings.duplicateRate > 0 && options.resend && !copy && !duplicated.has(key) && random() < settings.duplicateRate) {
+      if (
+        settings.duplicateRate > 0 &&
+        options.resend &&
+        !copy &&
+        !duplicated.has(key) &&
+        random() < settings.duplicateRate
+      ) {
         if (duplicated.size >= 100_000) duplicated.clear();
         duplicated.add(key);
         await options.resend({ ...message, duplicateOf: key });

@@ -27,7 +27,9 @@ export type SyncMembers<T, Path extends string = ''> = T extends AsyncFunction
 export function lazyAsync<T extends object, E extends Partial<T> = Record<never, never>>(
   load: () => Promise<T>,
   eager?: E,
-  ..._fullyAsync: SyncMembers<Omit<T, keyof E>> extends never ? [] : [error: `not async: ${SyncMembers<Omit<T, keyof E>>}`]
+  ..._fullyAsync: SyncMembers<Omit<T, keyof E>> extends never
+    ? []
+    : [error: `not async: ${SyncMembers<Omit<T, keyof E>>}`]
 ): T {
   let loading: Promise<T> | undefined;
   const loaded = (): Promise<T> => {
@@ -44,7 +46,8 @@ export function lazyAsync<T extends object, E extends Partial<T> = Record<never,
     if (known) return known;
     const proxy = new Proxy(function lazyMember() {}, {
       get(_target, property) {
-        if (path.length === 0 && eager && typeof property === 'string' && property in eager) return eager[property as keyof E];
+        if (path.length === 0 && eager && typeof property === 'string' && property in eager)
+          return eager[property as keyof E];
         // Not a thenable (awaiting the value itself must not load it) and no symbol protocols.
         if (typeof property === 'symbol' || property === 'then') return undefined;
         return at([...path, property]);

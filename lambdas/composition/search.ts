@@ -17,7 +17,8 @@ const LOCAL_SAVE_EVERY_MS = 30_000;
 
 function snapshotStore(config: Container['config']): SnapshotStore | null {
   if (config.dataDir) return fileSnapshotStore(join(config.dataDir, SEARCH_SNAPSHOT_KEY));
-  if (config.searchSnapshotBucket) return s3SnapshotStore(new S3Client({ region: config.region }), config.searchSnapshotBucket, SEARCH_SNAPSHOT_KEY);
+  if (config.searchSnapshotBucket)
+    return s3SnapshotStore(new S3Client({ region: config.region }), config.searchSnapshotBucket, SEARCH_SNAPSHOT_KEY);
   return null;
 }
 

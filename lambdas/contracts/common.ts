@@ -37,10 +37,71 @@ export const executionStatusFilter = () =>
     .describe('`processing` matches pending and running executions; omitted means all');
 
 export const COUNTRY_CODES = [
-  'nl', 'ca', 'si', 'co', 'by', 'ee', 'no', 'br', 'us', 'de', 'es', 'vn', 'il', 'th', 'gb', 'ph', 'kg', 'in', 'ru', 'fr',
-  'hk', 'ua', 'jp', 'at', 'mm', 'my', 'pl', 'au', 'nz', 'ro', 'tw', 'mx', 'id', 'dk', 'ng', 'ch', 'hu', 'sg', 'sa', 'ae',
-  'cn', 'ar', 'cl', 'it', 'tr', 'lv', 'gh', 'sk', 'gr', 'eg', 'lu', 'bg', 'se', 'lt', 'lk', 'kz', 'hr', 'bd', 'kr', 'cz',
-  'fi', 'ie', 'be', 'pt', 'za',
+  'nl',
+  'ca',
+  'si',
+  'co',
+  'by',
+  'ee',
+  'no',
+  'br',
+  'us',
+  'de',
+  'es',
+  'vn',
+  'il',
+  'th',
+  'gb',
+  'ph',
+  'kg',
+  'in',
+  'ru',
+  'fr',
+  'hk',
+  'ua',
+  'jp',
+  'at',
+  'mm',
+  'my',
+  'pl',
+  'au',
+  'nz',
+  'ro',
+  'tw',
+  'mx',
+  'id',
+  'dk',
+  'ng',
+  'ch',
+  'hu',
+  'sg',
+  'sa',
+  'ae',
+  'cn',
+  'ar',
+  'cl',
+  'it',
+  'tr',
+  'lv',
+  'gh',
+  'sk',
+  'gr',
+  'eg',
+  'lu',
+  'bg',
+  'se',
+  'lt',
+  'lk',
+  'kz',
+  'hr',
+  'bd',
+  'kr',
+  'cz',
+  'fi',
+  'ie',
+  'be',
+  'pt',
+  'za',
 ] as const;
 
 export const countryCode = () =>
@@ -55,7 +116,10 @@ export const flag = (name: string, defaultValue: boolean) =>
   z.boolean({ error: `${name} must be a boolean` }).default(defaultValue);
 
 export const nonEmptyString = (name: string) =>
-  z.string({ error: `${name} must be a string` }).trim().min(1, { error: `${name} must not be empty` });
+  z
+    .string({ error: `${name} must be a string` })
+    .trim()
+    .min(1, { error: `${name} must not be empty` });
 
 /** A URL or hostname field: non-empty and at most MAX_URL_LENGTH characters, as in every family. */
 export const urlString = (name: string) =>
@@ -100,7 +164,12 @@ export const V1Meta = z
   .meta({ id: 'V1Meta' });
 
 export const LegacyMeta = z
-  .object({ totalItems: z.number().int(), totalPages: z.number().int(), currentPage: z.number().int(), pageSize: z.number().int() })
+  .object({
+    totalItems: z.number().int(),
+    totalPages: z.number().int(),
+    currentPage: z.number().int(),
+    pageSize: z.number().int(),
+  })
   .meta({ id: 'LegacyMeta' });
 
 export const v2Envelope = <T extends z.ZodType, M extends z.ZodType>(item: T, meta: M) =>

@@ -28,7 +28,13 @@ export const Price = z
   .object({ currency: nullableString, current_value: num.nullable(), compare_at_value: num.nullable() })
   .meta({ id: 'Price' });
 
-export const ListingImage = z.object({ id: z.string(), url: z.string(), width: z.number().int().nullable(), height: z.number().int().nullable(), position: z.number().int() });
+export const ListingImage = z.object({
+  id: z.string(),
+  url: z.string(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  position: z.number().int(),
+});
 
 export const Listing = z
   .object({
@@ -47,13 +53,19 @@ export const Collection = z
   .object({ id: z.string(), url: z.string(), products_total: z.number().int(), last_updated_by_service: Timestamp })
   .meta({ id: 'Collection' });
 
-const affiliateDeviceId = z.string().describe("The organization's affiliate device id: created once, never changes, random (derived from nothing personal)");
+const affiliateDeviceId = z
+  .string()
+  .describe(
+    "The organization's affiliate device id: created once, never changes, random (derived from nothing personal)",
+  );
 const affiliateOriginalUrl = z.string().describe('The input string, exactly as sent');
 
 export const AffiliateLinkResult = z
   .discriminatedUnion('success', [
     z.object({
-      network_link: z.string().describe('Tracking link of the configured template: merchant id, device id and the URL-encoded deep link'),
+      network_link: z
+        .string()
+        .describe('Tracking link of the configured template: merchant id, device id and the URL-encoded deep link'),
       original_url: affiliateOriginalUrl,
       device_id: affiliateDeviceId,
       success: z.literal(true),
@@ -70,7 +82,8 @@ export const AffiliateLinkResult = z
   ])
   .meta({
     id: 'AffiliateLinkResult',
-    description: 'One per input URL, in input order. An unsupported URL is success false with a reason and counts in `failed`; it never fails the request.',
+    description:
+      'One per input URL, in input order. An unsupported URL is success false with a reason and counts in `failed`; it never fails the request.',
   });
 
 export const ExecutionSummary = z
@@ -131,7 +144,8 @@ export const ProductAttributes = z
   })
   .meta({
     id: 'ProductAttributes',
-    description: 'Enrichment attributes; keys vary by product. color.iscc_family is an ISCC-NBS level-1 name (lower case).',
+    description:
+      'Enrichment attributes; keys vary by product. color.iscc_family is an ISCC-NBS level-1 name (lower case).',
   });
 
 export const FullProductRecord = z
@@ -152,10 +166,14 @@ export const FullProductRecord = z
     variants: z.array(ProductVariant),
     store_canonical_url: nullableString,
     store_domain: nullableString,
-    platform: nullableString.describe('shopify, woocommerce, bigcommerce, magento, salesforce_commerce_cloud, wix, squarespace, prestashop; null if unidentified'),
+    platform: nullableString.describe(
+      'shopify, woocommerce, bigcommerce, magento, salesforce_commerce_cloud, wix, squarespace, prestashop; null if unidentified',
+    ),
     platform_id: nullableString,
     product_type: nullableString.describe('null when enable_enrichment is false'),
-    taxonomy_product_category_id: nullableString.describe('Shopify Standard Product Taxonomy gid; null when enable_enrichment is false'),
+    taxonomy_product_category_id: nullableString.describe(
+      'Shopify Standard Product Taxonomy gid; null when enable_enrichment is false',
+    ),
     taxonomy_product_category_path: nullableString.describe('null when enable_enrichment is false'),
     tags: z.array(z.string()),
     video_url: nullableString,
@@ -163,21 +181,37 @@ export const FullProductRecord = z
     average_rating: num.nullable(),
     rating_scale: num.nullable(),
     faqs: z.array(z.unknown()).nullable().describe('{question, answer}; null when enable_reviews is false'),
-    reviews: z.array(z.unknown()).nullable().describe('{author, rating, title, body, date}; null when enable_reviews is false'),
+    reviews: z
+      .array(z.unknown())
+      .nullable()
+      .describe('{author, rating, title, body, date}; null when enable_reviews is false'),
     updated_at: nullableString,
     similar_products: z.array(z.unknown()).nullable().describe('{url}; null when enable_similar_products is false'),
     affiliate_link: nullableString,
   })
   .meta({
     id: 'FullProductRecord',
-    description: 'Every field is always present; a field governed by a flag that is off is null (enable_enrichment: attributes, product_type, taxonomy fields; enable_reviews: reviews, faqs; enable_image_tags: images[].attributes; enable_similar_products: similar_products).',
+    description:
+      'Every field is always present; a field governed by a flag that is off is null (enable_enrichment: attributes, product_type, taxonomy fields; enable_reviews: reviews, faqs; enable_image_tags: images[].attributes; enable_similar_products: similar_products).',
   });
 
-export const OUTCOMES = ['success', 'non_product_url', 'malformed_url', 'automated_access_not_permitted', 'other'] as const;
+export const OUTCOMES = [
+  'success',
+  'non_product_url',
+  'malformed_url',
+  'automated_access_not_permitted',
+  'other',
+] as const;
 
 const outcomeFields = {
-  outcome: z.enum(OUTCOMES).describe('failed (retriable): automated_access_not_permitted, other; invalid: non_product_url, malformed_url'),
-  retry: z.boolean().describe('true: probably transient, the URL may be resubmitted in a new request; false: the URL must be corrected'),
+  outcome: z
+    .enum(OUTCOMES)
+    .describe('failed (retriable): automated_access_not_permitted, other; invalid: non_product_url, malformed_url'),
+  retry: z
+    .boolean()
+    .describe(
+      'true: probably transient, the URL may be resubmitted in a new request; false: the URL must be corrected',
+    ),
   message: z.string().describe('Human-readable; empty string on success'),
   final_url: z.string().optional().describe('Only when the landing URL after redirects differs from the input'),
 };
@@ -258,7 +292,8 @@ export const LegacyRichProductRecord = z
   })
   .meta({
     id: 'LegacyRichProductRecord',
-    description: 'The per-URL record of /api/products and /api/product: legacy names (price_amount, altText, variantIDs, SKU, string prices) over the full record. Every field is always present; flag-governed fields are null when their flag is off.',
+    description:
+      'The per-URL record of /api/products and /api/product: legacy names (price_amount, altText, variantIDs, SKU, string prices) over the full record. Every field is always present; flag-governed fields are null when their flag is off.',
   });
 
 export const LegacyPerUrlResult = z
@@ -268,9 +303,22 @@ export const LegacyPerUrlResult = z
     product: LegacyRichProductRecord.nullable(),
     ...outcomeFields,
   })
-  .meta({ id: 'LegacyPerUrlResult', description: 'One element per input URL, in input order; outcome, retry and message say why a URL failed' });
+  .meta({
+    id: 'LegacyPerUrlResult',
+    description: 'One element per input URL, in input order; outcome, retry and message say why a URL failed',
+  });
 
-const legacyAttributeKeys = ['color', 'material', 'category', 'gender', 'season', 'occasion', 'fit', 'length', 'sleeve_type'] as const;
+const legacyAttributeKeys = [
+  'color',
+  'material',
+  'category',
+  'gender',
+  'season',
+  'occasion',
+  'fit',
+  'length',
+  'sleeve_type',
+] as const;
 
 export const LegacyProductRecord = z
   .object({
@@ -292,7 +340,10 @@ export const LegacyProductRecord = z
     collection_handle: nullableString.describe('Handle of a collection the product was listed in; null when unknown'),
     handle: nullableString,
     tags: z.array(z.string()),
-    images: z.object({ primary: nullableString, gallery: z.array(z.string()).describe('Every image URL after the primary one') }),
+    images: z.object({
+      primary: nullableString,
+      gallery: z.array(z.string()).describe('Every image URL after the primary one'),
+    }),
     variants: z.object({
       color: z.array(z.string()).describe('Distinct colour option values'),
       size: z.array(z.string()).describe('Distinct size option values'),
@@ -300,13 +351,21 @@ export const LegacyProductRecord = z
     }),
     options: z.record(z.string(), z.array(z.string())).describe('Option name -> its values'),
     attributes: z
-      .object(Object.fromEntries(legacyAttributeKeys.map((key) => [key, nullableString])) as Record<(typeof legacyAttributeKeys)[number], typeof nullableString>)
+      .object(
+        Object.fromEntries(legacyAttributeKeys.map((key) => [key, nullableString])) as Record<
+          (typeof legacyAttributeKeys)[number],
+          typeof nullableString
+        >,
+      )
       .describe('Flat attribute strings (colour family, material, taxonomy category, gender, ...); null where unknown'),
     created_at: nullableString.describe('When the service first stored the product; null when unknown'),
     updated_at: nullableString.describe('When the service last stored the product'),
     published_at: nullableString.describe("The store's publication date; null when the store does not say"),
   })
-  .meta({ id: 'LegacyProductRecord', description: 'Legacy product record of /api/search, /api/regular-search and /api/feed' });
+  .meta({
+    id: 'LegacyProductRecord',
+    description: 'Legacy product record of /api/search, /api/regular-search and /api/feed',
+  });
 
 export const MiniProductV1 = z
   .object({
@@ -316,7 +375,10 @@ export const MiniProductV1 = z
     price_currency: nullableString,
     description: nullableString,
     images: z.array(z.string()),
-    attributes: z.record(z.string(), z.string()).nullable().describe('Flat attribute strings; null when enable_enrichment is false'),
+    attributes: z
+      .record(z.string(), z.string())
+      .nullable()
+      .describe('Flat attribute strings; null when enable_enrichment is false'),
   })
   .meta({ id: 'MiniProductV1' });
 
@@ -358,4 +420,6 @@ export const ExtractResultCounts = z
 
 export const ExecutionState = z
   .enum(['pending', 'running', 'completed', 'failed'])
-  .describe('Exact state: pending (created), running, completed (results available), failed (failed, timed out or cancelled)');
+  .describe(
+    'Exact state: pending (created), running, completed (results available), failed (failed, timed out or cancelled)',
+  );

@@ -68,10 +68,20 @@ function parametersOf(collector: SchemaCollector, schema: z.ZodObject | undefine
   });
 }
 
-function operationObject(route: Route, contract: OperationContract, collector: SchemaCollector, errorRefs: Record<string, JsonSchema>) {
+function operationObject(
+  route: Route,
+  contract: OperationContract,
+  collector: SchemaCollector,
+  errorRefs: Record<string, JsonSchema>,
+) {
   const family = route.family;
   const v2 = family === 'v2';
-  const requestIdHeader = { 'Request-ID': { description: 'Identifier of this request (also error.request_id in v2 errors)', schema: { type: 'string' } } };
+  const requestIdHeader = {
+    'Request-ID': {
+      description: 'Identifier of this request (also error.request_id in v2 errors)',
+      schema: { type: 'string' },
+    },
+  };
   const familyError = v2 ? errorRefs.v2 : errorRefs.legacy;
   const error = (description: string, extraHeaders: Record<string, unknown> = {}) => ({
     description,
@@ -88,11 +98,20 @@ function operationObject(route: Route, contract: OperationContract, collector: S
   };
   if (route.scope !== null) {
     const hasInput = contract.body || contract.query || contract.params;
-    if (hasInput) responses['400'] = error('INVALID_PARAMETER: malformed JSON, a wrong type, a missing field or an out-of-range value; the message names the field');
-    responses['401'] = { description: 'Missing or invalid API key', headers: requestIdHeader, content: jsonContent(errorRefs.auth) };
+    if (hasInput)
+      responses['400'] = error(
+        'INVALID_PARAMETER: malformed JSON, a wrong type, a missing field or an out-of-range value; the message names the field',
+      );
+    responses['401'] = {
+      description: 'Missing or invalid API key',
+      headers: requestIdHeader,
+      content: jsonContent(errorRefs.auth),
+    };
     responses['403'] = error(`FORBIDDEN: the key lacks the "${route.scope}" scope`);
-    if (contract.errors?.includes(404)) responses['404'] = error('NOT_FOUND: unknown execution id, or one of another organization');
-    if (contract.errors?.includes(409)) responses['409'] = error('CONFLICT: the execution already finished, or waits on a crawl');
+    if (contract.errors?.includes(404))
+      responses['404'] = error('NOT_FOUND: unknown execution id, or one of another organization');
+    if (contract.errors?.includes(409))
+      responses['409'] = error('CONFLICT: the execution already finished, or waits on a crawl');
     if (contract.body) {
       responses['413'] = error('PAYLOAD_TOO_LARGE: request body over 1 MiB');
       responses['415'] = error('UNSUPPORTED_MEDIA_TYPE: the body is not application/json');
@@ -101,7 +120,8 @@ function operationObject(route: Route, contract: OperationContract, collector: S
       'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
     });
     responses['500'] = error('INTERNAL_ERROR (legacy vendors also DB_ERROR); never carries internals');
-    if (contract.errors?.includes(504)) responses['504'] = error('TIMEOUT or DB_TIMEOUT: the store did not answer in time');
+    if (contract.errors?.includes(504))
+      responses['504'] = error('TIMEOUT or DB_TIMEOUT: the store did not answer in time');
   }
 
   return {
@@ -111,8 +131,13 @@ function operationObject(route: Route, contract: OperationContract, collector: S
     tags: [family],
     ...(family === 'legacy' ? { deprecated: true } : {}),
     ...(route.scope === null ? { security: [] } : { 'x-required-scope': route.scope }),
-    parameters: [...parametersOf(collector, contract.params, 'path'), ...parametersOf(collector, contract.query, 'query')],
-    ...(contract.body ? { requestBody: { required: true, content: jsonContent(collector.convert(contract.body, 'input')) } } : {}),
+    parameters: [
+      ...parametersOf(collector, contract.params, 'path'),
+      ...parametersOf(collector, contract.query, 'query'),
+    ],
+    ...(contract.body
+      ? { requestBody: { required: true, content: jsonContent(collector.convert(contract.body, 'input')) } }
+      : {}),
     responses,
   };
 }

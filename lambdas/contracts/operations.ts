@@ -8,7 +8,6 @@ import {
   executionStatusFilter,
   flag,
   intField,
-  intParam,
   LegacyMeta,
   nonEmptyString,
   urlString,
@@ -62,26 +61,39 @@ const body = <S extends z.ZodRawShape>(shape: S) => z.object(shape, { error: 're
 const AFFILIATE_DESCRIPTION =
   'Body `urls`: 1 to 100 strings (an empty list or more than 100 is 400). Each URL of a merchant in the network (matched by registrable domain, alternates and `www.`) becomes `network_link`; every other URL is `success` false with `network_link` null and a `reason`: ' +
   AFFILIATE_REASONS.map((reason) => `\`${reason}\` (${AFFILIATE_REASON_TEXT[reason]})`).join(', ') +
-  '. `device_id` is the organization\'s, the same in every call.';
+  ". `device_id` is the organization's, the same in every call.";
 
 const price = (name: string) =>
   z.number({ error: `filters.${name} must be a number` }).min(0, { error: `filters.${name} must not be negative` });
 
 const searchFilters = z
-  .object({
-    min_price: price('min_price').optional().describe('Lowest price (inclusive), in the product currency'),
-    max_price: price('max_price').optional().describe('Highest price (inclusive), in the product currency'),
-    is_available: z.boolean({ error: 'filters.is_available must be a boolean' }).optional(),
-    brand: z.array(z.string({ error: 'filters.brand must be an array of strings' }), { error: 'filters.brand must be an array of strings' }).max(50, { error: 'filters.brand must hold at most 50 brands' }).optional().describe('Any of these brands (case-insensitive)'),
-    attributes: z
-      .record(
-        z.string(),
-        z.union([z.string(), z.array(z.string())], { error: 'filters.attributes must map keys to a string or an array of strings' }),
-        { error: 'filters.attributes must map keys to a string or an array of strings' },
-      )
-      .optional()
-      .describe('Attribute key (color, gender, age_group, material, pattern, season, style, occasion, category, ...) -> a value or any of several values (case-insensitive); color takes colour words or ISCC-NBS families (navy matches blue)'),
-  }, { error: 'filters must be an object' })
+  .object(
+    {
+      min_price: price('min_price').optional().describe('Lowest price (inclusive), in the product currency'),
+      max_price: price('max_price').optional().describe('Highest price (inclusive), in the product currency'),
+      is_available: z.boolean({ error: 'filters.is_available must be a boolean' }).optional(),
+      brand: z
+        .array(z.string({ error: 'filters.brand must be an array of strings' }), {
+          error: 'filters.brand must be an array of strings',
+        })
+        .max(50, { error: 'filters.brand must hold at most 50 brands' })
+        .optional()
+        .describe('Any of these brands (case-insensitive)'),
+      attributes: z
+        .record(
+          z.string(),
+          z.union([z.string(), z.array(z.string())], {
+            error: 'filters.attributes must map keys to a string or an array of strings',
+          }),
+          { error: 'filters.attributes must map keys to a string or an array of strings' },
+        )
+        .optional()
+        .describe(
+          'Attribute key (color, gender, age_group, material, pattern, season, style, occasion, category, ...) -> a value or any of several values (case-insensitive); color takes colour words or ISCC-NBS families (navy matches blue)',
+        ),
+    },
+    { error: 'filters must be an object' },
+  )
   .refine((f) => f.min_price === undefined || f.max_price === undefined || f.min_price <= f.max_price, {
     error: 'filters.min_price must not be greater than filters.max_price',
     path: ['min_price'],
@@ -129,20 +141,29 @@ const v1ExtractStatusResponse = z.object({
   results: z
     .object({
       products: z.array(PerUrlResult).describe('One page of per-URL results, in input order'),
-      meta: z.object({
-        total_requested: z.number().int(),
-        total_successful: z.number().int(),
-        total_failed: z.number().int(),
-        total_failed_by_reason: FailedByReason,
-        total_invalid: z.number().int(),
-        total_invalid_by_reason: InvalidByReason,
-        total_pending: z.number().int(),
-      }).describe('total_successful + total_failed + total_invalid + total_pending = total_requested'),
+      meta: z
+        .object({
+          total_requested: z.number().int(),
+          total_successful: z.number().int(),
+          total_failed: z.number().int(),
+          total_failed_by_reason: FailedByReason,
+          total_invalid: z.number().int(),
+          total_invalid_by_reason: InvalidByReason,
+          total_pending: z.number().int(),
+        })
+        .describe('total_successful + total_failed + total_invalid + total_pending = total_requested'),
     })
     .optional()
     .describe('When completed; also when failed (cancelled, timed out), holding the URLs that finished'),
   pagination: z
-    .object({ page: z.number().int(), limit: z.number().int(), total_items: z.number().int(), total_pages: z.number().int(), has_next: z.boolean(), has_prev: z.boolean() })
+    .object({
+      page: z.number().int(),
+      limit: z.number().int(),
+      total_items: z.number().int(),
+      total_pages: z.number().int(),
+      has_next: z.boolean(),
+      has_prev: z.boolean(),
+    })
     .optional()
     .describe('Present with results'),
 });
@@ -151,7 +172,8 @@ const v1ExtractStatusResponse = z.object({
 const v1UrlList = (max: number) =>
   urlList('urls', max).superRefine((urls, ctx) => {
     const index = urls.findIndex((url) => !url.trim());
-    if (index >= 0) ctx.addIssue({ code: 'custom', path: [index], message: `urls[${index}] must be a non-empty string` });
+    if (index >= 0)
+      ctx.addIssue({ code: 'custom', path: [index], message: `urls[${index}] must be a non-empty string` });
   });
 
 /**
@@ -163,12 +185,16 @@ const v2UrlList = z
   .min(1, { error: 'urls must contain at least 1 URL' })
   .max(1000, { error: 'urls must contain at most 1000 URLs' })
   .meta({ items: { type: 'string', maxLength: MAX_URL_LENGTH } } as Record<string, unknown>)
-  .describe(`Product URLs (an array even for one URL), at most 1000, each at most ${MAX_URL_LENGTH} characters (longer ones are reported in invalid_urls); normalised server-side (scheme added, fragment and tracking parameters removed); duplicates are fetched once`);
+  .describe(
+    `Product URLs (an array even for one URL), at most 1000, each at most ${MAX_URL_LENGTH} characters (longer ones are reported in invalid_urls); normalised server-side (scheme added, fragment and tracking parameters removed); duplicates are fetched once`,
+  );
 
 const FRESHNESS = `A stored record of the same URL and country_code extracted within the last 24 hours with every part the request turns on is served instead of a new fetch (meta/product result shows it) unless \`force_extraction\` is true.`;
 
 const legacyFlags = {
-  enable_enrichment: flag('enable_enrichment', true).describe('Default true: attributes, product_type and taxonomy fields'),
+  enable_enrichment: flag('enable_enrichment', true).describe(
+    'Default true: attributes, product_type and taxonomy fields',
+  ),
   country_code: countryCode().describe('Two-letter code from the supported list; default us'),
 };
 const v1StartResponse = z.object({ success: z.literal(true), execution_id: z.string() });
@@ -180,24 +206,38 @@ const v1ExtractStatusQuery = query({ page: pageParam(), limit: pageSizeParam(50,
 const v2StartResponse = (meta: z.ZodType) => z.object({ execution_id: z.string(), status: z.literal('pending'), meta });
 const v2ListQuery = query({ status: executionStatusFilter(), page: pageParam(), page_size: pageSizeParam(20) });
 const v2CancelResponse = z.object({ execution_id: z.string(), status: z.literal('failed'), error: z.string() });
-const timing = { start_date: Timestamp.nullable(), stop_date: Timestamp.nullable(), duration_ms: z.number().int().nullable() };
+const timing = {
+  start_date: Timestamp.nullable(),
+  stop_date: Timestamp.nullable(),
+  duration_ms: z.number().int().nullable(),
+};
 
 const crawlBodyV1 = body({
   domain: urlString('domain').optional(),
   url: urlString('url').optional(),
   max_listings: intField('max_listings', 1, 1_000_000).optional(),
   country_code: countryCode(),
-}).refine((b) => b.domain !== undefined || b.url !== undefined, { error: 'domain is required (a hostname or any URL of the store)', path: ['domain'] });
+}).refine((b) => b.domain !== undefined || b.url !== undefined, {
+  error: 'domain is required (a hostname or any URL of the store)',
+  path: ['domain'],
+});
 
 export const CONTRACTS = {
   // ---- public ----
-  health: { summary: 'Liveness: 200 once the service is ready', success: { status: 200, schema: z.object({ status: z.literal('ok') }) } },
-  openapi: { summary: 'This OpenAPI 3.1 document', success: { status: 200, schema: z.looseObject({ openapi: z.string() }) } },
+  health: {
+    summary: 'Liveness: 200 once the service is ready',
+    success: { status: 200, schema: z.object({ status: z.literal('ok') }) },
+  },
+  openapi: {
+    summary: 'This OpenAPI 3.1 document',
+    success: { status: 200, schema: z.looseObject({ openapi: z.string() }) },
+  },
 
   // ---- legacy ----
   legacySearch: {
     summary: 'Filtered natural-language product search',
-    description: 'The query is understood (price phrases, colours, gender, negations, brands, categories, synonyms, typos): hard constraints filter, soft ones boost. `filters` are exact. Products are ranked best first; meta pages them.',
+    description:
+      'The query is understood (price phrases, colours, gender, negations, brands, categories, synonyms, typos): hard constraints filter, soft ones boost. `filters` are exact. Products are ranked best first; meta pages them.',
     body: legacySearchBody,
     success: { status: 200, schema: legacySearchResponse },
   },
@@ -213,7 +253,9 @@ export const CONTRACTS = {
     body: body({
       urls: urlList('urls', 50).describe('Product URLs, at most 50'),
       ...legacyFlags,
-      force_extraction: flag('force_extraction', false).describe('true: always fetch anew, never serve a stored record'),
+      force_extraction: flag('force_extraction', false).describe(
+        'true: always fetch anew, never serve a stored record',
+      ),
     }),
     success: {
       status: 200,
@@ -238,7 +280,9 @@ export const CONTRACTS = {
       enable_reviews: flag('enable_reviews', false).describe('Default false: reviews, faqs'),
       enable_image_tags: flag('enable_image_tags', false).describe('Default false: images[].attributes'),
       country_code: countryCode(),
-      force_extraction: flag('force_extraction', false).describe('true: always fetch anew, never serve a stored record'),
+      force_extraction: flag('force_extraction', false).describe(
+        'true: always fetch anew, never serve a stored record',
+      ),
     }),
     success: {
       status: 200,
@@ -282,13 +326,18 @@ export const CONTRACTS = {
   // ---- v1 ----
   v1AgenticSearchMini: {
     summary: 'Fast AI-enriched search, up to 10 products',
-    description: 'Credits: 1, +1 with enrichment (meta.credits_used). With enable_enrichment false, attributes are null.',
+    description:
+      'Credits: 1, +1 with enrichment (meta.credits_used). With enable_enrichment false, attributes are null.',
     body: body({ query: searchQuery(), enable_enrichment: flag('enable_enrichment', true) }),
     success: {
       status: 200,
       schema: z.object({
         products: z.array(MiniProductV1),
-        meta: z.object({ totalItems: z.number().int().describe('Products returned'), urls: z.array(z.string()), credits_used: z.number().int() }),
+        meta: z.object({
+          totalItems: z.number().int().describe('Products returned'),
+          urls: z.array(z.string()),
+          credits_used: z.number().int(),
+        }),
       }),
     },
   },
@@ -301,13 +350,18 @@ export const CONTRACTS = {
       status: 200,
       schema: z.object({
         products: z.array(LegacyRichProductRecord),
-        meta: z.object({ urls: z.array(z.string()), totalItems: z.number().int().describe('Products returned'), credits_used: z.number().int() }),
+        meta: z.object({
+          urls: z.array(z.string()),
+          totalItems: z.number().int().describe('Products returned'),
+          credits_used: z.number().int(),
+        }),
       }),
     },
   },
   v1Listings: {
     summary: "A vendor's product listings",
-    description: 'Listings as the latest crawl left them, in URL order. `collection_urls` restricts them to those collections (scheme, www., trailing slash, query and fragment ignored). A vendor the service has never seen is 404; a known vendor without listings gives an empty page.',
+    description:
+      'Listings as the latest crawl left them, in URL order. `collection_urls` restricts them to those collections (scheme, www., trailing slash, query and fragment ignored). A vendor the service has never seen is 404; a known vendor without listings gives an empty page.',
     body: body({
       vendor: urlString('vendor'),
       page: intField('page', 1, MAX_PAGE).default(1),
@@ -319,8 +373,13 @@ export const CONTRACTS = {
   },
   v1Collections: {
     summary: "A vendor's collections, highest products_total first",
-    description: 'products_total is exactly the number of the collection\'s products listed for the vendor. A vendor the service has never seen is 404; a known vendor without collections gives an empty page.',
-    body: body({ vendor: urlString('vendor'), page: intField('page', 1, MAX_PAGE).default(1), page_size: intField('page_size', 1, 100).default(10) }),
+    description:
+      "products_total is exactly the number of the collection's products listed for the vendor. A vendor the service has never seen is 404; a known vendor without collections gives an empty page.",
+    body: body({
+      vendor: urlString('vendor'),
+      page: intField('page', 1, MAX_PAGE).default(1),
+      page_size: intField('page_size', 1, 100).default(10),
+    }),
     success: { status: 200, schema: z.object({ collections: z.array(Collection), meta: V1Meta }) },
     errors: [404],
   },
@@ -339,13 +398,15 @@ export const CONTRACTS = {
   },
   v1ProductsList: {
     summary: "The caller's extraction executions, most recent first",
-    description: 'Every extraction of the caller\'s organization (v1 and v2). List items show `processing` for pending and running executions.',
+    description:
+      "Every extraction of the caller's organization (v1 and v2). List items show `processing` for pending and running executions.",
     query: v1ListQuery,
     success: { status: 200, schema: v1ListResponse },
   },
   v1ProductsStatus: {
     summary: 'Status and, when completed, results of an extraction',
-    description: 'Results are paged by `page` and `limit` (default 50). An unknown id, or one of another organization, is 404.',
+    description:
+      'Results are paged by `page` and `limit` (default 50). An unknown id, or one of another organization, is 404.',
     params: executionIdPath(),
     query: v1ExtractStatusQuery,
     success: { status: 200, schema: v1ExtractStatusResponse },
@@ -353,14 +414,16 @@ export const CONTRACTS = {
   },
   v1ProductsCancel: {
     summary: 'Cancel an extraction',
-    description: 'The execution becomes failed with error "Execution was cancelled"; URLs already finished stay readable. A finished execution is 409 CONFLICT.',
+    description:
+      'The execution becomes failed with error "Execution was cancelled"; URLs already finished stay readable. A finished execution is 409 CONFLICT.',
     params: executionIdPath(),
     success: { status: 200, schema: v1CancelResponse },
     errors: [404, 409],
   },
   v1ExtractStart: {
     summary: 'Start a vendor-based extraction',
-    description: 'Extracts the listings of `domain` (max_products first). With `crawl_id` of a running crawl it waits for it (pending; cancelling it then is 409) and fails with "The crawl this extraction was waiting for failed or was canceled" if that crawl fails; a vendor without listings and no `crawl_id` starts a crawl itself and waits. An unknown crawl_id is 404.',
+    description:
+      'Extracts the listings of `domain` (max_products first). With `crawl_id` of a running crawl it waits for it (pending; cancelling it then is 409) and fails with "The crawl this extraction was waiting for failed or was canceled" if that crawl fails; a vendor without listings and no `crawl_id` starts a crawl itself and waits. An unknown crawl_id is 404.',
     body: body({
       domain: urlString('domain'),
       max_products: intField('max_products', 1, 1_000_000).optional(),
@@ -368,37 +431,70 @@ export const CONTRACTS = {
       country_code: countryCode(),
       enable_reviews: flag('enable_reviews', true),
       enable_image_tags: flag('enable_image_tags', true),
-      crawl_id: z.string({ error: 'crawl_id must be a string' }).max(200, { error: 'crawl_id must be at most 200 characters' }).optional(),
+      crawl_id: z
+        .string({ error: 'crawl_id must be a string' })
+        .max(200, { error: 'crawl_id must be at most 200 characters' })
+        .optional(),
     }),
     success: { status: 200, schema: v1StartResponse },
     errors: [404],
   },
-  v1ExtractList: { summary: "The caller's vendor-based extractions", query: v1ListQuery, success: { status: 200, schema: v1ListResponse } },
-  v1ExtractStatus: { summary: 'Status of a vendor-based extraction', params: executionIdPath(), query: v1ExtractStatusQuery, success: { status: 200, schema: v1ExtractStatusResponse }, errors: [404] },
-  v1ExtractCancel: { summary: 'Cancel a vendor-based extraction', params: executionIdPath(), success: { status: 200, schema: v1CancelResponse }, errors: [404, 409] },
+  v1ExtractList: {
+    summary: "The caller's vendor-based extractions",
+    query: v1ListQuery,
+    success: { status: 200, schema: v1ListResponse },
+  },
+  v1ExtractStatus: {
+    summary: 'Status of a vendor-based extraction',
+    params: executionIdPath(),
+    query: v1ExtractStatusQuery,
+    success: { status: 200, schema: v1ExtractStatusResponse },
+    errors: [404],
+  },
+  v1ExtractCancel: {
+    summary: 'Cancel a vendor-based extraction',
+    params: executionIdPath(),
+    success: { status: 200, schema: v1CancelResponse },
+    errors: [404, 409],
+  },
   v1Affiliate: {
     summary: 'Convert up to 100 product URLs into affiliate tracking links',
     description: AFFILIATE_DESCRIPTION,
     body: body({ urls: urlList('urls', 100) }),
     success: {
       status: 200,
-      schema: z.object({ results: z.array(AffiliateLinkResult), total_processed: z.number().int(), successful: z.number().int(), failed: z.number().int() }),
+      schema: z.object({
+        results: z.array(AffiliateLinkResult),
+        total_processed: z.number().int(),
+        successful: z.number().int(),
+        failed: z.number().int(),
+      }),
     },
   },
   v1CrawlStart: {
     summary: 'Start a crawl of a store',
-    description: 'Body `domain` (hostname or any URL of the store; `url` is an alias), optional `max_listings`, `country_code`.',
+    description:
+      'Body `domain` (hostname or any URL of the store; `url` is an alias), optional `max_listings`, `country_code`.',
     body: crawlBodyV1,
     success: { status: 200, schema: v1StartResponse },
   },
-  v1CrawlList: { summary: "The caller's crawls, most recent first", query: v1ListQuery, success: { status: 200, schema: v1ListResponse } },
+  v1CrawlList: {
+    summary: "The caller's crawls, most recent first",
+    query: v1ListQuery,
+    success: { status: 200, schema: v1ListResponse },
+  },
   v1CrawlStatus: {
     summary: 'Status of a crawl',
     params: executionIdPath(),
     success: { status: 200, schema: z.object({ status: ExecutionState, total_listings_found: z.number().int() }) },
     errors: [404],
   },
-  v1CrawlCancel: { summary: 'Stop a crawl', params: executionIdPath(), success: { status: 200, schema: v1CancelResponse }, errors: [404, 409] },
+  v1CrawlCancel: {
+    summary: 'Stop a crawl',
+    params: executionIdPath(),
+    success: { status: 200, schema: v1CancelResponse },
+    errors: [404, 409],
+  },
   v1Vendors: {
     summary: 'Every vendor, without paging',
     success: { status: 200, schema: z.object({ data: z.array(VendorSummary), meta: EmptyMeta }) },
@@ -426,13 +522,16 @@ export const CONTRACTS = {
       query: searchQuery(),
       customer_profile: customerProfile(),
       page_size: intField('page_size', 1, 8).default(8).describe('Products wanted, 1 to 8 (default 8)'),
-      enable_enrichment: flag('enable_enrichment', false).describe('Default false: attributes, product_type and taxonomy fields are null'),
+      enable_enrichment: flag('enable_enrichment', false).describe(
+        'Default false: attributes, product_type and taxonomy fields are null',
+      ),
     }),
     success: { status: 202, schema: v2StartResponse(z.object({ credits_used: z.number().int() })) },
   },
   v2AgenticSearchStatus: {
     summary: 'Status and results of an agentic search',
-    description: 'data and pagination once completed: up to page_size verified products, best first. Another organization\'s execution is 404.',
+    description:
+      "data and pagination once completed: up to page_size verified products, best first. Another organization's execution is 404.",
     params: executionIdPath(),
     success: {
       status: 200,
@@ -440,18 +539,23 @@ export const CONTRACTS = {
         execution_id: z.string(),
         status: ExecutionState,
         error: z.string().nullable(),
-        data: z.array(z.object({ url: z.string(), product: FullProductRecord })).optional().describe('When completed'),
+        data: z
+          .array(z.object({ url: z.string(), product: FullProductRecord }))
+          .optional()
+          .describe('When completed'),
         pagination: V2Pagination.optional().describe('When completed'),
         meta: z.object({
           query: z.string(),
-          progress: z
-            .object({
-              step: z.enum(['pending', 'understanding', 'retrieving', 'verifying', 'ranking', 'done']),
-              candidates_total: z.number().int(),
-              candidates_verified: z.number().int().describe('Candidates whose live page gave a complete product'),
-              candidates_dropped: z.number().int().describe('Candidates whose page failed or lacked a title, price or image'),
-              percent_complete: z.number().int(),
-            }),
+          progress: z.object({
+            step: z.enum(['pending', 'understanding', 'retrieving', 'verifying', 'ranking', 'done']),
+            candidates_total: z.number().int(),
+            candidates_verified: z.number().int().describe('Candidates whose live page gave a complete product'),
+            candidates_dropped: z
+              .number()
+              .int()
+              .describe('Candidates whose page failed or lacked a title, price or image'),
+            percent_complete: z.number().int(),
+          }),
           ...timing,
           credits_used: z.number().int(),
         }),
@@ -461,14 +565,24 @@ export const CONTRACTS = {
   },
   v2Listings: {
     summary: "A vendor's product listings",
-    description: 'Listings as the latest crawl left them, in URL order. `collection_url` restricts them to one collection (scheme, www., trailing slash, query and fragment ignored). A vendor the service has never seen is 404; a known vendor without listings gives an empty page.',
-    query: query({ vendor: urlString('vendor'), page: pageParam(), page_size: pageSizeParam(20), collection_url: z.string().max(MAX_URL_LENGTH, { error: `collection_url must be at most ${MAX_URL_LENGTH} characters` }).optional() }),
+    description:
+      'Listings as the latest crawl left them, in URL order. `collection_url` restricts them to one collection (scheme, www., trailing slash, query and fragment ignored). A vendor the service has never seen is 404; a known vendor without listings gives an empty page.',
+    query: query({
+      vendor: urlString('vendor'),
+      page: pageParam(),
+      page_size: pageSizeParam(20),
+      collection_url: z
+        .string()
+        .max(MAX_URL_LENGTH, { error: `collection_url must be at most ${MAX_URL_LENGTH} characters` })
+        .optional(),
+    }),
     success: { status: 200, schema: v2Envelope(Listing, EmptyMeta) },
     errors: [404],
   },
   v2Collections: {
     summary: "A vendor's collections, highest products_total first",
-    description: 'products_total is exactly the number of the collection\'s products listed for the vendor. A vendor the service has never seen is 404; a known vendor without collections gives an empty page.',
+    description:
+      "products_total is exactly the number of the collection's products listed for the vendor. A vendor the service has never seen is 404; a known vendor without collections gives an empty page.",
     query: query({ vendor: urlString('vendor'), page: pageParam(), page_size: pageSizeParam(20) }),
     success: { status: 200, schema: v2Envelope(Collection, EmptyMeta) },
     errors: [404],
@@ -490,12 +604,16 @@ export const CONTRACTS = {
     body: body({ urls: urlList('urls', 100) }),
     success: {
       status: 200,
-      schema: v2Envelope(AffiliateLinkResult, z.object({ total_processed: z.number().int(), successful: z.number().int(), failed: z.number().int() })),
+      schema: v2Envelope(
+        AffiliateLinkResult,
+        z.object({ total_processed: z.number().int(), successful: z.number().int(), failed: z.number().int() }),
+      ),
     },
   },
   v2CrawlStart: {
     summary: 'Start a crawl of a store',
-    description: 'Discovers the store\'s collections and listings: Shopify public JSON, the WooCommerce Store API, sitemaps (gzip children included), then HTML category pages, best first; a fast path refused (401/403/404, or disallowed by robots.txt) falls back to the next. robots.txt, per-host politeness and Retry-After are obeyed. `max_listings` keeps exactly that many. A complete re-crawl removes listings the store no longer lists. Credits: 1 at start, +1 per 100 listings found. Poll GET /v2/crawl/{execution_id}.',
+    description:
+      "Discovers the store's collections and listings: Shopify public JSON, the WooCommerce Store API, sitemaps (gzip children included), then HTML category pages, best first; a fast path refused (401/403/404, or disallowed by robots.txt) falls back to the next. robots.txt, per-host politeness and Retry-After are obeyed. `max_listings` keeps exactly that many. A complete re-crawl removes listings the store no longer lists. Credits: 1 at start, +1 per 100 listings found. Poll GET /v2/crawl/{execution_id}.",
     body: body({
       vendor: urlString('vendor').describe('Hostname or any URL of the store'),
       max_listings: intField('max_listings', 1, 1_000_000).optional(),
@@ -503,10 +621,15 @@ export const CONTRACTS = {
     }),
     success: { status: 202, schema: v2StartResponse(z.object({ credits_used: z.number().int() })) },
   },
-  v2CrawlList: { summary: "The caller's crawls, most recent first", query: v2ListQuery, success: { status: 200, schema: v2Envelope(ExecutionSummary, EmptyMeta) } },
+  v2CrawlList: {
+    summary: "The caller's crawls, most recent first",
+    query: v2ListQuery,
+    success: { status: 200, schema: v2Envelope(ExecutionSummary, EmptyMeta) },
+  },
   v2CrawlStatus: {
     summary: 'Status of a crawl (own organization only)',
-    description: 'The four steps by name in order (completed, running, pending, failed); meta.progress while pending or running, null when finished; meta.result holds the totals (found so far while running). A cancelled crawl is failed with "Execution was cancelled" and what it found stays listed.',
+    description:
+      'The four steps by name in order (completed, running, pending, failed); meta.progress while pending or running, null when finished; meta.result holds the totals (found so far while running). A cancelled crawl is failed with "Execution was cancelled" and what it found stays listed.',
     params: executionIdPath(),
     success: {
       status: 200,
@@ -525,7 +648,12 @@ export const CONTRACTS = {
     },
     errors: [404],
   },
-  v2CrawlCancel: { summary: 'Stop a crawl', params: executionIdPath(), success: { status: 200, schema: v2CancelResponse }, errors: [404, 409] },
+  v2CrawlCancel: {
+    summary: 'Stop a crawl',
+    params: executionIdPath(),
+    success: { status: 200, schema: v2CancelResponse },
+    errors: [404, 409],
+  },
   v2ExtractStart: {
     summary: 'Start an extraction from URLs or from a vendor',
     description:
@@ -534,13 +662,18 @@ export const CONTRACTS = {
       urls: v2UrlList.optional(),
       vendor: urlString('vendor').optional(),
       max_products: intField('max_products', 1, 1_000_000).optional(),
-      crawl_id: z.string({ error: 'crawl_id must be a string' }).max(200, { error: 'crawl_id must be at most 200 characters' }).optional(),
+      crawl_id: z
+        .string({ error: 'crawl_id must be a string' })
+        .max(200, { error: 'crawl_id must be at most 200 characters' })
+        .optional(),
       enable_enrichment: flag('enable_enrichment', false),
       enable_reviews: flag('enable_reviews', false),
       enable_image_tags: flag('enable_image_tags', false),
       enable_similar_products: flag('enable_similar_products', false),
       country_code: countryCode(),
-    }).refine((b) => (b.urls === undefined) !== (b.vendor === undefined), { error: 'exactly one of urls and vendor is required' }),
+    }).refine((b) => (b.urls === undefined) !== (b.vendor === undefined), {
+      error: 'exactly one of urls and vendor is required',
+    }),
     success: {
       status: 202,
       schema: v2StartResponse(
@@ -556,7 +689,8 @@ export const CONTRACTS = {
   },
   v2ExtractList: {
     summary: "The caller's extractions, most recent first",
-    description: 'Every extraction of the caller\'s organization (v1 and v2). List items show `processing` for pending and running executions.',
+    description:
+      "Every extraction of the caller's organization (v1 and v2). List items show `processing` for pending and running executions.",
     query: v2ListQuery,
     success: { status: 200, schema: v2Envelope(ExecutionSummary, EmptyMeta) },
   },
@@ -591,7 +725,8 @@ export const CONTRACTS = {
   },
   v2ExtractCancel: {
     summary: 'Cancel an extraction',
-    description: 'The execution becomes failed with error "Execution was cancelled"; URLs already finished stay readable. A finished execution, or one waiting on a crawl, is 409 CONFLICT.',
+    description:
+      'The execution becomes failed with error "Execution was cancelled"; URLs already finished stay readable. A finished execution, or one waiting on a crawl, is 409 CONFLICT.',
     params: executionIdPath(),
     success: { status: 200, schema: v2CancelResponse },
     errors: [404, 409],
@@ -611,4 +746,3 @@ export interface RequestOf<Op extends OperationId> {
 
 /** The success body an operation returns (its response schema's input type). */
 export type ResponseOf<Op extends OperationId> = z.input<Contracts[Op]['success']['schema']>;
-

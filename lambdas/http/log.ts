@@ -19,7 +19,8 @@ export interface RequestLogLine {
 export type LogSink = (line: RequestLogLine) => void;
 
 // `level` is the logger's own key (Powertools drops it from extra fields, with a warning line each time).
-const stdoutSink: LogSink = ({ level, ...fields }) => logger[level](`${fields.method} ${fields.path} ${fields.status}`, fields);
+const stdoutSink: LogSink = ({ level, ...fields }) =>
+  logger[level](`${fields.method} ${fields.path} ${fields.status}`, fields);
 let sink: LogSink = stdoutSink;
 
 export function setRequestLogSink(next: LogSink | null): void {

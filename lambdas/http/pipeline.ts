@@ -15,7 +15,14 @@ import { getContainer, type Container } from '../composition/container';
 import { logRequest, logWarning } from './log';
 import { ANNOTATIONS, annotate, executionIdInBody, prepareTracing, traced } from '../observability/tracing';
 import { recordRequest } from '../observability/api-metrics';
-import { AUTH_REQUIRED_MESSAGE, errorResult, INVALID_KEY_MESSAGE, jsonResult, toAppError, type HttpResult } from './render';
+import {
+  AUTH_REQUIRED_MESSAGE,
+  errorResult,
+  INVALID_KEY_MESSAGE,
+  jsonResult,
+  toAppError,
+  type HttpResult,
+} from './render';
 
 /** Larger bodies get 413 PAYLOAD_TOO_LARGE (1 MiB: 1000 URLs of 1 KB each still fit). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -38,8 +45,10 @@ export interface RouteResult<B = unknown> {
   headers?: Record<string, string>;
 }
 
-export type RouteImpl<Op extends OperationId> = (request: RequestOf<Op>, context: RouteContext) => Promise<RouteResult> | RouteResult;
-
+export type RouteImpl<Op extends OperationId> = (
+  request: RequestOf<Op>,
+  context: RouteContext,
+) => Promise<RouteResult> | RouteResult;
 
 interface PipelineState {
   route: Route;
@@ -91,7 +100,10 @@ export function presentedKey(headers: APIGatewayProxyEventV2['headers']): string
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 function readBody(event: APIGatewayProxyEventV2): unknown {
-  const raw = event.body === undefined || event.body === null ? Buffer.alloc(0) : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
+  const raw =
+    event.body === undefined || event.body === null
+      ? Buffer.alloc(0)
+      : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
   if (raw.length > BODY_LIMIT_BYTES) {
     throw new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than ${BODY_LIMIT_BYTES} bytes`);
   }
@@ -132,7 +144,8 @@ export function jsonNestingDepth(text: string, stopAbove = Infinity): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {
@@ -171,7 +184,11 @@ function validate(schema: z.ZodType | undefined, value: unknown, where: string):
 
 // ---- middlewares ----
 const finalize = (): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult, Error, Context> => {
-  const finish = async (request: PipelineRequest, result: HttpResult, failure?: { error: unknown; appError: AppError }) => {
+  const finish = async (
+    request: PipelineRequest,
+    result: HttpResult,
+    failure?: { error: unknown; appError: AppError },
+  ) => {
     const { state } = request;
     // Awaited (a Lambda may freeze after returning) but a metering failure never fails the request.
     await state.metering;
@@ -187,7 +204,14 @@ const finalize = (): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult, Err
       ms: Date.now() - state.startedAt,
       ...(state.principal ? { org: state.principal.org } : {}),
       ...(failure ? { code: failure.appError.code } : {}),
-      ...(unexpected ? { error: failure.error instanceof Error ? `${failure.error.name}: ${failure.error.message}` : String(failure.error) } : {}),
+      ...(unexpected
+        ? {
+            error:
+              failure.error instanceof Error
+                ? `${failure.error.name}: ${failure.error.message}`
+                : String(failure.error),
+          }
+        : {}),
     });
   };
   return {
@@ -219,11 +243,14 @@ const authenticate = (): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult,
     annotate({ [ANNOTATIONS.organization]: principal.org });
     // Every authenticated call counts once, whatever its outcome; the write runs alongside the
     // rest of the request and is awaited before the response (see finalize).
-    state.metering = deps.meter.record(principal.org, route.path, new Date()).catch((error) =>
-      logWarning(state.requestId, 'usage metering failed', error),
-    );
+    state.metering = deps.meter
+      .record(principal.org, route.path, new Date())
+      .catch((error) => logWarning(state.requestId, 'usage metering failed', error));
     if (!principal.scopes.includes(route.scope)) {
-      throw new AppError('FORBIDDEN', `This API key lacks the "${route.scope}" scope required by ${route.method} ${route.path}`);
+      throw new AppError(
+        'FORBIDDEN',
+        `This API key lacks the "${route.scope}" scope required by ${route.method} ${route.path}`,
+      );
     }
   },
 });
@@ -237,12 +264,19 @@ const rateLimit = (): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult, Er
     const decision = await state.deps.rateLimits.take(state.principal.keyId, policy, Date.now());
     if (!decision.allowed) {
       state.extraHeaders['retry-after'] = String(decision.retryAfterSeconds);
-      throw new AppError('RATE_LIMITED', `Rate limit exceeded (${policy.ratePerSecond} requests/s, burst ${policy.burst}); retry after ${decision.retryAfterSeconds} s`, {}, `Retry after ${decision.retryAfterSeconds} seconds`);
+      throw new AppError(
+        'RATE_LIMITED',
+        `Rate limit exceeded (${policy.ratePerSecond} requests/s, burst ${policy.burst}); retry after ${decision.retryAfterSeconds} s`,
+        {},
+        `Retry after ${decision.retryAfterSeconds} seconds`,
+      );
     }
   },
 });
 
-const parseAndValidate = (contract: OperationContract): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult, Error, Context> => ({
+const parseAndValidate = (
+  contract: OperationContract,
+): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult, Error, Context> => ({
   before: (request) => {
     const { state, event } = request as PipelineRequest;
     const body = contract.body ? validate(contract.body, readBody(event), 'body') : {};
@@ -275,7 +309,10 @@ export function defineRoute<Op extends OperationId>(operationId: Op, impl: Route
       deps,
       now: new Date(state.startedAt),
     });
-    return jsonResult(result.status ?? contract.success.status, result.body, state.requestId, { ...state.extraHeaders, ...result.headers });
+    return jsonResult(result.status ?? contract.success.status, result.body, state.requestId, {
+      ...state.extraHeaders,
+      ...result.headers,
+    });
   };
 
   // The middy request object is not passed to the base handler; find the state by event.
@@ -304,7 +341,10 @@ export function defineRoute<Op extends OperationId>(operationId: Op, impl: Route
     try {
       await prepareTracing(getContainer());
     } catch {}
-    const annotations = { [ANNOTATIONS.operation]: operationId, [ANNOTATIONS.executionId]: event.pathParameters?.execution_id };
+    const annotations = {
+      [ANNOTATIONS.operation]: operationId,
+      [ANNOTATIONS.executionId]: event.pathParameters?.execution_id,
+    };
     return traced(`## ${operationId}`, annotations, async () => {
       const result = await handler(event, lambdaContext);
       annotate({ [ANNOTATIONS.executionId]: executionIdInBody(result?.body) });

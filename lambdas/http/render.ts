@@ -10,9 +10,17 @@ export const AUTH_REQUIRED_MESSAGE = 'API key required (x-api-key header or Auth
 export const INVALID_KEY_MESSAGE = 'Invalid API key';
 export const INTERNAL_MESSAGE = 'Internal server error';
 
-export type HttpResult = APIGatewayProxyStructuredResultV2 & { statusCode: number; headers: Record<string, string | number | boolean> };
+export type HttpResult = APIGatewayProxyStructuredResultV2 & {
+  statusCode: number;
+  headers: Record<string, string | number | boolean>;
+};
 
-export function jsonResult(statusCode: number, body: unknown, requestId: string, headers: Record<string, string> = {}): HttpResult {
+export function jsonResult(
+  statusCode: number,
+  body: unknown,
+  requestId: string,
+  headers: Record<string, string> = {},
+): HttpResult {
   return {
     statusCode,
     headers: {
@@ -29,7 +37,12 @@ export function jsonResult(statusCode: number, body: unknown, requestId: string,
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   if ((error as { name?: string } | null)?.name === 'TimeoutError') {
-    return new AppError('TIMEOUT', 'The request took too long to process', {}, 'Retry the request; if it keeps timing out, ask for fewer items');
+    return new AppError(
+      'TIMEOUT',
+      'The request took too long to process',
+      {},
+      'Retry the request; if it keeps timing out, ask for fewer items',
+    );
   }
   return new AppError('INTERNAL_ERROR', INTERNAL_MESSAGE);
 }
@@ -43,6 +56,11 @@ export function errorBody(family: Family, error: AppError, requestId: string): R
   return { error: error.message, ...(error.details ? { details: error.details } : {}), code: error.code };
 }
 
-export function errorResult(family: Family, error: AppError, requestId: string, headers: Record<string, string> = {}): HttpResult {
+export function errorResult(
+  family: Family,
+  error: AppError,
+  requestId: string,
+  headers: Record<string, string> = {},
+): HttpResult {
   return jsonResult(error.status, errorBody(family, error, requestId), requestId, headers);
 }

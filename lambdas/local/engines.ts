@@ -161,9 +161,14 @@ async function startDynaliteThread(dataDir: string | undefined): Promise<Dynalit
     })
     .finally(() => worker.off('message', onMessage).off('error', onError).off('exit', onExit));
   // In process, a dynalite crash used to take the whole service down; say so just as loudly.
-  worker.on('error', (error) => process.stderr.write(`${JSON.stringify({ level: 'error', message: 'dynalite thread failed', error: error.message })}\n`));
+  worker.on('error', (error) =>
+    process.stderr.write(
+      `${JSON.stringify({ level: 'error', message: 'dynalite thread failed', error: error.message })}\n`,
+    ),
+  );
   worker.on('exit', (code) => {
-    if (!stopping) process.stderr.write(`${JSON.stringify({ level: 'error', message: `dynalite thread exited with ${code}` })}\n`);
+    if (!stopping)
+      process.stderr.write(`${JSON.stringify({ level: 'error', message: `dynalite thread exited with ${code}` })}\n`);
   });
   return {
     endpoint: `http://127.0.0.1:${port}`,
@@ -189,7 +194,11 @@ async function startDynaliteThread(dataDir: string | undefined): Promise<Dynalit
 }
 
 async function ensureTable(endpoint: string, tableName: string): Promise<void> {
-  const client = new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const client = new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   try {
     await client.send(new DescribeTableCommand({ TableName: tableName }));
     return;

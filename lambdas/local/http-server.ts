@@ -12,7 +12,10 @@ import { matchRoute } from '../http/match';
 import { errorBody, errorResult } from '../http/render';
 import { AppError } from '../domain/errors';
 
-export type LocalHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyResultV2 | void> | APIGatewayProxyResultV2 | void;
+export type LocalHandler = (
+  event: APIGatewayProxyEventV2,
+  context: Context,
+) => Promise<APIGatewayProxyResultV2 | void> | APIGatewayProxyResultV2 | void;
 
 export interface HttpServerOptions {
   port: number;
@@ -36,8 +39,11 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 const TEXTUAL = /^(?:text\/|application\/(?:[\w.+-]+\+)?(?:json|xml|x-www-form-urlencoded|javascript))/i;
 
 export async function defaultLoadHandler(route: Route | null): Promise<LocalHandler> {
-  const module = route ? await import(/* @vite-ignore */ `../http/${route.handler}`) : await import('../http/public/fallback');
-  if (typeof module.handler !== 'function') throw new Error(`lambdas/http/${route?.handler ?? 'public/fallback'}.ts exports no handler`);
+  const module = route
+    ? await import(/* @vite-ignore */ `../http/${route.handler}`)
+    : await import('../http/public/fallback');
+  if (typeof module.handler !== 'function')
+    throw new Error(`lambdas/http/${route?.handler ?? 'public/fallback'}.ts exports no handler`);
   return module.handler as LocalHandler;
 }
 
@@ -85,7 +91,8 @@ function lingerAndClose(req: IncomingMessage): void {
   // Node destroys the socket once a `connection: close` response is flushed; end it instead.
   (socket as unknown as { destroySoon: () => void }).destroySoon = () => socket.end();
   // Once the answer is flushed and nothing is left unread, closing is clean.
-  const closeWhenFlushed = () => (socket.writableFinished ? socket.destroy() : socket.once('finish', () => socket.destroy()));
+  const closeWhenFlushed = () =>
+    socket.writableFinished ? socket.destroy() : socket.once('finish', () => socket.destroy());
   let drained = 0;
   const timer = setTimeout(() => socket.destroy(), LINGER_MS);
   timer.unref();
@@ -101,7 +108,11 @@ function lingerAndClose(req: IncomingMessage): void {
 }
 
 function payloadTooLarge(path: string, requestId: string) {
-  return errorResult(familyOf(path), new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than ${MAX_EVENT_BODY_BYTES} bytes`), requestId);
+  return errorResult(
+    familyOf(path),
+    new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than ${MAX_EVENT_BODY_BYTES} bytes`),
+    requestId,
+  );
 }
 
 /** Requests the HTTP parser refuses (bad framing, header overflow) get a JSON answer, not a bare 400. */
@@ -128,7 +139,14 @@ function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
   );
 }
 
-function buildEvent(req: IncomingMessage, url: URL, body: Buffer, route: Route | null, pathParameters: Record<string, string>, requestId: string): APIGatewayProxyEventV2 {
+function buildEvent(
+  req: IncomingMessage,
+  url: URL,
+  body: Buffer,
+  route: Route | null,
+  pathParameters: Record<string, string>,
+  requestId: string,
+): APIGatewayProxyEventV2 {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined || name === 'cookie') continue;
@@ -160,14 +178,22 @@ function buildEvent(req: IncomingMessage, url: URL, body: Buffer, route: Route |
       apiId: 'local',
       domainName: headers.host ?? 'localhost',
       domainPrefix: (headers.host ?? 'localhost').split('.')[0],
-      http: { method, path: url.pathname, protocol: `HTTP/${req.httpVersion}`, sourceIp: req.socket.remoteAddress ?? '127.0.0.1', userAgent: headers['user-agent'] ?? '' },
+      http: {
+        method,
+        path: url.pathname,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
       requestId,
       routeKey,
       stage: '$default',
       time: now.toISOString(),
       timeEpoch: now.getTime(),
     },
-    ...(body.length ? { body: textual ? body.toString('utf8') : body.toString('base64'), isBase64Encoded: !textual } : { isBase64Encoded: false }),
+    ...(body.length
+      ? { body: textual ? body.toString('utf8') : body.toString('base64'), isBase64Encoded: !textual }
+      : { isBase64Encoded: false }),
   };
 }
 
@@ -199,7 +225,8 @@ function writeResult(res: ServerResponse, result: APIGatewayProxyResultV2 | void
   }
   for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, String(value));
   if (result.cookies?.length) res.setHeader('set-cookie', result.cookies);
-  const body = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
+  const body =
+    result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
   res.statusCode = result.statusCode ?? 200;
   res.end(body);
 }
@@ -246,7 +273,9 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
       writeResult(res, await handler(event, lambdaContext(route, requestId, timeoutMs)));
     } catch (error) {
       // What API Gateway answers when the integration itself fails.
-      process.stderr.write(`${JSON.stringify({ level: 'error', requestId, message: 'handler failed', error: (error as Error)?.message })}\n`);
+      process.stderr.write(
+        `${JSON.stringify({ level: 'error', requestId, message: 'handler failed', error: (error as Error)?.message })}\n`,
+      );
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'application/json', 'request-id': requestId });
         res.end(JSON.stringify({ message: 'Internal Server Error' }));

@@ -26,8 +26,16 @@ export function startSchedule(options: ScheduleOptions): RunningSchedule {
     running = (async () => {
       try {
         const handler = await loadWorkerHandler(options.worker, options.workersDir);
-        const event = { source: 'aws.events', 'detail-type': 'Scheduled Event', time: new Date().toISOString(), detail: {} };
-        await handler(event, createLambdaContext({ functionName: options.worker, timeoutMs: options.timeoutMs ?? 60_000 }));
+        const event = {
+          source: 'aws.events',
+          'detail-type': 'Scheduled Event',
+          time: new Date().toISOString(),
+          detail: {},
+        };
+        await handler(
+          event,
+          createLambdaContext({ functionName: options.worker, timeoutMs: options.timeoutMs ?? 60_000 }),
+        );
       } catch (error) {
         log(`schedule ${options.worker}: ${(error as Error).message}`);
       } finally {

@@ -76,7 +76,6 @@ export interface LocalService {
   stop(graceMs?: number): Promise<void>;
 }
 
-
 /** The region of every local ARN and queue; the embedded engines are one region. */
 const LOCAL_REGION = 'us-east-1';
 
@@ -125,7 +124,9 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     for (const queue of QUEUES) {
       for (const worker of [queue.worker, queue.dlqWorker].filter(Boolean) as string[]) {
         if (!['.ts', '.js'].some((ext) => existsSync(join(WORKERS_DIR, worker + ext)))) {
-          log(`warning: queue ${queue.name}: worker lambdas/workers/${worker} not found; its messages will be retried until it exists`);
+          log(
+            `warning: queue ${queue.name}: worker lambdas/workers/${worker} not found; its messages will be retried until it exists`,
+          );
         }
       }
     }
@@ -152,13 +153,20 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       restartable: Object.fromEntries(
         WORKFLOWS.filter((w) => w.resume).map((w) => [w.name, (id: string) => ({ [w.resume!.inputField]: id })]),
       ),
-      canResume: (execution) => extractEntriesComplete(dynamoExtractResultStore(container.clients.documents, config.tableName), execution),
+      canResume: (execution) =>
+        extractEntriesComplete(dynamoExtractResultStore(container.clients.documents, config.tableName), execution),
     });
-    if (restart.failed.length) log(`${restart.failed.length} unfinished execution(s) could not be resumed and were failed`);
+    if (restart.failed.length)
+      log(`${restart.failed.length} unfinished execution(s) could not be resumed and were failed`);
 
     // As the CDK stack schedules them (the reaper fails executions past their deadline).
     for (const spec of SCHEDULES) {
-      const schedule = startSchedule({ worker: spec.worker, everyMs: spec.everyMinutes * 60_000, timeoutMs: spec.timeoutSeconds * 1000, log });
+      const schedule = startSchedule({
+        worker: spec.worker,
+        everyMs: spec.everyMinutes * 60_000,
+        timeoutMs: spec.timeoutSeconds * 1000,
+        log,
+      });
       cleanups.push(() => schedule.stop());
     }
 
@@ -169,8 +177,10 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     const bootstrapSpec = options.bootstrapKeys;
     let developmentKey: string | undefined;
     let bootstrappedKeyIds: string[] = [];
-    if (bootstrapSpec && bootstrapSpec.trim()) {
-      bootstrappedKeyIds = (await bootstrapKeys(container.accounts, bootstrapSpec, container.clock.now())).map((k) => k.keyId);
+    if (bootstrapSpec?.trim()) {
+      bootstrappedKeyIds = (await bootstrapKeys(container.accounts, bootstrapSpec, container.clock.now())).map(
+        (k) => k.keyId,
+      );
     } else {
       developmentKey = (await ensureDevelopmentKey(container.accounts, container.clock.now()))?.key;
     }
@@ -227,7 +237,9 @@ function localConfig(settings: Config, engines: Engines, sfn: StepFunctionsServi
     tableName: engines.tableName,
     endpoints: { dynamodb: engines.dynamodbEndpoint, sqs: engines.sqsEndpoint, stepFunctions: sfn.endpoint },
     queueUrls: Object.fromEntries(QUEUES.map((queue) => [queue.name, engines.queueUrls[queue.name]!])),
-    stateMachineArns: Object.fromEntries(WORKFLOWS.map((workflow) => [workflow.name, sfn.stateMachineArns[workflow.name]!])),
+    stateMachineArns: Object.fromEntries(
+      WORKFLOWS.map((workflow) => [workflow.name, sfn.stateMachineArns[workflow.name]!]),
+    ),
   };
 }
 

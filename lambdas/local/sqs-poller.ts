@@ -54,7 +54,10 @@ export async function startSqsPollers(options: SqsPollerOptions): Promise<SqsPol
   const log = options.log ?? (() => undefined);
   const polled: PolledQueue[] = [];
   for (const spec of options.queues) {
-    const common = { batchSize: spec.batchSize, visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? spec.visibilityTimeoutSeconds };
+    const common = {
+      batchSize: spec.batchSize,
+      visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? spec.visibilityTimeoutSeconds,
+    };
     polled.push({ name: spec.name, url: urlOf(options.queueUrls, spec.name), arn: '', worker: spec.worker, ...common });
     if (spec.dlqWorker) {
       const dlq = `${spec.name}-dlq`;
@@ -62,8 +65,11 @@ export async function startSqsPollers(options: SqsPollerOptions): Promise<SqsPol
     }
   }
   for (const queue of polled) {
-    const attributes = await options.sqs.send(new GetQueueAttributesCommand({ QueueUrl: queue.url, AttributeNames: ['QueueArn'] }));
-    queue.arn = attributes.Attributes?.QueueArn ?? `arn:aws:sqs:${options.region ?? 'us-east-1'}:000000000000:${queue.name}`;
+    const attributes = await options.sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: queue.url, AttributeNames: ['QueueArn'] }),
+    );
+    queue.arn =
+      attributes.Attributes?.QueueArn ?? `arn:aws:sqs:${options.region ?? 'us-east-1'}:000000000000:${queue.name}`;
   }
 
   const abort = new AbortController();
@@ -111,7 +117,11 @@ export async function startSqsPollers(options: SqsPollerOptions): Promise<SqsPol
     let failedIds: Set<string>;
     try {
       const handler = await loadWorkerHandler(queue.worker, options.workersDir);
-      const context = createLambdaContext({ functionName: `${queue.name}-${queue.worker}`, timeoutMs: queue.visibilityTimeoutSeconds * 1000, region: options.region });
+      const context = createLambdaContext({
+        functionName: `${queue.name}-${queue.worker}`,
+        timeoutMs: queue.visibilityTimeoutSeconds * 1000,
+        region: options.region,
+      });
       const response = (await handler(event, context)) as SQSBatchResponse | undefined | null;
       failedIds = reportedFailures(response, messages);
     } catch (error) {
@@ -123,7 +133,10 @@ export async function startSqsPollers(options: SqsPollerOptions): Promise<SqsPol
     for (let i = 0; i < done.length; i += DELETE_BATCH) {
       const chunk = done.slice(i, i + DELETE_BATCH);
       await options.sqs.send(
-        new DeleteMessageBatchCommand({ QueueUrl: queue.url, Entries: chunk.map((m, j) => ({ Id: String(j), ReceiptHandle: m.ReceiptHandle! })) }),
+        new DeleteMessageBatchCommand({
+          QueueUrl: queue.url,
+          Entries: chunk.map((m, j) => ({ Id: String(j), ReceiptHandle: m.ReceiptHandle! })),
+        }),
       );
     }
   };
@@ -180,7 +193,13 @@ function toRecord(message: Message, eventSourceARN: string, awsRegion: string): 
     messageAttributes: Object.fromEntries(
       Object.entries(message.MessageAttributes ?? {}).map(([name, v]) => [
         name,
-        { stringValue: v.StringValue, binaryValue: v.BinaryValue ? Buffer.from(v.BinaryValue).toString('base64') : undefined, stringListValues: [], binaryListValues: [], dataType: v.DataType ?? 'String' },
+        {
+          stringValue: v.StringValue,
+          binaryValue: v.BinaryValue ? Buffer.from(v.BinaryValue).toString('base64') : undefined,
+          stringListValues: [],
+          binaryListValues: [],
+          dataType: v.DataType ?? 'String',
+        },
       ]),
     ),
     md5OfBody: message.MD5OfBody ?? '',

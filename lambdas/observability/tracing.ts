@@ -8,7 +8,12 @@ import type { Tracer } from '@aws-lambda-powertools/tracer';
 export const TRACE_SERVICE_NAME = 'product-data-service';
 
 /** Annotation keys operators search by in the X-Ray console (fixed: dashboards and runbooks quote them). */
-export const ANNOTATIONS = { executionId: 'execution_id', organization: 'organization', operation: 'operation', worker: 'worker' } as const;
+export const ANNOTATIONS = {
+  executionId: 'execution_id',
+  organization: 'organization',
+  operation: 'operation',
+  worker: 'worker',
+} as const;
 
 let tracer: Tracer | undefined;
 
@@ -52,7 +57,11 @@ export function annotate(values: Record<string, string | undefined | null>): voi
  * Runs `work` inside its own subsegment (Lambda's function segment cannot carry annotations),
  * annotated with `values`; errors are recorded on it and rethrown.
  */
-export async function traced<T>(name: string, values: Record<string, string | undefined | null>, work: () => Promise<T>): Promise<T> {
+export async function traced<T>(
+  name: string,
+  values: Record<string, string | undefined | null>,
+  work: () => Promise<T>,
+): Promise<T> {
   const parent = tracer?.getSegment();
   if (!tracer || !parent) return work();
   const segment = parent.addNewSubsegment(name);

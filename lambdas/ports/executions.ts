@@ -31,7 +31,12 @@ export interface ExecutionStore {
    * Moves the execution to `to` only if its status is one of `from` (and, with `finalized: false`,
    * not yet finalized). Returns the updated execution, or null when the condition did not hold.
    */
-  transition(id: string, from: readonly ExecutionStatus[], to: ExecutionStatus, patch?: ExecutionPatch): Promise<Execution | null>;
+  transition(
+    id: string,
+    from: readonly ExecutionStatus[],
+    to: ExecutionStatus,
+    patch?: ExecutionPatch,
+  ): Promise<Execution | null>;
   /** Sets fields without a state change, only while the status is one of `whileIn`. */
   update(id: string, whileIn: readonly ExecutionStatus[], patch: ExecutionPatch): Promise<Execution | null>;
   /**

@@ -43,9 +43,16 @@ export interface BatchClaim {
  */
 export interface ClaimingResultStore extends ExtractResultStore {
   /** The batch's entries (as get()) and its claim, in one read. */
-  readBatch(executionId: string, batch: { id: string; indices: number[] }): Promise<{ entries: UrlEntry[]; claim: BatchClaim | null }>;
+  readBatch(
+    executionId: string,
+    batch: { id: string; indices: number[] },
+  ): Promise<{ entries: UrlEntry[]; claim: BatchClaim | null }>;
   /** Stores the claim unless one exists; returns the claim that holds (this one when won). */
-  claimBatch(executionId: string, batchId: string, results: ReadonlyArray<{ index: number; result: UrlResult }>): Promise<{ won: boolean; claim: BatchClaim }>;
+  claimBatch(
+    executionId: string,
+    batchId: string,
+    results: ReadonlyArray<{ index: number; result: UrlResult }>,
+  ): Promise<{ won: boolean; claim: BatchClaim }>;
   /** Every claim of the execution by batch id. */
   claims(executionId: string): Promise<Map<string, BatchClaim>>;
 }

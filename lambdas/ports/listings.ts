@@ -100,11 +100,23 @@ export interface ListingStore {
   /** A collection's members as the live index holds them (in order), from `chunks` chunks of ANCHOR_EVERY. */
   memberChunks(vendor: string, slot: 'a' | 'b', collection: string, chunks: number): Promise<string[]>;
   /** Writes a collection's members in chunks of ANCHOR_EVERY into a slot; deletes chunks beyond them. */
-  putMemberChunks(vendor: string, slot: 'a' | 'b', collection: string, urls: readonly string[], previousChunks: number): Promise<void>;
+  putMemberChunks(
+    vendor: string,
+    slot: 'a' | 'b',
+    collection: string,
+    urls: readonly string[],
+    previousChunks: number,
+  ): Promise<void>;
   collections(vendor: string): Promise<StoredCollection[]>;
   removeCollections(vendor: string, keys: readonly string[]): Promise<void>;
   /** Replaces the anchors of an index (name '' = every listing, else a collection): cursors of positions 0, ANCHOR_EVERY, 2·ANCHOR_EVERY... */
-  putAnchors(vendor: string, slot: 'a' | 'b', name: string, cursors: readonly string[], previousCount: number): Promise<void>;
+  putAnchors(
+    vendor: string,
+    slot: 'a' | 'b',
+    name: string,
+    cursors: readonly string[],
+    previousCount: number,
+  ): Promise<void>;
   putHead(head: CatalogHead): Promise<void>;
 
   // ---- reads behind the API ----

@@ -26,7 +26,12 @@ export interface ProductStore {
   put(record: StoredProduct): Promise<{ firstSeen: boolean }>;
   get(url: string, country: string): Promise<StoredProduct | null>;
   /** Most recently updated first; optionally one vendor and/or updated at or after `updatedSince`. */
-  listUpdated(query: { vendor?: string; updatedSince?: string; offset: number; limit: number }): Promise<{ items: StoredProduct[]; total: number }>;
+  listUpdated(query: {
+    vendor?: string;
+    updatedSince?: string;
+    offset: number;
+    limit: number;
+  }): Promise<{ items: StoredProduct[]; total: number }>;
 }
 
 /**

@@ -103,7 +103,10 @@ export interface SearchIndex {
   get(key: string): SearchDocument | undefined;
   search(query: IndexQuery): { hits: IndexHit[]; total: number };
   /** Most recently updated first. */
-  recent(query: { vendor?: string; updatedSince?: string; offset: number; limit: number }): { docs: SearchDocument[]; total: number };
+  recent(query: { vendor?: string; updatedSince?: string; offset: number; limit: number }): {
+    docs: SearchDocument[];
+    total: number;
+  };
   /**
    * How much a name is a brand in this catalog: the share of the documents that mention its words
    * which carry it as their brand (0 when no document does). "Kestrel" ~1; "Apple" among fruit ~0.2.

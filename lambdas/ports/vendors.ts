@@ -2,9 +2,19 @@ import type { ProductSeen, ProductsSeen, VendorRecord } from '../domain/vendors/
 
 export interface VendorStore {
   /** Upsert: count +1 when newProduct, latest update = max(stored, updatedAt). */
-  recordProductSeen(event: { vendor: string; displayName?: string; newProduct: boolean; updatedAt: string }): Promise<void>;
+  recordProductSeen(event: {
+    vendor: string;
+    displayName?: string;
+    newProduct: boolean;
+    updatedAt: string;
+  }): Promise<void>;
   /** Many products of one vendor in one write: count + newProducts, latest update = max(stored, updatedAt). */
-  recordProductsSeen(event: { vendor: string; displayName?: string; newProducts: number; updatedAt: string }): Promise<void>;
+  recordProductsSeen(event: {
+    vendor: string;
+    displayName?: string;
+    newProducts: number;
+    updatedAt: string;
+  }): Promise<void>;
   /**
    * A crawl's end: the vendor now has `listings` listings (SET, not added: a re-crawl recounts).
    * product_count shows the larger of extracted products and listings, so a product that is

@@ -20,10 +20,10 @@ export const ENV = {
   /** Fault injection for tests and benchmarks only. */
   faultRate: 'PDS_FAULT_RATE',
   duplicateRate: 'PDS_DUPLICATE_RATE',
-  /** Freshness window of an agentic search's verification (ms). */
-  agenticVerifyMaxAgeMs: 'PDS_AGENTIC_VERIFY_MAX_AGE_MS',
   /** Local state directory (the local runtime sets it; search keeps its index snapshot there). */
   dataDir: 'PDS_DATA_DIR',
   /** S3 bucket of the search index snapshot (set by the CDK stack on search Lambdas and the indexer). */
   searchSnapshotBucket: 'PDS_SEARCH_BUCKET',
+  /** Freshness window of an agentic search's verification (ms). */
+  agenticVerifyMaxAgeMs: 'PDS_AGENTIC_VERIFY_MAX_AGE_MS',
 } as const;

@@ -84,4 +84,3 @@ export const ROUTES: readonly Route[] = [
   r('v2ExtractStatus', 'GET', '/v2/extract/{execution_id}', 'extract', 'v2/extract-status'),
   r('v2ExtractCancel', 'DELETE', '/v2/extract/{execution_id}', 'extract', 'v2/extract-cancel'),
 ];
-

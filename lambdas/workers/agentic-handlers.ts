@@ -48,7 +48,11 @@ async function report(deps: Container, message: VerifyWork, output: Record<strin
 }
 
 /** Messages of one SQS batch, side by side (each is one page read); failures reported per message. */
-function eachMessage(event: SQSEvent, name: string, work: (message: VerifyWork) => Promise<void>): Promise<SQSBatchResponse> {
+function eachMessage(
+  event: SQSEvent,
+  name: string,
+  work: (message: VerifyWork) => Promise<void>,
+): Promise<SQSBatchResponse> {
   return processSqsBatch(
     event,
     async (record) => {
@@ -57,7 +61,10 @@ function eachMessage(event: SQSEvent, name: string, work: (message: VerifyWork) 
       try {
         await work(message);
       } catch (error) {
-        log(`${name}: candidate failed, will be retried`, { messageId: record.messageId, error: (error as Error).message });
+        log(`${name}: candidate failed, will be retried`, {
+          messageId: record.messageId,
+          error: (error as Error).message,
+        });
         throw error;
       }
     },

@@ -18,10 +18,12 @@ interface WorkMessage extends CrawlBatchMessage {
 function parseWork(record: SQSRecord): WorkMessage | null {
   try {
     const body = JSON.parse(record.body) as Partial<WorkMessage>;
-    if (typeof body.crawlId !== 'string' || typeof body.TaskToken !== 'string' || typeof body.wave !== 'number') return null;
+    if (typeof body.crawlId !== 'string' || typeof body.TaskToken !== 'string' || typeof body.wave !== 'number')
+      return null;
     const batch = body.batch;
     if (!batch || typeof batch.id !== 'string' || !Array.isArray(batch.pages)) return null;
-    if (!batch.pages.every((p) => p && typeof p.url === 'string' && typeof p.seq === 'string' && Number.isInteger(p.n))) return null;
+    if (!batch.pages.every((p) => p && typeof p.url === 'string' && typeof p.seq === 'string' && Number.isInteger(p.n)))
+      return null;
     return body as WorkMessage;
   } catch {
     return null;
@@ -44,8 +46,10 @@ export const crawlHandlers = {
   analyze: (event: { crawlId: string }, deps: Container) => deps.crawl.steps.analyze(event),
   plan: (event: { crawlId: string; wave: number }, deps: Container) => deps.crawl.steps.plan(event),
   lostBatch: (event: CrawlBatchMessage, deps: Container) => deps.crawl.steps.abandonBatch(event),
-  finalize: async (event: { crawlId: string }, deps: Container) => ended(deps, event.crawlId, await deps.crawl.steps.finalize(event)),
-  fail: async (event: { crawlId: string }, deps: Container) => ended(deps, event.crawlId, await deps.crawl.steps.fail(event)),
+  finalize: async (event: { crawlId: string }, deps: Container) =>
+    ended(deps, event.crawlId, await deps.crawl.steps.finalize(event)),
+  fail: async (event: { crawlId: string }, deps: Container) =>
+    ended(deps, event.crawlId, await deps.crawl.steps.fail(event)),
 
   /** SQS consumer: one message = one batch of listing pages; a crashed message is a batch item failure (redelivered). */
   worker: (event: SQSEvent, deps: Container): Promise<SQSBatchResponse> =>
@@ -56,7 +60,11 @@ export const crawlHandlers = {
         const outcome = await deps.crawl.steps.processBatch(message);
         await deps.taskCallbacks.succeed(message.TaskToken, { batchId: message.batch.id, state: outcome.state });
       } catch (error) {
-        if (!(error instanceof InjectedFault)) log('crawl-worker: batch failed, will be retried', { messageId: record.messageId, error: (error as Error).message });
+        if (!(error instanceof InjectedFault))
+          log('crawl-worker: batch failed, will be retried', {
+            messageId: record.messageId,
+            error: (error as Error).message,
+          });
         throw error;
       }
     }),
@@ -68,9 +76,16 @@ export const crawlHandlers = {
       if (!message) return;
       try {
         const { abandoned } = await deps.crawl.steps.abandonBatch(message);
-        await deps.taskCallbacks.succeed(message.TaskToken, { batchId: message.batch.id, state: 'abandoned', abandoned });
+        await deps.taskCallbacks.succeed(message.TaskToken, {
+          batchId: message.batch.id,
+          state: 'abandoned',
+          abandoned,
+        });
       } catch (error) {
-        log('crawl-dlq: recording a dead-lettered batch failed, will be retried', { messageId: record.messageId, error: (error as Error).message });
+        log('crawl-dlq: recording a dead-lettered batch failed, will be retried', {
+          messageId: record.messageId,
+          error: (error as Error).message,
+        });
         throw error;
       }
     }),

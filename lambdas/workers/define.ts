@@ -8,9 +8,18 @@ import { ANNOTATIONS, executionIdOf, prepareTracing, traced } from '../observabi
 
 export type WorkerImpl<E, R> = (event: E, deps: Container, context?: Context) => Promise<R>;
 
-async function tracedInvocation<R>(event: unknown, deps: Container, context: Context | undefined, work: () => Promise<R>): Promise<R> {
+async function tracedInvocation<R>(
+  event: unknown,
+  deps: Container,
+  context: Context | undefined,
+  work: () => Promise<R>,
+): Promise<R> {
   await prepareTracing(deps);
-  return traced(`## ${context?.functionName ?? 'worker'}`, { [ANNOTATIONS.executionId]: executionIdOf(event), [ANNOTATIONS.worker]: context?.functionName }, work);
+  return traced(
+    `## ${context?.functionName ?? 'worker'}`,
+    { [ANNOTATIONS.executionId]: executionIdOf(event), [ANNOTATIONS.worker]: context?.functionName },
+    work,
+  );
 }
 
 export function defineWorker<E, R>(impl: WorkerImpl<E, R>): (event: E, context?: Context) => Promise<R> {

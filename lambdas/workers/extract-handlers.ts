@@ -19,7 +19,13 @@ function parseWork(record: SQSRecord): WorkMessage | null {
     const body = JSON.parse(record.body) as Partial<WorkMessage>;
     const batch = body.batch as Batch | undefined;
     if (typeof body.executionId !== 'string' || typeof body.TaskToken !== 'string') return null;
-    if (!batch || typeof batch.id !== 'string' || !Array.isArray(batch.indices) || !batch.indices.every(Number.isInteger)) return null;
+    if (
+      !batch ||
+      typeof batch.id !== 'string' ||
+      !Array.isArray(batch.indices) ||
+      !batch.indices.every(Number.isInteger)
+    )
+      return null;
     return body as WorkMessage;
   } catch {
     return null;
@@ -29,40 +35,51 @@ function parseWork(record: SQSRecord): WorkMessage | null {
 const log = (line: string, fields: Record<string, unknown>) => logger.warn(line, fields);
 
 export const extractHandlers = {
-    prepare: (event: { executionId: string }, deps: Container) => deps.extractSteps.prepare(event),
-    lostBatch: (event: BatchMessage, deps: Container) => deps.extractSteps.abandonBatch(event),
-    finalize: (event: { executionId: string }, deps: Container) => deps.extractSteps.finalize(event),
-    fail: (event: { executionId: string }, deps: Container) => deps.extractSteps.fail(event),
+  prepare: (event: { executionId: string }, deps: Container) => deps.extractSteps.prepare(event),
+  lostBatch: (event: BatchMessage, deps: Container) => deps.extractSteps.abandonBatch(event),
+  finalize: (event: { executionId: string }, deps: Container) => deps.extractSteps.finalize(event),
+  fail: (event: { executionId: string }, deps: Container) => deps.extractSteps.fail(event),
 
-    /** SQS consumer: one message = one batch; a crashed message is a batch item failure (redelivered). */
-    worker: (event: SQSEvent, deps: Container): Promise<SQSBatchResponse> =>
-      processSqsBatch(event, async (record) => {
-        const message = parseWork(record);
-        if (!message) return log('extract-worker: dropping a malformed message', { messageId: record.messageId });
-        try {
-          const outcome = await deps.extractSteps.processBatch(message);
-          await deps.taskCallbacks.succeed(message.TaskToken, { batchId: message.batch.id, state: outcome.state });
-        } catch (error) {
-          // An injected crash (benchmarks, tests) is expected: the redelivery is the point.
-          if (!(error instanceof InjectedFault)) log('extract-worker: batch failed, will be retried', { messageId: record.messageId, error: (error as Error).message });
-          throw error;
-        }
-      }),
+  /** SQS consumer: one message = one batch; a crashed message is a batch item failure (redelivered). */
+  worker: (event: SQSEvent, deps: Container): Promise<SQSBatchResponse> =>
+    processSqsBatch(event, async (record) => {
+      const message = parseWork(record);
+      if (!message) return log('extract-worker: dropping a malformed message', { messageId: record.messageId });
+      try {
+        const outcome = await deps.extractSteps.processBatch(message);
+        await deps.taskCallbacks.succeed(message.TaskToken, { batchId: message.batch.id, state: outcome.state });
+      } catch (error) {
+        // An injected crash (benchmarks, tests) is expected: the redelivery is the point.
+        if (!(error instanceof InjectedFault))
+          log('extract-worker: batch failed, will be retried', {
+            messageId: record.messageId,
+            error: (error as Error).message,
+          });
+        throw error;
+      }
+    }),
 
-    /** Dead-letter consumer: the batch's pending URLs become other/retry, then the Map goes on. */
-    deadLetters: (event: SQSEvent, deps: Container): Promise<SQSBatchResponse> =>
-      processSqsBatch(event, async (record) => {
-        const message = parseWork(record);
-        if (!message) return;
-        try {
-          const { abandoned } = await deps.extractSteps.abandonBatch(message);
-          await deps.taskCallbacks.succeed(message.TaskToken, { batchId: message.batch.id, state: 'abandoned', abandoned });
-        } catch (error) {
-          log('extract-dlq: recording a dead-lettered batch failed, will be retried', { messageId: record.messageId, error: (error as Error).message });
-          throw error;
-        }
-      }),
+  /** Dead-letter consumer: the batch's pending URLs become other/retry, then the Map goes on. */
+  deadLetters: (event: SQSEvent, deps: Container): Promise<SQSBatchResponse> =>
+    processSqsBatch(event, async (record) => {
+      const message = parseWork(record);
+      if (!message) return;
+      try {
+        const { abandoned } = await deps.extractSteps.abandonBatch(message);
+        await deps.taskCallbacks.succeed(message.TaskToken, {
+          batchId: message.batch.id,
+          state: 'abandoned',
+          abandoned,
+        });
+      } catch (error) {
+        log('extract-dlq: recording a dead-lettered batch failed, will be retried', {
+          messageId: record.messageId,
+          error: (error as Error).message,
+        });
+        throw error;
+      }
+    }),
 
-    /** Scheduled: fails executions past their deadline (also done on every status read). */
-    reaper: (_event: unknown, deps: Container) => deps.executions.reapOverdue({ limit: 200 }),
+  /** Scheduled: fails executions past their deadline (also done on every status read). */
+  reaper: (_event: unknown, deps: Container) => deps.executions.reapOverdue({ limit: 200 }),
 };

@@ -13,7 +13,9 @@ let counter: CallCounter | undefined;
 export function countSdkCalls(): CallCounter {
   if (counter) return counter;
   const calls = new Map<string, number>();
-  const base = Object.getPrototypeOf(DynamoDBClient.prototype) as { send: (command: object, ...rest: unknown[]) => unknown };
+  const base = Object.getPrototypeOf(DynamoDBClient.prototype) as {
+    send: (command: object, ...rest: unknown[]) => unknown;
+  };
   const send = base.send;
   base.send = function (this: unknown, command: object, ...rest: unknown[]) {
     const name = command.constructor.name;

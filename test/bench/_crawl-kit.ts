@@ -42,7 +42,12 @@ const KEY = 'bench-crawl-key-0000001';
 const ORG = 'bench-crawl';
 
 /** The whole local service (embedded engines, state machines, pollers, HTTP) on port 0, its own data dir. */
-export async function startBenchService(options: { resolveEnv: string; env?: Record<string, string>; workerConcurrency?: number; queueRetrySeconds?: number }): Promise<BenchService> {
+export async function startBenchService(options: {
+  resolveEnv: string;
+  env?: Record<string, string>;
+  workerConcurrency?: number;
+  queueRetrySeconds?: number;
+}): Promise<BenchService> {
   // Loaded here, not at module load: the Crawlee side of a bench runs without the service's modules.
   const { startLocalService } = await import('../../lambdas/local/service');
   const dataDir = mkdtempSync(join(tmpdir(), 'pds-bench-crawl-'));
@@ -50,7 +55,14 @@ export async function startBenchService(options: { resolveEnv: string; env?: Rec
     port: 0,
     dataDir,
     // Politeness 0 on both sides of the comparison; no rate limit on the bench's own polling.
-    env: { PDS_RESOLVE: options.resolveEnv, PDS_CRAWL_DELAY_MS: '0', PDS_RATE_LIMIT: '10000:20000', PDS_FAULT_RATE: '0', PDS_DUPLICATE_RATE: '0', ...options.env },
+    env: {
+      PDS_RESOLVE: options.resolveEnv,
+      PDS_CRAWL_DELAY_MS: '0',
+      PDS_RATE_LIMIT: '10000:20000',
+      PDS_FAULT_RATE: '0',
+      PDS_DUPLICATE_RATE: '0',
+      ...options.env,
+    },
     bootstrapKeys: `${KEY}:${ORG}`,
     workerConcurrency: options.workerConcurrency,
     queueRetrySeconds: options.queueRetrySeconds,
@@ -103,14 +115,21 @@ export async function crawlThroughService(
   const pollMs = options.pollMs ?? 100;
   const timeoutMs = options.timeoutMs ?? 20 * 60 * 1000;
   const started = Date.now();
-  const start = await svc.request('POST', '/v2/crawl', { vendor, ...(options.maxListings ? { max_listings: options.maxListings } : {}) });
-  if (start.status !== 202) throw new Error(`POST /v2/crawl answered ${start.status}: ${JSON.stringify(start.body).slice(0, 300)}`);
+  const start = await svc.request('POST', '/v2/crawl', {
+    vendor,
+    ...(options.maxListings ? { max_listings: options.maxListings } : {}),
+  });
+  if (start.status !== 202)
+    throw new Error(`POST /v2/crawl answered ${start.status}: ${JSON.stringify(start.body).slice(0, 300)}`);
   const executionId: string = start.body.execution_id;
   let body: any = start.body;
   let polls = 0;
   for (; polls < timeoutMs / pollMs && Date.now() - started < timeoutMs; polls++) {
     const reply = await svc.request('GET', `/v2/crawl/${executionId}`);
-    if (reply.status !== 200) throw new Error(`GET /v2/crawl/${executionId} answered ${reply.status}: ${JSON.stringify(reply.body).slice(0, 300)}`);
+    if (reply.status !== 200)
+      throw new Error(
+        `GET /v2/crawl/${executionId} answered ${reply.status}: ${JSON.stringify(reply.body).slice(0, 300)}`,
+      );
     body = reply.body;
     options.onPoll?.(body);
     if (body.status === 'completed' || body.status === 'failed') break;
@@ -129,13 +148,23 @@ export async function crawlThroughService(
 }
 
 /** Every listing URL of a vendor through GET /v2/listings (page_size 100), in the order served. */
-export async function readAllListings(svc: BenchService, vendor: string, collectionUrl?: string): Promise<{ urls: string[]; totalItems: number }> {
+export async function readAllListings(
+  svc: BenchService,
+  vendor: string,
+  collectionUrl?: string,
+): Promise<{ urls: string[]; totalItems: number }> {
   const urls: string[] = [];
   let totalItems = 0;
   for (let page = 1; page <= 10_000; page++) {
-    const query = new URLSearchParams({ vendor, page: String(page), page_size: '100', ...(collectionUrl ? { collection_url: collectionUrl } : {}) });
+    const query = new URLSearchParams({
+      vendor,
+      page: String(page),
+      page_size: '100',
+      ...(collectionUrl ? { collection_url: collectionUrl } : {}),
+    });
     const reply = await svc.request('GET', `/v2/listings?${query}`);
-    if (reply.status !== 200) throw new Error(`GET /v2/listings answered ${reply.status}: ${JSON.stringify(reply.body).slice(0, 300)}`);
+    if (reply.status !== 200)
+      throw new Error(`GET /v2/listings answered ${reply.status}: ${JSON.stringify(reply.body).slice(0, 300)}`);
     totalItems = reply.body.pagination.total_items;
     urls.push(...reply.body.data.map((l: { url: string }) => l.url));
     if (!reply.body.pagination.has_next) break;
@@ -144,11 +173,18 @@ export async function readAllListings(svc: BenchService, vendor: string, collect
 }
 
 /** Every collection of a vendor through GET /v2/collections. */
-export async function readAllCollections(svc: BenchService, vendor: string): Promise<Array<{ url: string; products_total: number }>> {
+export async function readAllCollections(
+  svc: BenchService,
+  vendor: string,
+): Promise<Array<{ url: string; products_total: number }>> {
   const out: Array<{ url: string; products_total: number }> = [];
   for (let page = 1; page <= 1000; page++) {
-    const reply = await svc.request('GET', `/v2/collections?${new URLSearchParams({ vendor, page: String(page), page_size: '100' })}`);
-    if (reply.status !== 200) throw new Error(`GET /v2/collections answered ${reply.status}: ${JSON.stringify(reply.body).slice(0, 300)}`);
+    const reply = await svc.request(
+      'GET',
+      `/v2/collections?${new URLSearchParams({ vendor, page: String(page), page_size: '100' })}`,
+    );
+    if (reply.status !== 200)
+      throw new Error(`GET /v2/collections answered ${reply.status}: ${JSON.stringify(reply.body).slice(0, 300)}`);
     out.push(...reply.body.data);
     if (!reply.body.pagination.has_next) break;
   }
@@ -161,21 +197,36 @@ const percentile = (values: number[], p: number) => {
 };
 
 /** p50/p90 of GET /v2/listings for each page, requests interleaved so both see the same conditions. */
-export async function measureListingsPages(svc: BenchService, vendor: string, pages: number[], samples: number, pageSize = 100) {
+export async function measureListingsPages(
+  svc: BenchService,
+  vendor: string,
+  pages: number[],
+  samples: number,
+  pageSize = 100,
+) {
   const times = new Map(pages.map((p) => [p, [] as number[]]));
   const counts = new Map(pages.map((p) => [p, 0]));
   // One warm-up round: first-call costs (module load, caches) are not the steady state.
-  for (const page of pages) await svc.request('GET', `/v2/listings?vendor=${encodeURIComponent(vendor)}&page=${page}&page_size=${pageSize}`);
+  for (const page of pages)
+    await svc.request('GET', `/v2/listings?vendor=${encodeURIComponent(vendor)}&page=${page}&page_size=${pageSize}`);
   for (let round = 0; round < samples; round++) {
     for (const page of pages) {
       const started = performance.now();
-      const reply = await svc.request('GET', `/v2/listings?vendor=${encodeURIComponent(vendor)}&page=${page}&page_size=${pageSize}`);
+      const reply = await svc.request(
+        'GET',
+        `/v2/listings?vendor=${encodeURIComponent(vendor)}&page=${page}&page_size=${pageSize}`,
+      );
       times.get(page)!.push(performance.now() - started);
       if (reply.status !== 200) throw new Error(`GET /v2/listings page ${page} answered ${reply.status}`);
       counts.set(page, reply.body.data.length);
     }
   }
-  return pages.map((page) => ({ page, items: counts.get(page)!, p50: percentile(times.get(page)!, 50), p90: percentile(times.get(page)!, 90) }));
+  return pages.map((page) => ({
+    page,
+    items: counts.get(page)!,
+    p50: percentile(times.get(page)!, 50),
+    p90: percentile(times.get(page)!, 90),
+  }));
 }
 
 export interface PeerRun {
@@ -217,5 +268,10 @@ export async function runCrawlee(origin: string, maxRequestsPerCrawl: number): P
   const stats = await crawler.run([`${origin}/`]);
   const ms = Date.now() - started;
   rmSync(process.env.CRAWLEE_STORAGE_DIR, { recursive: true, force: true });
-  return { ms, requests: stats.requestsFinished + stats.requestsFailed, failed: stats.requestsFailed, listingPaths: [...listings] };
+  return {
+    ms,
+    requests: stats.requestsFinished + stats.requestsFailed,
+    failed: stats.requestsFailed,
+    listingPaths: [...listings],
+  };
 }

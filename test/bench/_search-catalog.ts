@@ -23,9 +23,10 @@ export interface Truth {
 
 /** The stores whose products are ordinary (no hostile behaviour, no exotic currency scale). */
 export function catalogStores(perStore: number, seed = 7): StoreModel[] {
-  return STORE_SPECS.filter((spec) => !spec.behaviour && (!spec.priceStyle || spec.priceStyle.currency === 'USD' || spec.priceStyle.currency === 'GBP')).map(
-    (spec) => buildStore(spec, perStore, seed),
-  );
+  return STORE_SPECS.filter(
+    (spec) =>
+      !spec.behaviour && (!spec.priceStyle || spec.priceStyle.currency === 'USD' || spec.priceStyle.currency === 'GBP'),
+  ).map((spec) => buildStore(spec, perStore, seed));
 }
 
 export function simToRecord(store: StoreModel, p: SimProduct): ProductRecord {
@@ -123,7 +124,10 @@ export function truthOf(p: SimProduct): Truth {
 /** A stored product as the feed reads it (never a removal). */
 export type StoredChange = CatalogChange & { product: ProductRecord };
 
-export async function buildCatalog(perStore: number, options: { enrich?: boolean; seed?: number; updatedAt?: (i: number) => string } = {}) {
+export async function buildCatalog(
+  perStore: number,
+  options: { enrich?: boolean; seed?: number; updatedAt?: (i: number) => string } = {},
+) {
   const changes: StoredChange[] = [];
   const truths: Truth[] = [];
   let n = 0;

@@ -15,6 +15,11 @@ const search = createSearchService({
 await search.refresh();
 const loadedMs = performance.now() - started;
 // limit 0: the count of matches without hydrating hits (this process has no records).
-const first = await search.search({ query: process.argv[3] ?? 'classic hoodie', mode: 'understand', offset: 0, limit: 0 });
+const first = await search.search({
+  query: process.argv[3] ?? 'classic hoodie',
+  mode: 'understand',
+  offset: 0,
+  limit: 0,
+});
 const firstMs = performance.now() - started;
 console.log(JSON.stringify({ loadedMs, firstMs, total: first.total, rssMb: process.memoryUsage().rss / 1024 / 1024 }));

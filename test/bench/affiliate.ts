@@ -38,7 +38,12 @@ function post(url: string, body: string): Promise<{ status: number; text: string
   return new Promise((resolve, reject) => {
     const req = request(
       url,
-      { method: 'POST', agent, timeout: 10_000, headers: { 'content-type': 'application/json', 'x-api-key': KEY, 'content-length': Buffer.byteLength(body) } },
+      {
+        method: 'POST',
+        agent,
+        timeout: 10_000,
+        headers: { 'content-type': 'application/json', 'x-api-key': KEY, 'content-length': Buffer.byteLength(body) },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -109,10 +114,17 @@ export default async function main(): Promise<void> {
     );
     const httpSeconds = Number(process.hrtime.bigint() - started) / 1e9;
     latencies.sort((a, b) => a - b);
-    const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(1);
+    const pct = (p: number) =>
+      latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))].toFixed(1);
 
-    console.log(`affiliate links: ${urls.length}-URL requests (${perRequestSuccess} linkable, the rest unsupported, stand-down or malformed)`);
-    console.log(`machine: load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} (client and server share the cores)`);
+    console.log(
+      `affiliate links: ${urls.length}-URL requests (${perRequestSuccess} linkable, the rest unsupported, stand-down or malformed)`,
+    );
+    console.log(
+      `machine: load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')} (client and server share the cores)`,
+    );
     console.log('');
     console.log('| path | requests | URLs/s | links/s | p50 ms | p99 ms |');
     console.log('|---|---|---|---|---|---|');

@@ -30,7 +30,8 @@ interface Target {
 function targets(): Target[] {
   const layout = projectLayout(process.cwd());
   const list: Target[] = [{ name: 'fallback', kind: 'route', entry: layout.fallbackHandler }];
-  for (const route of ROUTES) list.push({ name: route.operationId, kind: 'route', entry: layout.httpHandler(route.handler) });
+  for (const route of ROUTES)
+    list.push({ name: route.operationId, kind: 'route', entry: layout.httpHandler(route.handler) });
   const workers = new Set<string>([
     ...QUEUES.flatMap((q) => [q.worker, ...(q.dlqWorker ? [q.dlqWorker] : [])]),
     ...WORKFLOWS.flatMap((w) => Object.values(w.tasks)),
@@ -103,9 +104,24 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 export default async function main(): Promise<void> {
   const list = targets();
   const workDir = mkdtempSync(path.join(tmpdir(), 'pds-cold-start-'));
-  console.log(`cold-start: ${list.length} functions, ${RUNS} fresh-process imports each (median), Node ${process.version}`);
-  console.log('baseline = one file per function, every zod locale (NodejsFunction before); split = what the stack deploys now\n');
-  const header = ['function', 'kind', 'baseline MB', 'base init ms', 'base RSS MB', 'split init MB', 'asset MB', 'init ms', 'RSS MB', 'goal'];
+  console.log(
+    `cold-start: ${list.length} functions, ${RUNS} fresh-process imports each (median), Node ${process.version}`,
+  );
+  console.log(
+    'baseline = one file per function, every zod locale (NodejsFunction before); split = what the stack deploys now\n',
+  );
+  const header = [
+    'function',
+    'kind',
+    'baseline MB',
+    'base init ms',
+    'base RSS MB',
+    'split init MB',
+    'asset MB',
+    'init ms',
+    'RSS MB',
+    'goal',
+  ];
   console.log(header.join('\t'));
   const rows: Row[] = [];
   try {

@@ -6,11 +6,20 @@
 // Env: CRAWL_FAULTS_SIZE (products per store, default 3000), CRAWL_FAULTS_HOSTS (comma-separated
 // crawl stores), CRAWL_FAULTS_ROUNDS (default 1; later rounds are re-crawls of the same vendors).
 import { startStoreSimulator, type StoreSimulator } from '../stores';
-import { crawlThroughService, readAllCollections, readAllListings, seconds, startBenchService, type BenchService } from './_crawl-kit';
+import {
+  crawlThroughService,
+  readAllCollections,
+  readAllListings,
+  seconds,
+  startBenchService,
+  type BenchService,
+} from './_crawl-kit';
 
 const SIZE = Number(process.env.CRAWL_FAULTS_SIZE ?? 3000);
 const ROUNDS = Math.max(1, Number(process.env.CRAWL_FAULTS_ROUNDS ?? 1));
-const HOSTS = (process.env.CRAWL_FAULTS_HOSTS ?? 'shopify-collections.test,woo-categories.test,sitemap-only.test').split(',');
+const HOSTS = (
+  process.env.CRAWL_FAULTS_HOSTS ?? 'shopify-collections.test,woo-categories.test,sitemap-only.test'
+).split(',');
 
 const key = (url: string) => {
   const u = new URL(url);
@@ -47,13 +56,20 @@ async function crawlOne(sim: StoreSimulator, svc: BenchService, host: string): P
   const sizes = new Map(catalog.collections.map((c) => [key(c.url), c.size()]));
   const exactCollections = collections.filter((c) => sizes.get(key(c.url)) === c.products_total).length;
   const exact =
-    found === truth.size && extra === 0 && duplicates === 0 && run.listingsTotal === truth.size && listed.totalItems === truth.size && exactCollections === sizes.size && collections.length === sizes.size;
+    found === truth.size &&
+    extra === 0 &&
+    duplicates === 0 &&
+    run.listingsTotal === truth.size &&
+    listed.totalItems === truth.size &&
+    exactCollections === sizes.size &&
+    collections.length === sizes.size;
   console.log(
     `  ${host}: ${seconds(run.ms)}, ${found}/${truth.size} listings found, ${extra} extra, ${duplicates} duplicates; listings_total ${run.listingsTotal}, total_items ${listed.totalItems}; ${exactCollections}/${sizes.size} collections exact (${collections.length} reported); progress went backwards ${backwards}x, past the truth ${overTruth}x: ${exact && backwards === 0 && overTruth === 0 ? 'EXACT' : 'NOT EXACT'}`,
   );
   for (const c of collections) {
     const size = sizes.get(key(c.url));
-    if (size !== c.products_total) console.log(`    ${c.url}: products_total ${c.products_total}, the store has ${size ?? 'no such collection'}`);
+    if (size !== c.products_total)
+      console.log(`    ${c.url}: products_total ${c.products_total}, the store has ${size ?? 'no such collection'}`);
   }
   return exact;
 }
@@ -67,14 +83,18 @@ export default async function main(): Promise<void> {
     queueRetrySeconds: 1,
   });
   try {
-    console.log(`crawl-faults: ${SIZE.toLocaleString('en-US')}-product stores crawled while 20% of worker invocations crash and 5% of messages are delivered twice`);
+    console.log(
+      `crawl-faults: ${SIZE.toLocaleString('en-US')}-product stores crawled while 20% of worker invocations crash and 5% of messages are delivered twice`,
+    );
     let exact = 0;
     for (let round = 1; round <= ROUNDS; round++) {
       if (ROUNDS > 1) console.log(`  round ${round}${round > 1 ? ' (re-crawls)' : ''}`);
       for (const host of HOSTS) if (await crawlOne(sim, svc, host)) exact++;
     }
     const crawls = HOSTS.length * ROUNDS;
-    console.log(`  crawls with exactly the store's listings and counts: ${exact}/${crawls}${exact === crawls ? '' : ' (NOT ALL)'}`);
+    console.log(
+      `  crawls with exactly the store's listings and counts: ${exact}/${crawls}${exact === crawls ? '' : ' (NOT ALL)'}`,
+    );
   } finally {
     await svc.stop();
     await sim.close();

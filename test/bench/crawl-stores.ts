@@ -20,11 +20,16 @@ const kinds = (c: RequestCounts) =>
     .join(', ');
 
 export default async function main(): Promise<void> {
-  const sim = await startStoreSimulator({ storeSizes: SIZE ? Object.fromEntries(HOSTS.map((h) => [h, SIZE])) : {}, retryAfterSeconds: 1 });
+  const sim = await startStoreSimulator({
+    storeSizes: SIZE ? Object.fromEntries(HOSTS.map((h) => [h, SIZE])) : {},
+    retryAfterSeconds: 1,
+  });
   const svc = await startBenchService({ resolveEnv: sim.resolveEnv, workerConcurrency: 4 });
   let exact = 0;
   try {
-    console.log(`crawl-stores: one crawl of each crawl store through the local service (PDS_CRAWL_DELAY_MS=0), checked against the simulator's ground truth`);
+    console.log(
+      `crawl-stores: one crawl of each crawl store through the local service (PDS_CRAWL_DELAY_MS=0), checked against the simulator's ground truth`,
+    );
     for (const host of HOSTS) {
       const catalog = sim.catalog(host);
       sim.resetRequestCounts(host);
@@ -33,7 +38,9 @@ export default async function main(): Promise<void> {
       const robots = sim.robotsViolations(host);
       const label = `  ${host} (${catalog.kind}${catalog.twist === 'none' ? '' : `, ${catalog.twist}`}, ${catalog.listingCount()} listings)`;
       if (run.status !== 'completed') {
-        console.log(`${label}: ${run.status} after ${seconds(run.ms)}: ${run.error ?? ''}; ${counts.total} requests (${kinds(counts)})`);
+        console.log(
+          `${label}: ${run.status} after ${seconds(run.ms)}: ${run.error ?? ''}; ${counts.total} requests (${kinds(counts)})`,
+        );
         continue;
       }
       const truth = new Set(catalog.listingUrls().map(key));
@@ -44,7 +51,14 @@ export default async function main(): Promise<void> {
       const collections = await readAllCollections(svc, host);
       const sizes = new Map(catalog.collections.map((c) => [key(c.url), c.size()]));
       const exactCollections = collections.filter((c) => sizes.get(key(c.url)) === c.products_total).length;
-      const ok = found === truth.size && seen.size === found && listed.urls.length === seen.size && run.listingsTotal === truth.size && exactCollections === sizes.size && collections.length === sizes.size && robots.count === 0;
+      const ok =
+        found === truth.size &&
+        seen.size === found &&
+        listed.urls.length === seen.size &&
+        run.listingsTotal === truth.size &&
+        exactCollections === sizes.size &&
+        collections.length === sizes.size &&
+        robots.count === 0;
       if (ok) exact++;
       console.log(
         `${label}: ${seconds(run.ms)}, ${found}/${truth.size} listings, ${seen.size - found} extra, ${listed.urls.length - seen.size} duplicates, listings_total ${run.listingsTotal}; ${exactCollections}/${sizes.size} collections exact (${collections.length} reported); ${counts.total} requests (${kinds(counts)}; ${counts.throttled} answered 429); robots.txt violations ${robots.count}${robots.count ? ` (${robots.paths.slice(0, 3).join(', ')})` : ''}: ${ok ? 'EXACT' : 'NOT EXACT'}`,

@@ -14,7 +14,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startStoreSimulator, type RequestCounts, type StoreSimulator } from '../stores';
 import { countSdkCalls } from './_count-hook';
-import { crawlThroughService, measureListingsPages, memorySampler, readAllCollections, readAllListings, runCrawlee, seconds, startBenchService } from './_crawl-kit';
+import {
+  crawlThroughService,
+  measureListingsPages,
+  memorySampler,
+  readAllCollections,
+  readAllListings,
+  runCrawlee,
+  seconds,
+  startBenchService,
+} from './_crawl-kit';
 
 const SIZE = Number(process.env.CRAWL_BENCH_SIZE ?? 10_000);
 const HUGE_SIZE = Number(process.env.CRAWL_BENCH_HUGE ?? 100_000);
@@ -82,9 +91,20 @@ async function runJob(job: Job): Promise<ServiceResult | PeerResult> {
     const sdkCalls = calls.counts();
     const cpuS = cpuSeconds();
     const peakRssMb = memory.stop();
-    const listed = job.readListings && run.status === 'completed' ? await readAllListings(svc, job.vendor) : { urls: [], totalItems: 0 };
+    const listed =
+      job.readListings && run.status === 'completed'
+        ? await readAllListings(svc, job.vendor)
+        : { urls: [], totalItems: 0 };
     const collections = run.status === 'completed' ? await readAllCollections(svc, job.vendor) : [];
-    const paging = job.pagingSamples > 0 && run.status === 'completed' ? await measureListingsPages(svc, job.vendor, [1, Math.max(2, Math.min(1000, Math.ceil(run.listingsTotal / 100)))], job.pagingSamples) : [];
+    const paging =
+      job.pagingSamples > 0 && run.status === 'completed'
+        ? await measureListingsPages(
+            svc,
+            job.vendor,
+            [1, Math.max(2, Math.min(1000, Math.ceil(run.listingsTotal / 100)))],
+            job.pagingSamples,
+          )
+        : [];
     return {
       ok: true,
       status: run.status,
@@ -145,7 +165,10 @@ const key = (url: string) => {
 };
 const fmt = (n: number) => n.toLocaleString('en-US');
 const sdk = (calls: Array<[string, number]>) =>
-  `${fmt(calls.reduce((sum, [, n]) => sum + n, 0))} AWS SDK calls (${calls.slice(0, 6).map(([name, n]) => `${name.replace(/Command$/, '')} ${fmt(n)}`).join(', ')})`;
+  `${fmt(calls.reduce((sum, [, n]) => sum + n, 0))} AWS SDK calls (${calls
+    .slice(0, 6)
+    .map(([name, n]) => `${name.replace(/Command$/, '')} ${fmt(n)}`)
+    .join(', ')})`;
 const kinds = (c: RequestCounts) =>
   (['api', 'sitemap', 'listing', 'product', 'robots', 'asset', 'other'] as const)
     .filter((k) => c[k] > 0)
@@ -160,7 +183,11 @@ function compareListings(sim: StoreSimulator, host: string, found: string[]) {
   return { truth: truth.size, found: hits, extra: seen.size - hits, duplicates: found.length - seen.size };
 }
 
-function compareCollections(sim: StoreSimulator, host: string, collections: Array<{ url: string; products_total: number }>) {
+function compareCollections(
+  sim: StoreSimulator,
+  host: string,
+  collections: Array<{ url: string; products_total: number }>,
+) {
   const truth = new Map(sim.catalog(host).collections.map((c) => [key(c.url), c.size()]));
   const exact = collections.filter((c) => truth.get(key(c.url)) === c.products_total).length;
   return { truth: truth.size, reported: collections.length, exact };
@@ -168,32 +195,52 @@ function compareCollections(sim: StoreSimulator, host: string, collections: Arra
 
 async function compareStore(sim: StoreSimulator, host: string) {
   const catalog = sim.catalog(host);
-  console.log(`  ${host}: ${fmt(catalog.listingCount())} listings in ${catalog.collections.length} collections (${catalog.kind} store)`);
+  console.log(
+    `  ${host}: ${fmt(catalog.listingCount())} listings in ${catalog.collections.length} collections (${catalog.kind} store)`,
+  );
 
   sim.resetRequestCounts(host);
   const origin = await sim.listenAs(host);
   const peer = await inChild<PeerResult>({ side: 'crawlee', origin, maxRequests: Math.ceil(SIZE * 1.5) + 2000 });
   const peerCounts = sim.requestCounts(host);
   if (peer.ok) {
-    const p = compareListings(sim, host, peer.listingPaths.map((path) => `https://${host}${path}`));
-    console.log(`    Crawlee CheerioCrawler: ${seconds(peer.ms)} (CPU ${peer.cpuS.toFixed(1)} s), ${fmt(peerCounts.total)} requests at the store (${kinds(peerCounts)}; Crawlee counted ${fmt(peer.requests)}, ${peer.failed} failed), ${fmt(p.found)}/${fmt(p.truth)} listings found, peak RSS ${peer.peakRssMb.toFixed(0)} MB`);
+    const p = compareListings(
+      sim,
+      host,
+      peer.listingPaths.map((path) => `https://${host}${path}`),
+    );
+    console.log(
+      `    Crawlee CheerioCrawler: ${seconds(peer.ms)} (CPU ${peer.cpuS.toFixed(1)} s), ${fmt(peerCounts.total)} requests at the store (${kinds(peerCounts)}; Crawlee counted ${fmt(peer.requests)}, ${peer.failed} failed), ${fmt(p.found)}/${fmt(p.truth)} listings found, peak RSS ${peer.peakRssMb.toFixed(0)} MB`,
+    );
   } else console.log(`    Crawlee CheerioCrawler: did not finish: ${peer.error}`);
 
   sim.resetRequestCounts(host);
-  const svc = await inChild<ServiceResult>({ side: 'service', resolveEnv: sim.resolveEnv, vendor: host, readListings: true, pagingSamples: 0 });
+  const svc = await inChild<ServiceResult>({
+    side: 'service',
+    resolveEnv: sim.resolveEnv,
+    vendor: host,
+    readListings: true,
+    pagingSamples: 0,
+  });
   const svcCounts = sim.requestCounts(host);
   if (!svc.ok || svc.status !== 'completed') {
-    console.log(`    service (local state machine): did not complete: ${svc.ok ? `${svc.status} ${svc.error ?? ''}` : svc.error}`);
+    console.log(
+      `    service (local state machine): did not complete: ${svc.ok ? `${svc.status} ${svc.error ?? ''}` : svc.error}`,
+    );
     return;
   }
   const s = compareListings(sim, host, svc.listingUrls);
   const c = compareCollections(sim, host, svc.collections);
-  console.log(`    service (local state machine): ${seconds(svc.ms)} (CPU ${svc.cpuS.toFixed(1)} s, service + embedded engines), ${fmt(svcCounts.total)} requests at the store (${kinds(svcCounts)}), ${fmt(s.found)}/${fmt(s.truth)} listings found (listings_total ${fmt(svc.listingsTotal)}, GET /v2/listings total_items ${fmt(svc.listedTotal)}, ${s.extra} extra, ${s.duplicates} duplicates), ${c.exact}/${c.truth} collections with the exact products_total (${c.reported} reported), peak RSS ${svc.peakRssMb.toFixed(0)} MB (${svc.rssAtStartMb.toFixed(0)} MB booted before the crawl; V8 heap ${svc.peakHeapMb.toFixed(0)} MB); ${sdk(svc.sdkCalls)}`);
+  console.log(
+    `    service (local state machine): ${seconds(svc.ms)} (CPU ${svc.cpuS.toFixed(1)} s, service + embedded engines), ${fmt(svcCounts.total)} requests at the store (${kinds(svcCounts)}), ${fmt(s.found)}/${fmt(s.truth)} listings found (listings_total ${fmt(svc.listingsTotal)}, GET /v2/listings total_items ${fmt(svc.listedTotal)}, ${s.extra} extra, ${s.duplicates} duplicates), ${c.exact}/${c.truth} collections with the exact products_total (${c.reported} reported), peak RSS ${svc.peakRssMb.toFixed(0)} MB (${svc.rssAtStartMb.toFixed(0)} MB booted before the crawl; V8 heap ${svc.peakHeapMb.toFixed(0)} MB); ${sdk(svc.sdkCalls)}`,
+  );
   if (peer.ok) {
     const faster = peer.ms / svc.ms;
     const fewer = peerCounts.total / svcCounts.total;
     const met = faster >= 10 && fewer >= 10 && s.found === s.truth;
-    console.log(`    ratios: ${faster.toFixed(1)}x faster (${(peer.cpuS / svc.cpuS).toFixed(1)}x less CPU), ${fewer.toFixed(1)}x fewer requests than Crawlee${host === SHOPIFY ? ` (goal >= 10x both, all listings found: ${met ? 'MET' : 'NOT MET'})` : ''}`);
+    console.log(
+      `    ratios: ${faster.toFixed(1)}x faster (${(peer.cpuS / svc.cpuS).toFixed(1)}x less CPU), ${fewer.toFixed(1)}x fewer requests than Crawlee${host === SHOPIFY ? ` (goal >= 10x both, all listings found: ${met ? 'MET' : 'NOT MET'})` : ''}`,
+    );
   }
 }
 
@@ -212,9 +259,13 @@ export default async function main(): Promise<void> {
     process.exit(0);
   }
 
-  const sim = await startStoreSimulator({ storeSizes: { [SHOPIFY]: SIZE, [SITEMAP]: SIZE, [HUGE]: Math.max(1, HUGE_SIZE) } });
+  const sim = await startStoreSimulator({
+    storeSizes: { [SHOPIFY]: SIZE, [SITEMAP]: SIZE, [HUGE]: Math.max(1, HUGE_SIZE) },
+  });
   try {
-    console.log(`crawl: ${fmt(SIZE)}-product stores, the service's crawl (local state machine, PDS_CRAWL_DELAY_MS=0) beside Crawlee ${crawleeVersion()} CheerioCrawler following links from the home page (no delay); requests counted at the store simulator`);
+    console.log(
+      `crawl: ${fmt(SIZE)}-product stores, the service's crawl (local state machine, PDS_CRAWL_DELAY_MS=0) beside Crawlee ${crawleeVersion()} CheerioCrawler following links from the home page (no delay); requests counted at the store simulator`,
+    );
     if (PARTS.has('shopify')) await compareStore(sim, SHOPIFY);
     if (PARTS.has('sitemap')) await compareStore(sim, SITEMAP);
     if (HUGE_SIZE > 0 && PARTS.has('huge')) {
@@ -222,19 +273,33 @@ export default async function main(): Promise<void> {
       // This process holds only the simulator: its peak shows the lazy store stays flat.
       const simBefore = process.memoryUsage.rss() / (1024 * 1024);
       const simMemory = memorySampler();
-      const huge = await inChild<ServiceResult>({ side: 'service', resolveEnv: sim.resolveEnv, vendor: HUGE, readListings: false, pagingSamples: 30 });
+      const huge = await inChild<ServiceResult>({
+        side: 'service',
+        resolveEnv: sim.resolveEnv,
+        vendor: HUGE,
+        readListings: false,
+        pagingSamples: 30,
+      });
       const counts = sim.requestCounts(HUGE);
       const simPeak = simMemory.stop();
       if (!huge.ok || huge.status !== 'completed') {
-        console.log(`  ${HUGE} (${fmt(HUGE_SIZE)} products): did not complete: ${huge.ok ? `${huge.status} ${huge.error ?? ''}` : huge.error}`);
+        console.log(
+          `  ${HUGE} (${fmt(HUGE_SIZE)} products): did not complete: ${huge.ok ? `${huge.status} ${huge.error ?? ''}` : huge.error}`,
+        );
       } else {
         const c = compareCollections(sim, HUGE, huge.collections);
-        console.log(`  ${HUGE}: ${fmt(HUGE_SIZE)} products through the service: ${seconds(huge.ms)} (CPU ${huge.cpuS.toFixed(1)} s), ${fmt(counts.total)} requests (${kinds(counts)}), listings_total ${fmt(huge.listingsTotal)}/${fmt(sim.catalog(HUGE).listingCount())}, ${c.exact}/${c.truth} exact collections, peak RSS ${huge.peakRssMb.toFixed(0)} MB (${huge.rssAtStartMb.toFixed(0)} MB booted before the crawl; V8 heap ${huge.peakHeapMb.toFixed(0)} MB; goal < 500 MB: ${huge.peakRssMb < 500 ? 'MET' : 'NOT MET'}); ${sdk(huge.sdkCalls)}`);
-        console.log(`    the store simulator serving it (this process): RSS ${simBefore.toFixed(0)} MB before, peak ${simPeak.toFixed(0)} MB during the crawl`);
+        console.log(
+          `  ${HUGE}: ${fmt(HUGE_SIZE)} products through the service: ${seconds(huge.ms)} (CPU ${huge.cpuS.toFixed(1)} s), ${fmt(counts.total)} requests (${kinds(counts)}), listings_total ${fmt(huge.listingsTotal)}/${fmt(sim.catalog(HUGE).listingCount())}, ${c.exact}/${c.truth} exact collections, peak RSS ${huge.peakRssMb.toFixed(0)} MB (${huge.rssAtStartMb.toFixed(0)} MB booted before the crawl; V8 heap ${huge.peakHeapMb.toFixed(0)} MB; goal < 500 MB: ${huge.peakRssMb < 500 ? 'MET' : 'NOT MET'}); ${sdk(huge.sdkCalls)}`,
+        );
+        console.log(
+          `    the store simulator serving it (this process): RSS ${simBefore.toFixed(0)} MB before, peak ${simPeak.toFixed(0)} MB during the crawl`,
+        );
         const [first, thousandth] = huge.paging;
         if (first && thousandth) {
           const ratio = thousandth.p50 / first.p50;
-          console.log(`  GET /v2/listings of that vendor, page_size 100, 30 samples each: page 1 p50 ${first.p50.toFixed(1)} ms (p90 ${first.p90.toFixed(1)}), page ${fmt(thousandth.page)} p50 ${thousandth.p50.toFixed(1)} ms (p90 ${thousandth.p90.toFixed(1)}, ${thousandth.items} items): ${ratio.toFixed(2)}x (goal within 2x: ${ratio <= 2 ? 'MET' : 'NOT MET'})`);
+          console.log(
+            `  GET /v2/listings of that vendor, page_size 100, 30 samples each: page 1 p50 ${first.p50.toFixed(1)} ms (p90 ${first.p90.toFixed(1)}), page ${fmt(thousandth.page)} p50 ${thousandth.p50.toFixed(1)} ms (p90 ${thousandth.p90.toFixed(1)}, ${thousandth.items} items): ${ratio.toFixed(2)}x (goal within 2x: ${ratio <= 2 ? 'MET' : 'NOT MET'})`,
+          );
         }
       }
     }

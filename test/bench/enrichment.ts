@@ -42,7 +42,16 @@ function wandsQueries(): EnrichmentInput[] {
 }
 
 function blank(partial: Partial<EnrichmentInput>): EnrichmentInput {
-  return { title: null, description: null, brand: null, tags: [], storeProductType: null, options: {}, breadcrumbs: [], ...partial };
+  return {
+    title: null,
+    description: null,
+    brand: null,
+    tags: [],
+    storeProductType: null,
+    options: {},
+    breadcrumbs: [],
+    ...partial,
+  };
 }
 
 const FIELDS: [string, (e: Enrichment) => boolean][] = [
@@ -95,11 +104,15 @@ export default async function bench(): Promise<void> {
     );
     for (const [field, has] of FIELDS) {
       const n = results.filter(has).length;
-      console.log(`  ${field.padEnd(14)} ${String(n).padStart(4)}/${results.length} (${((100 * n) / results.length).toFixed(0)}%)`);
+      console.log(
+        `  ${field.padEnd(14)} ${String(n).padStart(4)}/${results.length} (${((100 * n) / results.length).toFixed(0)}%)`,
+      );
     }
     if (process.argv.includes('--show')) {
       inputs.forEach((input, i) =>
-        console.log(`  ${(input.title ?? '').slice(0, 60).padEnd(60)} => ${results[i].taxonomy_product_category_path ?? 'null'}`),
+        console.log(
+          `  ${(input.title ?? '').slice(0, 60).padEnd(60)} => ${results[i].taxonomy_product_category_path ?? 'null'}`,
+        ),
       );
     }
   }

@@ -11,7 +11,13 @@ import { OUTCOME_CLASS } from '../../lambdas/domain/extraction/types';
 import { startStoreSimulator, listProductUrls } from '../stores';
 
 const URLS = 1000;
-const HOSTS = ['jsonld-shop.test', 'microdata-shop.test', 'opengraph-shop.test', 'productgroup-shop.test', 'dom-shop.test'];
+const HOSTS = [
+  'jsonld-shop.test',
+  'microdata-shop.test',
+  'opengraph-shop.test',
+  'productgroup-shop.test',
+  'dom-shop.test',
+];
 const ORG = 'bench-faults';
 
 export default async function main(): Promise<void> {
@@ -20,7 +26,13 @@ export default async function main(): Promise<void> {
   const service = await startLocalService({
     port: 0,
     dataDir,
-    env: { PDS_RESOLVE: sim.resolveEnv, PDS_CRAWL_DELAY_MS: '0', PDS_FAULT_RATE: '0.2', PDS_DUPLICATE_RATE: '0.05', PDS_EXTRACT_SLOTS: '8' },
+    env: {
+      PDS_RESOLVE: sim.resolveEnv,
+      PDS_CRAWL_DELAY_MS: '0',
+      PDS_FAULT_RATE: '0.2',
+      PDS_DUPLICATE_RATE: '0.05',
+      PDS_EXTRACT_SLOTS: '8',
+    },
     // Several batches in flight sharing the process's extraction slots, as in the throughput bench.
     workerConcurrency: 4,
     bootstrapKeys: `bench-faults-key-000001:${ORG}`,
@@ -36,7 +48,13 @@ export default async function main(): Promise<void> {
       org: ORG,
       kind: 'extract-urls',
       urls,
-      options: { enableEnrichment: false, enableReviews: false, enableImageTags: false, enableSimilarProducts: false, countryCode: 'us' },
+      options: {
+        enableEnrichment: false,
+        enableReviews: false,
+        enableImageTags: false,
+        enableSimilarProducts: false,
+        countryCode: 'us',
+      },
     });
     let polls = 0;
     let invariantBroken = 0;
@@ -45,28 +63,50 @@ export default async function main(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 250));
       status = await jobs.status({ org: ORG, executionId: execution_id });
       const r = status.result;
-      if (r.products_successful + r.products_failed + r.products_invalid + r.products_pending !== r.products_requested) invariantBroken++;
+      if (r.products_successful + r.products_failed + r.products_invalid + r.products_pending !== r.products_requested)
+        invariantBroken++;
     }
     const seconds = (Date.now() - started) / 1000;
 
     const runtime = getContainer();
-    const entries = await dynamoExtractResultStore(runtime.clients.documents, runtime.config.tableName).all(execution_id);
+    const entries = await dynamoExtractResultStore(runtime.clients.documents, runtime.config.tableName).all(
+      execution_id,
+    );
     const indices = new Set(entries.map((e) => e.index));
-    const everyOnce = entries.length === URLS && indices.size === URLS && entries.every((e) => e.state === 'done' && e.result && e.result.url === urls[e.index]);
+    const everyOnce =
+      entries.length === URLS &&
+      indices.size === URLS &&
+      entries.every((e) => e.state === 'done' && e.result && e.result.url === urls[e.index]);
     const byOutcome: Record<string, number> = {};
     for (const e of entries) if (e.result) byOutcome[e.result.outcome] = (byOutcome[e.result.outcome] ?? 0) + 1;
     const byClass = { success: 0, failed: 0, invalid: 0 };
-    for (const [outcome, n] of Object.entries(byOutcome)) byClass[OUTCOME_CLASS[outcome as keyof typeof OUTCOME_CLASS]] += n;
+    for (const [outcome, n] of Object.entries(byOutcome))
+      byClass[OUTCOME_CLASS[outcome as keyof typeof OUTCOME_CLASS]] += n;
     const r = status.result;
-    const countsMatch = r.products_successful === byClass.success && r.products_failed === byClass.failed && r.products_invalid === byClass.invalid && r.products_pending === 0;
-    const productFetches = urls.reduce((n, url) => n + sim.hits(new URL(url).hostname, new URL(url).pathname + new URL(url).search), 0);
+    const countsMatch =
+      r.products_successful === byClass.success &&
+      r.products_failed === byClass.failed &&
+      r.products_invalid === byClass.invalid &&
+      r.products_pending === 0;
+    const productFetches = urls.reduce(
+      (n, url) => n + sim.hits(new URL(url).hostname, new URL(url).pathname + new URL(url).search),
+      0,
+    );
 
-    console.log(`extract-faults: ${URLS} URLs, 20% of worker invocations crash mid-batch, 5% of messages delivered twice`);
-    console.log(`  execution ${execution_id}: ${status.status} in ${seconds.toFixed(1)} s, ${polls} status polls, invariant broken at ${invariantBroken} polls`);
+    console.log(
+      `extract-faults: ${URLS} URLs, 20% of worker invocations crash mid-batch, 5% of messages delivered twice`,
+    );
+    console.log(
+      `  execution ${execution_id}: ${status.status} in ${seconds.toFixed(1)} s, ${polls} status polls, invariant broken at ${invariantBroken} polls`,
+    );
     console.log(`  product page fetches: ${productFetches} for ${URLS} URLs (re-work from crashes and duplicates)`);
     console.log(`  outcomes stored: ${JSON.stringify(byOutcome)}`);
-    console.log(`  status counts: successful ${r.products_successful}, failed ${r.products_failed} ${JSON.stringify(r.products_failed_by_reason)}, invalid ${r.products_invalid}, pending ${r.products_pending}, credits ${status.credits_used}`);
-    console.log(`  every URL exactly one outcome: ${everyOnce ? 'YES' : 'NO'}; counts match stored outcomes: ${countsMatch ? 'YES' : 'NO'}`);
+    console.log(
+      `  status counts: successful ${r.products_successful}, failed ${r.products_failed} ${JSON.stringify(r.products_failed_by_reason)}, invalid ${r.products_invalid}, pending ${r.products_pending}, credits ${status.credits_used}`,
+    );
+    console.log(
+      `  every URL exactly one outcome: ${everyOnce ? 'YES' : 'NO'}; counts match stored outcomes: ${countsMatch ? 'YES' : 'NO'}`,
+    );
     if (!everyOnce || !countsMatch || invariantBroken) process.exitCode = 1;
   } finally {
     await service.stop(2000);

@@ -16,18 +16,31 @@ import { startStoreSimulator, listProductUrls } from '../stores';
 import { countSdkCalls } from './_count-hook';
 
 const URLS = 1000;
-const HOSTS = ['jsonld-shop.test', 'microdata-shop.test', 'opengraph-shop.test', 'productgroup-shop.test', 'dom-shop.test'];
+const HOSTS = [
+  'jsonld-shop.test',
+  'microdata-shop.test',
+  'opengraph-shop.test',
+  'productgroup-shop.test',
+  'dom-shop.test',
+];
 /** URL extractions at once in both runs: the plain loop's lanes, the workers' shared PDS_EXTRACT_SLOTS. */
 const CONCURRENCY = 8;
 /** SQS batches in flight (poller concurrency): more than one, so another batch's URLs fill the slots a batch's tail leaves free. */
 const BATCHES_IN_FLIGHT = 4;
-const OPTIONS: ExtractOptions = { enableEnrichment: false, enableReviews: false, enableImageTags: false, enableSimilarProducts: false, countryCode: 'us' };
+const OPTIONS: ExtractOptions = {
+  enableEnrichment: false,
+  enableReviews: false,
+  enableImageTags: false,
+  enableSimilarProducts: false,
+  countryCode: 'us',
+};
 const ORG = 'bench-throughput';
 const MB = 1024 * 1024;
 
 const cpuSeconds = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1e6;
 /** Seconds the main thread's event loop was busy since `from` (CPU above also counts other threads). */
-const mainBusySeconds = (from: ReturnType<typeof performance.eventLoopUtilization>) => performance.eventLoopUtilization(from).active / 1000;
+const mainBusySeconds = (from: ReturnType<typeof performance.eventLoopUtilization>) =>
+  performance.eventLoopUtilization(from).active / 1000;
 
 function memorySampler() {
   let peakRss = 0;
@@ -75,7 +88,13 @@ export default async function main(): Promise<void> {
     const service = await startLocalService({
       port: 0,
       dataDir,
-      env: { PDS_RESOLVE: sim.resolveEnv, PDS_CRAWL_DELAY_MS: '0', PDS_FAULT_RATE: '0', PDS_DUPLICATE_RATE: '0', PDS_EXTRACT_SLOTS: String(CONCURRENCY) },
+      env: {
+        PDS_RESOLVE: sim.resolveEnv,
+        PDS_CRAWL_DELAY_MS: '0',
+        PDS_FAULT_RATE: '0',
+        PDS_DUPLICATE_RATE: '0',
+        PDS_EXTRACT_SLOTS: String(CONCURRENCY),
+      },
       bootstrapKeys: `bench-throughput-key-01:${ORG}`,
       workerConcurrency: BATCHES_IN_FLIGHT,
       log: () => undefined,
@@ -88,7 +107,12 @@ export default async function main(): Promise<void> {
       const machineCpu = process.cpuUsage();
       const machineLoop = performance.eventLoopUtilization();
       const machineStart = Date.now();
-      const { execution_id } = await jobs.start({ org: ORG, kind: 'extract-urls', urls: machineUrls, options: OPTIONS });
+      const { execution_id } = await jobs.start({
+        org: ORG,
+        kind: 'extract-urls',
+        urls: machineUrls,
+        options: OPTIONS,
+      });
       let status = await jobs.status({ org: ORG, executionId: execution_id });
       for (let polls = 0; polls < 6000 && status.status !== 'completed' && status.status !== 'failed'; polls++) {
         await new Promise((resolve) => setTimeout(resolve, 100));
@@ -101,14 +125,26 @@ export default async function main(): Promise<void> {
       const calls = sdkCalls.counts();
       const ratio = machineMs / loopMs;
 
-      console.log(`extract-throughput: ${URLS} URLs over ${HOSTS.length} simulated stores, concurrency ${CONCURRENCY} in both runs (state machine: PDS_EXTRACT_SLOTS=${CONCURRENCY} shared by ${BATCHES_IN_FLIGHT} SQS batches in flight)`);
-      console.log(`  plain loop:          ${(loopMs / 1000).toFixed(2)} s, ${(URLS / (loopMs / 1000)).toFixed(0)} URLs/s, ${loopSuccess} successful, CPU ${loopCpuS.toFixed(1)} s (main thread busy ${loopBusyS.toFixed(1)} s), peak RSS ${loopMem.peakRssMb.toFixed(0)} MB, peak heap ${loopMem.peakHeapMb.toFixed(0)} MB`);
-      console.log(`  local state machine: ${(machineMs / 1000).toFixed(2)} s, ${(URLS / (machineMs / 1000)).toFixed(0)} URLs/s, ${status.result.products_successful} successful (${status.status}), CPU ${machineCpuS.toFixed(1)} s (main thread busy ${machineBusyS.toFixed(1)} s), peak RSS ${machineMem.peakRssMb.toFixed(0)} MB, peak heap ${machineMem.peakHeapMb.toFixed(0)} MB`);
+      console.log(
+        `extract-throughput: ${URLS} URLs over ${HOSTS.length} simulated stores, concurrency ${CONCURRENCY} in both runs (state machine: PDS_EXTRACT_SLOTS=${CONCURRENCY} shared by ${BATCHES_IN_FLIGHT} SQS batches in flight)`,
+      );
+      console.log(
+        `  plain loop:          ${(loopMs / 1000).toFixed(2)} s, ${(URLS / (loopMs / 1000)).toFixed(0)} URLs/s, ${loopSuccess} successful, CPU ${loopCpuS.toFixed(1)} s (main thread busy ${loopBusyS.toFixed(1)} s), peak RSS ${loopMem.peakRssMb.toFixed(0)} MB, peak heap ${loopMem.peakHeapMb.toFixed(0)} MB`,
+      );
+      console.log(
+        `  local state machine: ${(machineMs / 1000).toFixed(2)} s, ${(URLS / (machineMs / 1000)).toFixed(0)} URLs/s, ${status.result.products_successful} successful (${status.status}), CPU ${machineCpuS.toFixed(1)} s (main thread busy ${machineBusyS.toFixed(1)} s), peak RSS ${machineMem.peakRssMb.toFixed(0)} MB, peak heap ${machineMem.peakHeapMb.toFixed(0)} MB`,
+      );
       const slots = getContainer().extractSlots;
-      console.log(`  state machine extractions at once: at most ${slots?.peak ?? 'unknown'} (PDS_EXTRACT_SLOTS=${slots?.size ?? 'unset'})`);
+      console.log(
+        `  state machine extractions at once: at most ${slots?.peak ?? 'unknown'} (PDS_EXTRACT_SLOTS=${slots?.size ?? 'unset'})`,
+      );
       console.log(`  overhead ratio: ${ratio.toFixed(2)}x (goal < 1.25x) ${ratio < 1.25 ? 'MET' : 'NOT MET'}`);
-      console.log(`  AWS SDK calls in the state machine run: ${calls.reduce((sum, [, n]) => sum + n, 0)} (${calls.map(([name, n]) => `${name.replace(/Command$/, '')} ${n}`).join(', ')})`);
-      console.log('  (the state machine run also stores every per-URL result, product record and vendor count in the embedded DynamoDB)');
+      console.log(
+        `  AWS SDK calls in the state machine run: ${calls.reduce((sum, [, n]) => sum + n, 0)} (${calls.map(([name, n]) => `${name.replace(/Command$/, '')} ${n}`).join(', ')})`,
+      );
+      console.log(
+        '  (the state machine run also stores every per-URL result, product record and vendor count in the embedded DynamoDB)',
+      );
     } finally {
       await service.stop(2000);
     }

@@ -23,12 +23,19 @@ export default async function main(): Promise<void> {
     const lastPage = Math.ceil(run.listingsTotal / 100);
     const pages = [...new Set([1, Math.min(500, lastPage), Math.min(1000, lastPage)])];
     const figures = await measureListingsPages(svc, HOST, pages, SAMPLES);
-    console.log(`listings-paging: ${HOST}, ${run.listingsTotal.toLocaleString('en-US')} listings (crawled in ${seconds(run.ms)}, peak RSS ${rss.toFixed(0)} MB); GET /v2/listings page_size 100, ${SAMPLES} samples per page, interleaved`);
-    for (const f of figures) console.log(`  page ${f.page.toLocaleString('en-US')}: p50 ${f.p50.toFixed(1)} ms, p90 ${f.p90.toFixed(1)} ms, ${f.items} items`);
+    console.log(
+      `listings-paging: ${HOST}, ${run.listingsTotal.toLocaleString('en-US')} listings (crawled in ${seconds(run.ms)}, peak RSS ${rss.toFixed(0)} MB); GET /v2/listings page_size 100, ${SAMPLES} samples per page, interleaved`,
+    );
+    for (const f of figures)
+      console.log(
+        `  page ${f.page.toLocaleString('en-US')}: p50 ${f.p50.toFixed(1)} ms, p90 ${f.p90.toFixed(1)} ms, ${f.items} items`,
+      );
     const first = figures[0];
     const last = figures.at(-1)!;
     const ratio = last.p50 / first.p50;
-    console.log(`  page ${last.page.toLocaleString('en-US')} / page 1 (p50): ${ratio.toFixed(2)}x (goal within 2x: ${ratio <= 2 ? 'MET' : 'NOT MET'})`);
+    console.log(
+      `  page ${last.page.toLocaleString('en-US')} / page 1 (p50): ${ratio.toFixed(2)}x (goal within 2x: ${ratio <= 2 ? 'MET' : 'NOT MET'})`,
+    );
   } finally {
     await svc.stop();
     await sim.close();

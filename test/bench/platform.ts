@@ -101,18 +101,35 @@ export default async function main(): Promise<void> {
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
   const child = spawn('npx', ['tsx', 'bin/local.ts'], {
-    env: { ...process.env, PORT: String(port), PDS_DATA_DIR: dataDir, PDS_BOOTSTRAP_KEYS: `${KEY}:bench-org`, PDS_RATE_LIMIT: '1000000:100000000', NODE_NO_WARNINGS: '1' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      PDS_DATA_DIR: dataDir,
+      PDS_BOOTSTRAP_KEYS: `${KEY}:bench-org`,
+      PDS_RATE_LIMIT: '1000000:100000000',
+      NODE_NO_WARNINGS: '1',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
     detached: true,
   });
   try {
     await waitReady(url, child);
     const readyMs = performance.now() - started;
-    const runtime = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8')) as { pid: number; dynamodbEndpoint: string; tableName: string };
+    const runtime = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8')) as {
+      pid: number;
+      dynamodbEndpoint: string;
+      tableName: string;
+    };
 
-    const deps = createContainer(loadConfig({ PDS_DYNAMODB_ENDPOINT: runtime.dynamodbEndpoint, PDS_TABLE_NAME: runtime.tableName }));
+    const deps = createContainer(
+      loadConfig({ PDS_DYNAMODB_ENDPOINT: runtime.dynamodbEndpoint, PDS_TABLE_NAME: runtime.tableName }),
+    );
     for (let i = 0; i < VENDORS; i++) {
-      await recordProductSeen(deps.vendors, { vendor: `shop-${i}.example`, newProduct: true, updatedAt: new Date().toISOString() });
+      await recordProductSeen(deps.vendors, {
+        vendor: `shop-${i}.example`,
+        newProduct: true,
+        updatedAt: new Date().toISOString(),
+      });
     }
     deps.clients.dynamodb.destroy();
     const rssReady = rssOf(runtime.pid);
@@ -128,14 +145,24 @@ export default async function main(): Promise<void> {
 
     const row = (name: string, f: Figures) =>
       `${name.padEnd(36)} ${f.rps.toFixed(0).padStart(7)} req/s   p50 ${f.p50.toFixed(2).padStart(6)} ms   p99 ${f.p99.toFixed(2).padStart(7)} ms   statuses ${JSON.stringify(f.statuses)}`;
-    console.log(`platform bench: ${REQUESTS} requests per path, concurrency ${CONCURRENCY}, loopback, ${VENDORS} vendors`);
+    console.log(
+      `platform bench: ${REQUESTS} requests per path, concurrency ${CONCURRENCY}, loopback, ${VENDORS} vendors`,
+    );
     // The bench shares the machine with the server: figures move with the load around them.
-    console.log(`machine load average (1/5/15 min) at the end: ${loadavg().map((l) => l.toFixed(2)).join(' / ')}`);
+    console.log(
+      `machine load average (1/5/15 min) at the end: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' / ')}`,
+    );
     console.log(row('GET /health (no auth)', health));
     console.log(row('GET /v2/vendors (auth+rate+meter+query)', vendors));
-    console.log(`throughput ratio vendors/health: ${(vendors.rps / health.rps).toFixed(2)}   p50 ratio: ${(vendors.p50 / health.p50).toFixed(1)}x`);
+    console.log(
+      `throughput ratio vendors/health: ${(vendors.rps / health.rps).toFixed(2)}   p50 ratio: ${(vendors.p50 / health.p50).toFixed(1)}x`,
+    );
     console.log(`npm start (npx tsx bin/local.ts) to ready: ${readyMs.toFixed(0)} ms`);
-    console.log(`server RSS (whole process, dynalite thread included): ${rssReady?.toFixed(0) ?? '?'} MB at ready, ${rssAfter?.toFixed(0) ?? '?'} MB after the load`);
+    console.log(
+      `server RSS (whole process, dynalite thread included): ${rssReady?.toFixed(0) ?? '?'} MB at ready, ${rssAfter?.toFixed(0) ?? '?'} MB after the load`,
+    );
   } finally {
     agent.destroy();
     if (child.pid && child.exitCode === null) {

@@ -9,7 +9,14 @@ const corpus = path.join(CORPORA, 'robots-txt');
 
 export default async function run(): Promise<void> {
   const { cases } = JSON.parse(readFileSync(path.join(corpus, 'cases.json'), 'utf8')) as {
-    cases: Array<{ suite: string; check: string; robots_txt: string; url?: string; user_agent?: string; expected: unknown }>;
+    cases: Array<{
+      suite: string;
+      check: string;
+      robots_txt: string;
+      url?: string;
+      user_agent?: string;
+      expected: unknown;
+    }>;
   };
   const tally = new Map<string, { pass: number; total: number }>();
   for (const c of cases) {
@@ -44,7 +51,15 @@ export default async function run(): Promise<void> {
   const parseMs = Number(process.hrtime.bigint() - parseStart) / 1e6;
 
   const parsed = texts.map((t) => parseRobots(t));
-  const paths = ['/', '/cart', '/checkout/step1', '/products/blue-shirt?variant=1', '/search?q=shoes', '/catalogsearch/result/?q=x', '/s/abc/facet'];
+  const paths = [
+    '/',
+    '/cart',
+    '/checkout/step1',
+    '/products/blue-shirt?variant=1',
+    '/search?q=shoes',
+    '/catalogsearch/result/?q=x',
+    '/s/abc/facet',
+  ];
   let queries = 0;
   let allowed = 0;
   const matchStart = process.hrtime.bigint();
@@ -58,6 +73,10 @@ export default async function run(): Promise<void> {
   }
   const matchMs = Number(process.hrtime.bigint() - matchStart) / 1e6;
   console.log(`real files: ${texts.length} files, ${(bytes / 1024 / 1024).toFixed(2)} MB`);
-  console.log(`  parse: ${(parseMs / rounds).toFixed(1)} ms per pass over all files, ${((bytes * rounds) / 1024 / 1024 / (parseMs / 1000)).toFixed(1)} MB/s`);
-  console.log(`  canFetch: ${queries} queries in ${matchMs.toFixed(1)} ms (${((matchMs * 1000) / queries).toFixed(2)} µs each), ${allowed} allowed`);
+  console.log(
+    `  parse: ${(parseMs / rounds).toFixed(1)} ms per pass over all files, ${((bytes * rounds) / 1024 / 1024 / (parseMs / 1000)).toFixed(1)} MB/s`,
+  );
+  console.log(
+    `  canFetch: ${queries} queries in ${matchMs.toFixed(1)} ms (${((matchMs * 1000) / queries).toFixed(2)} µs each), ${allowed} allowed`,
+  );
 }

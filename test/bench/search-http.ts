@@ -40,7 +40,15 @@ function call(url: string, method: 'GET' | 'POST', body?: unknown): Promise<{ st
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const req = request(
       url,
-      { agent, method, timeout: 30_000, headers: { 'x-api-key': KEY, ...(payload ? { 'content-type': 'application/json', 'content-length': String(payload.length) } : {}) } },
+      {
+        agent,
+        method,
+        timeout: 30_000,
+        headers: {
+          'x-api-key': KEY,
+          ...(payload ? { 'content-type': 'application/json', 'content-length': String(payload.length) } : {}),
+        },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -76,22 +84,41 @@ async function waitReady(url: string, child: ChildProcess): Promise<void> {
   throw new Error('not ready in time');
 }
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))];
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))];
 
 export default async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pds-search-http-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn('npx', ['tsx', 'bin/local.ts'], {
-    env: { ...process.env, PORT: String(port), PDS_DATA_DIR: dataDir, PDS_BOOTSTRAP_KEYS: `${KEY}:bench-org`, PDS_RATE_LIMIT: '1000000:100000000', NODE_NO_WARNINGS: '1' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      PDS_DATA_DIR: dataDir,
+      PDS_BOOTSTRAP_KEYS: `${KEY}:bench-org`,
+      PDS_RATE_LIMIT: '1000000:100000000',
+      NODE_NO_WARNINGS: '1',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
     detached: true,
   });
   try {
     await waitReady(url, child);
-    const runtime = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8')) as { dynamodbEndpoint: string; tableName: string };
-    const deps = createContainer(loadConfig({ PDS_DYNAMODB_ENDPOINT: runtime.dynamodbEndpoint, PDS_TABLE_NAME: runtime.tableName }));
-    const options = { countryCode: 'us', enableEnrichment: false, enableReviews: false, enableImageTags: false, enableSimilarProducts: false } as ExtractOptions;
+    const runtime = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8')) as {
+      dynamodbEndpoint: string;
+      tableName: string;
+    };
+    const deps = createContainer(
+      loadConfig({ PDS_DYNAMODB_ENDPOINT: runtime.dynamodbEndpoint, PDS_TABLE_NAME: runtime.tableName }),
+    );
+    const options = {
+      countryCode: 'us',
+      enableEnrichment: false,
+      enableReviews: false,
+      enableImageTags: false,
+      enableSimilarProducts: false,
+    } as ExtractOptions;
     const stores = catalogStores(Math.ceil(TOTAL / 12));
     let stored = 0;
     const t0 = performance.now();
@@ -133,7 +160,14 @@ export default async function main(): Promise<void> {
       const query = random() < 0.5 ? pick(nouns) : `${pick(words)} ${pick(nouns)}`;
       if (i % 2 === 0) return { query };
       const min = Math.floor(random() * 80);
-      return { query, filters: { min_price: min, max_price: min + 20 + Math.floor(random() * 120), ...(random() < 0.6 ? { is_available: true } : {}) } };
+      return {
+        query,
+        filters: {
+          min_price: min,
+          max_price: min + 20 + Math.floor(random() * 120),
+          ...(random() < 0.6 ? { is_available: true } : {}),
+        },
+      };
     });
 
     const rows: string[] = [];
@@ -145,14 +179,24 @@ export default async function main(): Promise<void> {
       for (const body of bodies) {
         const t = performance.now();
         const { status } = await call(`${url}${path}`, 'POST', body);
-        (('filters' in body) ? filtered : plain).push(performance.now() - t);
+        ('filters' in body ? filtered : plain).push(performance.now() - t);
         statuses[status] = (statuses[status] ?? 0) + 1;
       }
-      rows.push(`| POST ${path}, no filters | ${percentile(plain, 50).toFixed(1)} | ${percentile(plain, 99).toFixed(1)} | ${JSON.stringify(statuses)} |`);
-      rows.push(`| POST ${path}, with filters | ${percentile(filtered, 50).toFixed(1)} | ${percentile(filtered, 99).toFixed(1)} | |`);
+      rows.push(
+        `| POST ${path}, no filters | ${percentile(plain, 50).toFixed(1)} | ${percentile(plain, 99).toFixed(1)} | ${JSON.stringify(statuses)} |`,
+      );
+      rows.push(
+        `| POST ${path}, with filters | ${percentile(filtered, 50).toFixed(1)} | ${percentile(filtered, 99).toFixed(1)} | |`,
+      );
     }
-    console.log(`search-http: ${TOTAL.toLocaleString('en-US')} products stored through the catalog in ${(storeMs / 1000).toFixed(1)} s; search caught up with the feed in ${(catchUpMs / 1000).toFixed(1)} s (${indexed.toLocaleString('en-US')} in the feed)`);
-    console.log(`${QUERIES} queries per operation, one at a time over loopback, 20 products per page; machine load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')}`);
+    console.log(
+      `search-http: ${TOTAL.toLocaleString('en-US')} products stored through the catalog in ${(storeMs / 1000).toFixed(1)} s; search caught up with the feed in ${(catchUpMs / 1000).toFixed(1)} s (${indexed.toLocaleString('en-US')} in the feed)`,
+    );
+    console.log(
+      `${QUERIES} queries per operation, one at a time over loopback, 20 products per page; machine load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' / ')}`,
+    );
     console.log('\n| operation (HTTP) | p50 ms | p99 ms | statuses |\n|---|---|---|---|');
     for (const row of rows) console.log(row);
   } finally {

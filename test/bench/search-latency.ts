@@ -57,7 +57,9 @@ export default async function main(): Promise<void> {
     },
   };
 
-  console.log(`search-latency: ${TOTAL.toLocaleString('en-US')} products, ${QUERIES} queries; node ${process.version}${gc ? '' : ' (run with --expose-gc for steadier memory figures)'}`);
+  console.log(
+    `search-latency: ${TOTAL.toLocaleString('en-US')} products, ${QUERIES} queries; node ${process.version}${gc ? '' : ' (run with --expose-gc for steadier memory figures)'}`,
+  );
 
   // ---- ours ----
   const before = heapMb();
@@ -75,7 +77,14 @@ export default async function main(): Promise<void> {
   let batch: CatalogChange[] = [];
   let buildMs = 0;
   for (const { store, p, n } of products()) {
-    batch.push({ source: 'extraction', url: p.url, vendor: store.host, updatedAt: new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString(), country: 'us', product: simToRecord(store, p) });
+    batch.push({
+      source: 'extraction',
+      url: p.url,
+      vendor: store.host,
+      updatedAt: new Date(Date.UTC(2026, 0, 1) + n * 1000).toISOString(),
+      country: 'us',
+      product: simToRecord(store, p),
+    });
     minisearchDocs.push({
       id: n,
       title: p.title,
@@ -102,7 +111,10 @@ export default async function main(): Promise<void> {
   // ---- MiniSearch ----
   const beforeMini = heapMb();
   const t0 = performance.now();
-  const mini = new MiniSearch({ fields: ['title', 'brand', 'description'], storeFields: ['price', 'available', 'brand', 'colours'] });
+  const mini = new MiniSearch({
+    fields: ['title', 'brand', 'description'],
+    storeFields: ['price', 'available', 'brand', 'colours'],
+  });
   mini.addAll(minisearchDocs);
   const miniBuildMs = performance.now() - t0;
   minisearchDocs.length = 0;
@@ -111,14 +123,51 @@ export default async function main(): Promise<void> {
   // ---- queries: the generator's vocabulary, some misspelt; half with filters ----
   const random = rng('search-latency');
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
-  const words = ['classic', 'everyday', 'urban', 'vintage', 'essential', 'premium', 'coastal', 'alpine', 'cotton', 'linen', 'wool', 'canvas', 'ceramic', 'walnut', 'recycled', 'organic'];
-  const nouns = ['tee', 't-shirt', 'hoodie', 'zip hoodie', 'sneaker', 'runner', 'trainer', 'mug', 'travel mug', 'headphones', 'earbuds', 'desk lamp', 'floor lamp'];
+  const words = [
+    'classic',
+    'everyday',
+    'urban',
+    'vintage',
+    'essential',
+    'premium',
+    'coastal',
+    'alpine',
+    'cotton',
+    'linen',
+    'wool',
+    'canvas',
+    'ceramic',
+    'walnut',
+    'recycled',
+    'organic',
+  ];
+  const nouns = [
+    'tee',
+    't-shirt',
+    'hoodie',
+    'zip hoodie',
+    'sneaker',
+    'runner',
+    'trainer',
+    'mug',
+    'travel mug',
+    'headphones',
+    'earbuds',
+    'desk lamp',
+    'floor lamp',
+  ];
   const brands = ['Northwind', 'Acme Goods', 'Bluefin', 'Oak & Ash', 'Kestrel', 'Lumen'];
   const typo = (w: string) => (w.length > 4 ? w.slice(0, 2) + w[3] + w[2] + w.slice(4) : w);
   const queries: Array<{ text: string; filters?: SearchFilters }> = [];
   for (let i = 0; i < QUERIES; i++) {
     const noun = pick(nouns);
-    const shapes = [noun, `${pick(words)} ${noun}`, `${pick(words)} ${pick(words)} ${noun}`, typo(noun), `${pick(brands)} ${noun}`];
+    const shapes = [
+      noun,
+      `${pick(words)} ${noun}`,
+      `${pick(words)} ${pick(words)} ${noun}`,
+      typo(noun),
+      `${pick(brands)} ${noun}`,
+    ];
     const text = pick(shapes);
     if (i % 2 === 0) {
       queries.push({ text });
@@ -133,7 +182,10 @@ export default async function main(): Promise<void> {
     queries.push({ text, filters });
   }
 
-  const time = async (run: (q: { text: string; filters?: SearchFilters }) => Promise<unknown> | unknown, list: typeof queries) => {
+  const time = async (
+    run: (q: { text: string; filters?: SearchFilters }) => Promise<unknown> | unknown,
+    list: typeof queries,
+  ) => {
     for (const q of list.slice(0, 20)) await run(q); // warm-up
     const out: number[] = [];
     for (const q of list) {
@@ -175,18 +227,36 @@ export default async function main(): Promise<void> {
 
   console.log('\n| operation (in process, top 10) | p50 ms | p99 ms |');
   console.log('|---|---|---|');
-  for (const [name, values] of rows) console.log(`| ${name} | ${fmt(percentile(values, 50))} | ${fmt(percentile(values, 99))} |`);
+  for (const [name, values] of rows)
+    console.log(`| ${name} | ${fmt(percentile(values, 50))} | ${fmt(percentile(values, 99))} |`);
   console.log('\n| | index build | index heap |');
   console.log('|---|---|---|');
-  console.log(`| this engine (documents + BM25F postings + typed columns) | ${(buildMs / 1000).toFixed(1)} s | ${oursHeap.toFixed(0)} MB |`);
-  console.log(`| MiniSearch 7.2 (title, brand, description; 4 stored fields) | ${(miniBuildMs / 1000).toFixed(1)} s | ${miniHeap.toFixed(0)} MB |`);
+  console.log(
+    `| this engine (documents + BM25F postings + typed columns) | ${(buildMs / 1000).toFixed(1)} s | ${oursHeap.toFixed(0)} MB |`,
+  );
+  console.log(
+    `| MiniSearch 7.2 (title, brand, description; 4 stored fields) | ${(miniBuildMs / 1000).toFixed(1)} s | ${miniHeap.toFixed(0)} MB |`,
+  );
 
   // A cold start: the snapshot a process (or the AWS indexer) saved, loaded by a fresh process.
-  let t = performance.now();
+  const t = performance.now();
   await search.save();
   const saveMs = performance.now() - t;
   const cold = JSON.parse(
-    execFileSync(process.execPath, ['--import', 'tsx', join(dirname(fileURLToPath(import.meta.url)), '_search-cold.ts'), snapshotFile, 'classic hoodie'], { encoding: 'utf8' }).trim().split('\n').pop()!,
+    execFileSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(dirname(fileURLToPath(import.meta.url)), '_search-cold.ts'),
+        snapshotFile,
+        'classic hoodie',
+      ],
+      { encoding: 'utf8' },
+    )
+      .trim()
+      .split('\n')
+      .pop()!,
   ) as { loadedMs: number; firstMs: number; total: number; rssMb: number };
   console.log(
     `\nsnapshot: ${(statSync(snapshotFile).size / 1024 / 1024).toFixed(1)} MB gzip, saved in ${(saveMs / 1000).toFixed(1)} s; a fresh process loads it in ${(cold.loadedMs / 1000).toFixed(1)} s (no text analysed), answers its first search ${(cold.firstMs / 1000).toFixed(1)} s after start (${cold.total.toLocaleString('en-US')} hits), RSS ${cold.rssMb.toFixed(0)} MB`,
@@ -196,7 +266,11 @@ export default async function main(): Promise<void> {
   const oursP99 = percentile(rows[1][1], 99);
   const oursP50 = percentile(rows[1][1], 50);
   const miniP99 = percentile(rows[5][1], 99);
-  console.log(`\nwith filters, understand mode: p50 ${fmt(oursP50)} ms (goal < 10), p99 ${fmt(oursP99)} ms (goal < 50); MiniSearch p99 / ours p99 = ${(miniP99 / oursP99).toFixed(1)}x (goal >= 3x)`);
+  console.log(
+    `\nwith filters, understand mode: p50 ${fmt(oursP50)} ms (goal < 10), p99 ${fmt(oursP99)} ms (goal < 50); MiniSearch p99 / ours p99 = ${(miniP99 / oursP99).toFixed(1)}x (goal >= 3x)`,
+  );
   const matched = await search.search({ query: 'hoodie', mode: 'keywords', offset: 0, limit: 1 });
-  console.log(`("hoodie" alone matches ${matched.total.toLocaleString('en-US')} products: the generator's vocabulary is small, so every word is a common word)`);
+  console.log(
+    `("hoodie" alone matches ${matched.total.toLocaleString('en-US')} products: the generator's vocabulary is small, so every word is a common word)`,
+  );
 }

@@ -83,19 +83,31 @@ function generate(set: 'tuning' | 'heldOut', count: number): Labelled[] {
     const templates: Array<() => Labelled> = [
       () => ({ query: `${colourWord} ${noun}`, constraints: { type, colour: family } }),
       () => ({ query: `${noun} ${pick(price.max(cut))}`, constraints: { type, max: cut } }),
-      () => ({ query: `${colourWord} ${noun} ${pick(price.max(cut))}`, constraints: { type, colour: family, max: cut } }),
+      () => ({
+        query: `${colourWord} ${noun} ${pick(price.max(cut))}`,
+        constraints: { type, colour: family, max: cut },
+      }),
       () => ({ query: `${brand} ${noun}`, constraints: { type, brand } }),
       () => ({ query: `${noun} not ${colourWord}`, constraints: { type, notColour: family } }),
-      () => ({ query: `${noun} in stock ${pick(price.range(a, b))}`, constraints: { type, inStock: true, min: a, max: b } }),
+      () => ({
+        query: `${noun} in stock ${pick(price.range(a, b))}`,
+        constraints: { type, inStock: true, min: a, max: b },
+      }),
       () => ({ query: `${material.toLowerCase()} ${noun}`, constraints: { type, material } }),
       () => ({ query: `${typos(noun)} ${pick(price.min(cut))}`, constraints: { type, min: cut } }),
-      () => ({ query: `${brand} ${colourWord} ${noun} ${pick(price.range(a, b))}`, constraints: { type, brand, colour: family, min: a, max: b } }),
+      () => ({
+        query: `${brand} ${colourWord} ${noun} ${pick(price.range(a, b))}`,
+        constraints: { type, brand, colour: family, min: a, max: b },
+      }),
     ];
     if (set === 'heldOut') {
       templates.push(
         () => ({ query: `${noun} by ${brand} without ${colourWord}`, constraints: { type, brand, notColour: family } }),
         () => ({ query: `available ${colourWord} ${noun}`, constraints: { type, colour: family, inStock: true } }),
-        () => ({ query: `${material.toLowerCase()} ${colourWord} ${noun} ${pick(price.max(cut))}`, constraints: { type, colour: family, material, max: cut } }),
+        () => ({
+          query: `${material.toLowerCase()} ${colourWord} ${noun} ${pick(price.max(cut))}`,
+          constraints: { type, colour: family, material, max: cut },
+        }),
       );
     }
     let labelled = pick(templates)();
@@ -125,7 +137,13 @@ const dcg = (grades: number[]) => grades.slice(0, 10).reduce((sum, g, i) => sum 
 export default async function main(): Promise<void> {
   const perStore = Number(process.argv[3] ?? 120);
   const { changes, truths } = await buildCatalog(perStore);
-  const search = createSearchService({ index: createMemoryIndex(), feed: null, records: recordsOf(changes), snapshots: null, now: Date.now });
+  const search = createSearchService({
+    index: createMemoryIndex(),
+    feed: null,
+    records: recordsOf(changes),
+    snapshots: null,
+    now: Date.now,
+  });
   await search.ingest(changes);
   const mini = new MiniSearch({ fields: ['title', 'description'] });
   mini.addAll(changes.map((c, id) => ({ id, title: c.product.title, description: c.product.description })));
@@ -133,13 +151,23 @@ export default async function main(): Promise<void> {
   const systems: Record<string, (query: string) => Promise<string[]>> = {
     'understand (/api/search, mini, agentic retrieval)': async (q) =>
       (await search.search({ query: q, mode: 'understand', offset: 0, limit: 10 })).hits.map((h) => h.item.url),
-    'keywords (/api/regular-search)': async (q) => (await search.search({ query: q, mode: 'keywords', offset: 0, limit: 10 })).hits.map((h) => h.item.url),
-    'plain BM25 (MiniSearch defaults, title + description)': async (q) => mini.search(q).slice(0, 10).map((r) => changes[r.id as number].url),
+    'keywords (/api/regular-search)': async (q) =>
+      (await search.search({ query: q, mode: 'keywords', offset: 0, limit: 10 })).hits.map((h) => h.item.url),
+    'plain BM25 (MiniSearch defaults, title + description)': async (q) =>
+      mini
+        .search(q)
+        .slice(0, 10)
+        .map((r) => changes[r.id as number].url),
   };
 
-  console.log(`search-relevance: ${changes.length.toLocaleString('en-US')} products (${perStore} per store, ${new Set(changes.map((c) => c.vendor)).size} stores), graded 2/1/0 from the simulator's ground truth`);
+  console.log(
+    `search-relevance: ${changes.length.toLocaleString('en-US')} products (${perStore} per store, ${new Set(changes.map((c) => c.vendor)).size} stores), graded 2/1/0 from the simulator's ground truth`,
+  );
   const results: Record<string, Record<string, { ndcg: number; precision: number }>> = {};
-  for (const [setName, set] of [['tuning', generate('tuning', 150)], ['held-out', generate('heldOut', 150)]] as const) {
+  for (const [setName, set] of [
+    ['tuning', generate('tuning', 150)],
+    ['held-out', generate('heldOut', 150)],
+  ] as const) {
     // Grades of every product for every query: the ideal ranking's DCG.
     const labelled: Array<Labelled & { grades: Map<string, number>; ideal: number }> = [];
     for (const item of set) {
@@ -158,7 +186,8 @@ export default async function main(): Promise<void> {
         ndcg += dcg(grades) / item.ideal;
         returned += grades.length;
         kept += grades.filter((g) => g > 0).length;
-        if (process.env.SEARCH_RELEVANCE_DEBUG && name.startsWith('understand') && grades.some((g) => g === 0)) console.log(setName, JSON.stringify(item.query), grades.join(''));
+        if (process.env.SEARCH_RELEVANCE_DEBUG && name.startsWith('understand') && grades.some((g) => g === 0))
+          console.log(setName, JSON.stringify(item.query), grades.join(''));
       }
       (results[name] ??= {})[setName] = { ndcg: ndcg / labelled.length, precision: returned ? kept / returned : 1 };
     }
@@ -168,7 +197,9 @@ export default async function main(): Promise<void> {
   console.log('\n| system | NDCG@10 tuning | NDCG@10 held-out | constraint precision tuning | held-out |');
   console.log('|---|---|---|---|---|');
   for (const [name, r] of Object.entries(results)) {
-    console.log(`| ${name} | ${r.tuning.ndcg.toFixed(3)} | ${r['held-out'].ndcg.toFixed(3)} | ${r.tuning.precision.toFixed(3)} | ${r['held-out'].precision.toFixed(3)} |`);
+    console.log(
+      `| ${name} | ${r.tuning.ndcg.toFixed(3)} | ${r['held-out'].ndcg.toFixed(3)} | ${r.tuning.precision.toFixed(3)} | ${r['held-out'].precision.toFixed(3)} |`,
+    );
   }
   const ours = Object.values(results)[0];
   const bm25 = Object.values(results)[2];

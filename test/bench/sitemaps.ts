@@ -10,7 +10,12 @@ const corpus = path.join(CORPORA, 'sitemaps');
 
 export default async function run(): Promise<void> {
   const { cases } = JSON.parse(readFileSync(path.join(corpus, 'cases.json'), 'utf8')) as {
-    cases: Array<{ id: string; file: string; expected_type: string | null; expected_entries: Array<Record<string, unknown>> }>;
+    cases: Array<{
+      id: string;
+      file: string;
+      expected_type: string | null;
+      expected_entries: Array<Record<string, unknown>>;
+    }>;
   };
   let pass = 0;
   for (const c of cases) {

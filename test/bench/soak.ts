@@ -18,7 +18,10 @@ const CONCURRENCY = 32;
 const READY_TIMEOUT_MS = 120_000;
 const REQUEST_TIMEOUT_MS = 30_000;
 /** Keys of three organizations, as PDS_BOOTSTRAP_KEYS creates them. */
-export const KEYS = Array.from({ length: 12 }, (_, i) => ({ key: `soak-key-${String(i).padStart(2, '0')}-0123456789abcdef`, org: `soak-org-${i % 3}` }));
+export const KEYS = Array.from({ length: 12 }, (_, i) => ({
+  key: `soak-key-${String(i).padStart(2, '0')}-0123456789abcdef`,
+  org: `soak-org-${i % 3}`,
+}));
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -48,10 +51,14 @@ function send(base: string, call: Call, key: string): Promise<number> {
       headers['content-type'] = call.contentType ?? 'application/json';
       headers['content-length'] = String(Buffer.byteLength(call.body));
     }
-    const req = request(`${base}${call.path}`, { method: call.method, agent, headers, timeout: REQUEST_TIMEOUT_MS }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      `${base}${call.path}`,
+      { method: call.method, agent, headers, timeout: REQUEST_TIMEOUT_MS },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', reject);
     req.end(call.body);
@@ -63,27 +70,53 @@ export function callFor(i: number): Call {
   const n = i % 40;
   const unknownId = `extract-urls-00000000-0000-4000-8000-${String(i % 1000).padStart(12, '0')}`;
   switch (n % 20) {
-    case 0: return { method: 'GET', path: '/v2/vendors?page_size=20' };
-    case 1: return { method: 'GET', path: '/v1/vendors' };
-    case 2: return { method: 'GET', path: '/api/vendors' };
-    case 3: return { method: 'GET', path: '/v2/usage?period=day' };
-    case 4: return { method: 'GET', path: '/api/usage' };
-    case 5: return { method: 'GET', path: '/v2/extract?page_size=5' };
-    case 6: return { method: 'GET', path: '/v1/products?limit=5' };
-    case 7: return { method: 'GET', path: `/v2/extract/${unknownId}` };
-    case 8: return { method: 'GET', path: '/v2/crawl?page_size=5' };
-    case 9: return { method: 'GET', path: `/v2/listings?vendor=unknown-${i % 500}.example` };
-    case 10: return { method: 'POST', path: '/v2/extract', body: JSON.stringify({ urls: [`not a url ${i}`] }) };
-    case 11: return { method: 'POST', path: '/v1/products', body: '{"urls": [' };
-    case 12: return { method: 'POST', path: '/v2/extract', body: `${'['.repeat(200)}${']'.repeat(200)}` };
-    case 13: return { method: 'POST', path: '/v2/affiliate', body: JSON.stringify({ urls: [`https://shop-${i % 50}.example/p/${i}`] }) };
-    case 14: return { method: 'GET', path: '/v2/vendors', validKey: false };
-    case 15: return { method: 'POST', path: '/api/search', body: JSON.stringify({ query: `red shoes ${i % 100}`, limit: 5 }) };
-    case 16: return { method: 'DELETE', path: `/v1/products/${unknownId.replace('extract-urls', 'products-batch')}` };
-    case 17: return { method: 'GET', path: '/v2/collections?vendor=unknown.example' };
+    case 0:
+      return { method: 'GET', path: '/v2/vendors?page_size=20' };
+    case 1:
+      return { method: 'GET', path: '/v1/vendors' };
+    case 2:
+      return { method: 'GET', path: '/api/vendors' };
+    case 3:
+      return { method: 'GET', path: '/v2/usage?period=day' };
+    case 4:
+      return { method: 'GET', path: '/api/usage' };
+    case 5:
+      return { method: 'GET', path: '/v2/extract?page_size=5' };
+    case 6:
+      return { method: 'GET', path: '/v1/products?limit=5' };
+    case 7:
+      return { method: 'GET', path: `/v2/extract/${unknownId}` };
+    case 8:
+      return { method: 'GET', path: '/v2/crawl?page_size=5' };
+    case 9:
+      return { method: 'GET', path: `/v2/listings?vendor=unknown-${i % 500}.example` };
+    case 10:
+      return { method: 'POST', path: '/v2/extract', body: JSON.stringify({ urls: [`not a url ${i}`] }) };
+    case 11:
+      return { method: 'POST', path: '/v1/products', body: '{"urls": [' };
+    case 12:
+      return { method: 'POST', path: '/v2/extract', body: `${'['.repeat(200)}${']'.repeat(200)}` };
+    case 13:
+      return {
+        method: 'POST',
+        path: '/v2/affiliate',
+        body: JSON.stringify({ urls: [`https://shop-${i % 50}.example/p/${i}`] }),
+      };
+    case 14:
+      return { method: 'GET', path: '/v2/vendors', validKey: false };
+    case 15:
+      return { method: 'POST', path: '/api/search', body: JSON.stringify({ query: `red shoes ${i % 100}`, limit: 5 }) };
+    case 16:
+      return { method: 'DELETE', path: `/v1/products/${unknownId.replace('extract-urls', 'products-batch')}` };
+    case 17:
+      return { method: 'GET', path: '/v2/collections?vendor=unknown.example' };
     // A whole extraction workflow that ends at once (its one URL is malformed): start, Prepare, Finalize.
-    case 18: return n === 18 ? { method: 'POST', path: '/v1/products', body: JSON.stringify({ urls: [`not a url ${i}`] }) } : { method: 'GET', path: '/v2/vendors?page=2' };
-    default: return { method: 'POST', path: '/api/products', body: JSON.stringify({ urls: [] }) };
+    case 18:
+      return n === 18
+        ? { method: 'POST', path: '/v1/products', body: JSON.stringify({ urls: [`not a url ${i}`] }) }
+        : { method: 'GET', path: '/v2/vendors?page=2' };
+    default:
+      return { method: 'POST', path: '/api/products', body: JSON.stringify({ urls: [] }) };
   }
 }
 
@@ -170,22 +203,41 @@ export default async function main(): Promise<void> {
     const rssReady = rssOf(child.pid!);
     for (let i = 0; i < 200; i++) await send(base, callFor(i), KEYS[i % KEYS.length]!.key).catch(() => 0);
     const rssWarm = rssOf(child.pid!);
-    console.log(`soak: ${ROUNDS} rounds x ${REQUESTS} mixed authenticated requests, concurrency ${CONCURRENCY}, loopback, ${KEYS.length} keys of 3 organizations`);
-    console.log(`baseline RSS: ${rssReady?.toFixed(0) ?? '?'} MB at ready, ${rssWarm?.toFixed(0) ?? '?'} MB after a 200-request warm-up`);
+    console.log(
+      `soak: ${ROUNDS} rounds x ${REQUESTS} mixed authenticated requests, concurrency ${CONCURRENCY}, loopback, ${KEYS.length} keys of 3 organizations`,
+    );
+    console.log(
+      `baseline RSS: ${rssReady?.toFixed(0) ?? '?'} MB at ready, ${rssWarm?.toFixed(0) ?? '?'} MB after a 200-request warm-up`,
+    );
     const rounds: Round[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       const figures = await round(base, r * REQUESTS, child.pid!);
       rounds.push(figures);
-      const fivexx = Object.entries(figures.statuses).filter(([s]) => Number(s) >= 500).reduce((n, [, c]) => n + c, 0);
+      const fivexx = Object.entries(figures.statuses)
+        .filter(([s]) => Number(s) >= 500)
+        .reduce((n, [, c]) => n + c, 0);
       console.log(
         `round ${r + 1}: RSS ${figures.rss?.toFixed(0) ?? '?'} MB   p50 ${figures.p50.toFixed(1)} ms   p99 ${figures.p99.toFixed(1)} ms   ${figures.rps.toFixed(0)} req/s   5xx ${fivexx}   socket errors ${figures.errors}   statuses ${JSON.stringify(figures.statuses)}`,
       );
     }
-    const total5xx = rounds.reduce((n, f) => n + Object.entries(f.statuses).filter(([s]) => Number(s) >= 500).reduce((m, [, c]) => m + c, 0), 0);
+    const total5xx = rounds.reduce(
+      (n, f) =>
+        n +
+        Object.entries(f.statuses)
+          .filter(([s]) => Number(s) >= 500)
+          .reduce((m, [, c]) => m + c, 0),
+      0,
+    );
     const second = rounds[Math.min(1, rounds.length - 1)]!.rss ?? 0;
     const last = rounds.at(-1)!.rss ?? 0;
-    console.log(`RSS from round 2 to round ${rounds.length}: ${(last - second >= 0 ? '+' : '') + (last - second).toFixed(0)} MB; total 5xx: ${total5xx}; socket errors: ${rounds.reduce((n, f) => n + f.errors, 0)}`);
-    console.log(`machine load average (1/5/15 min) at the end: ${loadavg().map((l) => l.toFixed(2)).join(' / ')}`);
+    console.log(
+      `RSS from round 2 to round ${rounds.length}: ${(last - second >= 0 ? '+' : '') + (last - second).toFixed(0)} MB; total 5xx: ${total5xx}; socket errors: ${rounds.reduce((n, f) => n + f.errors, 0)}`,
+    );
+    console.log(
+      `machine load average (1/5/15 min) at the end: ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' / ')}`,
+    );
   } finally {
     agent.destroy();
     if (child.exitCode === null) {

@@ -116,7 +116,15 @@ describe('POST /v1/affiliate', () => {
     ];
     const reply = await call('POST', '/v1/affiliate', { urls });
     expect(reply.body).toMatchObject({ total_processed: 7, successful: 7, failed: 0 });
-    expect(reply.body.results.map((r: any) => parts(r.network_link).merchant)).toEqual(['5001', '5001', 'gs', 'gs', '5001', '5001', '5001']);
+    expect(reply.body.results.map((r: any) => parts(r.network_link).merchant)).toEqual([
+      '5001',
+      '5001',
+      'gs',
+      'gs',
+      '5001',
+      '5001',
+      '5001',
+    ]);
     expect(reply.body.results.map((r: any) => r.original_url)).toEqual(urls);
     // No scheme: the deep link is the https form.
     expect(parts(reply.body.results[5].network_link).url).toBe('https://allbirds.com/products/c');
@@ -168,11 +176,17 @@ describe('POST /v1/affiliate', () => {
       status: 400,
       body: { error: 'urls must contain at most 100 URLs', code: 'INVALID_PARAMETER' },
     });
-    expect(await call('POST', '/v1/affiliate', { urls: [] })).toEqual({ status: 400, body: { error: 'urls must contain at least 1 URL', code: 'INVALID_PARAMETER' } });
+    expect(await call('POST', '/v1/affiliate', { urls: [] })).toEqual({
+      status: 400,
+      body: { error: 'urls must contain at least 1 URL', code: 'INVALID_PARAMETER' },
+    });
     const notString = await call('POST', '/v1/affiliate', { urls: [good, 42] });
     expect(notString.status).toBe(400);
     expect(notString.body.code).toBe('INVALID_PARAMETER');
-    expect((await call('POST', '/v1/affiliate', {})).body).toEqual({ error: 'urls is required', code: 'INVALID_PARAMETER' });
+    expect((await call('POST', '/v1/affiliate', {})).body).toEqual({
+      error: 'urls is required',
+      code: 'INVALID_PARAMETER',
+    });
     // Exactly 100 is fine.
     const hundred = await call('POST', '/v1/affiliate', { urls: Array.from({ length: 100 }, () => good) });
     expect(hundred.body).toMatchObject({ total_processed: 100, successful: 100, failed: 0 });
@@ -191,16 +205,34 @@ describe('POST /v2/affiliate', () => {
     const v2 = await call('POST', '/v2/affiliate', { urls });
     expect(v2.status).toBe(200);
     expect(v2.body.meta).toEqual({ total_processed: 3, successful: 1, failed: 2 });
-    expect(v2.body.pagination).toEqual({ page: 1, page_size: 3, total_items: 3, total_pages: 1, has_next: false, has_prev: false });
+    expect(v2.body.pagination).toEqual({
+      page: 1,
+      page_size: 3,
+      total_items: 3,
+      total_pages: 1,
+      has_next: false,
+      has_prev: false,
+    });
     const v1 = await call('POST', '/v1/affiliate', { urls });
     expect(v2.body.data).toEqual(v1.body.results);
-    expect(v2.body.data[1]).toEqual({ original_url: urls[1], success: false, network_link: null, device_id: v1.body.results[0].device_id, reason: 'merchant_not_in_network' });
+    expect(v2.body.data[1]).toEqual({
+      original_url: urls[1],
+      success: false,
+      network_link: null,
+      device_id: v1.body.results[0].device_id,
+      reason: 'merchant_not_in_network',
+    });
   });
 
   it('answers 400 in the v2 shape for 101 URLs and an empty list', async () => {
-    const tooMany = await call('POST', '/v2/affiliate', { urls: Array.from({ length: 101 }, (_, i) => `https://allbirds.com/p/${i}`) });
+    const tooMany = await call('POST', '/v2/affiliate', {
+      urls: Array.from({ length: 101 }, (_, i) => `https://allbirds.com/p/${i}`),
+    });
     expect(tooMany.status).toBe(400);
-    expect(tooMany.body.error).toMatchObject({ code: 'INVALID_PARAMETER', message: 'urls must contain at most 100 URLs' });
+    expect(tooMany.body.error).toMatchObject({
+      code: 'INVALID_PARAMETER',
+      message: 'urls must contain at most 100 URLs',
+    });
     expect(tooMany.body.error.request_id).toBeTruthy();
     const empty = await call('POST', '/v2/affiliate', { urls: [] });
     expect(empty.status).toBe(400);
@@ -232,13 +264,18 @@ describe('device ids on the table', () => {
     try {
       const store = dynamoAffiliateDeviceStore(clients.documents, service.tableName);
       expect(await store.get('org-race')).toBeNull();
-      const winners = await Promise.all(Array.from({ length: 12 }, (_, i) => store.create('org-race', `candidate-${i}`, new Date().toISOString())));
+      const winners = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => store.create('org-race', `candidate-${i}`, new Date().toISOString())),
+      );
       expect(new Set(winners).size).toBe(1);
       expect(winners[0]).toMatch(/^candidate-\d+$/);
       expect(await store.get('org-race')).toBe(winners[0]);
       // The id served over HTTP is the one on org-a's item, and that item is still an organization.
       expect(await store.get('org-a')).toBe(await deviceOf(KEY_A));
-      expect(await dynamoAccountStore(clients.documents, service.tableName).getOrganization('org-a')).toMatchObject({ org: 'org-a', createdAt: expect.any(String) });
+      expect(await dynamoAccountStore(clients.documents, service.tableName).getOrganization('org-a')).toMatchObject({
+        org: 'org-a',
+        createdAt: expect.any(String),
+      });
     } finally {
       clients.dynamodb.destroy();
     }

@@ -85,7 +85,11 @@ async function crawlUntilDone(id: string, key = KEY_A): Promise<any> {
 async function crawl(vendor: string, extra: Record<string, unknown> = {}): Promise<{ id: string; status: any }> {
   const started = await call('POST', '/v2/crawl', { vendor, ...extra });
   expect(started.status).toBe(202);
-  expect(started.body).toEqual({ execution_id: expect.stringMatching(/^crawl-[a-z0-9-]+-[0-9a-f]{12}$/), status: 'pending', meta: { credits_used: 1 } });
+  expect(started.body).toEqual({
+    execution_id: expect.stringMatching(/^crawl-[a-z0-9-]+-[0-9a-f]{12}$/),
+    status: 'pending',
+    meta: { credits_used: 1 },
+  });
   return { id: started.body.execution_id, status: await crawlUntilDone(started.body.execution_id) };
 }
 
@@ -93,7 +97,12 @@ async function crawl(vendor: string, extra: Record<string, unknown> = {}): Promi
 async function allListings(vendor: string, collectionUrl?: string): Promise<any[]> {
   const items: any[] = [];
   for (let page = 1; page <= 200; page++) {
-    const q = new URLSearchParams({ vendor, page: String(page), page_size: '100', ...(collectionUrl ? { collection_url: collectionUrl } : {}) });
+    const q = new URLSearchParams({
+      vendor,
+      page: String(page),
+      page_size: '100',
+      ...(collectionUrl ? { collection_url: collectionUrl } : {}),
+    });
     const reply = await call('GET', `/v2/listings?${q}`);
     expect(reply.status).toBe(200);
     items.push(...reply.body.data);
@@ -108,11 +117,16 @@ async function allListings(vendor: string, collectionUrl?: string): Promise<any[
 /** Extraction counts invariant of one poll (v2). */
 function checkExtractCounts(body: any) {
   const r = body.meta.result;
-  expect(r.products_successful + r.products_failed + r.products_invalid + r.products_pending).toBe(r.products_requested);
+  expect(r.products_successful + r.products_failed + r.products_invalid + r.products_pending).toBe(
+    r.products_requested,
+  );
   expect(body.meta.progress.products_total).toBe(r.products_requested);
 }
 
-async function extractUntil(id: string, until: (body: any) => boolean = (b) => b.status === 'completed' || b.status === 'failed'): Promise<any> {
+async function extractUntil(
+  id: string,
+  until: (body: any) => boolean = (b) => b.status === 'completed' || b.status === 'failed',
+): Promise<any> {
   for (let i = 0; i < MAX_POLLS; i++) {
     const reply = await call('GET', `/v2/extract/${id}`);
     expect(reply.status).toBe(200);
@@ -128,10 +142,23 @@ const urlsOf = (items: any[]) => new Set(items.map((l) => l.url));
 describe('documented as built', () => {
   it('has no 501 left on the crawl, listings, collections and extract operations', () => {
     for (const [path, method] of [
-      ['/v1/crawl', 'post'], ['/v1/crawl', 'get'], ['/v1/crawl/{execution_id}', 'get'], ['/v1/crawl/{execution_id}', 'delete'],
-      ['/v2/crawl', 'post'], ['/v2/crawl', 'get'], ['/v2/crawl/{execution_id}', 'get'], ['/v2/crawl/{execution_id}', 'delete'],
-      ['/v1/listings', 'post'], ['/v2/listings', 'get'], ['/v1/collections', 'post'], ['/v2/collections', 'get'],
-      ['/v1/extract', 'post'], ['/v1/extract', 'get'], ['/v1/extract/{execution_id}', 'get'], ['/v1/extract/{execution_id}', 'delete'], ['/v2/extract', 'post'],
+      ['/v1/crawl', 'post'],
+      ['/v1/crawl', 'get'],
+      ['/v1/crawl/{execution_id}', 'get'],
+      ['/v1/crawl/{execution_id}', 'delete'],
+      ['/v2/crawl', 'post'],
+      ['/v2/crawl', 'get'],
+      ['/v2/crawl/{execution_id}', 'get'],
+      ['/v2/crawl/{execution_id}', 'delete'],
+      ['/v1/listings', 'post'],
+      ['/v2/listings', 'get'],
+      ['/v1/collections', 'post'],
+      ['/v2/collections', 'get'],
+      ['/v1/extract', 'post'],
+      ['/v1/extract', 'get'],
+      ['/v1/extract/{execution_id}', 'get'],
+      ['/v1/extract/{execution_id}', 'delete'],
+      ['/v2/extract', 'post'],
     ]) {
       expect(doc.paths[path][method].responses['501'], `${method} ${path}`).toBeUndefined();
     }
@@ -146,24 +173,37 @@ describe('a Shopify store through its public JSON (v2)', () => {
   it('crawls: four steps in order, progress while running, exact totals and credits', async () => {
     const done = await crawl(`https://www.${host}/`);
     crawlId = done.id;
-    expect(done.status).toMatchObject({ status: 'completed', error: null, meta: { vendor: host, result: { listings_total: 600, collections_total: sim.catalog(host).collections.length } } });
+    expect(done.status).toMatchObject({
+      status: 'completed',
+      error: null,
+      meta: { vendor: host, result: { listings_total: 600, collections_total: sim.catalog(host).collections.length } },
+    });
     expect(done.status.meta.duration_ms).toBeGreaterThanOrEqual(0);
     expect(Date.parse(done.status.meta.stop_date)).toBeGreaterThanOrEqual(Date.parse(done.status.meta.start_date));
     const v1 = await call('GET', `/v1/crawl/${crawlId}`);
     expect(v1).toEqual({ status: 200, body: { status: 'completed', total_listings_found: 600 } });
     // The vendor summary counts what the crawl found.
     const vendors = await call('GET', '/v2/vendors?page_size=100');
-    expect(vendors.body.data.find((v: any) => v.vendor === host)).toMatchObject({ product_count: 600, latest_product_update_by_service: expect.any(String) });
+    expect(vendors.body.data.find((v: any) => v.vendor === host)).toMatchObject({
+      product_count: 600,
+      latest_product_update_by_service: expect.any(String),
+    });
   });
 
-  it('lists exactly the store\'s listings, once each, with images, prices and +00:00 timestamps', async () => {
+  it("lists exactly the store's listings, once each, with images, prices and +00:00 timestamps", async () => {
     first = await allListings(host);
     expect(first.length).toBe(600);
     expect(urlsOf(first)).toEqual(new Set(sim.catalog(host).listingUrls()));
     const l = first[0];
     expect(l.vendor).toBeTruthy();
     expect(l.first_seen_by_service).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/);
-    expect(l.images[0]).toMatchObject({ id: expect.any(String), url: expect.any(String), width: expect.any(Number), height: expect.any(Number), position: 1 });
+    expect(l.images[0]).toMatchObject({
+      id: expect.any(String),
+      url: expect.any(String),
+      width: expect.any(Number),
+      height: expect.any(Number),
+      position: 1,
+    });
     expect(l.price).toMatchObject({ currency: expect.stringMatching(/^[A-Z]{3}$/), current_value: expect.any(Number) });
   });
 
@@ -171,7 +211,14 @@ describe('a Shopify store through its public JSON (v2)', () => {
     const v1 = await call('POST', '/v1/listings', { vendor: host, page: 3, page_size: 7 });
     expect(v1.status).toBe(200);
     expect(v1.body.listings.length).toBe(7);
-    expect(v1.body.meta).toEqual({ total_items: 600, total_pages: 86, current_page: 3, page_size: 7, has_next: true, has_prev: true });
+    expect(v1.body.meta).toEqual({
+      total_items: 600,
+      total_pages: 86,
+      current_page: 3,
+      page_size: 7,
+      has_next: true,
+      has_prev: true,
+    });
     expect(v1.body.listings.map((l: any) => l.url)).toEqual(first.slice(14, 21).map((l) => l.url));
     const dflt = await call('GET', `/v2/listings?vendor=${host}`);
     expect(dflt.body.pagination).toMatchObject({ page: 1, page_size: 20, total_items: 600, total_pages: 30 });
@@ -193,9 +240,16 @@ describe('a Shopify store through its public JSON (v2)', () => {
     expect(urlsOf(await allListings(host, messy))).toEqual(new Set(sale.productUrls()));
     const two = truth.filter((c) => c.handle === 'sale' || c.handle === 'bestsellers');
     const union = new Set(two.flatMap((c) => c.productUrls()));
-    const v1Filtered = await call('POST', '/v1/listings', { vendor: host, page_size: 100, collection_urls: two.map((c) => c.url.toUpperCase().replace('HTTPS://', 'https://')) });
+    const v1Filtered = await call('POST', '/v1/listings', {
+      vendor: host,
+      page_size: 100,
+      collection_urls: two.map((c) => c.url.toUpperCase().replace('HTTPS://', 'https://')),
+    });
     expect(v1Filtered.body.meta.total_items).toBe(union.size);
-    const unknown = await call('GET', `/v2/listings?vendor=${host}&collection_url=${encodeURIComponent(`https://${host}/collections/nope`)}`);
+    const unknown = await call(
+      'GET',
+      `/v2/listings?vendor=${host}&collection_url=${encodeURIComponent(`https://${host}/collections/nope`)}`,
+    );
     expect(unknown.body).toMatchObject({ data: [], pagination: { total_items: 0 } });
   });
 
@@ -235,7 +289,10 @@ describe('other methods and families', () => {
   it('v1 crawl of a WooCommerce store (Store API, categories with counts) by any URL of it', async () => {
     const host = 'woo-categories.test';
     const started = await call('POST', '/v1/crawl', { domain: `https://www.${host}/shop/?utm=x` });
-    expect(started.body).toEqual({ success: true, execution_id: expect.stringMatching(/^crawl-woo-categories-test-[0-9a-f]{12}$/) });
+    expect(started.body).toEqual({
+      success: true,
+      execution_id: expect.stringMatching(/^crawl-woo-categories-test-[0-9a-f]{12}$/),
+    });
     const done = await crawlUntilDone(started.body.execution_id);
     expect(done.status).toBe('completed');
     expect(urlsOf(await allListings(host))).toEqual(new Set(sim.catalog(host).listingUrls()));
@@ -284,7 +341,8 @@ describe('other methods and families', () => {
     expect(full.status.meta.result.listings_total).toBe(60);
     expect(urlsOf(await allListings(host))).toEqual(new Set(sim.catalog(host).listingUrls()));
     const collections = await call('GET', `/v2/collections?vendor=${host}&page_size=100`);
-    for (const c of sim.catalog(host).collections) expect(collections.body.data.find((x: any) => x.url === c.url)?.products_total ?? 0, c.handle).toBe(c.size());
+    for (const c of sim.catalog(host).collections)
+      expect(collections.body.data.find((x: any) => x.url === c.url)?.products_total ?? 0, c.handle).toBe(c.size());
   });
 });
 
@@ -298,7 +356,10 @@ describe('cancel, another organization, validation', () => {
       await sleep(50);
     }
     const cancelled = await call('DELETE', `/v2/crawl/${id}`);
-    expect(cancelled).toEqual({ status: 200, body: { execution_id: id, status: 'failed', error: 'Execution was cancelled' } });
+    expect(cancelled).toEqual({
+      status: 200,
+      body: { execution_id: id, status: 'failed', error: 'Execution was cancelled' },
+    });
     const status = checkCrawlStatus((await call('GET', `/v2/crawl/${id}`)).body);
     expect(status.status).toBe('failed');
     expect(status.meta.result.listings_total).toBeLessThan(30_000);
@@ -331,16 +392,21 @@ describe('cancel, another organization, validation', () => {
     expect(failed.body.data.every((e: any) => e.status === 'failed')).toBe(true);
   });
 
-  it('validates in each family\'s shape; a never-seen vendor is 404, a known one without listings an empty page', async () => {
+  it("validates in each family's shape; a never-seen vendor is 404, a known one without listings an empty page", async () => {
     expect((await call('POST', '/v2/crawl', {})).status).toBe(400);
     expect((await call('POST', '/v2/crawl', { vendor: 'not a host' })).status).toBe(400);
     expect((await call('POST', '/v2/crawl', { vendor: 'shop.test', max_listings: 0 })).status).toBe(400);
-    expect((await call('POST', '/v1/crawl', {})).body).toMatchObject({ error: expect.stringMatching(/domain/), code: 'INVALID_PARAMETER' });
+    expect((await call('POST', '/v1/crawl', {})).body).toMatchObject({
+      error: expect.stringMatching(/domain/),
+      code: 'INVALID_PARAMETER',
+    });
     expect((await call('GET', '/v2/listings?vendor=shop.test&page_size=101')).status).toBe(400);
     const never = await call('GET', '/v2/listings?vendor=never-seen.test');
     expect(never.status).toBe(404);
     expect(never.body.error.code).toBe('NOT_FOUND');
-    expect((await call('POST', '/v1/collections', { vendor: 'never-seen.test' })).body).toMatchObject({ code: 'NOT_FOUND' });
+    expect((await call('POST', '/v1/collections', { vendor: 'never-seen.test' })).body).toMatchObject({
+      code: 'NOT_FOUND',
+    });
     // robots-blocked.test was refused (nothing read): still never seen.
     expect((await call('GET', '/v2/listings?vendor=robots-blocked.test')).status).toBe(404);
     // A vendor known from an extraction, never crawled: an empty page.
@@ -348,15 +414,22 @@ describe('cancel, another organization, validation', () => {
     await extractUntil(extracted.body.execution_id);
     const known = await call('GET', '/v2/listings?vendor=jsonld-shop.test');
     expect(known).toMatchObject({ status: 200, body: { data: [], pagination: { total_items: 0 } } });
-    expect((await call('POST', '/v1/collections', { vendor: 'jsonld-shop.test' })).body).toMatchObject({ collections: [], meta: { total_items: 0 } });
+    expect((await call('POST', '/v1/collections', { vendor: 'jsonld-shop.test' })).body).toMatchObject({
+      collections: [],
+      meta: { total_items: 0 },
+    });
   });
 });
 
 describe('vendor-mode extraction', () => {
-  it('extracts max_products of a vendor\'s listings (v2), with listings_count and products_to_process', async () => {
+  it("extracts max_products of a vendor's listings (v2), with listings_count and products_to_process", async () => {
     const started = await call('POST', '/v2/extract', { vendor: 'woo-categories.test', max_products: 3 });
     expect(started.status).toBe(202);
-    expect(started.body).toEqual({ execution_id: expect.stringMatching(/^extract-woo-categories-test-/), status: 'pending', meta: { credits_used: 0, listings_count: 230, products_to_process: 3 } });
+    expect(started.body).toEqual({
+      execution_id: expect.stringMatching(/^extract-woo-categories-test-/),
+      status: 'pending',
+      meta: { credits_used: 0, listings_count: 230, products_to_process: 3 },
+    });
     const done = await extractUntil(started.body.execution_id);
     expect(done.status).toBe('completed');
     expect(done.meta.result.products_requested).toBe(3);
@@ -385,7 +458,10 @@ describe('vendor-mode extraction', () => {
 
   it('fails with the fixed message when the awaited crawl is cancelled', async () => {
     const crawlStart = await call('POST', '/v2/crawl', { vendor: 'shopify-huge.test' });
-    const started = await call('POST', '/v2/extract', { vendor: 'shopify-huge.test', crawl_id: crawlStart.body.execution_id });
+    const started = await call('POST', '/v2/extract', {
+      vendor: 'shopify-huge.test',
+      crawl_id: crawlStart.body.execution_id,
+    });
     expect((await call('DELETE', `/v2/crawl/${crawlStart.body.execution_id}`)).status).toBe(200);
     const done = await extractUntil(started.body.execution_id);
     expect(done).toMatchObject({ status: 'failed', error: CRAWL_FAILED_MESSAGE });
@@ -393,7 +469,13 @@ describe('vendor-mode extraction', () => {
 
   it('starts a crawl itself when the vendor has no listings, and waits for it (v1 domain form)', async () => {
     const host = 'woo-robots.test';
-    const started = await call('POST', '/v1/extract', { domain: host, max_products: 2, enable_enrichment: false, enable_reviews: false, enable_image_tags: false });
+    const started = await call('POST', '/v1/extract', {
+      domain: host,
+      max_products: 2,
+      enable_enrichment: false,
+      enable_reviews: false,
+      enable_image_tags: false,
+    });
     expect(started.body).toEqual({ success: true, execution_id: expect.stringMatching(/^extract-woo-robots-test-/) });
     const id = started.body.execution_id;
     const v2 = await call('GET', `/v2/extract/${id}`);
@@ -412,7 +494,17 @@ describe('vendor-mode extraction', () => {
   }, 120_000);
 
   it('an unknown crawl_id is 404; both urls and vendor is 400', async () => {
-    expect((await call('POST', '/v2/extract', { vendor: 'woo-categories.test', crawl_id: 'crawl-woo-categories-test-000000000000' })).status).toBe(404);
-    expect((await call('POST', '/v2/extract', { vendor: 'woo-categories.test', urls: ['https://woo-categories.test/'] })).status).toBe(400);
+    expect(
+      (
+        await call('POST', '/v2/extract', {
+          vendor: 'woo-categories.test',
+          crawl_id: 'crawl-woo-categories-test-000000000000',
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await call('POST', '/v2/extract', { vendor: 'woo-categories.test', urls: ['https://woo-categories.test/'] }))
+        .status,
+    ).toBe(400);
   });
 });

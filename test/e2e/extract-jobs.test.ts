@@ -32,28 +32,48 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function countsOf(body: any, family: 'v1' | 'v2') {
   if (family === 'v2') {
     const r = body.meta.result;
-    expect(r.products_successful + r.products_failed + r.products_invalid + r.products_pending).toBe(r.products_requested);
+    expect(r.products_successful + r.products_failed + r.products_invalid + r.products_pending).toBe(
+      r.products_requested,
+    );
     expect(body.meta.progress.products_processed).toBe(r.products_requested - r.products_pending);
     expect(body.meta.progress.products_total).toBe(r.products_requested);
     if (body.status === 'completed') expect(body.pagination.total_items).toBe(r.products_requested);
     if (body.status === 'pending' || body.status === 'running') expect(body.data).toBeUndefined();
-    return { requested: r.products_requested, successful: r.products_successful, failed: r.products_failed, invalid: r.products_invalid, pending: r.products_pending };
+    return {
+      requested: r.products_requested,
+      successful: r.products_successful,
+      failed: r.products_failed,
+      invalid: r.products_invalid,
+      pending: r.products_pending,
+    };
   }
   if (body.status === 'pending' || body.status === 'running') expect(body.results).toBeUndefined();
   if (body.progress) expect(body.progress.urls_completed).toBeLessThanOrEqual(body.progress.total_urls);
   if (!body.results) return null;
   const m = body.results.meta;
   expect(m.total_successful + m.total_failed + m.total_invalid + m.total_pending).toBe(m.total_requested);
-  return { requested: m.total_requested, successful: m.total_successful, failed: m.total_failed, invalid: m.total_invalid, pending: m.total_pending };
+  return {
+    requested: m.total_requested,
+    successful: m.total_successful,
+    failed: m.total_failed,
+    invalid: m.total_invalid,
+    pending: m.total_pending,
+  };
 }
 
 /** Polls a status path until the execution is finished; bounded in polls and time. */
-async function pollUntilDone(path: string, family: 'v1' | 'v2', key = KEY_A, until?: (body: any) => boolean): Promise<any> {
+async function pollUntilDone(
+  path: string,
+  family: 'v1' | 'v2',
+  key = KEY_A,
+  until?: (body: any) => boolean,
+): Promise<any> {
   for (let i = 0; i < MAX_POLLS; i++) {
     const reply = await call('GET', path, undefined, key);
     expect(reply.status).toBe(200);
     countsOf(reply.body, family);
-    if (until ? until(reply.body) : reply.body.status === 'completed' || reply.body.status === 'failed') return reply.body;
+    if (until ? until(reply.body) : reply.body.status === 'completed' || reply.body.status === 'failed')
+      return reply.body;
     await sleep(POLL_MS);
   }
   throw new Error(`${path} did not reach the expected state within ${MAX_POLLS} polls`);
@@ -110,8 +130,13 @@ function mixedUrls() {
 describe('documented as built', () => {
   it('lists no 501 for the built operations (vendor mode is built with the crawl: test/e2e/crawl.test.ts)', () => {
     for (const [path, method] of [
-      ['/v1/products', 'post'], ['/v1/products', 'get'], ['/v1/products/{execution_id}', 'get'], ['/v1/products/{execution_id}', 'delete'],
-      ['/v2/extract', 'get'], ['/v2/extract/{execution_id}', 'get'], ['/v2/extract/{execution_id}', 'delete'],
+      ['/v1/products', 'post'],
+      ['/v1/products', 'get'],
+      ['/v1/products/{execution_id}', 'get'],
+      ['/v1/products/{execution_id}', 'delete'],
+      ['/v2/extract', 'get'],
+      ['/v2/extract/{execution_id}', 'get'],
+      ['/v2/extract/{execution_id}', 'delete'],
     ]) {
       expect(doc.paths[path][method].responses['501'], `${method} ${path}`).toBeUndefined();
     }
@@ -125,19 +150,38 @@ describe('v1 /v1/products', () => {
   it('validates: 1001 URLs, empty strings, an empty array, a bad country -> 400 in the v1 shape', async () => {
     const url = sim.store('jsonld-shop.test').productUrl(1);
     const tooMany = await call('POST', '/v1/products', { urls: Array.from({ length: 1001 }, () => url) });
-    expect(tooMany).toEqual({ status: 400, body: { error: 'urls must contain at most 1000 URLs', code: 'INVALID_PARAMETER' } });
+    expect(tooMany).toEqual({
+      status: 400,
+      body: { error: 'urls must contain at most 1000 URLs', code: 'INVALID_PARAMETER' },
+    });
     const empty = await call('POST', '/v1/products', { urls: [url, url, '  '] });
-    expect(empty).toEqual({ status: 400, body: { error: 'urls[2] must be a non-empty string', code: 'INVALID_PARAMETER' } });
+    expect(empty).toEqual({
+      status: 400,
+      body: { error: 'urls[2] must be a non-empty string', code: 'INVALID_PARAMETER' },
+    });
     expect((await call('POST', '/v1/products', { urls: [] })).status).toBe(400);
     expect((await call('POST', '/v1/products', {})).body.error).toBe('urls is required');
-    expect((await call('POST', '/v1/products', { urls: [url], country_code: 'qq' })).body.error).toContain('country_code');
+    expect((await call('POST', '/v1/products', { urls: [url], country_code: 'qq' })).body.error).toContain(
+      'country_code',
+    );
     expect((await call('POST', '/v1/products', { urls: [url], enable_reviews: 1 })).status).toBe(400);
   });
 
   let executionId: string;
   const urls = () => {
     const m = mixedUrls();
-    return [m.good[0], m.good[1], 'definitely not a url', m.duplicateOfFirst, m.flaky, m.robots, m.botWall, m.notProduct, m.good[2], 'mailto:someone@example.com'];
+    return [
+      m.good[0],
+      m.good[1],
+      'definitely not a url',
+      m.duplicateOfFirst,
+      m.flaky,
+      m.robots,
+      m.botWall,
+      m.notProduct,
+      m.good[2],
+      'mailto:someone@example.com',
+    ];
   };
 
   it('runs a mixed job to completion; every URL gets one result with its outcome; invariant at every poll', async () => {
@@ -151,7 +195,11 @@ describe('v1 /v1/products', () => {
     const done = await pollUntilDone(`/v1/products/${executionId}`, 'v1');
     expect(done.status).toBe('completed');
     expect(done.error).toBeNull();
-    expect(done.progress).toMatchObject({ urls_completed: input.length, total_urls: input.length, percent_complete: 100 });
+    expect(done.progress).toMatchObject({
+      urls_completed: input.length,
+      total_urls: input.length,
+      percent_complete: 100,
+    });
 
     const results = await allResults(`/v1/products/${executionId}`, 'v1', 3);
     expect(results.map((r) => r.url)).toEqual(input);
@@ -175,7 +223,10 @@ describe('v1 /v1/products', () => {
     // v1 defaults: enrichment on, reviews and image tags off.
     const product = results[0].product;
     expect(product.title).toBe(sim.store('jsonld-shop.test').product(10).title);
-    expect(product.price).toMatchObject({ current_value: sim.store('jsonld-shop.test').product(10).price, currency: 'USD' });
+    expect(product.price).toMatchObject({
+      current_value: sim.store('jsonld-shop.test').product(10).price,
+      currency: 'USD',
+    });
     expect(product.attributes).not.toBeNull();
     expect(product.reviews).toBeNull();
     expect(product.images.every((image: { attributes: unknown }) => image.attributes === null)).toBe(true);
@@ -184,13 +235,25 @@ describe('v1 /v1/products', () => {
     const status = await call('GET', `/v1/products/${executionId}?page=1&limit=50`);
     const meta = status.body.results.meta;
     const successes = outcomes.filter((o) => o === 'success').length;
-    expect(meta).toMatchObject({ total_requested: 10, total_successful: successes, total_invalid: 3, total_pending: 0 });
+    expect(meta).toMatchObject({
+      total_requested: 10,
+      total_successful: successes,
+      total_invalid: 3,
+      total_pending: 0,
+    });
     expect(meta.total_invalid_by_reason).toEqual({ malformed_url: 2, non_product_url: 1 });
     expect(meta.total_failed_by_reason.automated_access_not_permitted).toBe(2);
     expect(status.body.progress.products_processed).toBe(successes);
     // Credits: (1 + enrichment) per successful product actually fetched; the duplicate is free.
     expect(status.body.credits_used).toBe((successes - 1) * 2);
-    expect(status.body.pagination).toEqual({ page: 1, limit: 50, total_items: 10, total_pages: 1, has_next: false, has_prev: false });
+    expect(status.body.pagination).toEqual({
+      page: 1,
+      limit: 50,
+      total_items: 10,
+      total_pages: 1,
+      has_next: false,
+      has_prev: false,
+    });
   });
 
   it('validates status paging', async () => {
@@ -198,7 +261,14 @@ describe('v1 /v1/products', () => {
     expect((await call('GET', `/v1/products/${executionId}?page=0`)).status).toBe(400);
     const far = await call('GET', `/v1/products/${executionId}?page=9&limit=5`);
     expect(far.body.results.products).toEqual([]);
-    expect(far.body.pagination).toMatchObject({ page: 9, limit: 5, total_items: 10, total_pages: 2, has_next: false, has_prev: true });
+    expect(far.body.pagination).toMatchObject({
+      page: 9,
+      limit: 5,
+      total_items: 10,
+      total_pages: 2,
+      has_next: false,
+      has_prev: true,
+    });
   });
 
   it('lists executions most recent first with `processing` for unfinished ones, filters by status, bounds limit', async () => {
@@ -207,13 +277,17 @@ describe('v1 /v1/products', () => {
     expect(list.status).toBe(200);
     const ids = list.body.executions.map((e: { execution_id: string }) => e.execution_id);
     expect(ids.indexOf(second.body.execution_id)).toBeLessThan(ids.indexOf(executionId));
-    const first = list.body.executions.find((e: { execution_id: string }) => e.execution_id === second.body.execution_id);
+    const first = list.body.executions.find(
+      (e: { execution_id: string }) => e.execution_id === second.body.execution_id,
+    );
     expect(first.status).toBe('processing');
     const completed = await call('GET', '/v1/products?status=completed&limit=100');
     expect(completed.body.executions.every((e: { status: string }) => e.status === 'completed')).toBe(true);
     expect(completed.body.executions.map((e: { execution_id: string }) => e.execution_id)).toContain(executionId);
     const processing = await call('GET', '/v1/products?status=processing');
-    expect(processing.body.executions.map((e: { execution_id: string }) => e.execution_id)).toContain(second.body.execution_id);
+    expect(processing.body.executions.map((e: { execution_id: string }) => e.execution_id)).toContain(
+      second.body.execution_id,
+    );
     expect((await call('GET', '/v1/products?limit=1')).body.executions).toHaveLength(1);
     expect((await call('GET', '/v1/products?limit=0')).status).toBe(400);
     expect((await call('GET', '/v1/products?status=running')).status).toBe(400);
@@ -234,10 +308,18 @@ describe('v1 /v1/products', () => {
   it('cancels a running execution: failed, "Execution was cancelled", finished results readable; a second cancel is 409', async () => {
     const fast = sim.store('opengraph-shop.test');
     const slow = sim.store('slow.test');
-    const input = [...Array.from({ length: 10 }, (_, i) => fast.productUrl(20 + i)), ...Array.from({ length: 20 }, (_, i) => slow.productUrl(40 + i))];
+    const input = [
+      ...Array.from({ length: 10 }, (_, i) => fast.productUrl(20 + i)),
+      ...Array.from({ length: 20 }, (_, i) => slow.productUrl(40 + i)),
+    ];
     const started = await call('POST', '/v1/products', { urls: input, enable_enrichment: false });
     const id = started.body.execution_id;
-    await pollUntilDone(`/v1/products/${id}`, 'v1', KEY_A, (body) => body.status !== 'pending' && body.progress.urls_completed >= 1);
+    await pollUntilDone(
+      `/v1/products/${id}`,
+      'v1',
+      KEY_A,
+      (body) => body.status !== 'pending' && body.progress.urls_completed >= 1,
+    );
     const cancelled = await call('DELETE', `/v1/products/${id}`);
     expect(cancelled).toEqual({ status: 200, body: { success: true, execution_id: id, status: 'failed' } });
     const after = await call('GET', `/v1/products/${id}?limit=100`);
@@ -247,7 +329,12 @@ describe('v1 /v1/products', () => {
     expect(finished.length).toBeGreaterThanOrEqual(1);
     expect(finished.length).toBeLessThan(input.length);
     for (const r of finished) expect(input).toContain(r.url);
-    expect(after.body.results.meta.total_pending).toBe(input.length - after.body.results.meta.total_successful - after.body.results.meta.total_failed - after.body.results.meta.total_invalid);
+    expect(after.body.results.meta.total_pending).toBe(
+      input.length -
+        after.body.results.meta.total_successful -
+        after.body.results.meta.total_failed -
+        after.body.results.meta.total_invalid,
+    );
     const again = await call('DELETE', `/v1/products/${id}`);
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('CONFLICT');
@@ -259,13 +346,19 @@ describe('v2 /v2/extract', () => {
     const url = sim.store('jsonld-shop.test').productUrl(1);
     const tooMany = await call('POST', '/v2/extract', { urls: Array.from({ length: 1001 }, () => url) });
     expect(tooMany.status).toBe(400);
-    expect(tooMany.body.error).toMatchObject({ code: 'INVALID_PARAMETER', message: 'urls must contain at most 1000 URLs' });
+    expect(tooMany.body.error).toMatchObject({
+      code: 'INVALID_PARAMETER',
+      message: 'urls must contain at most 1000 URLs',
+    });
 
-    const bad = await call('POST', '/v2/extract', { urls: [url, '', 'ftp://files.example/a', url, 'no-dot', 42, 'https://ok.example/p'] });
+    const bad = await call('POST', '/v2/extract', {
+      urls: [url, '', 'ftp://files.example/a', url, 'no-dot', 42, 'https://ok.example/p'],
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('INVALID_PARAMETER');
     expect(bad.body.invalid_urls.map((e: { index: number }) => e.index)).toEqual([1, 2, 4, 5]);
-    for (const entry of bad.body.invalid_urls) expect(entry).toEqual({ index: expect.any(Number), url: expect.any(String), problem: expect.any(String) });
+    for (const entry of bad.body.invalid_urls)
+      expect(entry).toEqual({ index: expect.any(Number), url: expect.any(String), problem: expect.any(String) });
     expect(bad.body.invalid_urls[0]).toEqual({ index: 1, url: '', problem: 'empty string' });
 
     const both = await call('POST', '/v2/extract', { urls: [url], vendor: 'shop.example' });
@@ -292,15 +385,27 @@ describe('v2 /v2/extract', () => {
   it('runs a mixed job: 202 pending, polling with the invariant, then data with full records honouring the flags', async () => {
     const m = mixedUrls();
     input = [m.good[0], m.duplicateOfFirst, m.good[1], m.flaky, m.robots, m.botWall, m.notProduct, m.good[2]];
-    const started = await call('POST', '/v2/extract', { urls: input, enable_enrichment: true, enable_image_tags: true });
+    const started = await call('POST', '/v2/extract', {
+      urls: input,
+      enable_enrichment: true,
+      enable_image_tags: true,
+    });
     expect(started.status).toBe(202);
-    expect(started.body).toEqual({ execution_id: expect.stringMatching(new RegExp(`^extract-urls-${UUID}$`)), status: 'pending', meta: { credits_used: 0, url_count: input.length } });
+    expect(started.body).toEqual({
+      execution_id: expect.stringMatching(new RegExp(`^extract-urls-${UUID}$`)),
+      status: 'pending',
+      meta: { credits_used: 0, url_count: input.length },
+    });
     executionId = started.body.execution_id;
 
     const done = await pollUntilDone(`/v2/extract/${executionId}`, 'v2');
     expect(done.status).toBe('completed');
     expect(done.error).toBeNull();
-    expect(done.meta.progress).toEqual({ products_processed: input.length, products_total: input.length, percent_complete: 100 });
+    expect(done.meta.progress).toEqual({
+      products_processed: input.length,
+      products_total: input.length,
+      percent_complete: 100,
+    });
     expect(Date.parse(done.meta.stop_date)).toBeGreaterThanOrEqual(Date.parse(done.meta.start_date));
     expect(done.meta.duration_ms).toBe(Date.parse(done.meta.stop_date) - Date.parse(done.meta.start_date));
 
@@ -311,13 +416,26 @@ describe('v2 /v2/extract', () => {
     expect(outcomes[1]).toBe('success');
     expect(outcomes[2]).toBe('success');
     expect(['success', 'other']).toContain(outcomes[3]);
-    expect(outcomes.slice(4, 8)).toEqual(['automated_access_not_permitted', 'automated_access_not_permitted', 'non_product_url', 'success']);
+    expect(outcomes.slice(4, 8)).toEqual([
+      'automated_access_not_permitted',
+      'automated_access_not_permitted',
+      'non_product_url',
+      'success',
+    ]);
 
     const product = data[2].product;
     const truth = sim.store('shopify-apparel.test').product(11);
     expect(product.title).toBe(truth.title);
-    expect(product.price).toEqual({ currency: truth.currency, current_value: truth.price, compare_at_value: truth.compareAt });
-    expect(product.variants[0].price).toEqual({ currency: expect.any(String), current_value: expect.any(Number), compare_at_value: expect.toBeOneOf([null, expect.any(Number)]) });
+    expect(product.price).toEqual({
+      currency: truth.currency,
+      current_value: truth.price,
+      compare_at_value: truth.compareAt,
+    });
+    expect(product.variants[0].price).toEqual({
+      currency: expect.any(String),
+      current_value: expect.any(Number),
+      compare_at_value: expect.toBeOneOf([null, expect.any(Number)]),
+    });
     expect(product.platform).toBe('shopify');
     expect(product.attributes).not.toBeNull();
     expect(product.taxonomy_product_category_path).toEqual(expect.any(String));
@@ -343,7 +461,14 @@ describe('v2 /v2/extract', () => {
     const started = await call('POST', '/v2/extract', { urls: [url] });
     const done = await pollUntilDone(`/v2/extract/${started.body.execution_id}`, 'v2');
     const product = done.data[0].product;
-    for (const field of ['attributes', 'product_type', 'taxonomy_product_category_id', 'taxonomy_product_category_path', 'reviews', 'similar_products']) {
+    for (const field of [
+      'attributes',
+      'product_type',
+      'taxonomy_product_category_id',
+      'taxonomy_product_category_path',
+      'reviews',
+      'similar_products',
+    ]) {
       expect(product[field], field).toBeNull();
     }
     expect(product.images.every((image: { attributes: unknown }) => image.attributes === null)).toBe(true);
@@ -366,7 +491,7 @@ describe('v2 /v2/extract', () => {
     expect((await call('GET', '/v2/extract?status=pending')).status).toBe(400);
   });
 
-  it("another organization gets 404 in the v2 shape; unknown ids too", async () => {
+  it('another organization gets 404 in the v2 shape; unknown ids too', async () => {
     const other = await call('GET', `/v2/extract/${executionId}`, undefined, KEY_B);
     expect(other.status).toBe(404);
     expect(other.body.error.code).toBe('NOT_FOUND');
@@ -381,12 +506,23 @@ describe('v2 /v2/extract', () => {
 
     const fast = sim.store('euro-shop.test');
     const slow = sim.store('slow.test');
-    const urls = [...Array.from({ length: 10 }, (_, i) => fast.productUrl(i)), ...Array.from({ length: 20 }, (_, i) => slow.productUrl(100 + i))];
+    const urls = [
+      ...Array.from({ length: 10 }, (_, i) => fast.productUrl(i)),
+      ...Array.from({ length: 20 }, (_, i) => slow.productUrl(100 + i)),
+    ];
     const started = await call('POST', '/v2/extract', { urls });
     const id = started.body.execution_id;
-    await pollUntilDone(`/v2/extract/${id}`, 'v2', KEY_A, (body) => body.status === 'running' && body.meta.progress.products_processed >= 1);
+    await pollUntilDone(
+      `/v2/extract/${id}`,
+      'v2',
+      KEY_A,
+      (body) => body.status === 'running' && body.meta.progress.products_processed >= 1,
+    );
     const cancelled = await call('DELETE', `/v2/extract/${id}`);
-    expect(cancelled).toEqual({ status: 200, body: { execution_id: id, status: 'failed', error: 'Execution was cancelled' } });
+    expect(cancelled).toEqual({
+      status: 200,
+      body: { execution_id: id, status: 'failed', error: 'Execution was cancelled' },
+    });
     const after = await call('GET', `/v2/extract/${id}?page_size=100`);
     expect(after.body).toMatchObject({ status: 'failed', error: 'Execution was cancelled' });
     expect(after.body.data.length).toBeGreaterThanOrEqual(1);
@@ -402,7 +538,12 @@ describe('worker faults', () => {
     try {
       const store = sim.store('jsonld-shop.test');
       const good = Array.from({ length: 45 }, (_, i) => store.productUrl(200 + i));
-      const urls = [...good, store.productUrl(200), store.nonProductUrls.search, sim.store('bot-wall.test').productUrl(3)];
+      const urls = [
+        ...good,
+        store.productUrl(200),
+        store.nonProductUrls.search,
+        sim.store('bot-wall.test').productUrl(3),
+      ];
       const started = await call('POST', '/v2/extract', { urls, enable_enrichment: false });
       expect(started.status).toBe(202);
       const done = await pollUntilDone(`/v2/extract/${started.body.execution_id}`, 'v2');

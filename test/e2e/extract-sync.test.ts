@@ -46,11 +46,25 @@ describe('the document', () => {
     expect(products.description).toContain('24 hours');
     expect(product.description).toContain('24 hours');
     const rich = doc.components.schemas.LegacyRichProductRecord;
-    for (const field of ['price_amount', 'price_currency', 'min_price', 'max_price', 'images', 'variants', 'options', 'platform', 'platform_id', 'video_url', 'taxonomy_product_category_id']) {
+    for (const field of [
+      'price_amount',
+      'price_currency',
+      'min_price',
+      'max_price',
+      'images',
+      'variants',
+      'options',
+      'platform',
+      'platform_id',
+      'video_url',
+      'taxonomy_product_category_id',
+    ]) {
       expect(rich.required, field).toContain(field);
     }
     expect(doc.components.schemas.LegacyProductVariant.properties.price.type).toEqual(['string', 'null']);
-    expect(doc.components.schemas.LegacyProductImage.required).toEqual(expect.arrayContaining(['altText', 'variantIDs']));
+    expect(doc.components.schemas.LegacyProductImage.required).toEqual(
+      expect.arrayContaining(['altText', 'variantIDs']),
+    );
   });
 });
 
@@ -61,7 +75,15 @@ describe('POST /api/product', () => {
     const reply = await call('POST', '/api/product', { url: store.productUrl(3) });
     expect(reply.status).toBe(200);
     const { product, meta } = reply.body;
-    expect(meta).toMatchObject({ found: true, url: store.productUrl(3), outcome: 'success', retry: false, message: '', from_store: false, credits_used: 2 });
+    expect(meta).toMatchObject({
+      found: true,
+      url: store.productUrl(3),
+      outcome: 'success',
+      retry: false,
+      message: '',
+      from_store: false,
+      credits_used: 2,
+    });
     expect(product.title).toBe(truth.title);
     expect(product.price_amount).toBe(truth.price);
     expect(product.price_currency).toBe(truth.currency);
@@ -76,7 +98,11 @@ describe('POST /api/product', () => {
     }
     const skus = product.variants.map((v: { SKU: string }) => v.SKU).sort();
     expect(skus).toEqual(truth.variants.map((v) => v.sku).sort());
-    expect(product.images[0]).toMatchObject({ url: expect.any(String), position: expect.any(Number), variantIDs: expect.any(Array) });
+    expect(product.images[0]).toMatchObject({
+      url: expect.any(String),
+      position: expect.any(Number),
+      variantIDs: expect.any(Array),
+    });
     expect(product.images.every((image: { attributes: unknown }) => image.attributes === null)).toBe(true);
     expect(product.attributes).not.toBeNull();
     expect(product.taxonomy_product_category_id).toMatch(/^gid:\/\/shopify\/TaxonomyCategory\//);
@@ -105,7 +131,11 @@ describe('POST /api/product', () => {
     expect(Array.isArray(product.reviews)).toBe(true);
     expect(product.reviews.length).toBe(store.product(5).reviews.length);
     expect(product.images.length).toBeGreaterThan(0);
-    expect(product.images.every((image: { attributes: unknown }) => image.attributes !== null && typeof image.attributes === 'object')).toBe(true);
+    expect(
+      product.images.every(
+        (image: { attributes: unknown }) => image.attributes !== null && typeof image.attributes === 'object',
+      ),
+    ).toBe(true);
   });
 
   it('serves the stored record within the freshness window, and fetches anew with force_extraction', async () => {
@@ -125,13 +155,22 @@ describe('POST /api/product', () => {
 
   it('a page that is not a product, a bot wall and a robots-blocked host: 200, product null, the reason in meta', async () => {
     const home = await call('POST', '/api/product', { url: sim.store('jsonld-shop.test').nonProductUrls.home });
-    expect(home.body).toMatchObject({ product: null, meta: { found: false, outcome: 'non_product_url', retry: false, credits_used: 0 } });
+    expect(home.body).toMatchObject({
+      product: null,
+      meta: { found: false, outcome: 'non_product_url', retry: false, credits_used: 0 },
+    });
     const wall = await call('POST', '/api/product', { url: sim.store('bot-wall.test').productUrl(1) });
-    expect(wall.body).toMatchObject({ product: null, meta: { found: false, outcome: 'automated_access_not_permitted' } });
+    expect(wall.body).toMatchObject({
+      product: null,
+      meta: { found: false, outcome: 'automated_access_not_permitted' },
+    });
     expect(wall.body.meta.message).not.toBe('');
     const robots = await call('POST', '/api/product', { url: sim.store('robots-blocked.test').productUrl(1) });
     // The spec classes automated_access_not_permitted as a retriable failure.
-    expect(robots.body).toMatchObject({ product: null, meta: { found: false, outcome: 'automated_access_not_permitted', retry: true } });
+    expect(robots.body).toMatchObject({
+      product: null,
+      meta: { found: false, outcome: 'automated_access_not_permitted', retry: true },
+    });
     expect(robots.body.meta.message.toLowerCase()).toContain('robots');
   });
 
@@ -141,14 +180,25 @@ describe('POST /api/product', () => {
     expect(malformed.body).toMatchObject({ code: 'INVALID_PARAMETER', error: expect.stringContaining('url') });
     expect((await call('POST', '/api/product', { url: '' })).status).toBe(400);
     expect((await call('POST', '/api/product', {})).body.error).toBe('url is required');
-    const country = await call('POST', '/api/product', { url: sim.store('jsonld-shop.test').productUrl(1), country_code: 'zz' });
+    const country = await call('POST', '/api/product', {
+      url: sim.store('jsonld-shop.test').productUrl(1),
+      country_code: 'zz',
+    });
     expect(country.status).toBe(400);
     expect(country.body.error).toContain('country_code');
-    expect((await call('POST', '/api/product', { url: sim.store('jsonld-shop.test').productUrl(1), enable_reviews: 'yes' })).status).toBe(400);
+    expect(
+      (await call('POST', '/api/product', { url: sim.store('jsonld-shop.test').productUrl(1), enable_reviews: 'yes' }))
+        .status,
+    ).toBe(400);
   });
 
   it('needs the extract scope', async () => {
-    const reply = await call('POST', '/api/product', { url: sim.store('jsonld-shop.test').productUrl(1) }, NO_EXTRACT_SCOPE_KEY);
+    const reply = await call(
+      'POST',
+      '/api/product',
+      { url: sim.store('jsonld-shop.test').productUrl(1) },
+      NO_EXTRACT_SCOPE_KEY,
+    );
     expect(reply.status).toBe(403);
     expect(reply.body.code).toBe('FORBIDDEN');
   });
@@ -206,8 +256,16 @@ describe('POST /api/products', () => {
     expect((await call('POST', '/api/products', { urls: [] })).status).toBe(400);
     expect((await call('POST', '/api/products', { urls: 'https://x.example/p' })).status).toBe(400);
     expect((await call('POST', '/api/products', { urls: [url], country_code: 'xx' })).status).toBe(400);
-    const fifty = await call('POST', '/api/products', { urls: Array.from({ length: 50 }, (_, i) => sim.store('jsonld-shop.test').productUrl(i)), enable_enrichment: false });
+    const fifty = await call('POST', '/api/products', {
+      urls: Array.from({ length: 50 }, (_, i) => sim.store('jsonld-shop.test').productUrl(i)),
+      enable_enrichment: false,
+    });
     expect(fifty.status).toBe(200);
-    expect(fifty.body.meta).toMatchObject({ total_requested: 50, total_successful: 50, total_failed: 0, credits_used: 50 });
+    expect(fifty.body.meta).toMatchObject({
+      total_requested: 50,
+      total_successful: 50,
+      total_failed: 0,
+      credits_used: 50,
+    });
   });
 });

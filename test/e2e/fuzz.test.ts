@@ -38,7 +38,11 @@ beforeAll(async () => {
   service = await startLocalService({
     port: 0,
     dataDir: mkdtempSync(join(tmpdir(), 'pds-fuzz-')),
-    env: { PDS_RESOLVE: `${FUZZ_HOST}=127.0.0.1:${await closedPort()}`, PDS_CRAWL_DELAY_MS: '0', PDS_RATE_LIMIT: '100000:1000000' },
+    env: {
+      PDS_RESOLVE: `${FUZZ_HOST}=127.0.0.1:${await closedPort()}`,
+      PDS_CRAWL_DELAY_MS: '0',
+      PDS_RATE_LIMIT: '100000:1000000',
+    },
     bootstrapKeys: `${KEY}:org-fuzz`,
     log: () => undefined,
   });
@@ -52,7 +56,12 @@ afterAll(async () => {
 
 const resolveRef = (schema: Schema | undefined): Schema | undefined => {
   if (!schema?.$ref) return schema;
-  return resolveRef(String(schema.$ref).replace(/^#\//, '').split('/').reduce<any>((node, part) => node?.[part], doc));
+  return resolveRef(
+    String(schema.$ref)
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce<any>((node, part) => node?.[part], doc),
+  );
 };
 
 /** A value the schema accepts (the baseline every variation starts from). */
@@ -62,7 +71,8 @@ function sample(schemaIn: Schema | undefined, name = ''): unknown {
   if (schema.const !== undefined) return schema.const;
   if (schema.enum) return schema.enum[0];
   const alternative = schema.anyOf ?? schema.oneOf;
-  if (alternative) return sample(alternative.find((s: Schema) => resolveRef(s)?.type !== 'null') ?? alternative[0], name);
+  if (alternative)
+    return sample(alternative.find((s: Schema) => resolveRef(s)?.type !== 'null') ?? alternative[0], name);
   const type = Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') : schema.type;
   switch (type) {
     case 'string':
@@ -117,8 +127,13 @@ function casesFor(template: string, method: string, operation: Schema): Case[] {
   const parameters: Schema[] = operation.parameters ?? [];
   const pathParams = parameters.filter((p) => p.in === 'path');
   const queryParams = parameters.filter((p) => p.in === 'query');
-  const fill = (values: Record<string, string>) => template.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(values[name] ?? 'extract-urls-00000000-0000-4000-8000-000000000000'));
-  const baseQuery: Record<string, string> = Object.fromEntries(queryParams.filter((p) => p.required).map((p) => [p.name, String(sample(p.schema, p.name))]));
+  const fill = (values: Record<string, string>) =>
+    template.replace(/\{(\w+)\}/g, (_, name) =>
+      encodeURIComponent(values[name] ?? 'extract-urls-00000000-0000-4000-8000-000000000000'),
+    );
+  const baseQuery: Record<string, string> = Object.fromEntries(
+    queryParams.filter((p) => p.required).map((p) => [p.name, String(sample(p.schema, p.name))]),
+  );
   const qs = (query: Record<string, string>) => {
     const text = new URLSearchParams(query).toString();
     return text ? `?${text}` : '';
@@ -127,49 +142,113 @@ function casesFor(template: string, method: string, operation: Schema): Case[] {
   const bodySchema = resolveRef(operation.requestBody?.content?.['application/json']?.schema);
   const baseBody = bodySchema ? (sample(bodySchema) as Record<string, unknown>) : undefined;
   const json = (value: unknown) => JSON.stringify(value);
-  const add = (label: string, c: Omit<Case, 'label' | 'method'>) => cases.push({ label: `${method.toUpperCase()} ${template} ${label}`, method: method.toUpperCase(), ...c });
+  const add = (label: string, c: Omit<Case, 'label' | 'method'>) =>
+    cases.push({ label: `${method.toUpperCase()} ${template} ${label}`, method: method.toUpperCase(), ...c });
 
   add('baseline', { path, body: baseBody === undefined ? undefined : json(baseBody) });
   add('no key', { path, body: baseBody === undefined ? undefined : json(baseBody), key: null });
-  add('made-up key', { path, body: baseBody === undefined ? undefined : json(baseBody), key: 'made-up-key-0123456789abcdef' });
+  add('made-up key', {
+    path,
+    body: baseBody === undefined ? undefined : json(baseBody),
+    key: 'made-up-key-0123456789abcdef',
+  });
 
   for (const param of pathParams) {
-    for (const value of ['__proto__', 'constructor', 'x'.repeat(5000), '../../etc/passwd', '%00', 'crawl-a-b', 'agentic-00000000-0000-4000-8000-000000000000', ' ', '😀']) {
-      add(`path ${param.name}=${value.slice(0, 20)}`, { path: fill({ [param.name]: value }) + qs(baseQuery), body: baseBody === undefined ? undefined : json(baseBody) });
+    for (const value of [
+      '__proto__',
+      'constructor',
+      'x'.repeat(5000),
+      '../../etc/passwd',
+      '%00',
+      'crawl-a-b',
+      'agentic-00000000-0000-4000-8000-000000000000',
+      ' ',
+      '😀',
+    ]) {
+      add(`path ${param.name}=${value.slice(0, 20)}`, {
+        path: fill({ [param.name]: value }) + qs(baseQuery),
+        body: baseBody === undefined ? undefined : json(baseBody),
+      });
     }
   }
   for (const param of queryParams) {
-    for (const value of ['', 'abc', '-1', '0', '1e309', '1.5', 'x'.repeat(9000), '[]', '{"a":1}', 'true', '__proto__']) {
-      add(`query ${param.name}=${value.slice(0, 20)}`, { path: fill({}) + qs({ ...baseQuery, [param.name]: value }), body: baseBody === undefined ? undefined : json(baseBody) });
+    for (const value of [
+      '',
+      'abc',
+      '-1',
+      '0',
+      '1e309',
+      '1.5',
+      'x'.repeat(9000),
+      '[]',
+      '{"a":1}',
+      'true',
+      '__proto__',
+    ]) {
+      add(`query ${param.name}=${value.slice(0, 20)}`, {
+        path: fill({}) + qs({ ...baseQuery, [param.name]: value }),
+        body: baseBody === undefined ? undefined : json(baseBody),
+      });
     }
-    if (param.required) add(`query without ${param.name}`, { path: fill({}) + qs(Object.fromEntries(Object.entries(baseQuery).filter(([k]) => k !== param.name))) });
+    if (param.required)
+      add(`query without ${param.name}`, {
+        path: fill({}) + qs(Object.fromEntries(Object.entries(baseQuery).filter(([k]) => k !== param.name))),
+      });
   }
-  add('query __proto__ and constructor', { path: `${fill({})}?__proto__=1&constructor=x&toString=y&${new URLSearchParams(baseQuery).toString()}` });
-  add('query repeated', { path: `${fill({})}${qs(baseQuery)}${Object.keys(baseQuery).length ? '&' : '?'}page=1&page=2&page_size=1&page_size=2` });
+  add('query __proto__ and constructor', {
+    path: `${fill({})}?__proto__=1&constructor=x&toString=y&${new URLSearchParams(baseQuery).toString()}`,
+  });
+  add('query repeated', {
+    path: `${fill({})}${qs(baseQuery)}${Object.keys(baseQuery).length ? '&' : '?'}page=1&page=2&page_size=1&page_size=2`,
+  });
 
   if (bodySchema && baseBody && typeof baseBody === 'object') {
     const properties = Object.keys(bodySchema.properties ?? {});
     for (const property of properties) {
-      for (const [kind, value] of WRONG_VALUES) add(`body ${property} as ${kind}`, { path, body: json({ ...baseBody, [property]: value }) });
+      for (const [kind, value] of WRONG_VALUES)
+        add(`body ${property} as ${kind}`, { path, body: json({ ...baseBody, [property]: value }) });
       add(`body ${property} nested 5000 deep`, { path, body: `{"${property}": ${deepArray(5000)}}` });
-      add(`body ${property} with __proto__`, { path, body: `{"${property}": {"__proto__": {"polluted": "yes"}}, "__proto__": {"polluted": "yes"}}` });
+      add(`body ${property} with __proto__`, {
+        path,
+        body: `{"${property}": {"__proto__": {"polluted": "yes"}}, "__proto__": {"polluted": "yes"}}`,
+      });
     }
     for (const property of bodySchema.required ?? []) {
       const { [property]: _dropped, ...rest } = baseBody as Record<string, unknown>;
       add(`body without ${property}`, { path, body: json(rest) });
     }
     add('body extra field', { path, body: json({ ...baseBody, unexpected_field: { nested: [1, 2] } }) });
-    add('body __proto__ at the top', { path, body: `{"__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted": "yes"}}, ${json(baseBody).slice(1)}` });
+    add('body __proto__ at the top', {
+      path,
+      body: `{"__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted": "yes"}}, ${json(baseBody).slice(1)}`,
+    });
   }
   if (method === 'post' || method === 'delete') {
     for (const [label, body] of [
-      ['array', '[]'], ['string', '"text"'], ['null', 'null'], ['number', '123'], ['malformed', '{'], ['malformed value', '{"a":}'],
-      ['nul byte', '\u0000'], ['bom', `\ufeff${json(baseBody ?? {})}`], ['deep 100,000', deepArray(100_000)], ['deep objects', `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`],
+      ['array', '[]'],
+      ['string', '"text"'],
+      ['null', 'null'],
+      ['number', '123'],
+      ['malformed', '{'],
+      ['malformed value', '{"a":}'],
+      ['nul byte', '\u0000'],
+      ['bom', `\ufeff${json(baseBody ?? {})}`],
+      ['deep 100,000', deepArray(100_000)],
+      ['deep objects', `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`],
       ['oversize 1.1 MiB', json({ ...(baseBody ?? {}), pad: 'x'.repeat(1_150_000) })],
     ] as const) {
       add(`raw body ${label}`, { path, body });
     }
-    for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', 'application/xml', 'application/octet-stream', 'application/merge-patch+json', '']) {
+    for (const contentType of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/json; charset=utf-16',
+      'application/xml',
+      'application/octet-stream',
+      'application/merge-patch+json',
+      '',
+    ]) {
       add(`content-type "${contentType}"`, { path, body: json(baseBody ?? {}), contentType });
     }
   }
@@ -178,8 +257,14 @@ function casesFor(template: string, method: string, operation: Schema): Case[] {
 
 function familyShapeProblem(path: string, status: number, body: any): string | null {
   if (status < 400) return null;
-  if (status === 401) return body && typeof body.error === 'string' && body.status === 401 ? null : 'not the auth error shape';
-  if (path.startsWith('/v2/')) return typeof body?.error?.code === 'string' && typeof body.error.message === 'string' && typeof body.error.request_id === 'string' ? null : 'not the v2 error shape';
+  if (status === 401)
+    return body && typeof body.error === 'string' && body.status === 401 ? null : 'not the auth error shape';
+  if (path.startsWith('/v2/'))
+    return typeof body?.error?.code === 'string' &&
+      typeof body.error.message === 'string' &&
+      typeof body.error.request_id === 'string'
+      ? null
+      : 'not the v2 error shape';
   return typeof body?.error === 'string' && typeof body.code === 'string' ? null : 'not the legacy/v1 error shape';
 }
 
@@ -217,7 +302,13 @@ describe('fuzzing every operation of the served OpenAPI document', () => {
             status = response.status;
             text = await response.text();
             body = text ? JSON.parse(text) : null;
-            const problems = validateResponse(doc, { method: c.method, path: c.path, status, headers: response.headers, body });
+            const problems = validateResponse(doc, {
+              method: c.method,
+              path: c.path,
+              status,
+              headers: response.headers,
+              body,
+            });
             const shape = familyShapeProblem(c.path.split('?')[0]!, status, body);
             if (status >= 500) failures.push(`${c.label}: ${status} ${text.slice(0, 200)}`);
             else if (problems.length) failures.push(`${c.label}: ${problems.slice(0, 2).join('; ').slice(0, 300)}`);
@@ -230,12 +321,14 @@ describe('fuzzing every operation of the served OpenAPI document', () => {
         }
       }),
     );
-    console.log(`fuzz: ${tried} cases over ${operations} operations in ${((Date.now() - started) / 1000).toFixed(1)} s; statuses ${JSON.stringify(statuses)}`);
+    console.log(
+      `fuzz: ${tried} cases over ${operations} operations in ${((Date.now() - started) / 1000).toFixed(1)} s; statuses ${JSON.stringify(statuses)}`,
+    );
     expect(failures.slice(0, 30)).toEqual([]);
     expect(tried).toBeGreaterThan(1000);
     // `__proto__` keys in bodies and queries reached no prototype.
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    expect(Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')).toBe(false);
+    expect(Object.hasOwn(Object.prototype, 'polluted')).toBe(false);
     // The service still answers normally.
     expect((await fetch(`${service.url}/v2/vendors`, { headers: { 'x-api-key': KEY } })).status).toBe(200);
   }, 240_000);

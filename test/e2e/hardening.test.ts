@@ -29,7 +29,12 @@ interface Reply {
   body: any;
 }
 
-async function call(method: string, path: string, body?: unknown, options: { raw?: string; base?: string; key?: string } = {}): Promise<Reply> {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  options: { raw?: string; base?: string; key?: string } = {},
+): Promise<Reply> {
   const base = options.base ?? service.url;
   const headers: Record<string, string> = { 'x-api-key': options.key ?? KEY };
   const payload = options.raw ?? (body === undefined ? undefined : JSON.stringify(body));
@@ -37,7 +42,10 @@ async function call(method: string, path: string, body?: unknown, options: { raw
   const response = await fetch(`${base}${path}`, { method, headers, body: payload });
   const text = await response.text();
   const parsed = text ? JSON.parse(text) : null;
-  if (doc) expect(validateResponse(doc, { method, path, status: response.status, headers: response.headers, body: parsed })).toEqual([]);
+  if (doc)
+    expect(
+      validateResponse(doc, { method, path, status: response.status, headers: response.headers, body: parsed }),
+    ).toEqual([]);
   return { status: response.status, body: parsed };
 }
 
@@ -74,7 +82,9 @@ describe('deep JSON nesting', () => {
       expect(JSON.stringify(reply.body)).toMatch(/nested deeper than 64 levels/);
     }
     // Brackets inside strings are data, not nesting.
-    const inString = await call('POST', '/v2/affiliate', { urls: [`https://shop.example/${'['.repeat(500)}`, `https://shop.example/"${'{['.repeat(200)}`] });
+    const inString = await call('POST', '/v2/affiliate', {
+      urls: [`https://shop.example/${'['.repeat(500)}`, `https://shop.example/"${'{['.repeat(200)}`],
+    });
     expect(inString.status).toBe(200);
     // Ordinary depth still works and reaches validation.
     const shallow = await call('POST', '/v2/extract', undefined, { raw: `{"urls": ${deep(3)}}` });
@@ -91,7 +101,13 @@ describe('one URL length limit in every family', () => {
 
   it(`is documented in the OpenAPI document (${MAX_URL_LENGTH} characters)`, () => {
     const bodyOf = (path: string) => doc.paths[path].post.requestBody.content['application/json'].schema;
-    const resolve = (schema: any) => (schema.$ref ? schema.$ref.replace('#/', '').split('/').reduce((n: any, p: string) => n[p], doc) : schema);
+    const resolve = (schema: any) =>
+      schema.$ref
+        ? schema.$ref
+            .replace('#/', '')
+            .split('/')
+            .reduce((n: any, p: string) => n[p], doc)
+        : schema;
     expect(resolve(bodyOf('/v1/products')).properties.urls.items.maxLength).toBe(MAX_URL_LENGTH);
     expect(resolve(bodyOf('/v2/extract')).properties.urls.items.maxLength).toBe(MAX_URL_LENGTH);
     expect(resolve(bodyOf('/api/product')).properties.url.maxLength).toBe(MAX_URL_LENGTH);
@@ -128,10 +144,13 @@ describe('one URL length limit in every family', () => {
     }
     const v2 = await call('POST', '/v2/extract', { urls: ['https://jsonld-shop.test/products/x', long(20_000)] });
     expect(v2.status).toBe(400);
-    expect(v2.body.invalid_urls).toEqual([expect.objectContaining({ index: 1, problem: `longer than ${MAX_URL_LENGTH} characters` })]);
+    expect(v2.body.invalid_urls).toEqual([
+      expect.objectContaining({ index: 1, problem: `longer than ${MAX_URL_LENGTH} characters` }),
+    ]);
     const listing = await call('GET', `/v2/listings?vendor=${'a'.repeat(MAX_URL_LENGTH + 1)}`);
     expect(listing.status).toBe(400);
-    for (const path of ['/v1/products?limit=100', '/v1/crawl?limit=100']) expect((await call('GET', path)).body.executions).toEqual([]);
+    for (const path of ['/v1/products?limit=100', '/v1/crawl?limit=100'])
+      expect((await call('GET', path)).body.executions).toEqual([]);
     for (const path of ['/v2/extract', '/v2/crawl']) expect((await call('GET', path)).body.data).toEqual([]);
   });
 
@@ -153,7 +172,11 @@ describe('one URL length limit in every family', () => {
 });
 
 /** Sends `size` bytes of body (declared or chunked) and reads the answer; a reset is reported as such. */
-function upload(path: string, size: number, mode: 'declared' | 'chunked' | 'expect'): Promise<{ status: number; body: any; headers: Headers } | { reset: string }> {
+function upload(
+  path: string,
+  size: number,
+  mode: 'declared' | 'chunked' | 'expect',
+): Promise<{ status: number; body: any; headers: Headers } | { reset: string }> {
   const { port } = new URL(service.url);
   return new Promise((resolve) => {
     const headers: Record<string, string | number> = { 'content-type': 'application/json', 'x-api-key': KEY };
@@ -163,7 +186,11 @@ function upload(path: string, size: number, mode: 'declared' | 'chunked' | 'expe
       let text = '';
       res.on('data', (chunk) => (text += chunk));
       res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : null, headers: new Headers(Object.entries(res.headers).map(([k, v]) => [k, String(v)])) }),
+        resolve({
+          status: res.statusCode ?? 0,
+          body: text ? JSON.parse(text) : null,
+          headers: new Headers(Object.entries(res.headers).map(([k, v]) => [k, String(v)])),
+        }),
       );
       res.on('error', (error) => resolve({ reset: error.message }));
     });
@@ -173,7 +200,8 @@ function upload(path: string, size: number, mode: 'declared' | 'chunked' | 'expe
     const pump = () => {
       while (sent < size) {
         sent += chunk.length;
-        if (!req.write(sent > size ? chunk.subarray(0, chunk.length - (sent - size)) : chunk)) return void req.once('drain', pump);
+        if (!req.write(sent > size ? chunk.subarray(0, chunk.length - (sent - size)) : chunk))
+          return void req.once('drain', pump);
       }
       req.end();
     };
@@ -185,7 +213,11 @@ function upload(path: string, size: number, mode: 'declared' | 'chunked' | 'expe
 describe('bodies over the limit', () => {
   it('get the 413 PAYLOAD_TOO_LARGE body in the family shape, declared or chunked, never a reset', async () => {
     for (const mode of ['declared', 'chunked', 'expect'] as const) {
-      for (const [path, size] of [['/v2/extract', 7_000_000], ['/v1/products', 7_000_000], ['/api/products', 20_000_000]] as const) {
+      for (const [path, size] of [
+        ['/v2/extract', 7_000_000],
+        ['/v1/products', 7_000_000],
+        ['/api/products', 20_000_000],
+      ] as const) {
         const reply = await upload(path, size, mode);
         expect(reply, `${mode} ${path}`).not.toHaveProperty('reset');
         const { status, body, headers } = reply as { status: number; body: any; headers: Headers };
@@ -215,10 +247,17 @@ describe('requests the HTTP parser refuses', () => {
       });
     const v2 = await raw('POST /v2/extract HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n');
     expect(v2).toMatch(/^HTTP\/1\.1 400 /);
-    expect(JSON.parse(v2.slice(v2.indexOf('\r\n\r\n') + 4))).toMatchObject({ error: { code: 'INVALID_PARAMETER', message: 'Malformed HTTP request' } });
-    const v1 = await raw('GET /v1/vendors HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\nzz\r\n');
+    expect(JSON.parse(v2.slice(v2.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      error: { code: 'INVALID_PARAMETER', message: 'Malformed HTTP request' },
+    });
+    const v1 = await raw(
+      'GET /v1/vendors HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\nzz\r\n',
+    );
     expect(v1).toMatch(/^HTTP\/1\.1 400 /);
-    expect(JSON.parse(v1.slice(v1.indexOf('\r\n\r\n') + 4))).toEqual({ error: 'Malformed HTTP request', code: 'INVALID_PARAMETER' });
+    expect(JSON.parse(v1.slice(v1.indexOf('\r\n\r\n') + 4))).toEqual({
+      error: 'Malformed HTTP request',
+      code: 'INVALID_PARAMETER',
+    });
   });
 });
 
@@ -251,7 +290,11 @@ function spawnLocal(dataDir: string, options: { wrapped?: boolean } = {}, maxMs 
   // The shell starts node in the background, prints its pid and becomes `sleep`: a parent that
   // never waits, so a killed node stays a zombie (state Z) until the test ends the wrapper.
   const child = options.wrapped
-    ? spawn('sh', ['-c', `"$0" "$@" & echo "node-pid $!"; exec sleep 300`, ...node], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] })
+    ? spawn('sh', ['-c', `"$0" "$@" & echo "node-pid $!"; exec sleep 300`, ...node], {
+        cwd: process.cwd(),
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
     : spawn(node[0]!, node.slice(1), { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let output = '';
@@ -291,7 +334,9 @@ async function pollStatus(base: string, id: string): Promise<any> {
   const reply = await call('GET', `/v2/extract/${id}?page_size=100`, undefined, { base });
   expect(reply.status).toBe(200);
   const r = reply.body.meta.result;
-  expect(r.products_successful + r.products_failed + r.products_invalid + r.products_pending).toBe(r.products_requested);
+  expect(r.products_successful + r.products_failed + r.products_invalid + r.products_pending).toBe(
+    r.products_requested,
+  );
   return reply.body;
 }
 
@@ -302,7 +347,11 @@ describe('restarts (real processes on one data dir)', () => {
     // Slow pages (700 ms each): the extraction is still running when the process dies.
     const slow = sim.store('slow.test');
     const good = sim.store('jsonld-shop.test');
-    const urls = [...Array.from({ length: 24 }, (_, i) => slow.productUrl(i)), ...Array.from({ length: 6 }, (_, i) => good.productUrl(i)), 'not a url'];
+    const urls = [
+      ...Array.from({ length: 24 }, (_, i) => slow.productUrl(i)),
+      ...Array.from({ length: 6 }, (_, i) => good.productUrl(i)),
+      'not a url',
+    ];
     const started = await call('POST', '/v1/products', { urls }, { base: first.url });
     expect(started.status).toBe(200);
     const id = started.body.execution_id as string;
@@ -350,7 +399,9 @@ describe('restarts (real processes on one data dir)', () => {
     const second = await spawnLocal(dataDir);
     expect(JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8')).pid).toBe(second.pid);
     // Start-up prints what the operator needs and nothing else (no SDK Node-version warning).
-    expect(second.output().trim().split('\n')).toEqual([expect.stringMatching(/^ready http:\/\/127\.0\.0\.1:\d+ in \d+ ms \(data: .+\)$/)]);
+    expect(second.output().trim().split('\n')).toEqual([
+      expect.stringMatching(/^ready http:\/\/127\.0\.0\.1:\d+ in \d+ ms \(data: .+\)$/),
+    ]);
     expect((await call('GET', '/v2/vendors', undefined, { base: second.url })).status).toBe(200);
     // A live owner is still refused.
     await expect(spawnLocal(dataDir)).rejects.toThrow(/in use by process/);

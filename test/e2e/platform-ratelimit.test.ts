@@ -15,8 +15,13 @@ beforeAll(async () => {
 afterAll(async () => service?.close());
 
 async function burst(path: string, key: string, count: number) {
-  const responses = await Promise.all(Array.from({ length: count }, () => service.request('GET', path, { apiKey: key })));
-  for (const r of responses) expect(validateResponse(doc, { method: 'GET', path, status: r.status, headers: r.headers, body: r.body })).toEqual([]);
+  const responses = await Promise.all(
+    Array.from({ length: count }, () => service.request('GET', path, { apiKey: key })),
+  );
+  for (const r of responses)
+    expect(validateResponse(doc, { method: 'GET', path, status: r.status, headers: r.headers, body: r.body })).toEqual(
+      [],
+    );
   return responses;
 }
 

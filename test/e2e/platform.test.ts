@@ -15,9 +15,19 @@ let fullKey: string;
 const checked: string[] = [];
 
 /** Every response in this file goes through here, so each one is checked against the document. */
-async function call(method: string, path: string, options: Parameters<TestService['request']>[2] = {}): Promise<TestResponse> {
+async function call(
+  method: string,
+  path: string,
+  options: Parameters<TestService['request']>[2] = {},
+): Promise<TestResponse> {
   const response = await service.request(method, path, options);
-  const errors = validateResponse(doc, { method, path, status: response.status, headers: response.headers, body: response.body });
+  const errors = validateResponse(doc, {
+    method,
+    path,
+    status: response.status,
+    headers: response.headers,
+    body: response.body,
+  });
   expect(errors).toEqual([]);
   checked.push(`${method} ${path} ${response.status}`);
   return response;
@@ -151,21 +161,26 @@ describe('authentication', () => {
     affiliate: 'v2Affiliate',
     usage: 'legacyUsage',
   };
-  it.each(Object.entries(scopeProbe))('answers 403 FORBIDDEN when the key lacks the %s scope', async (scope, operationId) => {
-    const route = ROUTES.find((r) => r.operationId === operationId)!;
-    const others = (['search', 'catalog', 'extract', 'crawl', 'affiliate', 'usage'] as Scope[]).filter((s) => s !== scope);
-    const key = await service.apiKey(others, 'scoped-org');
-    const valid = VALID[operationId] ?? {};
-    const response = await call(route.method, valid.path ?? route.path, { apiKey: key, body: valid.body });
-    expect(response.status).toBe(403);
-    if (route.family === 'v2') {
-      expect(response.body.error.code).toBe('FORBIDDEN');
-      expect(response.body.error.request_id).toBe(response.headers.get('request-id'));
-    } else {
-      expect(response.body.code).toBe('FORBIDDEN');
-    }
-    expect(JSON.stringify(response.body)).toContain(scope);
-  });
+  it.each(Object.entries(scopeProbe))(
+    'answers 403 FORBIDDEN when the key lacks the %s scope',
+    async (scope, operationId) => {
+      const route = ROUTES.find((r) => r.operationId === operationId)!;
+      const others = (['search', 'catalog', 'extract', 'crawl', 'affiliate', 'usage'] as Scope[]).filter(
+        (s) => s !== scope,
+      );
+      const key = await service.apiKey(others, 'scoped-org');
+      const valid = VALID[operationId] ?? {};
+      const response = await call(route.method, valid.path ?? route.path, { apiKey: key, body: valid.body });
+      expect(response.status).toBe(403);
+      if (route.family === 'v2') {
+        expect(response.body.error.code).toBe('FORBIDDEN');
+        expect(response.body.error.request_id).toBe(response.headers.get('request-id'));
+      } else {
+        expect(response.body.code).toBe('FORBIDDEN');
+      }
+      expect(JSON.stringify(response.body)).toContain(scope);
+    },
+  );
 });
 
 describe('error shapes, fallback and request limits', () => {
@@ -174,13 +189,20 @@ describe('error shapes, fallback and request limits', () => {
     expect(legacy.status).toBe(400);
     expect(legacy.body).toEqual({ error: expect.stringContaining('period'), code: 'INVALID_PARAMETER' });
     expect(legacy.body.error).toBe('period must be one of 24h, 7d, 30d, 90d, all');
-    const v1 = await call('POST', '/v1/listings', { apiKey: fullKey, body: { vendor: 'shop.example', page_size: 500 } });
+    const v1 = await call('POST', '/v1/listings', {
+      apiKey: fullKey,
+      body: { vendor: 'shop.example', page_size: 500 },
+    });
     expect(v1.status).toBe(400);
     expect(v1.body.code).toBe('INVALID_PARAMETER');
     expect(v1.body.error).toBe('page_size must be an integer from 1 to 100');
     const v2 = await call('GET', '/v2/usage?period=1y', { apiKey: fullKey });
     expect(v2.status).toBe(400);
-    expect(v2.body.error).toEqual({ code: 'INVALID_PARAMETER', message: expect.stringContaining('period'), request_id: v2.headers.get('request-id') });
+    expect(v2.body.error).toEqual({
+      code: 'INVALID_PARAMETER',
+      message: expect.stringContaining('period'),
+      request_id: v2.headers.get('request-id'),
+    });
   });
 
   it.each([
@@ -211,16 +233,28 @@ describe('error shapes, fallback and request limits', () => {
 
   it('answers 413 over the body cap, before and inside the pipeline', async () => {
     const big = JSON.stringify({ urls: ['https://shop.example/' + 'a'.repeat(1_100_000)] });
-    const response = await call('POST', '/v2/extract', { apiKey: fullKey, rawBody: big, headers: { 'content-type': 'application/json' } });
+    const response = await call('POST', '/v2/extract', {
+      apiKey: fullKey,
+      rawBody: big,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(response.status).toBe(413);
     expect(response.body.error.code).toBe('PAYLOAD_TOO_LARGE');
-    const huge = await call('POST', '/v1/products', { apiKey: fullKey, rawBody: Buffer.alloc(7 * 1024 * 1024, 32), headers: { 'content-type': 'application/json' } });
+    const huge = await call('POST', '/v1/products', {
+      apiKey: fullKey,
+      rawBody: Buffer.alloc(7 * 1024 * 1024, 32),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(huge.status).toBe(413);
     expect(huge.body.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
   it('answers 415 for a POST body that is not JSON', async () => {
-    const form = await call('POST', '/v2/crawl', { apiKey: fullKey, rawBody: 'vendor=shop.example', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = await call('POST', '/v2/crawl', {
+      apiKey: fullKey,
+      rawBody: 'vendor=shop.example',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(form.status).toBe(415);
     expect(form.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
     const none = await call('POST', '/api/search', { apiKey: fullKey, rawBody: '{"query":"x"}' });
@@ -229,11 +263,18 @@ describe('error shapes, fallback and request limits', () => {
   });
 
   it('answers 400 INVALID_PARAMETER for malformed JSON, wrong types, missing fields and paging out of range', async () => {
-    const malformed = await call('POST', '/v2/extract', { apiKey: fullKey, rawBody: '{"urls": [', headers: { 'content-type': 'application/json' } });
+    const malformed = await call('POST', '/v2/extract', {
+      apiKey: fullKey,
+      rawBody: '{"urls": [',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.body.error.message).toMatch(/^Malformed JSON/);
 
-    const wrongType = await call('POST', '/v1/listings', { apiKey: fullKey, body: { vendor: 'shop.example', page: '2' } });
+    const wrongType = await call('POST', '/v1/listings', {
+      apiKey: fullKey,
+      body: { vendor: 'shop.example', page: '2' },
+    });
     expect(wrongType.status).toBe(400);
     expect(wrongType.body.error).toContain('page');
 
@@ -243,7 +284,10 @@ describe('error shapes, fallback and request limits', () => {
     const notObject = await call('POST', '/v2/crawl', { apiKey: fullKey, body: ['shop.example'] });
     expect(notObject.body.error.message).toBe('request body must be a JSON object');
 
-    const both = await call('POST', '/v2/extract', { apiKey: fullKey, body: { urls: ['https://a.example/p'], vendor: 'a.example' } });
+    const both = await call('POST', '/v2/extract', {
+      apiKey: fullKey,
+      body: { urls: ['https://a.example/p'], vendor: 'a.example' },
+    });
     expect(both.body.error.message).toBe('exactly one of urls and vendor is required');
 
     for (const query of ['page=0', 'page=abc', 'page_size=0', 'page_size=101', 'page=1.5']) {
@@ -261,7 +305,10 @@ describe('every route answers', () => {
     const key = await service.apiKey(undefined, 'every-route-org');
     for (const route of ROUTES) {
       const valid = VALID[route.operationId] ?? {};
-      const response = await call(route.method, valid.path ?? route.path, { apiKey: route.scope ? key : undefined, body: valid.body });
+      const response = await call(route.method, valid.path ?? route.path, {
+        apiKey: route.scope ? key : undefined,
+        body: valid.body,
+      });
       expect(doc.paths[route.path][route.method.toLowerCase()].responses['501'], route.operationId).toBeUndefined();
       expect(response.status, route.operationId).toBe(EXPECTED_STATUS[route.operationId] ?? 200);
       expect(response.headers.get('request-id')).toBeTruthy();
@@ -286,8 +333,13 @@ describe('usage', () => {
     // Older buckets: 3 days, 60 days and 200 days ago.
     const now = Date.now();
     const usage = service.deps().usage;
-    for (const [daysAgo, calls] of [[3, 4], [60, 5], [200, 6]] as const) {
-      for (let i = 0; i < calls; i++) await usage.increment('usage-org', '/v2/crawl', hourBucket(new Date(now - daysAgo * 86_400_000)));
+    for (const [daysAgo, calls] of [
+      [3, 4],
+      [60, 5],
+      [200, 6],
+    ] as const) {
+      for (let i = 0; i < calls; i++)
+        await usage.increment('usage-org', '/v2/crawl', hourBucket(new Date(now - daysAgo * 86_400_000)));
     }
 
     const totals = async (period: string) => {
@@ -317,7 +369,13 @@ describe('usage', () => {
     // Each call counts itself before it reads, so the totals hold still between the two pages.
     const { total_items, total_pages } = page1.body.pagination;
     const last = await call('GET', `/v2/usage?period=all&page_size=2&page=${total_pages}`, { apiKey: key });
-    expect(last.body.pagination).toMatchObject({ total_items, total_pages, page: total_pages, has_next: false, has_prev: true });
+    expect(last.body.pagination).toMatchObject({
+      total_items,
+      total_pages,
+      page: total_pages,
+      has_next: false,
+      has_prev: true,
+    });
     expect(last.body.data.length).toBe(total_items - 2 * (total_pages - 1));
     const defaults = await call('GET', '/v2/usage', { apiKey: key });
     expect(defaults.body.meta.period).toBe('30d');
@@ -328,16 +386,52 @@ describe('usage', () => {
 describe('vendors', () => {
   it('lists vendor summaries in all three families', async () => {
     const deps = service.deps();
-    await recordProductSeen(deps.vendors, { vendor: 'www.Allbirds.com', displayName: 'Allbirds', newProduct: true, updatedAt: '2026-01-02T10:00:00.000Z' });
-    await recordProductSeen(deps.vendors, { vendor: 'allbirds.com', newProduct: true, updatedAt: '2026-01-01T10:00:00.000Z' });
-    await recordProductSeen(deps.vendors, { vendor: 'https://allbirds.com/products/x', newProduct: false, updatedAt: '2026-01-03T10:00:00.000Z' });
-    await recordProductSeen(deps.vendors, { vendor: 'tiny-shop.example', newProduct: true, updatedAt: new Date('2026-02-01T00:00:00Z') });
-    await recordProductSeen(deps.vendors, { vendor: 'zzz-shop.example', newProduct: true, updatedAt: '2026-02-02T00:00:00Z' });
+    await recordProductSeen(deps.vendors, {
+      vendor: 'www.Allbirds.com',
+      displayName: 'Allbirds',
+      newProduct: true,
+      updatedAt: '2026-01-02T10:00:00.000Z',
+    });
+    await recordProductSeen(deps.vendors, {
+      vendor: 'allbirds.com',
+      newProduct: true,
+      updatedAt: '2026-01-01T10:00:00.000Z',
+    });
+    await recordProductSeen(deps.vendors, {
+      vendor: 'https://allbirds.com/products/x',
+      newProduct: false,
+      updatedAt: '2026-01-03T10:00:00.000Z',
+    });
+    await recordProductSeen(deps.vendors, {
+      vendor: 'tiny-shop.example',
+      newProduct: true,
+      updatedAt: new Date('2026-02-01T00:00:00Z'),
+    });
+    await recordProductSeen(deps.vendors, {
+      vendor: 'zzz-shop.example',
+      newProduct: true,
+      updatedAt: '2026-02-02T00:00:00Z',
+    });
 
     const expected = [
-      { vendor: 'allbirds.com', latest_product_update_by_service: '2026-01-03T10:00:00.000Z', product_count: 2, in_affiliate_network: true },
-      { vendor: 'tiny-shop.example', latest_product_update_by_service: '2026-02-01T00:00:00.000Z', product_count: 1, in_affiliate_network: false },
-      { vendor: 'zzz-shop.example', latest_product_update_by_service: '2026-02-02T00:00:00.000Z', product_count: 1, in_affiliate_network: false },
+      {
+        vendor: 'allbirds.com',
+        latest_product_update_by_service: '2026-01-03T10:00:00.000Z',
+        product_count: 2,
+        in_affiliate_network: true,
+      },
+      {
+        vendor: 'tiny-shop.example',
+        latest_product_update_by_service: '2026-02-01T00:00:00.000Z',
+        product_count: 1,
+        in_affiliate_network: false,
+      },
+      {
+        vendor: 'zzz-shop.example',
+        latest_product_update_by_service: '2026-02-02T00:00:00.000Z',
+        product_count: 1,
+        in_affiliate_network: false,
+      },
     ];
     const legacy = await call('GET', '/api/vendors', { apiKey: fullKey });
     expect(legacy.body).toEqual({ vendors: expected });
@@ -360,7 +454,13 @@ describe('request logs', () => {
   it('writes one structured line per request with requestId, operationId, status, ms and org', async () => {
     const response = await call('GET', '/v2/vendors', { apiKey: fullKey });
     const line = service.logs.find((l) => l.requestId === response.headers.get('request-id'));
-    expect(line).toMatchObject({ operationId: 'v2Vendors', status: 200, org: 'test-org', method: 'GET', path: '/v2/vendors' });
+    expect(line).toMatchObject({
+      operationId: 'v2Vendors',
+      status: 200,
+      org: 'test-org',
+      method: 'GET',
+      path: '/v2/vendors',
+    });
     expect(typeof line!.ms).toBe('number');
     expect(checked.length).toBeGreaterThan(60);
   });

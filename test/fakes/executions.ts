@@ -26,7 +26,8 @@ export function memoryExecutionStore(): ExecutionStore & { items: Map<string, Ex
   return {
     items,
     async create(execution) {
-      if (items.has(execution.id)) throw Object.assign(new Error('exists'), { name: 'ConditionalCheckFailedException' });
+      if (items.has(execution.id))
+        throw Object.assign(new Error('exists'), { name: 'ConditionalCheckFailedException' });
       items.set(execution.id, { ...copy(execution), batches: new Set() });
     },
     async get(id) {
@@ -58,7 +59,9 @@ export function memoryExecutionStore(): ExecutionStore & { items: Map<string, Ex
       const matching = [...items.values()]
         .filter((e) => e.org === query.org && GROUP_OF[e.kind] === query.group)
         .filter((e) => query.status === undefined || statusFilterOf(e.status) === query.status)
-        .sort((a, b) => (a.created_at === b.created_at ? b.id.localeCompare(a.id) : b.created_at.localeCompare(a.created_at)));
+        .sort((a, b) =>
+          a.created_at === b.created_at ? b.id.localeCompare(a.id) : b.created_at.localeCompare(a.created_at),
+        );
       return { items: matching.slice(query.offset, query.offset + query.limit).map(bare), total: matching.length };
     },
     async overdue(now, limit) {
@@ -71,7 +74,10 @@ export function memoryExecutionStore(): ExecutionStore & { items: Map<string, Ex
   };
 }
 
-export function recordingWorkflows(): WorkflowEngine & { started: string[]; stopped: Array<{ id: string; cause: string }> } {
+export function recordingWorkflows(): WorkflowEngine & {
+  started: string[];
+  stopped: Array<{ id: string; cause: string }>;
+} {
   const started: string[] = [];
   const stopped: Array<{ id: string; cause: string }> = [];
   return {
@@ -97,7 +103,9 @@ export function fakeClock(start = '2026-06-01T12:00:00.000Z') {
   };
 }
 
-export function recordingMetrics(): MetricsRecorder & { points: Array<{ name: string; value: number; dimensions: Record<string, string> }> } {
+export function recordingMetrics(): MetricsRecorder & {
+  points: Array<{ name: string; value: number; dimensions: Record<string, string> }>;
+} {
   const points: Array<{ name: string; value: number; dimensions: Record<string, string> }> = [];
   return {
     points,

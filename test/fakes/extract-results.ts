@@ -3,7 +3,10 @@
 import type { BatchClaim, ClaimingResultStore, UrlEntry } from '../../lambdas/ports/extract-results';
 import type { UrlResult } from '../../lambdas/domain/extraction/types';
 
-export function memoryResultStore(): ClaimingResultStore & { entries: Map<string, Map<number, UrlEntry>>; writes: { record: number; put: number; claim: number } } {
+export function memoryResultStore(): ClaimingResultStore & {
+  entries: Map<string, Map<number, UrlEntry>>;
+  writes: { record: number; put: number; claim: number };
+} {
   const entries = new Map<string, Map<number, UrlEntry>>();
   const claimsOf = new Map<string, Map<string, BatchClaim>>();
   const writes = { record: 0, put: 0, claim: 0 };
@@ -29,7 +32,7 @@ export function memoryResultStore(): ClaimingResultStore & { entries: Map<string
     },
     async record(executionId, index, result) {
       const entry = of(executionId).get(index);
-      if (!entry || entry.state !== 'pending') return false;
+      if (entry?.state !== 'pending') return false;
       writes.record++;
       of(executionId).set(index, { ...entry, state: 'done', result: structuredClone(result) });
       return true;
@@ -46,7 +49,10 @@ export function memoryResultStore(): ClaimingResultStore & { entries: Map<string
       return [...of(executionId).values()].sort((a, b) => a.index - b.index).map(copy);
     },
     async readBatch(executionId, batch) {
-      return { entries: await get(executionId, batch.indices), claim: claimsOf.get(executionId)?.get(batch.id) ?? null };
+      return {
+        entries: await get(executionId, batch.indices),
+        claim: claimsOf.get(executionId)?.get(batch.id) ?? null,
+      };
     },
     async claimBatch(executionId, batchId, results) {
       let claims = claimsOf.get(executionId);
@@ -54,7 +60,10 @@ export function memoryResultStore(): ClaimingResultStore & { entries: Map<string
       const existing = claims.get(batchId);
       if (existing) return { won: false, claim: existing };
       writes.claim++;
-      const claim: BatchClaim = { batchId, results: new Map(results.map(({ index, result }) => [index, structuredClone(result) as UrlResult])) };
+      const claim: BatchClaim = {
+        batchId,
+        results: new Map(results.map(({ index, result }) => [index, structuredClone(result) as UrlResult])),
+      };
       claims.set(batchId, claim);
       return { won: true, claim };
     },

@@ -9,7 +9,11 @@ import { WORKFLOWS } from '../../lambdas/topology/workflows';
 import { FIXTURES, ROOT } from './helpers';
 
 const STATEMACHINES = path.join(ROOT, 'statemachines');
-const aslFiles = existsSync(STATEMACHINES) ? readdirSync(STATEMACHINES).filter((file) => file.endsWith('.asl.json')).sort() : [];
+const aslFiles = existsSync(STATEMACHINES)
+  ? readdirSync(STATEMACHINES)
+      .filter((file) => file.endsWith('.asl.json'))
+      .sort()
+  : [];
 const FIXTURE_ASL = path.join(FIXTURES, 'statemachines', 'fan-out.asl.json');
 
 /**
@@ -20,7 +24,8 @@ const FIXTURE_ASL = path.join(FIXTURES, 'statemachines', 'fan-out.asl.json');
 function validate(aslText: string): void {
   const filled = substitute(aslText, sampleSubstitutions(aslText));
   const leftOver = placeholdersIn(filled);
-  if (leftOver.length > 0) throw new Error(`placeholders outside the FnArn/QueueUrl convention: ${leftOver.join(', ')}`);
+  if (leftOver.length > 0)
+    throw new Error(`placeholders outside the FnArn/QueueUrl convention: ${leftOver.join(', ')}`);
   new StateMachine(JSON.parse(filled), { validationOptions: { checkArn: true, checkPaths: true } });
 }
 

@@ -65,7 +65,10 @@ export const FIXTURE_WORKFLOWS: WorkflowSpec[] = [
   },
 ];
 
-export function synthStack(props: ProductDataStackProps, { bundling = false, outdir }: { bundling?: boolean; outdir?: string } = {}) {
+export function synthStack(
+  props: ProductDataStackProps,
+  { bundling = false, outdir }: { bundling?: boolean; outdir?: string } = {},
+) {
   const context = { ...cdkContext(), ...(bundling ? {} : { 'aws:cdk:bundling-stacks': [] }) };
   const app = new App({ context, outdir });
   const stack = new ProductDataStack(app, 'TestStack', { env: { region: 'eu-west-1' }, ...props });

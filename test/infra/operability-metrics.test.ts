@@ -7,7 +7,9 @@ import { emfMetrics } from '../../lambdas/adapters/metrics';
 import { recordRequest } from '../../lambdas/observability/api-metrics';
 import { METRICS_NAMESPACE, serviceMetric } from '../../lib/metric-names';
 
-type Emf = { _aws: { CloudWatchMetrics: Array<{ Namespace: string; Dimensions: string[][]; Metrics: Array<{ Name: string }> }> } } & Record<string, unknown>;
+type Emf = {
+  _aws: { CloudWatchMetrics: Array<{ Namespace: string; Dimensions: string[][]; Metrics: Array<{ Name: string }> }> };
+} & Record<string, unknown>;
 
 function captureEmf(emit: () => void): Emf[] {
   const lines: string[] = [];
@@ -20,7 +22,10 @@ function captureEmf(emit: () => void): Emf[] {
   } finally {
     spy.mockRestore();
   }
-  return lines.flatMap((text) => text.split('\n')).filter((line) => line.includes('"_aws"')).map((line) => JSON.parse(line) as Emf);
+  return lines
+    .flatMap((text) => text.split('\n'))
+    .filter((line) => line.includes('"_aws"'))
+    .map((line) => JSON.parse(line) as Emf);
 }
 
 /** What CloudWatch files a data point under: namespace, name and dimension values. */
@@ -29,7 +34,11 @@ const keyOfEmf = (doc: Emf) => {
   const dimensions = Object.fromEntries(directive.Dimensions[0].map((name) => [name, String(doc[name])]));
   return { namespace: directive.Namespace, name: directive.Metrics[0].Name, dimensions };
 };
-const keyOfMetric = (metric: ReturnType<typeof serviceMetric>) => ({ namespace: metric.namespace, name: metric.metricName, dimensions: metric.dimensions });
+const keyOfMetric = (metric: ReturnType<typeof serviceMetric>) => ({
+  namespace: metric.namespace,
+  name: metric.metricName,
+  dimensions: metric.dimensions,
+});
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -11,7 +11,8 @@ import { fixtureLayout, ROOT, synthStack } from './helpers';
 import { resourcesOf } from './template-queries';
 
 const layout = projectLayout(ROOT);
-const missing = (files: string[]): string[] => files.filter((file) => !existsSync(file)).map((file) => path.relative(ROOT, file));
+const missing = (files: string[]): string[] =>
+  files.filter((file) => !existsSync(file)).map((file) => path.relative(ROOT, file));
 
 describe('files named by the topology exist', () => {
   it('a handler module for every route and the $default fallback', () => {
@@ -29,33 +30,41 @@ describe('files named by the topology exist', () => {
   it('an ASL file for every workflow, and every queue a workflow names is in QUEUES', () => {
     expect(missing(WORKFLOWS.map((workflow) => layout.stateMachine(workflow.aslFile)))).toEqual([]);
     const queueNames = new Set(QUEUES.map((spec) => spec.name));
-    expect(WORKFLOWS.flatMap((workflow) => Object.values(workflow.queues)).filter((name) => !queueNames.has(name))).toEqual([]);
+    expect(
+      WORKFLOWS.flatMap((workflow) => Object.values(workflow.queues)).filter((name) => !queueNames.has(name)),
+    ).toEqual([]);
   });
 });
 
 describe('the API carries the route table', () => {
   // The real route table over fixture entries: independent of which handlers are written yet.
-  const { template } = synthStack({ sources: fixtureLayout(), topology: { routes: ROUTES, queues: [], workflows: [] } });
+  const { template } = synthStack({
+    sources: fixtureLayout(),
+    topology: { routes: ROUTES, queues: [], workflows: [] },
+  });
   const routes = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Route'));
   const integrations = resourcesOf(template, 'AWS::ApiGatewayV2::Integration');
   const integrationOf = (routeKey: string) => {
     const route = routes.find((r) => r.Properties!.RouteKey === routeKey);
-    const target = route?.Properties!.Target['Fn::Join'][1][1].Ref as string | undefined;
+    const target = route?.Properties?.Target['Fn::Join'][1][1].Ref as string | undefined;
     return target ? integrations[target] : undefined;
   };
 
-  it.each(ROUTES.map((route) => [`${route.method} ${route.path}`, route.operationId]))('%s (%s) has its own Lambda integration', (routeKey) => {
-    const integration = integrationOf(routeKey);
-    expect(integration, routeKey).toBeDefined();
-    expect(integration!.Properties!.IntegrationType).toBe('AWS_PROXY');
-    const others = ROUTES.map((r) => `${r.method} ${r.path}`)
-      .filter((key) => key !== routeKey)
-      .map((key) => JSON.stringify(integrationOf(key)?.Properties!.IntegrationUri));
-    expect(others).not.toContain(JSON.stringify(integration!.Properties!.IntegrationUri));
-  });
+  it.each(ROUTES.map((route) => [`${route.method} ${route.path}`, route.operationId]))(
+    '%s (%s) has its own Lambda integration',
+    (routeKey) => {
+      const integration = integrationOf(routeKey);
+      expect(integration, routeKey).toBeDefined();
+      expect(integration!.Properties!.IntegrationType).toBe('AWS_PROXY');
+      const others = ROUTES.map((r) => `${r.method} ${r.path}`)
+        .filter((key) => key !== routeKey)
+        .map((key) => JSON.stringify(integrationOf(key)?.Properties?.IntegrationUri));
+      expect(others).not.toContain(JSON.stringify(integration!.Properties!.IntegrationUri));
+    },
+  );
 
   it('has a $default route for everything else', () => {
-    expect(integrationOf('$default')?.Properties!.IntegrationType).toBe('AWS_PROXY');
+    expect(integrationOf('$default')?.Properties?.IntegrationType).toBe('AWS_PROXY');
   });
 
   it('has no route that is not in the table', () => {
@@ -67,7 +76,9 @@ describe('the API carries the route table', () => {
 describe('the real stack', () => {
   it('synthesizes from the repository sources', () => {
     const { template } = synthStack({});
-    const routeKeys = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Route')).map((route) => route.Properties!.RouteKey);
+    const routeKeys = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Route')).map(
+      (route) => route.Properties!.RouteKey,
+    );
     expect(routeKeys).toHaveLength(ROUTES.length + 1);
     expect(Object.keys(resourcesOf(template, 'AWS::StepFunctions::StateMachine'))).toHaveLength(WORKFLOWS.length);
   });

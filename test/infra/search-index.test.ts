@@ -13,10 +13,14 @@ let stack: ProductDataStack;
 let template: Template;
 
 beforeAll(() => {
-  ({ stack, template } = synthStack({ sources: fixtureLayout(), topology: { routes: ROUTES, queues: FIXTURE_QUEUES, workflows: FIXTURE_WORKFLOWS } }));
+  ({ stack, template } = synthStack({
+    sources: fixtureLayout(),
+    topology: { routes: ROUTES, queues: FIXTURE_QUEUES, workflows: FIXTURE_WORKFLOWS },
+  }));
 }, 60_000);
 
-const logicalIdOf = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as never);
+const logicalIdOf = (construct: { node: { defaultChild?: unknown } }) =>
+  stack.getLogicalId(construct.node.defaultChild as never);
 
 describe('search index on AWS', () => {
   it('the table streams keys only', () => {
@@ -26,25 +30,51 @@ describe('search index on AWS', () => {
   it('keeps snapshots in a private, encrypted, TLS-only bucket', () => {
     const bucketId = logicalIdOf(stack.searchIndex.bucket);
     template.hasResourceProperties('AWS::S3::Bucket', {
-      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
-      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+      },
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
     });
-    const policies = Object.values(resourcesOf(template, 'AWS::S3::BucketPolicy')).filter((p) => mentions(p.Properties!.Bucket, bucketId));
+    const policies = Object.values(resourcesOf(template, 'AWS::S3::BucketPolicy')).filter((p) =>
+      mentions(p.Properties!.Bucket, bucketId),
+    );
     expect(JSON.stringify(policies)).toContain('aws:SecureTransport');
   });
 
   it('one indexer at a time, woken by product and listing changes in batches', () => {
     const indexerId = logicalIdOf(stack.searchIndex.indexer);
     const indexer = resourcesOf(template, 'AWS::Lambda::Function')[indexerId];
-    expect(indexer.Properties).toMatchObject({ ReservedConcurrentExecutions: 1, MemorySize: 3008, Timeout: 300, Runtime: 'nodejs22.x' });
-    expect(mentions(indexer.Properties!.Environment.Variables[ENV.searchSnapshotBucket], logicalIdOf(stack.searchIndex.bucket))).toBe(true);
+    expect(indexer.Properties).toMatchObject({
+      ReservedConcurrentExecutions: 1,
+      MemorySize: 3008,
+      Timeout: 300,
+      Runtime: 'nodejs22.x',
+    });
+    expect(
+      mentions(
+        indexer.Properties!.Environment.Variables[ENV.searchSnapshotBucket],
+        logicalIdOf(stack.searchIndex.bucket),
+      ),
+    ).toBe(true);
     const tableId = logicalIdOf(stack.table);
-    const mappings = Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).filter((m) => mentions(m.Properties!.FunctionName, indexerId));
+    const mappings = Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).filter((m) =>
+      mentions(m.Properties!.FunctionName, indexerId),
+    );
     expect(mappings).toHaveLength(1);
     const mapping = mappings[0].Properties!;
     expect(mentions(mapping.EventSourceArn, tableId)).toBe(true);
     expect(JSON.stringify(mapping.EventSourceArn)).toContain('StreamArn');
-    expect(mapping).toMatchObject({ StartingPosition: 'LATEST', BatchSize: 1000, MaximumBatchingWindowInSeconds: 10, ParallelizationFactor: 1 });
+    expect(mapping).toMatchObject({
+      StartingPosition: 'LATEST',
+      BatchSize: 1000,
+      MaximumBatchingWindowInSeconds: 10,
+      ParallelizationFactor: 1,
+    });
     const pattern = JSON.parse(mapping.FilterCriteria.Filters[0].Pattern);
     expect(pattern).toEqual({ dynamodb: { Keys: { pk: { S: [{ prefix: 'PRODUCT#' }, { prefix: 'LISTING#' }] } } } });
   });
@@ -53,7 +83,15 @@ describe('search index on AWS', () => {
     const indexer = resourcesOf(template, 'AWS::Lambda::Function')[logicalIdOf(stack.searchIndex.indexer)];
     const statements = statementsOfRole(template, roleOfFunction(indexer));
     const actions = statements.flatMap(actionsOf);
-    expect(actions).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:BatchGetItem', 's3:PutObject', 's3:GetObject*', 'dynamodb:GetRecords']));
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'dynamodb:Query',
+        'dynamodb:BatchGetItem',
+        's3:PutObject',
+        's3:GetObject*',
+        'dynamodb:GetRecords',
+      ]),
+    );
     expect(actions.filter((a) => /dynamodb:(Put|Update|Delete|BatchWrite)/.test(a))).toEqual([]);
   });
 
@@ -64,13 +102,21 @@ describe('search index on AWS', () => {
     const functions = resourcesOf(template, 'AWS::Lambda::Function');
     for (const route of searchRoutes) {
       const fn = functions[logicalIdOf(stack.routeFunctions.get(route.operationId)!)];
-      expect(mentions(fn.Properties!.Environment.Variables[ENV.searchSnapshotBucket], bucketId), route.operationId).toBe(true);
+      expect(
+        mentions(fn.Properties!.Environment.Variables[ENV.searchSnapshotBucket], bucketId),
+        route.operationId,
+      ).toBe(true);
       const statements = statementsOfRole(template, roleOfFunction(fn));
       const reads = statements.filter((s) => mentions(s.Resource, bucketId)).flatMap(actionsOf);
       expect(reads, route.operationId).toEqual(expect.arrayContaining(['s3:GetObject*']));
-      expect(reads.filter((a) => a.startsWith('s3:Put')), route.operationId).toEqual([]);
+      expect(
+        reads.filter((a) => a.startsWith('s3:Put')),
+        route.operationId,
+      ).toEqual([]);
     }
-    template.hasResourceProperties('AWS::Lambda::Function', { Environment: { Variables: Match.objectLike({ [ENV.searchSnapshotBucket]: Match.anyValue() }) } });
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ [ENV.searchSnapshotBucket]: Match.anyValue() }) },
+    });
   });
 
   it('adds no dependency cycle', () => {

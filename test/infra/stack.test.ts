@@ -14,14 +14,7 @@ import { ENV } from '../../lambdas/topology/env';
 import { ROUTES } from '../../lambdas/topology/routes';
 import { TABLE } from '../../lambdas/topology/table';
 import { FIXTURE_QUEUES, FIXTURE_WORKFLOWS, FIXTURES, fixtureLayout, synthStack } from './helpers';
-import {
-  actionsOf,
-  findCycle,
-  mentions,
-  resourcesOf,
-  roleOfFunction,
-  statementsOfRole,
-} from './template-queries';
+import { actionsOf, findCycle, mentions, resourcesOf, roleOfFunction, statementsOfRole } from './template-queries';
 
 let stack: ProductDataStack;
 let template: Template;
@@ -120,8 +113,13 @@ describe('queues and workers', () => {
     for (const [name, fn] of stack.workers) {
       const statements = statementsOfRole(template, roleOfFunction(functions[logicalIdOf(fn)]));
       const actions = statements.flatMap(actionsOf);
-      expect(actions, name).toEqual(expect.arrayContaining(['states:SendTaskSuccess', 'states:SendTaskFailure', 'states:SendTaskHeartbeat']));
-      expect(statements.some((s) => mentions(s.Resource, logicalIdOf(stack.table))), `${name} table access`).toBe(true);
+      expect(actions, name).toEqual(
+        expect.arrayContaining(['states:SendTaskSuccess', 'states:SendTaskFailure', 'states:SendTaskHeartbeat']),
+      );
+      expect(
+        statements.some((s) => mentions(s.Resource, logicalIdOf(stack.table))),
+        `${name} table access`,
+      ).toBe(true);
     }
   });
 });
@@ -129,7 +127,9 @@ describe('queues and workers', () => {
 describe('every Lambda function', () => {
   it('runs Node.js 22+ on arm64 with JSON logs, source maps and the table name', () => {
     const functions = Object.entries(resourcesOf(template, 'AWS::Lambda::Function'));
-    expect(functions.length).toBe(stack.routeFunctions.size + stack.workers.size + 1 /* fallback */ + stack.scheduled.size + 1 /* search indexer */);
+    expect(functions.length).toBe(
+      stack.routeFunctions.size + stack.workers.size + 1 /* fallback */ + stack.scheduled.size + 1 /* search indexer */,
+    );
     for (const [id, fn] of functions) {
       const props = fn.Properties!;
       expect(Number(/^nodejs(\d+)\.x$/.exec(props.Runtime)?.[1]), id).toBeGreaterThanOrEqual(22);
@@ -149,7 +149,9 @@ describe('every Lambda function', () => {
         expect(variables[spec.envVar], operationId).toEqual({ Ref: logicalIdOf(stack.queues.get(spec.name)!) });
       }
       for (const workflow of FIXTURE_WORKFLOWS) {
-        expect(variables[workflow.envVar], operationId).toEqual({ Ref: logicalIdOf(stack.stateMachines.get(workflow.name)!) });
+        expect(variables[workflow.envVar], operationId).toEqual({
+          Ref: logicalIdOf(stack.stateMachines.get(workflow.name)!),
+        });
       }
     }
   });
@@ -157,13 +159,25 @@ describe('every Lambda function', () => {
 
 describe('deploy-time settings', () => {
   it('passes the affiliate link template of the context to every function', () => {
-    const app = new App({ context: { 'aws:cdk:bundling-stacks': [], 'pds:affiliateLinkTemplate': 'https://links.example/{merchant_id}/{device_id}?u={url}' } });
-    const withTemplate = new ProductDataStack(app, 'TemplateStack', { sources: fixtureLayout(), topology: { routes: ROUTES.slice(0, 3), queues: [], workflows: [], schedules: [] } });
+    const app = new App({
+      context: {
+        'aws:cdk:bundling-stacks': [],
+        'pds:affiliateLinkTemplate': 'https://links.example/{merchant_id}/{device_id}?u={url}',
+      },
+    });
+    const withTemplate = new ProductDataStack(app, 'TemplateStack', {
+      sources: fixtureLayout(),
+      topology: { routes: ROUTES.slice(0, 3), queues: [], workflows: [], schedules: [] },
+    });
     const functions = Object.values(resourcesOf(Template.fromStack(withTemplate), 'AWS::Lambda::Function'));
     expect(functions.length).toBeGreaterThan(0);
-    for (const fn of functions) expect(fn.Properties!.Environment.Variables[ENV.affiliateLinkTemplate]).toBe('https://links.example/{merchant_id}/{device_id}?u={url}');
+    for (const fn of functions)
+      expect(fn.Properties!.Environment.Variables[ENV.affiliateLinkTemplate]).toBe(
+        'https://links.example/{merchant_id}/{device_id}?u={url}',
+      );
     const functionsWithout = Object.values(resourcesOf(template, 'AWS::Lambda::Function'));
-    for (const fn of functionsWithout) expect(fn.Properties!.Environment.Variables[ENV.affiliateLinkTemplate]).toBeUndefined();
+    for (const fn of functionsWithout)
+      expect(fn.Properties!.Environment.Variables[ENV.affiliateLinkTemplate]).toBeUndefined();
   });
 });
 
@@ -177,7 +191,9 @@ describe('cross-workflow grants', () => {
         if (!driven) continue;
         for (const worker of Object.values(workflow.tasks)) {
           const fn = functions[logicalIdOf(stack.workers.get(worker)!)];
-          expect(fn.Properties!.Environment.Variables[driven.envVar], worker).toEqual({ Ref: logicalIdOf(stack.stateMachines.get(drivenName)!) });
+          expect(fn.Properties!.Environment.Variables[driven.envVar], worker).toEqual({
+            Ref: logicalIdOf(stack.stateMachines.get(drivenName)!),
+          });
           const actions = statementsOfRole(template, roleOfFunction(fn)).flatMap(actionsOf);
           expect(actions, worker).toEqual(expect.arrayContaining(['states:StartExecution', 'states:StopExecution']));
           checked++;
@@ -196,10 +212,14 @@ describe('state machines', () => {
       const props = machines[logicalIdOf(stack.stateMachines.get(workflow.name)!)].Properties!;
       expect(Object.keys(props.DefinitionSubstitutions).sort()).toEqual(substitutionKeys(workflow));
       for (const [fnKey, worker] of Object.entries(workflow.tasks)) {
-        expect(props.DefinitionSubstitutions[`${fnKey}FnArn`]).toEqual({ 'Fn::GetAtt': [logicalIdOf(stack.workers.get(worker)!), 'Arn'] });
+        expect(props.DefinitionSubstitutions[`${fnKey}FnArn`]).toEqual({
+          'Fn::GetAtt': [logicalIdOf(stack.workers.get(worker)!), 'Arn'],
+        });
       }
       for (const [queueKey, queueName] of Object.entries(workflow.queues)) {
-        expect(props.DefinitionSubstitutions[`${queueKey}QueueUrl`]).toEqual({ Ref: logicalIdOf(stack.queues.get(queueName)!) });
+        expect(props.DefinitionSubstitutions[`${queueKey}QueueUrl`]).toEqual({
+          Ref: logicalIdOf(stack.queues.get(queueName)!),
+        });
       }
       const definition = JSON.parse(props.DefinitionString);
       expect(definition.TimeoutSeconds).toBe(workflow.timeoutSeconds);
@@ -209,8 +229,9 @@ describe('state machines', () => {
 
   it('logs ALL without execution data to a log group and traces with X-Ray', () => {
     for (const workflow of FIXTURE_WORKFLOWS) {
-      const props = resourcesOf(template, 'AWS::StepFunctions::StateMachine')[logicalIdOf(stack.stateMachines.get(workflow.name)!)]
-        .Properties!;
+      const props = resourcesOf(template, 'AWS::StepFunctions::StateMachine')[
+        logicalIdOf(stack.stateMachines.get(workflow.name)!)
+      ].Properties!;
       expect(props.LoggingConfiguration).toMatchObject({ Level: 'ALL', IncludeExecutionData: false });
       expect(props.LoggingConfiguration.Destinations).toHaveLength(1);
       expect(props.TracingConfiguration).toEqual({ Enabled: true });
@@ -220,7 +241,8 @@ describe('state machines', () => {
   it('grants its role invoke on each task function and send on each queue, explicitly', () => {
     const machines = resourcesOf(template, 'AWS::StepFunctions::StateMachine');
     for (const workflow of FIXTURE_WORKFLOWS) {
-      const roleId = machines[logicalIdOf(stack.stateMachines.get(workflow.name)!)].Properties!.RoleArn['Fn::GetAtt'][0];
+      const roleId =
+        machines[logicalIdOf(stack.stateMachines.get(workflow.name)!)].Properties!.RoleArn['Fn::GetAtt'][0];
       const statements = statementsOfRole(template, roleId);
       for (const worker of Object.values(workflow.tasks)) {
         const fnId = logicalIdOf(stack.workers.get(worker)!);
@@ -244,7 +266,11 @@ describe('state machines', () => {
     expect(() =>
       synthStack({
         sources: fixtureLayout(),
-        topology: { routes: [], queues: FIXTURE_QUEUES, workflows: [{ ...workflow, tasks: { Prepare: 'extract-prepare' } }] },
+        topology: {
+          routes: [],
+          queues: FIXTURE_QUEUES,
+          workflows: [{ ...workflow, tasks: { Prepare: 'extract-prepare' } }],
+        },
       }),
     ).toThrow(/FinishFnArn/);
   });
@@ -265,19 +291,31 @@ describe('HTTP API', () => {
     const functions = resourcesOf(template, 'AWS::Lambda::Function');
     const tableId = logicalIdOf(stack.table);
     for (const route of ROUTES) {
-      const statements = statementsOfRole(template, roleOfFunction(functions[logicalIdOf(stack.routeFunctions.get(route.operationId)!)]));
+      const statements = statementsOfRole(
+        template,
+        roleOfFunction(functions[logicalIdOf(stack.routeFunctions.get(route.operationId)!)]),
+      );
       const touchesTable = statements.some((s) => mentions(s.Resource, tableId));
       expect(touchesTable, `${route.operationId} table access`).toBe(route.scope !== null);
-      const machines = (route.scope ? (WORKFLOWS_FOR_SCOPE[route.scope] ?? []) : []).flatMap((name) => stack.stateMachines.get(name) ?? []);
+      const machines = (route.scope ? (WORKFLOWS_FOR_SCOPE[route.scope] ?? []) : []).flatMap(
+        (name) => stack.stateMachines.get(name) ?? [],
+      );
       const stateActions = statements.flatMap(actionsOf).filter((action) => action.startsWith('states:'));
       if (machines.length === 0) {
         expect(stateActions, `${route.operationId} has no workflow`).toEqual([]);
         continue;
       }
-      expect([...new Set(stateActions)].sort(), route.operationId).toEqual(['states:DescribeExecution', 'states:StartExecution', 'states:StopExecution']);
+      expect([...new Set(stateActions)].sort(), route.operationId).toEqual([
+        'states:DescribeExecution',
+        'states:StartExecution',
+        'states:StopExecution',
+      ]);
       const allowed = new Set(machines.map(logicalIdOf));
       for (const s of statements.filter((s) => actionsOf(s).some((a) => a.startsWith('states:')))) {
-        expect(machines.some((machine) => mentions(s.Resource, logicalIdOf(machine))), `${route.operationId} states resource`).toBe(true);
+        expect(
+          machines.some((machine) => mentions(s.Resource, logicalIdOf(machine))),
+          `${route.operationId} states resource`,
+        ).toBe(true);
         for (const other of stack.stateMachines.values()) {
           if (!allowed.has(logicalIdOf(other))) expect(mentions(s.Resource, logicalIdOf(other))).toBe(false);
         }
@@ -294,14 +332,20 @@ describe('reaper, outputs, limits', () => {
       ScheduleExpression: 'rate(5 minutes)',
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [logicalIdOf(reaper!), 'Arn'] } })],
     });
-    const { template: withoutSchedules } = synthStack({ topology: { routes: ROUTES.slice(0, 1), queues: [], workflows: [], schedules: [] } });
+    const { template: withoutSchedules } = synthStack({
+      topology: { routes: ROUTES.slice(0, 1), queues: [], workflows: [], schedules: [] },
+    });
     withoutSchedules.resourceCountIs('AWS::Events::Rule', 0);
   });
 
   it('outputs the API URL, table name and state machine ARNs', () => {
     const outputs = template.findOutputs('*');
     expect(Object.keys(outputs)).toEqual(
-      expect.arrayContaining(['ApiUrl', 'TableName', ...FIXTURE_WORKFLOWS.map((w) => `${pascal(w.name)}StateMachineArn`)]),
+      expect.arrayContaining([
+        'ApiUrl',
+        'TableName',
+        ...FIXTURE_WORKFLOWS.map((w) => `${pascal(w.name)}StateMachineArn`),
+      ]),
     );
   });
 

@@ -1,7 +1,12 @@
 // Small readers over a synthesized template, so assertions can name what they check.
 import type { Template } from 'aws-cdk-lib/assertions';
 
-type Resource = { Type: string; Properties?: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+type Resource = {
+  Type: string;
+  Properties?: Record<string, any>;
+  DeletionPolicy?: string;
+  UpdateReplacePolicy?: string;
+};
 export type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
 
 export const resourcesOf = (template: Template, type: string): Record<string, Resource> =>
@@ -21,13 +26,17 @@ export function statementsOfRole(template: Template, roleLogicalId: string): Sta
 export const roleOfFunction = (fn: Resource): string => fn.Properties!.Role['Fn::GetAtt'][0];
 
 /** Does a statement's Resource mention this logical id (Ref or GetAtt, possibly inside Join)? */
-export const mentions = (value: unknown, logicalId: string): boolean => JSON.stringify(value).includes(`"${logicalId}"`);
+export const mentions = (value: unknown, logicalId: string): boolean =>
+  JSON.stringify(value).includes(`"${logicalId}"`);
 
 /** Logical ids a resource depends on: Ref, Fn::GetAtt, ${Name} inside Fn::Sub, DependsOn. */
 function dependenciesOf(resource: Record<string, any>, logicalIds: Set<string>): Set<string> {
   const found = new Set<string>(resource.DependsOn ?? []);
   const walk = (value: unknown): void => {
-    if (Array.isArray(value)) return value.forEach(walk);
+    if (Array.isArray(value)) {
+      value.forEach(walk);
+      return;
+    }
     if (value === null || typeof value !== 'object') return;
     for (const [key, inner] of Object.entries(value)) {
       if (key === 'Ref' && typeof inner === 'string') found.add(inner);

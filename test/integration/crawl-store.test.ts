@@ -16,7 +16,12 @@ let clock = Date.parse('2026-01-01T00:00:00.000Z');
 
 beforeAll(async () => {
   engines = await startEngines();
-  const config = loadConfig({ PDS_TABLE_NAME: engines.tableName, PDS_DYNAMODB_ENDPOINT: engines.dynamodbEndpoint, PDS_SQS_ENDPOINT: engines.sqsEndpoint, AWS_REGION: 'us-east-1' });
+  const config = loadConfig({
+    PDS_TABLE_NAME: engines.tableName,
+    PDS_DYNAMODB_ENDPOINT: engines.dynamodbEndpoint,
+    PDS_SQS_ENDPOINT: engines.sqsEndpoint,
+    AWS_REGION: 'us-east-1',
+  });
   deps = createContainer(config, { clock: { now: () => new Date(clock) } });
 }, 60_000);
 
@@ -37,7 +42,12 @@ const iso = () => new Date(clock).toISOString();
 async function allUrls(vendor: string, pageSize: number, collection?: string): Promise<string[]> {
   const urls: string[] = [];
   for (let page = 1; page <= 1000; page++) {
-    const got = await deps.crawl.catalog.listings({ vendor, page, pageSize, collectionUrls: collection ? [collection] : undefined });
+    const got = await deps.crawl.catalog.listings({
+      vendor,
+      page,
+      pageSize,
+      collectionUrls: collection ? [collection] : undefined,
+    });
     urls.push(...got.items.map((l) => l.url));
     if (!got.pagination.has_next) break;
   }
@@ -48,9 +58,17 @@ describe('listing store', () => {
   it('writes one item per vendor + URL however often and concurrently a page is delivered', async () => {
     const vendor = 'idem.test';
     const items = Array.from({ length: 60 }, (_, i) => ({ listing: listing(vendor, i), order: i }));
-    const results = await Promise.all([1, 2, 3].map(() => deps.crawl.store.upsert(vendor, 'Idem', 'crawl-idem-test-000000000001', items, iso())));
+    const results = await Promise.all(
+      [1, 2, 3].map(() => deps.crawl.store.upsert(vendor, 'Idem', 'crawl-idem-test-000000000001', items, iso())),
+    );
     expect(results.every((r) => r.created === 60 || r.created < 60)).toBe(true);
-    const rebuilt = await deps.crawl.catalog.rebuild({ vendor, displayName: 'Idem', crawlId: 'crawl-idem-test-000000000001', complete: true, maxListings: null });
+    const rebuilt = await deps.crawl.catalog.rebuild({
+      vendor,
+      displayName: 'Idem',
+      crawlId: 'crawl-idem-test-000000000001',
+      complete: true,
+      maxListings: null,
+    });
     expect(rebuilt.listings_total).toBe(60);
     const urls = await allUrls(vendor, 7);
     expect(urls.length).toBe(60);
@@ -61,13 +79,29 @@ describe('listing store', () => {
     const vendor = 'recrawl.test';
     const first = Array.from({ length: 250 }, (_, i) => ({ listing: listing(vendor, i), order: i }));
     await deps.crawl.store.upsert(vendor, 'Recrawl', 'crawl-recrawl-test-000000000001', first, iso());
-    await deps.crawl.catalog.rebuild({ vendor, displayName: 'Recrawl', crawlId: 'crawl-recrawl-test-000000000001', complete: true, maxListings: null });
-    const before = new Map((await deps.crawl.catalog.listings({ vendor, page: 1, pageSize: 100 })).items.map((l) => [l.url, l]));
+    await deps.crawl.catalog.rebuild({
+      vendor,
+      displayName: 'Recrawl',
+      crawlId: 'crawl-recrawl-test-000000000001',
+      complete: true,
+      maxListings: null,
+    });
+    const before = new Map(
+      (await deps.crawl.catalog.listings({ vendor, page: 1, pageSize: 100 })).items.map((l) => [l.url, l]),
+    );
     tick(60_000);
     // Second crawl: product 0 gone, product 1 repriced, the rest unchanged.
-    const second = first.filter((x) => x.listing.url !== listing(vendor, 0).url).map((x) => (x.listing.url === listing(vendor, 1).url ? { ...x, listing: listing(vendor, 1, 99) } : x));
+    const second = first
+      .filter((x) => x.listing.url !== listing(vendor, 0).url)
+      .map((x) => (x.listing.url === listing(vendor, 1).url ? { ...x, listing: listing(vendor, 1, 99) } : x));
     await deps.crawl.store.upsert(vendor, 'Recrawl', 'crawl-recrawl-test-000000000002', second, iso());
-    const result = await deps.crawl.catalog.rebuild({ vendor, displayName: 'Recrawl', crawlId: 'crawl-recrawl-test-000000000002', complete: true, maxListings: null });
+    const result = await deps.crawl.catalog.rebuild({
+      vendor,
+      displayName: 'Recrawl',
+      crawlId: 'crawl-recrawl-test-000000000002',
+      complete: true,
+      maxListings: null,
+    });
     expect(result).toMatchObject({ listings_total: 249, listings_found: 249, removed: 1, created: 0 });
     const after = await deps.crawl.catalog.listings({ vendor, page: 1, pageSize: 100 });
     expect(after.pagination.total_items).toBe(249);
@@ -84,7 +118,13 @@ describe('listing store', () => {
     const vendor = 'paging.test';
     const items = Array.from({ length: 333 }, (_, i) => ({ listing: listing(vendor, (i * 38) % 333), order: i }));
     await deps.crawl.store.upsert(vendor, 'Paging', 'crawl-paging-test-000000000001', items, iso());
-    await deps.crawl.catalog.rebuild({ vendor, displayName: 'Paging', crawlId: 'crawl-paging-test-000000000001', complete: true, maxListings: null });
+    await deps.crawl.catalog.rebuild({
+      vendor,
+      displayName: 'Paging',
+      crawlId: 'crawl-paging-test-000000000001',
+      complete: true,
+      maxListings: null,
+    });
     const sorted = items.map((x) => x.listing.url).sort();
     expect(await allUrls(vendor, 100)).toEqual(sorted);
     expect(await allUrls(vendor, 7)).toEqual(sorted);
@@ -101,10 +141,31 @@ describe('listing store', () => {
     const items = Array.from({ length: 40 }, (_, i) => ({ listing: listing(vendor, i), order: 1000 - i }));
     await deps.crawl.store.upsert(vendor, 'Max', crawlId, items, iso());
     await deps.crawl.store.putCollections(vendor, [
-      { key: `${vendor}/collections/all`, id: 'c1', url: `https://${vendor}/collections/all`, title: 'All', statedCount: 40, products_total: 0, last_updated_by_service: iso(), crawl: crawlId },
+      {
+        key: `${vendor}/collections/all`,
+        id: 'c1',
+        url: `https://${vendor}/collections/all`,
+        title: 'All',
+        statedCount: 40,
+        products_total: 0,
+        last_updated_by_service: iso(),
+        crawl: crawlId,
+      },
     ]);
-    await deps.crawl.store.putMemberPage(crawlId, `${vendor}/collections/all`, 'c0', 1, items.map((x) => x.listing.url));
-    const result = await deps.crawl.catalog.rebuild({ vendor, displayName: 'Max', crawlId, complete: false, maxListings: 5 });
+    await deps.crawl.store.putMemberPage(
+      crawlId,
+      `${vendor}/collections/all`,
+      'c0',
+      1,
+      items.map((x) => x.listing.url),
+    );
+    const result = await deps.crawl.catalog.rebuild({
+      vendor,
+      displayName: 'Max',
+      crawlId,
+      complete: false,
+      maxListings: 5,
+    });
     expect(result.listings_total).toBe(5);
     // The highest order values were discovered last: the kept five are the last five indexes.
     expect((await allUrls(vendor, 100)).sort()).toEqual([35, 36, 37, 38, 39].map((i) => listing(vendor, i).url));
@@ -116,14 +177,43 @@ describe('listing store', () => {
 
 describe('crawl steps', () => {
   it('counts a batch once when its message is delivered twice', async () => {
-    const started = await deps.executions.create({ org: 'o', kind: 'crawl', subject: 'twice.test', options: { vendor: 'twice.test', origin: 'https://twice.test' }, deadlineSeconds: 600, workflow: null });
+    const started = await deps.executions.create({
+      org: 'o',
+      kind: 'crawl',
+      subject: 'twice.test',
+      options: { vendor: 'twice.test', origin: 'https://twice.test' },
+      deadlineSeconds: 600,
+      workflow: null,
+    });
     await deps.executions.markRunning(started.id);
     await deps.crawl.store.putPlan({
-      crawlId: started.id, vendor: 'twice.test', displayName: 'Twice', origin: 'https://twice.test', method: 'shopify-json', fallbacks: [], currency: 'USD',
-      maxListings: null, countryCode: 'us', collections: [], sequences: [], wave: 1, collectionSitemaps: [], productSitemaps: [], incomplete: false,
+      crawlId: started.id,
+      vendor: 'twice.test',
+      displayName: 'Twice',
+      origin: 'https://twice.test',
+      method: 'shopify-json',
+      fallbacks: [],
+      currency: 'USD',
+      maxListings: null,
+      countryCode: 'us',
+      collections: [],
+      sequences: [],
+      wave: 1,
+      collectionSitemaps: [],
+      productSitemaps: [],
+      incomplete: false,
     });
     // One page of a host that does not resolve: read (failed, for good), recorded, counted once.
-    const page = { seq: 'p', n: 1, url: 'https://twice.test/products.json?limit=250&page=1', kind: 'shopify-products' as const, collection: null, primary: true, pageSize: 250, order: 0 };
+    const page = {
+      seq: 'p',
+      n: 1,
+      url: 'https://twice.test/products.json?limit=250&page=1',
+      kind: 'shopify-products' as const,
+      collection: null,
+      primary: true,
+      pageSize: 250,
+      order: 0,
+    };
     const message = { crawlId: started.id, wave: 1, batch: { id: 'w1-0', pages: [page] } };
     const first = await deps.crawl.steps.processBatch(message);
     const second = await deps.crawl.steps.processBatch(message);
@@ -135,16 +225,57 @@ describe('crawl steps', () => {
 
   it('a dead-lettered batch is accounted: its pages recorded failed, the crawl incomplete, nothing removed', async () => {
     const vendor = 'lost.test';
-    await deps.crawl.store.upsert(vendor, 'Lost', 'crawl-lost-test-000000000001', [0, 1].map((i) => ({ listing: listing(vendor, i), order: i })), iso());
-    await deps.crawl.catalog.rebuild({ vendor, displayName: 'Lost', crawlId: 'crawl-lost-test-000000000001', complete: true, maxListings: null });
-    const started = await deps.executions.create({ org: 'o', kind: 'crawl', subject: vendor, options: { vendor, origin: `https://${vendor}` }, deadlineSeconds: 600, workflow: null });
+    await deps.crawl.store.upsert(
+      vendor,
+      'Lost',
+      'crawl-lost-test-000000000001',
+      [0, 1].map((i) => ({ listing: listing(vendor, i), order: i })),
+      iso(),
+    );
+    await deps.crawl.catalog.rebuild({
+      vendor,
+      displayName: 'Lost',
+      crawlId: 'crawl-lost-test-000000000001',
+      complete: true,
+      maxListings: null,
+    });
+    const started = await deps.executions.create({
+      org: 'o',
+      kind: 'crawl',
+      subject: vendor,
+      options: { vendor, origin: `https://${vendor}` },
+      deadlineSeconds: 600,
+      workflow: null,
+    });
     await deps.executions.markRunning(started.id);
     await deps.crawl.store.putPlan({
-      crawlId: started.id, vendor, displayName: 'Lost', origin: `https://${vendor}`, method: 'shopify-json', fallbacks: [], currency: 'USD',
-      maxListings: null, countryCode: 'us', collections: [], sequences: [], wave: 1, collectionSitemaps: [], productSitemaps: [], incomplete: false,
+      crawlId: started.id,
+      vendor,
+      displayName: 'Lost',
+      origin: `https://${vendor}`,
+      method: 'shopify-json',
+      fallbacks: [],
+      currency: 'USD',
+      maxListings: null,
+      countryCode: 'us',
+      collections: [],
+      sequences: [],
+      wave: 1,
+      collectionSitemaps: [],
+      productSitemaps: [],
+      incomplete: false,
     });
     await deps.crawl.store.upsert(vendor, 'Lost', started.id, [{ listing: listing(vendor, 0), order: 0 }], iso());
-    const page = { seq: 'p', n: 2, url: `https://${vendor}/products.json?page=2`, kind: 'shopify-products' as const, collection: null, primary: true, pageSize: 250, order: 250 };
+    const page = {
+      seq: 'p',
+      n: 2,
+      url: `https://${vendor}/products.json?page=2`,
+      kind: 'shopify-products' as const,
+      collection: null,
+      primary: true,
+      pageSize: 250,
+      order: 250,
+    };
     const message = { crawlId: started.id, wave: 1, batch: { id: 'w1-1', pages: [page] } };
     expect(await deps.crawl.steps.abandonBatch(message)).toEqual({ abandoned: 1 });
     expect(await deps.crawl.steps.abandonBatch(message)).toEqual({ abandoned: 0 });
@@ -155,13 +286,35 @@ describe('crawl steps', () => {
   });
 
   it('a crawl past its deadline is failed when its status is read', async () => {
-    const started = await deps.executions.create({ org: 'o', kind: 'crawl', subject: 'late.test', options: { vendor: 'late.test' }, deadlineSeconds: 1, workflow: null });
-    await deps.crawl.store.upsert('late.test', 'Late', started.id, [0, 1, 2].map((i) => ({ listing: listing('late.test', i), order: i })), iso());
+    const started = await deps.executions.create({
+      org: 'o',
+      kind: 'crawl',
+      subject: 'late.test',
+      options: { vendor: 'late.test' },
+      deadlineSeconds: 1,
+      workflow: null,
+    });
+    await deps.crawl.store.upsert(
+      'late.test',
+      'Late',
+      started.id,
+      [0, 1, 2].map((i) => ({ listing: listing('late.test', i), order: i })),
+      iso(),
+    );
     tick(5_000);
     const status = await deps.crawl.jobs.status({ org: 'o', executionId: started.id });
-    expect(status).toMatchObject({ status: 'failed', error: DEADLINE_MESSAGE, progress: null, result: { listings_total: 3 } });
+    expect(status).toMatchObject({
+      status: 'failed',
+      error: DEADLINE_MESSAGE,
+      progress: null,
+      result: { listings_total: 3 },
+    });
     // What it found before it died is listed.
-    expect((await deps.crawl.catalog.listings({ vendor: 'late.test', page: 1, pageSize: 10 })).pagination.total_items).toBe(3);
-    await expect(deps.crawl.jobs.status({ org: 'other', executionId: started.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(
+      (await deps.crawl.catalog.listings({ vendor: 'late.test', page: 1, pageSize: 10 })).pagination.total_items,
+    ).toBe(3);
+    await expect(deps.crawl.jobs.status({ org: 'other', executionId: started.id })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 });

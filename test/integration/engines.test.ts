@@ -12,16 +12,30 @@ describe('embedded engines', () => {
   it('persist table items across a restart and serve the work queues', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'pds-engines-'));
     let engines = await startEngines({ dataDir });
-    let clients = createClients({ ...loadConfig({}), endpoints: { dynamodb: engines.dynamodbEndpoint, sqs: engines.sqsEndpoint } });
-    await clients.documents.send(new PutCommand({ TableName: engines.tableName, Item: { pk: 'T#1', sk: 'T', value: 42 } }));
-    await clients.sqs.send(new SendMessageCommand({ QueueUrl: engines.queueUrls['extract-work'], MessageBody: 'hello' }));
-    const received = await clients.sqs.send(new ReceiveMessageCommand({ QueueUrl: engines.queueUrls['extract-work'], WaitTimeSeconds: 1 }));
+    let clients = createClients({
+      ...loadConfig({}),
+      endpoints: { dynamodb: engines.dynamodbEndpoint, sqs: engines.sqsEndpoint },
+    });
+    await clients.documents.send(
+      new PutCommand({ TableName: engines.tableName, Item: { pk: 'T#1', sk: 'T', value: 42 } }),
+    );
+    await clients.sqs.send(
+      new SendMessageCommand({ QueueUrl: engines.queueUrls['extract-work'], MessageBody: 'hello' }),
+    );
+    const received = await clients.sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: engines.queueUrls['extract-work'], WaitTimeSeconds: 1 }),
+    );
     expect(received.Messages?.[0]?.Body).toBe('hello');
     await engines.stop();
 
     engines = await startEngines({ dataDir });
-    clients = createClients({ ...loadConfig({}), endpoints: { dynamodb: engines.dynamodbEndpoint, sqs: engines.sqsEndpoint } });
-    const got = await clients.documents.send(new GetCommand({ TableName: engines.tableName, Key: { pk: 'T#1', sk: 'T' } }));
+    clients = createClients({
+      ...loadConfig({}),
+      endpoints: { dynamodb: engines.dynamodbEndpoint, sqs: engines.sqsEndpoint },
+    });
+    const got = await clients.documents.send(
+      new GetCommand({ TableName: engines.tableName, Key: { pk: 'T#1', sk: 'T' } }),
+    );
     expect(got.Item?.value).toBe(42);
     await engines.stop();
   });

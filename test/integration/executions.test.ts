@@ -26,7 +26,10 @@ let clients: AwsClients;
 
 beforeAll(async () => {
   engines = await startEngines();
-  clients = createClients({ ...loadConfig({}), endpoints: { dynamodb: engines.dynamodbEndpoint, sqs: engines.sqsEndpoint } });
+  clients = createClients({
+    ...loadConfig({}),
+    endpoints: { dynamodb: engines.dynamodbEndpoint, sqs: engines.sqsEndpoint },
+  });
 });
 afterAll(async () => {
   clients?.dynamodb.destroy();
@@ -36,11 +39,18 @@ afterAll(async () => {
 const setup = (now?: () => Date) => {
   const workflows = recordingWorkflows();
   const store = dynamoExecutionStore(clients.documents, engines.tableName);
-  return { store, stopped: workflows.stopped, executions: createExecutions({ store, workflows: workflows.engine, now }) };
+  return {
+    store,
+    stopped: workflows.stopped,
+    executions: createExecutions({ store, workflows: workflows.engine, now }),
+  };
 };
 
 const expectAppError = async (promise: Promise<unknown>, code: string) => {
-  const error = await promise.then(() => null, (e) => e);
+  const error = await promise.then(
+    () => null,
+    (e) => e,
+  );
   expect(error).toBeInstanceOf(AppError);
   expect((error as AppError).code).toBe(code);
   return error as AppError;
@@ -49,7 +59,13 @@ const expectAppError = async (promise: Promise<unknown>, code: string) => {
 describe('executions core on the embedded table', () => {
   it('moves pending -> running -> completed and refuses a second terminal writer', async () => {
     const { executions } = setup();
-    const created = await executions.create({ org: 'org-a', kind: 'extract-urls', deadlineSeconds: 600, workflow: 'extract', input: { requested: 3 } });
+    const created = await executions.create({
+      org: 'org-a',
+      kind: 'extract-urls',
+      deadlineSeconds: 600,
+      workflow: 'extract',
+      input: { requested: 3 },
+    });
     expect(created.status).toBe('pending');
     const running = await executions.markRunning(created.id);
     expect(running?.status).toBe('running');
@@ -57,7 +73,10 @@ describe('executions core on the embedded table', () => {
     expect(await executions.markRunning(created.id)).toBeNull();
 
     // Two writers race to finish: exactly one wins and the item shows that one.
-    const [completed, failed] = await Promise.all([executions.complete(created.id, { counters: { success: 3 } }), executions.fail(created.id, 'boom')]);
+    const [completed, failed] = await Promise.all([
+      executions.complete(created.id, { counters: { success: 3 } }),
+      executions.fail(created.id, 'boom'),
+    ]);
     expect([completed, failed].filter(Boolean)).toHaveLength(1);
     const final = await executions.find('org-a', created.id);
     expect(final.status).toBe(completed ? 'completed' : 'failed');
@@ -78,9 +97,16 @@ describe('executions core on the embedded table', () => {
 
   it('applies a batch of progress exactly once and never after finalization', async () => {
     const { executions } = setup();
-    const created = await executions.create({ org: 'org-a', kind: 'extract-urls', deadlineSeconds: 600, counters: { malformed_url: 1 } });
+    const created = await executions.create({
+      org: 'org-a',
+      kind: 'extract-urls',
+      deadlineSeconds: 600,
+      counters: { malformed_url: 1 },
+    });
     await executions.markRunning(created.id);
-    const results = await Promise.all(Array.from({ length: 8 }, () => executions.addProgress(created.id, 'b0001', { success: 2, other: 1 })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => executions.addProgress(created.id, 'b0001', { success: 2, other: 1 })),
+    );
     expect(results.filter(Boolean)).toHaveLength(1);
     expect(await executions.addProgress(created.id, 'b0002', { success: 1 })).toBe(true);
     let current = await executions.find('org-a', created.id);
@@ -94,7 +120,12 @@ describe('executions core on the embedded table', () => {
 
   it('cancels: failed with the fixed message, workflow stopped, 409 afterwards and while waiting on a crawl', async () => {
     const { executions, stopped } = setup();
-    const created = await executions.create({ org: 'org-a', kind: 'extract-urls', deadlineSeconds: 600, workflow: 'extract' });
+    const created = await executions.create({
+      org: 'org-a',
+      kind: 'extract-urls',
+      deadlineSeconds: 600,
+      workflow: 'extract',
+    });
     await executions.markRunning(created.id);
     const cancelled = await executions.cancel('org-a', created.id);
     expect(cancelled.status).toBe('failed');
@@ -104,7 +135,13 @@ describe('executions core on the embedded table', () => {
     await expectAppError(executions.cancel('org-a', created.id), 'CONFLICT');
     expect(await executions.markRunning(created.id)).toBeNull();
 
-    const waiting = await executions.create({ org: 'org-a', kind: 'extract-vendor', subject: 'shop.example', deadlineSeconds: 600, waitingFor: 'crawl-shop-example-0123456789ab' });
+    const waiting = await executions.create({
+      org: 'org-a',
+      kind: 'extract-vendor',
+      subject: 'shop.example',
+      deadlineSeconds: 600,
+      waitingFor: 'crawl-shop-example-0123456789ab',
+    });
     const error = await expectAppError(executions.cancel('org-a', waiting.id), 'CONFLICT');
     expect(error.message).toMatch(/waiting for crawl crawl-shop-example-0123456789ab/);
   });
@@ -128,24 +165,48 @@ describe('executions core on the embedded table', () => {
 
     const all = await executions.list({ org, group: 'extract', page: 1, pageSize: 3 });
     expect(all.items.map((e) => e.execution_id)).toEqual([ids[6], ids[5], ids[4]]);
-    expect(all.pagination).toEqual({ page: 1, page_size: 3, total_items: 7, total_pages: 3, has_next: true, has_prev: false });
+    expect(all.pagination).toEqual({
+      page: 1,
+      page_size: 3,
+      total_items: 7,
+      total_pages: 3,
+      has_next: true,
+      has_prev: false,
+    });
     const last = await executions.list({ org, group: 'extract', page: 3, pageSize: 3 });
     expect(last.items.map((e) => e.execution_id)).toEqual([ids[0]]);
     expect(last.items[0]).toMatchObject({ status: 'completed', state: 'completed', kind: 'extract-urls' });
 
     const processing = await executions.list({ org, group: 'extract', status: 'processing' });
     expect(processing.items.map((e) => e.execution_id)).toEqual([ids[6], ids[5], ids[4], ids[3], ids[1]]);
-    expect(processing.items.find((e) => e.execution_id === ids[1])).toMatchObject({ status: 'processing', state: 'running' });
-    expect((await executions.list({ org, group: 'extract', status: 'completed' })).items.map((e) => e.execution_id)).toEqual([ids[0]]);
-    expect((await executions.list({ org, group: 'extract', status: 'failed' })).items.map((e) => e.execution_id)).toEqual([ids[2]]);
+    expect(processing.items.find((e) => e.execution_id === ids[1])).toMatchObject({
+      status: 'processing',
+      state: 'running',
+    });
+    expect(
+      (await executions.list({ org, group: 'extract', status: 'completed' })).items.map((e) => e.execution_id),
+    ).toEqual([ids[0]]);
+    expect(
+      (await executions.list({ org, group: 'extract', status: 'failed' })).items.map((e) => e.execution_id),
+    ).toEqual([ids[2]]);
     expect((await executions.list({ org, group: 'crawl' })).pagination.total_items).toBe(1);
   });
 
   it('fails a stalled execution after its deadline: on read and by the periodic reaper', async () => {
     let clock = Date.parse('2031-01-01T00:00:00.000Z');
     const { executions, stopped } = setup(() => new Date(clock));
-    const onRead = await executions.create({ org: 'org-r', kind: 'extract-urls', deadlineSeconds: 60, workflow: 'extract' });
-    const byReaper = await executions.create({ org: 'org-r', kind: 'extract-urls', deadlineSeconds: 60, workflow: 'extract' });
+    const onRead = await executions.create({
+      org: 'org-r',
+      kind: 'extract-urls',
+      deadlineSeconds: 60,
+      workflow: 'extract',
+    });
+    const byReaper = await executions.create({
+      org: 'org-r',
+      kind: 'extract-urls',
+      deadlineSeconds: 60,
+      workflow: 'extract',
+    });
     const finished = await executions.create({ org: 'org-r', kind: 'extract-urls', deadlineSeconds: 60 });
     const later = await executions.create({ org: 'org-r', kind: 'extract-urls', deadlineSeconds: 3600 });
     await executions.markRunning(onRead.id);

@@ -16,7 +16,13 @@ import type { ExtractJobs } from '../../lambdas/domain/extract-jobs/jobs';
 import type { ExtractOptions } from '../../lambdas/domain/extraction/types';
 import { startStoreSimulator, listProductUrls, type StoreSimulator } from '../stores';
 
-const OPTIONS: ExtractOptions = { enableEnrichment: false, enableReviews: false, enableImageTags: false, enableSimilarProducts: false, countryCode: 'us' };
+const OPTIONS: ExtractOptions = {
+  enableEnrichment: false,
+  enableReviews: false,
+  enableImageTags: false,
+  enableSimilarProducts: false,
+  countryCode: 'us',
+};
 const ORG = 'org-workflow';
 
 let service: LocalService;
@@ -45,7 +51,9 @@ function setFaults(crashRate: number, duplicateRate: number) {
 
 function checkInvariant(status: ExtractionStatus) {
   const r = status.result;
-  expect(r.products_successful + r.products_failed + r.products_invalid + r.products_pending).toBe(r.products_requested);
+  expect(r.products_successful + r.products_failed + r.products_invalid + r.products_pending).toBe(
+    r.products_requested,
+  );
   expect(status.progress.products_processed).toBe(r.products_requested - r.products_pending);
 }
 
@@ -126,7 +134,8 @@ describe('extraction through the local state machine', () => {
     const items = await allResults(jobs, started.execution_id);
     checkResults(urls, status, items);
     // A crash can exhaust a message's receives: those URLs are other/retry; nothing else fails.
-    for (const item of items) if (!item.success) expect(item).toMatchObject({ outcome: 'other', retry: true, message: LOST_BATCH_MESSAGE });
+    for (const item of items)
+      if (!item.success) expect(item).toMatchObject({ outcome: 'other', retry: true, message: LOST_BATCH_MESSAGE });
     expect(status.credits_used).toBe(status.result.products_successful);
   });
 
@@ -142,7 +151,8 @@ describe('extraction through the local state machine', () => {
     checkResults(urls, status, items);
     // A batch is lost unless a delivery stored its results before dying (then they stand).
     const lost = items.filter((r) => !r.success);
-    for (const item of lost) expect(item).toMatchObject({ outcome: 'other', retry: true, message: LOST_BATCH_MESSAGE, product: null });
+    for (const item of lost)
+      expect(item).toMatchObject({ outcome: 'other', retry: true, message: LOST_BATCH_MESSAGE, product: null });
   });
 
   it('cancel stops the state machine and further batches; finished results stay readable', async () => {
@@ -158,9 +168,15 @@ describe('extraction through the local state machine', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const cancelled = await jobs.cancel({ org: ORG, executionId: started.execution_id });
-    expect(cancelled).toEqual({ execution_id: started.execution_id, status: 'failed', error: 'Execution was cancelled' });
+    expect(cancelled).toEqual({
+      execution_id: started.execution_id,
+      status: 'failed',
+      error: 'Execution was cancelled',
+    });
     expect(await sfnStatus(started.execution_id)).toBe('ABORTED');
-    await expect(jobs.cancel({ org: ORG, executionId: started.execution_id })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(jobs.cancel({ org: ORG, executionId: started.execution_id })).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
 
     // Let workers drain what was in flight, then nothing more is fetched.
     let hits = -1;
@@ -182,7 +198,9 @@ describe('extraction through the local state machine', () => {
     else expect(status.results?.pagination).toMatchObject({ total_items: urls.length, page_size: 100 });
     const second = await jobs.status({ org: ORG, executionId: started.execution_id, page: 2, pageSize: 20 });
     const first = await jobs.status({ org: ORG, executionId: started.execution_id, page: 1, pageSize: 20 });
-    expect([...(first.results?.items ?? []), ...(second.results?.items ?? [])].map((item) => item.url)).toEqual(finished.map((item) => item.url));
+    expect([...(first.results?.items ?? []), ...(second.results?.items ?? [])].map((item) => item.url)).toEqual(
+      finished.map((item) => item.url),
+    );
   });
 
   it('fails a stalled execution at its deadline, on the next status read', async () => {

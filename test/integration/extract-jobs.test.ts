@@ -19,25 +19,54 @@ import { extractNow } from '../../lambdas/domain/extract-jobs/sync';
 import { createProductCatalog } from '../../lambdas/domain/products/catalog';
 import type { ExtractOptions, ExtractUrl, ProductRecord, UrlResult } from '../../lambdas/domain/extraction/types';
 import type { WorkflowEngine } from '../../lambdas/ports/workflow';
-import { AppError } from '../../lambdas/domain/errors';
+import type { AppError } from '../../lambdas/domain/errors';
 
-export function productRecord(url: string, title: string): ProductRecord {
+function productRecord(url: string, title: string): ProductRecord {
   return {
-    id: title, title, description: null, description_html: null, vendor: null, brand: null, url, handle: null, is_available: true,
-    attributes: { summary: 'enriched' }, price: { currency: 'USD', current_value: 10, compare_at_value: null }, images: [], options: [], variants: [],
-    store_canonical_url: null, store_domain: null, platform: null, platform_id: null, product_type: 'Shirts', taxonomy_product_category_id: null,
-    taxonomy_product_category_path: null, tags: [], video_url: null, review_count: null, average_rating: null, rating_scale: null, faqs: null,
-    reviews: [], updated_at: new Date().toISOString(), similar_products: null, affiliate_link: null,
+    id: title,
+    title,
+    description: null,
+    description_html: null,
+    vendor: null,
+    brand: null,
+    url,
+    handle: null,
+    is_available: true,
+    attributes: { summary: 'enriched' },
+    price: { currency: 'USD', current_value: 10, compare_at_value: null },
+    images: [],
+    options: [],
+    variants: [],
+    store_canonical_url: null,
+    store_domain: null,
+    platform: null,
+    platform_id: null,
+    product_type: 'Shirts',
+    taxonomy_product_category_id: null,
+    taxonomy_product_category_path: null,
+    tags: [],
+    video_url: null,
+    review_count: null,
+    average_rating: null,
+    rating_scale: null,
+    faqs: null,
+    reviews: [],
+    updated_at: new Date().toISOString(),
+    similar_products: null,
+    affiliate_link: null,
   };
 }
 
 /** Loopback "shop": /p/<n> is a product, /blocked 403, /about a non-product page, /down 503. */
-export async function startTestShop() {
+async function startTestShop() {
   let fetches = 0;
   const server: Server = createServer((req, res) => {
     fetches++;
     const path = req.url ?? '/';
-    if (path.startsWith('/p/')) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ title: `Product ${path.slice(3)}` }));
+    if (path.startsWith('/p/'))
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ title: `Product ${path.slice(3)}` }));
     else if (path === '/blocked') res.writeHead(403).end();
     else if (path === '/down') res.writeHead(503).end();
     else res.writeHead(200, { 'content-type': 'text/html' }).end('<html>about</html>');
@@ -47,15 +76,43 @@ export async function startTestShop() {
   const extractUrl: ExtractUrl = async (url) => {
     const response = await fetch(url);
     const body = await response.text();
-    if (response.status === 403) return { url, product: null, success: false, outcome: 'automated_access_not_permitted', retry: true, message: 'blocked' };
-    if (response.status >= 500) return { url, product: null, success: false, outcome: 'other', retry: true, message: 'down' };
-    if (!response.headers.get('content-type')?.includes('json')) return { url, product: null, success: false, outcome: 'non_product_url', retry: false, message: 'not a product' };
-    return { url, product: productRecord(url, JSON.parse(body).title), success: true, outcome: 'success', retry: false, message: '' };
+    if (response.status === 403)
+      return {
+        url,
+        product: null,
+        success: false,
+        outcome: 'automated_access_not_permitted',
+        retry: true,
+        message: 'blocked',
+      };
+    if (response.status >= 500)
+      return { url, product: null, success: false, outcome: 'other', retry: true, message: 'down' };
+    if (!response.headers.get('content-type')?.includes('json'))
+      return { url, product: null, success: false, outcome: 'non_product_url', retry: false, message: 'not a product' };
+    return {
+      url,
+      product: productRecord(url, JSON.parse(body).title),
+      success: true,
+      outcome: 'success',
+      retry: false,
+      message: '',
+    };
   };
-  return { origin, extractUrl, fetches: () => fetches, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    origin,
+    extractUrl,
+    fetches: () => fetches,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
-const OPTIONS: ExtractOptions = { enableEnrichment: true, enableReviews: false, enableImageTags: false, enableSimilarProducts: false, countryCode: 'us' };
+const OPTIONS: ExtractOptions = {
+  enableEnrichment: true,
+  enableReviews: false,
+  enableImageTags: false,
+  enableSimilarProducts: false,
+  countryCode: 'us',
+};
 
 let engines: Engines;
 let clients: AwsClients;
@@ -63,7 +120,10 @@ let shop: Awaited<ReturnType<typeof startTestShop>>;
 
 beforeAll(async () => {
   engines = await startEngines();
-  clients = createClients({ ...loadConfig({}), endpoints: { dynamodb: engines.dynamodbEndpoint, sqs: engines.sqsEndpoint } });
+  clients = createClients({
+    ...loadConfig({}),
+    endpoints: { dynamodb: engines.dynamodbEndpoint, sqs: engines.sqsEndpoint },
+  });
   shop = await startTestShop();
 });
 afterAll(async () => {
@@ -74,7 +134,12 @@ afterAll(async () => {
 
 function compose() {
   const started: string[] = [];
-  const workflows: WorkflowEngine = { async start(_w, id) { started.push(id); }, async stop() {} };
+  const workflows: WorkflowEngine = {
+    async start(_w, id) {
+      started.push(id);
+    },
+    async stop() {},
+  };
   const executions = createExecutions({ store: dynamoExecutionStore(clients.documents, engines.tableName), workflows });
   const results = dynamoExtractResultStore(clients.documents, engines.tableName);
   const vendors = dynamoVendorStore(clients.documents, engines.tableName);
@@ -91,19 +156,29 @@ function compose() {
 /** The invariant every status read must satisfy. */
 function checkInvariant(status: Awaited<ReturnType<ReturnType<typeof createExtractJobs>['status']>>) {
   const r = status.result;
-  expect(r.products_successful + r.products_failed + r.products_invalid + r.products_pending).toBe(r.products_requested);
+  expect(r.products_successful + r.products_failed + r.products_invalid + r.products_pending).toBe(
+    r.products_requested,
+  );
   const sum = (m: Record<string, number | undefined>) => Object.values(m).reduce((a, b) => a! + b!, 0);
   expect(sum(r.products_failed_by_reason)).toBe(r.products_failed);
   expect(sum(r.products_invalid_by_reason)).toBe(r.products_invalid);
-  for (const v of [...Object.values(r.products_failed_by_reason), ...Object.values(r.products_invalid_by_reason)]) expect(v).toBeGreaterThan(0);
+  for (const v of [...Object.values(r.products_failed_by_reason), ...Object.values(r.products_invalid_by_reason)])
+    expect(v).toBeGreaterThan(0);
 }
 
 describe('extraction jobs, step by step', () => {
   it('runs start -> prepare -> batches -> finalize with one result per input index and exact counts', async () => {
     const { jobs, steps, started } = compose();
     const urls = [
-      `${shop.origin}/p/1`, 'not a url', `${shop.origin}/p/2?utm_source=x`, `${shop.origin}/blocked`, `${shop.origin}/about`,
-      `${shop.origin}/p/1`, `${shop.origin}/p/2`, `${shop.origin}/down`, 'ftp://files.example/x',
+      `${shop.origin}/p/1`,
+      'not a url',
+      `${shop.origin}/p/2?utm_source=x`,
+      `${shop.origin}/blocked`,
+      `${shop.origin}/about`,
+      `${shop.origin}/p/1`,
+      `${shop.origin}/p/2`,
+      `${shop.origin}/down`,
+      'ftp://files.example/x',
     ];
     const start = await jobs.start({ org: 'org-a', kind: 'extract-urls', urls, options: OPTIONS });
     expect(start).toMatchObject({ status: 'pending', credits_used: 0, url_count: 9, valid_count: 7 });
@@ -113,12 +188,20 @@ describe('extraction jobs, step by step', () => {
     let status = await jobs.status({ org: 'org-a', executionId: start.execution_id });
     checkInvariant(status);
     expect(status).toMatchObject({ status: 'pending', results: null, credits_used: 0 });
-    expect(status.result).toMatchObject({ products_requested: 9, products_invalid: 2, products_invalid_by_reason: { malformed_url: 2 }, products_pending: 7 });
+    expect(status.result).toMatchObject({
+      products_requested: 9,
+      products_invalid: 2,
+      products_invalid_by_reason: { malformed_url: 2 },
+      products_pending: 7,
+    });
 
     const prepared = await steps.prepare({ executionId: start.execution_id });
     expect(prepared.proceed).toBe(true);
     // Duplicates travel with their first occurrence: 5 distinct URLs in batches of 3.
-    expect(prepared.batches).toEqual([{ id: 'b0', indices: [0, 2, 3, 5, 6] }, { id: 'b4', indices: [4, 7] }]);
+    expect(prepared.batches).toEqual([
+      { id: 'b0', indices: [0, 2, 3, 5, 6] },
+      { id: 'b4', indices: [4, 7] },
+    ]);
     status = await jobs.status({ org: 'org-a', executionId: start.execution_id });
     expect(status.status).toBe('running');
     checkInvariant(status);
@@ -151,14 +234,33 @@ describe('extraction jobs, step by step', () => {
     expect(status.credits_used).toBe(4);
     const items = status.results!.items;
     expect(items.map((r) => r.url)).toEqual(urls);
-    expect(items.map((r) => r.outcome)).toEqual(['success', 'malformed_url', 'success', 'automated_access_not_permitted', 'non_product_url', 'success', 'success', 'other', 'malformed_url']);
+    expect(items.map((r) => r.outcome)).toEqual([
+      'success',
+      'malformed_url',
+      'success',
+      'automated_access_not_permitted',
+      'non_product_url',
+      'success',
+      'success',
+      'other',
+      'malformed_url',
+    ]);
     expect(items[1]).toMatchObject({ success: false, retry: false, product: null });
     expect(items[5].product?.title).toBe('Product 1');
-    expect(status.results!.pagination).toEqual({ page: 1, page_size: 50, total_items: 9, total_pages: 1, has_next: false, has_prev: false });
+    expect(status.results!.pagination).toEqual({
+      page: 1,
+      page_size: 50,
+      total_items: 9,
+      total_pages: 1,
+      has_next: false,
+      has_prev: false,
+    });
 
     const page2 = await jobs.status({ org: 'org-a', executionId: start.execution_id, page: 2, pageSize: 4 });
     expect(page2.results!.items.map((r) => r.url)).toEqual(urls.slice(4, 8));
-    await expect(jobs.status({ org: 'org-b', executionId: start.execution_id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(jobs.status({ org: 'org-b', executionId: start.execution_id })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
   });
 
   it('loses no URL when a worker crashes mid-batch, and records a dead-lettered batch as other, retry true', async () => {
@@ -169,7 +271,9 @@ describe('extraction jobs, step by step', () => {
     expect(batches).toHaveLength(3);
 
     // Dies before storing its results: nothing counted; the redelivery does the batch.
-    await expect(crashingAt(0.34)({ executionId: execution_id, batch: batches[0] })).rejects.toBeInstanceOf(InjectedFault);
+    await expect(crashingAt(0.34)({ executionId: execution_id, batch: batches[0] })).rejects.toBeInstanceOf(
+      InjectedFault,
+    );
     let status = await jobs.status({ org: 'org-a', executionId: execution_id });
     checkInvariant(status);
     expect(status.result.products_pending).toBe(9);
@@ -178,24 +282,39 @@ describe('extraction jobs, step by step', () => {
     expect(status.result.products_successful).toBe(3);
 
     // Dies right after storing its results: the redelivery copies and counts them, fetching nothing.
-    await expect(crashingAt(0.67)({ executionId: execution_id, batch: batches[1] })).rejects.toBeInstanceOf(InjectedFault);
+    await expect(crashingAt(0.67)({ executionId: execution_id, batch: batches[1] })).rejects.toBeInstanceOf(
+      InjectedFault,
+    );
     status = await jobs.status({ org: 'org-a', executionId: execution_id });
     expect(status.result.products_pending).toBe(6);
     const fetches = shop.fetches();
-    expect(await steps.processBatch({ executionId: execution_id, batch: batches[1] })).toEqual({ state: 'done', counted: true });
+    expect(await steps.processBatch({ executionId: execution_id, batch: batches[1] })).toEqual({
+      state: 'done',
+      counted: true,
+    });
     expect(shop.fetches()).toBe(fetches);
     status = await jobs.status({ org: 'org-a', executionId: execution_id });
     expect(status.result).toMatchObject({ products_successful: 6, products_pending: 3 });
 
     // Batch 3 crashes every time before storing and lands in the DLQ.
-    await expect(crashingAt(0.1)({ executionId: execution_id, batch: batches[2] })).rejects.toBeInstanceOf(InjectedFault);
+    await expect(crashingAt(0.1)({ executionId: execution_id, batch: batches[2] })).rejects.toBeInstanceOf(
+      InjectedFault,
+    );
     expect(await steps.abandonBatch({ executionId: execution_id, batch: batches[2] })).toEqual({ abandoned: 3 });
     // A late delivery of the same message changes nothing.
-    expect(await steps.processBatch({ executionId: execution_id, batch: batches[2] })).toEqual({ state: 'done', counted: false });
+    expect(await steps.processBatch({ executionId: execution_id, batch: batches[2] })).toEqual({
+      state: 'done',
+      counted: false,
+    });
     await steps.finalize({ executionId: execution_id });
     status = await jobs.status({ org: 'org-a', executionId: execution_id });
     checkInvariant(status);
-    expect(status.result).toMatchObject({ products_successful: 6, products_failed: 3, products_failed_by_reason: { other: 3 }, products_pending: 0 });
+    expect(status.result).toMatchObject({
+      products_successful: 6,
+      products_failed: 3,
+      products_failed_by_reason: { other: 3 },
+      products_pending: 0,
+    });
     const lost = status.results!.items.find((r) => !r.success)!;
     expect(lost).toMatchObject({ outcome: 'other', retry: true, message: LOST_BATCH_MESSAGE });
   });
@@ -207,10 +326,16 @@ describe('extraction jobs, step by step', () => {
     const extractUrl: ExtractUrl = async (url, options) => {
       const result = await shop.extractUrl(url, options);
       const n = Number(url.split('-').pop());
-      return result.product ? { ...result, product: { ...result.product, url: `https://www.${vendorOf(n)}/products/${n}` } } : result;
+      return result.product
+        ? { ...result, product: { ...result.product, url: `https://www.${vendorOf(n)}/products/${n}` } }
+        : result;
     };
     const steps = createExtractSteps({ executions, results, extractUrl, catalog, batchUrls: 3, urlConcurrency: 2 });
-    const urls = [...Array.from({ length: 8 }, (_, i) => `${shop.origin}/p/dup-${i}`), `${shop.origin}/p/dup-3`, `${shop.origin}/about`];
+    const urls = [
+      ...Array.from({ length: 8 }, (_, i) => `${shop.origin}/p/dup-${i}`),
+      `${shop.origin}/p/dup-3`,
+      `${shop.origin}/about`,
+    ];
     const { execution_id } = await jobs.start({ org: 'org-a', kind: 'extract-urls', urls, options: OPTIONS });
     const { batches } = await steps.prepare({ executionId: execution_id });
     expect(batches.length).toBeGreaterThan(1);
@@ -222,7 +347,8 @@ describe('extraction jobs, step by step', () => {
     const status = await jobs.status({ org: 'org-a', executionId: execution_id });
     expect(status.result).toMatchObject({ products_successful: 9, products_pending: 0 });
 
-    const newest = async (vendor: string) => (await catalog.listUpdated({ vendor, offset: 0, limit: 1 })).items[0].updated_at;
+    const newest = async (vendor: string) =>
+      (await catalog.listUpdated({ vendor, offset: 0, limit: 1 })).items[0].updated_at;
     for (const vendor of ['dup-odd.example', 'dup-even.example']) {
       const stored = await vendors.get(vendor);
       expect(stored?.productCount).toBe(4);
@@ -232,7 +358,8 @@ describe('extraction jobs, step by step', () => {
     // Extracting the same products again moves the latest update forward and counts nothing.
     const before = (await vendors.get('dup-odd.example'))!.latestProductUpdate;
     const again = await jobs.start({ org: 'org-a', kind: 'extract-urls', urls: urls.slice(0, 4), options: OPTIONS });
-    for (const batch of (await steps.prepare({ executionId: again.execution_id })).batches) await steps.processBatch({ executionId: again.execution_id, batch });
+    for (const batch of (await steps.prepare({ executionId: again.execution_id })).batches)
+      await steps.processBatch({ executionId: again.execution_id, batch });
     const after = await vendors.get('dup-odd.example');
     expect(after?.productCount).toBe(4);
     expect(after!.latestProductUpdate > before).toBe(true);
@@ -248,7 +375,10 @@ describe('extraction jobs, step by step', () => {
     await steps.processBatch({ executionId: execution_id, batch: batches[0] });
     const cancelled = await jobs.cancel({ org: 'org-a', executionId: execution_id });
     expect(cancelled).toEqual({ execution_id, status: 'failed', error: 'Execution was cancelled' });
-    expect(await steps.processBatch({ executionId: execution_id, batch: batches[1] })).toEqual({ state: 'skipped', counted: false });
+    expect(await steps.processBatch({ executionId: execution_id, batch: batches[1] })).toEqual({
+      state: 'skipped',
+      counted: false,
+    });
     expect(await steps.finalize({ executionId: execution_id })).toMatchObject({ status: 'failed' });
     const status = await jobs.status({ org: 'org-a', executionId: execution_id });
     checkInvariant(status);
@@ -260,11 +390,25 @@ describe('extraction jobs, step by step', () => {
 
   it('validates input: empty, too many, and reject mode with invalid_urls', async () => {
     const { jobs } = compose();
-    await expect(jobs.start({ org: 'o', kind: 'extract-urls', urls: [], options: OPTIONS })).rejects.toMatchObject({ code: 'INVALID_PARAMETER' });
-    await expect(jobs.start({ org: 'o', kind: 'extract-urls', urls: Array(1001).fill('a.example'), options: OPTIONS })).rejects.toMatchObject({ code: 'INVALID_PARAMETER' });
-    const error = (await jobs.start({ org: 'o', kind: 'extract-urls', urls: ['shop.example/p', 'javascript:alert(1)'], options: OPTIONS, onInvalid: 'reject' }).catch((e) => e)) as AppError;
+    await expect(jobs.start({ org: 'o', kind: 'extract-urls', urls: [], options: OPTIONS })).rejects.toMatchObject({
+      code: 'INVALID_PARAMETER',
+    });
+    await expect(
+      jobs.start({ org: 'o', kind: 'extract-urls', urls: Array(1001).fill('a.example'), options: OPTIONS }),
+    ).rejects.toMatchObject({ code: 'INVALID_PARAMETER' });
+    const error = (await jobs
+      .start({
+        org: 'o',
+        kind: 'extract-urls',
+        urls: ['shop.example/p', 'javascript:alert(1)'],
+        options: OPTIONS,
+        onInvalid: 'reject',
+      })
+      .catch((e) => e)) as AppError;
     expect(error.code).toBe('INVALID_PARAMETER');
-    expect(error.context.invalid_urls).toEqual([{ index: 1, url: 'javascript:alert(1)', problem: 'unsupported scheme javascript' }]);
+    expect(error.context.invalid_urls).toEqual([
+      { index: 1, url: 'javascript:alert(1)', problem: 'unsupported scheme javascript' },
+    ]);
   });
 
   it('lists the org extractions newest first', async () => {
@@ -283,29 +427,46 @@ describe('synchronous extraction and the product store', () => {
     const { catalog, vendors } = compose();
     const url = `${shop.origin}/p/sync-1`;
     const before = shop.fetches();
-    const first = await extractNow({ urls: [url, 'nope', url], options: OPTIONS }, { extractUrl: shop.extractUrl, catalog });
+    const first = await extractNow(
+      { urls: [url, 'nope', url], options: OPTIONS },
+      { extractUrl: shop.extractUrl, catalog },
+    );
     expect(first.results.map((r: UrlResult) => r.outcome)).toEqual(['success', 'malformed_url', 'success']);
     expect(first).toMatchObject({ total_requested: 3, total_successful: 2, total_failed: 1 });
     expect(shop.fetches() - before).toBe(1);
 
-    const again = await extractNow({ urls: [url], options: { ...OPTIONS, enableEnrichment: false } }, { extractUrl: shop.extractUrl, catalog });
+    const again = await extractNow(
+      { urls: [url], options: { ...OPTIONS, enableEnrichment: false } },
+      { extractUrl: shop.extractUrl, catalog },
+    );
     expect(again.fromStore).toEqual([true]);
     expect(shop.fetches() - before).toBe(1);
     // Enrichment off: the governed fields are null even though the stored record has them.
     expect(again.results[0].product).toMatchObject({ attributes: null, product_type: null });
 
-    const withReviews = await extractNow({ urls: [url], options: { ...OPTIONS, enableReviews: true } }, { extractUrl: shop.extractUrl, catalog });
+    const withReviews = await extractNow(
+      { urls: [url], options: { ...OPTIONS, enableReviews: true } },
+      { extractUrl: shop.extractUrl, catalog },
+    );
     expect(withReviews.fromStore).toEqual([false]);
-    const forced = await extractNow({ urls: [url], options: OPTIONS, forceExtraction: true }, { extractUrl: shop.extractUrl, catalog });
+    const forced = await extractNow(
+      { urls: [url], options: OPTIONS, forceExtraction: true },
+      { extractUrl: shop.extractUrl, catalog },
+    );
     expect(forced.fromStore).toEqual([false]);
     expect(shop.fetches() - before).toBe(3);
 
     const vendor = await vendors.get('127.0.0.1');
     expect(vendor?.productCount).toBeGreaterThanOrEqual(1);
     const countBefore = vendor!.productCount;
-    await extractNow({ urls: [url], options: OPTIONS, forceExtraction: true }, { extractUrl: shop.extractUrl, catalog });
+    await extractNow(
+      { urls: [url], options: OPTIONS, forceExtraction: true },
+      { extractUrl: shop.extractUrl, catalog },
+    );
     expect((await vendors.get('127.0.0.1'))!.productCount).toBe(countBefore);
 
-    await expect(extractNow({ urls: Array(51).fill(url), options: OPTIONS }, { extractUrl: shop.extractUrl })).rejects.toMatchObject({ code: 'INVALID_PARAMETER' });
+    await expect(
+      extractNow({ urls: Array(51).fill(url), options: OPTIONS }, { extractUrl: shop.extractUrl }),
+    ).rejects.toMatchObject({ code: 'INVALID_PARAMETER' });
   });
 });

@@ -4,7 +4,13 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acceptLanguageFor, createHttpFetcher, isBlockedIp, parseRetryAfter, type HttpFetcherOptions } from '../../lambdas/adapters/http-fetch';
+import {
+  acceptLanguageFor,
+  createHttpFetcher,
+  isBlockedIp,
+  parseRetryAfter,
+  type HttpFetcherOptions,
+} from '../../lambdas/adapters/http-fetch';
 import { createGuardedLookup } from '../../lambdas/adapters/http-fetch/ssrf';
 import { FetchFailure, type FetchRequest } from '../../lambdas/ports/fetcher';
 import { flakyFailuresFor, startStoreSimulator, type StoreSimulator } from '../stores';
@@ -50,13 +56,25 @@ describe('successful fetches', () => {
 
   it('sends the identifying User-Agent, Accept-Language for the country and the logical Host', async () => {
     const fetcher = fetcherFor();
-    const echo = await fetcher.fetch({ url: 'https://jsonld-shop.test/debug/headers', countryCode: 'de', headers: { Accept: 'application/json' } });
+    const echo = await fetcher.fetch({
+      url: 'https://jsonld-shop.test/debug/headers',
+      countryCode: 'de',
+      headers: { Accept: 'application/json' },
+    });
     const { headers } = JSON.parse(echo.body) as { headers: Record<string, string> };
     expect(headers['accept-language']).toBe('de-DE,de;q=0.9,en;q=0.5');
     expect(headers['user-agent']).toMatch(/^ProductDataService\/1\.0 \(\+https:\/\//);
     expect(headers.host).toBe('jsonld-shop.test');
     expect(headers['accept-encoding']).toMatch(/gzip/);
-    const us = JSON.parse((await fetcher.fetch({ url: 'https://www.jsonld-shop.test/debug/headers', countryCode: 'us', headers: { Accept: 'application/json' } })).body);
+    const us = JSON.parse(
+      (
+        await fetcher.fetch({
+          url: 'https://www.jsonld-shop.test/debug/headers',
+          countryCode: 'us',
+          headers: { Accept: 'application/json' },
+        })
+      ).body,
+    );
     expect(us.headers['accept-language']).toBe('en-US,en;q=0.9');
     expect(us.headers.host).toBe('www.jsonld-shop.test');
   });
@@ -80,7 +98,10 @@ describe('successful fetches', () => {
     expect((await failure(fetcher.fetch({ url: `${product.url}.js` }))).kind).toBe('non_html');
     const ajax = await fetcher.fetch({ url: `${product.url}.js`, headers: { Accept: 'application/json' } });
     expect(JSON.parse(ajax.body).price).toBe(Math.round(product.price * 100));
-    const woo = await fetcher.fetch({ url: 'https://woo-home.test/wp-json/wc/store/v1/products?per_page=3', headers: { accept: 'application/json' } });
+    const woo = await fetcher.fetch({
+      url: 'https://woo-home.test/wp-json/wc/store/v1/products?per_page=3',
+      headers: { accept: 'application/json' },
+    });
     expect(JSON.parse(woo.body)).toHaveLength(3);
   });
 });
@@ -148,9 +169,14 @@ describe('failures', () => {
   });
 
   it('can be told to ignore robots.txt', async () => {
-    const page = await fetcherFor({ respectRobots: false }).fetch({ url: sim.store('robots-blocked.test').productUrl(0) });
+    const page = await fetcherFor({ respectRobots: false }).fetch({
+      url: sim.store('robots-blocked.test').productUrl(0),
+    });
     expect(page.status).toBe(200);
-    const perRequest = await fetcherFor().fetch({ url: sim.store('robots-blocked.test').productUrl(1), ignoreRobots: true });
+    const perRequest = await fetcherFor().fetch({
+      url: sim.store('robots-blocked.test').productUrl(1),
+      ignoreRobots: true,
+    });
     expect(perRequest.status).toBe(200);
   });
 
@@ -166,10 +192,14 @@ describe('failures', () => {
     const fetcher = fetcherFor();
     expect((await failure(fetcher.fetch({ url: `http://127.0.0.1:${sim.port}/` }))).kind).toBe('blocked_address');
     expect((await failure(fetcher.fetch({ url: 'http://[::1]/' }))).kind).toBe('blocked_address');
-    expect((await failure(fetcher.fetch({ url: 'http://169.254.169.254/latest/meta-data/' }))).kind).toBe('blocked_address');
+    expect((await failure(fetcher.fetch({ url: 'http://169.254.169.254/latest/meta-data/' }))).kind).toBe(
+      'blocked_address',
+    );
     // A name that resolves to loopback is refused inside the socket's own DNS lookup.
     const lookup = createGuardedLookup();
-    const error = await new Promise<NodeJS.ErrnoException | null>((resolve) => lookup('localhost', { all: true }, (e) => resolve(e)));
+    const error = await new Promise<NodeJS.ErrnoException | null>((resolve) =>
+      lookup('localhost', { all: true }, (e) => resolve(e)),
+    );
     expect(error?.code).toBe('EBLOCKEDADDRESS');
   });
 
@@ -178,9 +208,15 @@ describe('failures', () => {
     const metadata = await failure(fetcher.fetch({ url: 'https://redirect-private.test/to-metadata' }));
     expect(metadata.kind).toBe('blocked_address');
     expect(metadata.details.finalUrl).toContain('169.254.169.254');
-    expect((await failure(fetcher.fetch({ url: 'https://redirect-private.test/to-private' }))).kind).toBe('blocked_address');
-    expect((await failure(fetcher.fetch({ url: 'https://redirect-private.test/to-loopback' }))).kind).toBe('blocked_address');
-    expect((await failure(fetcher.fetch({ url: 'https://redirect-private.test/to-ipv6-mapped' }))).kind).toBe('blocked_address');
+    expect((await failure(fetcher.fetch({ url: 'https://redirect-private.test/to-private' }))).kind).toBe(
+      'blocked_address',
+    );
+    expect((await failure(fetcher.fetch({ url: 'https://redirect-private.test/to-loopback' }))).kind).toBe(
+      'blocked_address',
+    );
+    expect((await failure(fetcher.fetch({ url: 'https://redirect-private.test/to-ipv6-mapped' }))).kind).toBe(
+      'blocked_address',
+    );
     expect((await failure(fetcher.fetch({ url: 'https://redirect-private.test/to-ftp' }))).kind).toBe('malformed_url');
     expect((await failure(fetcher.fetch({ url: 'https://redirect-chain.test/loop' }))).kind).toBe('too_many_redirects');
   });
@@ -189,7 +225,9 @@ describe('failures', () => {
     const fetcher = fetcherFor();
     expect((await failure(fetcher.fetch({ url: sim.store('huge-page.test').productUrl(0) }))).kind).toBe('too_large');
     expect((await failure(fetcher.fetch({ url: 'https://huge-page.test/huge-declared' }))).kind).toBe('too_large');
-    expect((await failure(fetcherFor({ maxBytes: 1000 }).fetch({ url: sim.store('jsonld-shop.test').productUrl(0) }))).kind).toBe('too_large');
+    expect(
+      (await failure(fetcherFor({ maxBytes: 1000 }).fetch({ url: sim.store('jsonld-shop.test').productUrl(0) }))).kind,
+    ).toBe('too_large');
   });
 
   it('refuses non-HTML documents', async () => {
@@ -250,10 +288,24 @@ describe('politeness and egress', () => {
 
 describe('helpers', () => {
   it('classifies addresses', () => {
-    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fd00:ec2::254', 'fe80::1', '::ffff:127.0.0.1', '::ffff:169.254.169.254']) {
+    for (const address of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      'fd00:ec2::254',
+      'fe80::1',
+      '::ffff:127.0.0.1',
+      '::ffff:169.254.169.254',
+    ]) {
       expect(isBlockedIp(address), address).toBe(true);
     }
-    for (const address of ['8.8.8.8', '151.101.1.69', '2606:4700::1111']) expect(isBlockedIp(address), address).toBe(false);
+    for (const address of ['8.8.8.8', '151.101.1.69', '2606:4700::1111'])
+      expect(isBlockedIp(address), address).toBe(false);
   });
 
   it('builds Accept-Language per country', () => {

@@ -15,7 +15,11 @@ import { hashKey } from '../../lambdas/domain/accounts/keys';
 
 const run = promisify(execFile);
 let engines: Engines;
-const storeOn = (e: Engines) => dynamoAccountStore(createClients({ ...loadConfig({}), endpoints: { dynamodb: e.dynamodbEndpoint } }).documents, e.tableName);
+const storeOn = (e: Engines) =>
+  dynamoAccountStore(
+    createClients({ ...loadConfig({}), endpoints: { dynamodb: e.dynamodbEndpoint } }).documents,
+    e.tableName,
+  );
 
 beforeAll(async () => {
   engines = await startEngines();
@@ -34,8 +38,14 @@ describe('accounts store', () => {
     expect(beta.scopes).toEqual(['search', 'usage']);
     expect(beta.keyHash).toBe(hashKey('boot-key-abcdefghij'));
     expect(JSON.stringify(await store.listKeys())).not.toContain('boot-key-abcdefghij');
-    expect(await authenticateKey(store, 'boot-key-abcdefghij')).toEqual({ org: 'beta', keyId: beta.keyId, scopes: ['search', 'usage'] });
-    await expect(createKey(store, { org: 'other', key: 'boot-key-abcdefghij' })).rejects.toThrow(/another organization/);
+    expect(await authenticateKey(store, 'boot-key-abcdefghij')).toEqual({
+      org: 'beta',
+      keyId: beta.keyId,
+      scopes: ['search', 'usage'],
+    });
+    await expect(createKey(store, { org: 'other', key: 'boot-key-abcdefghij' })).rejects.toThrow(
+      /another organization/,
+    );
   });
 
   it('mints the development key once, ever', async () => {
@@ -59,7 +69,10 @@ describe('accounts store', () => {
 
 describe('keys CLI', () => {
   const cli = (args: string[], dataDir: string) =>
-    run('npx', ['tsx', 'bin/keys.ts', ...args], { env: { ...process.env, PDS_DATA_DIR: dataDir, NODE_NO_WARNINGS: '1' }, timeout: 60_000 });
+    run('npx', ['tsx', 'bin/keys.ts', ...args], {
+      env: { ...process.env, PDS_DATA_DIR: dataDir, NODE_NO_WARNINGS: '1' },
+      timeout: 60_000,
+    });
 
   it('creates, lists and revokes keys in a data directory', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'pds-keys-'));
@@ -78,7 +91,10 @@ describe('keys CLI', () => {
   it('uses the running server named in runtime.json', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'pds-keys-live-'));
     // This test process plays the server: its pid is alive and its engines answer.
-    writeFileSync(join(dataDir, 'runtime.json'), JSON.stringify({ pid: process.pid, dynamodbEndpoint: engines.dynamodbEndpoint, tableName: engines.tableName }));
+    writeFileSync(
+      join(dataDir, 'runtime.json'),
+      JSON.stringify({ pid: process.pid, dynamodbEndpoint: engines.dynamodbEndpoint, tableName: engines.tableName }),
+    );
     const created = await cli(['create', '--org', 'live-org'], dataDir);
     expect(created.stderr).toContain('running server');
     const key = /key:\s+(\S+)/.exec(created.stdout)![1];

@@ -43,7 +43,11 @@ describe('key cache', () => {
   it('answers repeated lookups from memory; a revocation elsewhere takes effect after the TTL, here at once', async () => {
     let now = 1_000_000;
     const here = connect();
-    const cached = withKeyCache(dynamoAccountStore(here.documents, here.tableName), { ttlMs: 5_000, negativeTtlMs: 1_000, clock: () => now });
+    const cached = withKeyCache(dynamoAccountStore(here.documents, here.tableName), {
+      ttlMs: 5_000,
+      negativeTtlMs: 1_000,
+      clock: () => now,
+    });
     const elsewhere = dynamoAccountStore(connect().documents, engines.tableName);
 
     const first = await createKey(elsewhere, { org: 'cache-org' });
@@ -66,7 +70,10 @@ describe('key cache', () => {
 
   it('remembers unknown keys only briefly, and forgets them when the key is created here', async () => {
     let now = 2_000_000;
-    const cached = withKeyCache(dynamoAccountStore(connect().documents, engines.tableName), { negativeTtlMs: 1_000, clock: () => now });
+    const cached = withKeyCache(dynamoAccountStore(connect().documents, engines.tableName), {
+      negativeTtlMs: 1_000,
+      clock: () => now,
+    });
     const elsewhere = dynamoAccountStore(connect().documents, engines.tableName);
     const key = 'pds_cache-test-key-created-later-0001';
     expect(await authenticateKey(cached, key)).toBeNull();
@@ -92,7 +99,11 @@ describe('usage meter', () => {
     const paths = ['/v2/vendors', '/v2/usage', '/api/search'];
     await Promise.all(Array.from({ length: 300 }, (_, i) => meter.record('meter-org', paths[i % 3], at)));
     const rows = await store.read('meter-org', null);
-    expect(Object.fromEntries(rows.map((r) => [r.path, r.calls]))).toEqual({ '/v2/vendors': 100, '/v2/usage': 100, '/api/search': 100 });
+    expect(Object.fromEntries(rows.map((r) => [r.path, r.calls]))).toEqual({
+      '/v2/vendors': 100,
+      '/v2/usage': 100,
+      '/api/search': 100,
+    });
     const writes = db.sent.filter((c) => c === 'UpdateItemCommand').length;
     expect(writes).toBeGreaterThanOrEqual(3);
     expect(writes).toBeLessThan(300);
@@ -107,7 +118,9 @@ describe('usage meter', () => {
   it('rejects every call of a failed write', async () => {
     const missing = connect('no-such-table');
     const meter = createUsageMeter(dynamoUsageStore(missing.documents, missing.tableName).add);
-    const results = await Promise.allSettled(Array.from({ length: 5 }, () => meter.record('x', '/v2/vendors', new Date())));
+    const results = await Promise.allSettled(
+      Array.from({ length: 5 }, () => meter.record('x', '/v2/vendors', new Date())),
+    );
     expect(results.map((r) => r.status)).toEqual(Array(5).fill('rejected'));
   });
 });
@@ -116,7 +129,10 @@ describe('vendor list cache', () => {
   it('reads the list once per TTL; writes here show at once, writes elsewhere after the TTL', async () => {
     let now = 3_000_000;
     const here = connect();
-    const cached = withVendorListCache(dynamoVendorStore(here.documents, here.tableName), { ttlMs: 1_000, clock: () => now });
+    const cached = withVendorListCache(dynamoVendorStore(here.documents, here.tableName), {
+      ttlMs: 1_000,
+      clock: () => now,
+    });
     const elsewhere = dynamoVendorStore(connect().documents, engines.tableName);
     const seen = (vendor: string) => ({ vendor, newProduct: true, updatedAt: '2026-01-01T00:00:00.000Z' });
 

@@ -10,20 +10,29 @@ let server: RunningHttpServer;
 beforeAll(async () => {
   server = await startHttpServer({
     port: 0,
-    loadHandler: async (route) => (async (event: APIGatewayProxyEventV2, context: Context) => {
-      seen.push({ event, remaining: context.getRemainingTimeInMillis(), requestId: context.awsRequestId });
-      if (event.rawPath === '/v2/usage') {
-        return { statusCode: 200, headers: { 'content-type': 'image/png' }, cookies: ['a=1', 'b=2'], body: Buffer.from([0, 1, 2, 255]).toString('base64'), isBase64Encoded: true };
-      }
-      return { statusCode: route ? 200 : 404, headers: { 'x-route': route?.operationId ?? 'fallback' }, body: 'ok' };
-    }) as LocalHandler,
+    loadHandler: async (route) =>
+      (async (event: APIGatewayProxyEventV2, context: Context) => {
+        seen.push({ event, remaining: context.getRemainingTimeInMillis(), requestId: context.awsRequestId });
+        if (event.rawPath === '/v2/usage') {
+          return {
+            statusCode: 200,
+            headers: { 'content-type': 'image/png' },
+            cookies: ['a=1', 'b=2'],
+            body: Buffer.from([0, 1, 2, 255]).toString('base64'),
+            isBase64Encoded: true,
+          };
+        }
+        return { statusCode: route ? 200 : 404, headers: { 'x-route': route?.operationId ?? 'fallback' }, body: 'ok' };
+      }) as LocalHandler,
   });
 });
 afterAll(async () => server?.close());
 
 describe('local http server', () => {
   it('builds an API Gateway v2 event from the route table', async () => {
-    const response = await fetch(`${server.url}/v2/extract/extract-urls-1?page=2&tag=a&tag=b`, { headers: { 'X-Custom': 'Yes', cookie: 'c=3; d=4' } });
+    const response = await fetch(`${server.url}/v2/extract/extract-urls-1?page=2&tag=a&tag=b`, {
+      headers: { 'X-Custom': 'Yes', cookie: 'c=3; d=4' },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('x-route')).toBe('v2ExtractStatus');
     const { event, remaining, requestId } = seen.at(-1)!;
@@ -35,16 +44,31 @@ describe('local http server', () => {
       queryStringParameters: { page: '2', tag: 'a,b' },
       pathParameters: { execution_id: 'extract-urls-1' },
       cookies: ['c=3', 'd=4'],
-      requestContext: { http: { method: 'GET', path: '/v2/extract/extract-urls-1' }, routeKey: 'GET /v2/extract/{execution_id}', requestId },
+      requestContext: {
+        http: { method: 'GET', path: '/v2/extract/extract-urls-1' },
+        routeKey: 'GET /v2/extract/{execution_id}',
+        requestId,
+      },
     });
     expect(event.headers['x-custom']).toBe('Yes');
     expect(remaining).toBeGreaterThan(20_000);
   });
 
   it('sends binary bodies base64-encoded and text bodies as text', async () => {
-    await fetch(`${server.url}/v2/extract`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: Buffer.from([1, 2, 3]) });
-    expect(seen.at(-1)!.event).toMatchObject({ body: Buffer.from([1, 2, 3]).toString('base64'), isBase64Encoded: true });
-    await fetch(`${server.url}/v2/extract`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":"é"}' });
+    await fetch(`${server.url}/v2/extract`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: Buffer.from([1, 2, 3]),
+    });
+    expect(seen.at(-1)!.event).toMatchObject({
+      body: Buffer.from([1, 2, 3]).toString('base64'),
+      isBase64Encoded: true,
+    });
+    await fetch(`${server.url}/v2/extract`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"a":"é"}',
+    });
     expect(seen.at(-1)!.event).toMatchObject({ body: '{"a":"é"}', isBase64Encoded: false });
   });
 
@@ -58,7 +82,11 @@ describe('local http server', () => {
   });
 
   it('refuses bodies over the event cap without buffering them', async () => {
-    const response = await fetch(`${server.url}/v1/products`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.alloc(7 * 1024 * 1024) });
+    const response = await fetch(`${server.url}/v1/products`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.alloc(7 * 1024 * 1024),
+    });
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
   });

@@ -23,7 +23,9 @@ describe('dynamo rate limit store', () => {
     const stores = [storeFor(), storeFor(), storeFor()];
     const policy = { ratePerSecond: 10, burst: 12 };
     const now = 1_700_000_000_000;
-    const decisions = await Promise.all(Array.from({ length: 60 }, (_, i) => stores[i % 3].take('bucket-a', policy, now)));
+    const decisions = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => stores[i % 3].take('bucket-a', policy, now)),
+    );
     expect(decisions.filter((d) => d.allowed)).toHaveLength(12);
     for (const d of decisions.filter((d) => !d.allowed)) expect(d.retryAfterSeconds).toBe(1);
   });

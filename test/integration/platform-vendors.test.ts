@@ -29,14 +29,20 @@ afterAll(async () => {
 });
 
 const depsFor = (env: Record<string, string>) =>
-  createContainer(loadConfig({ PDS_TABLE_NAME: engines.tableName, PDS_DYNAMODB_ENDPOINT: engines.dynamodbEndpoint, ...env }));
+  createContainer(
+    loadConfig({ PDS_TABLE_NAME: engines.tableName, PDS_DYNAMODB_ENDPOINT: engines.dynamodbEndpoint, ...env }),
+  );
 
 describe('vendor store', () => {
   it('maps a missing table to DB_ERROR and a silent database to DB_TIMEOUT', async () => {
     const missing = depsFor({ PDS_TABLE_NAME: 'no-such-table' });
     const error = await listVendorSummaries(missing.vendors, missing.merchants).catch((e) => e);
     expect(error).toBeInstanceOf(AppError);
-    expect(errorBody('legacy', error, 'r')).toEqual({ error: 'The database request failed', details: expect.any(String), code: 'DB_ERROR' });
+    expect(errorBody('legacy', error, 'r')).toEqual({
+      error: 'The database request failed',
+      details: expect.any(String),
+      code: 'DB_ERROR',
+    });
 
     const stuck = depsFor({ PDS_DYNAMODB_ENDPOINT: `http://127.0.0.1:${blackHolePort}` });
     const timeout = await listVendorSummaries(stuck.vendors, stuck.merchants).catch((e) => e);
@@ -48,14 +54,24 @@ describe('vendor store', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'pds-merchants-')), 'merchants.json');
     writeFileSync(file, JSON.stringify(['merchant-shop.example']));
     const deps = depsFor({ PDS_AFFILIATE_MERCHANTS: file });
-    await recordProductSeen(deps.vendors, { vendor: 'merchant-shop.example', newProduct: true, updatedAt: '2026-01-01T00:00:00Z' });
-    await recordProductSeen(deps.vendors, { vendor: 'www.allbirds.com', newProduct: true, updatedAt: '2026-01-01T00:00:00Z' });
+    await recordProductSeen(deps.vendors, {
+      vendor: 'merchant-shop.example',
+      newProduct: true,
+      updatedAt: '2026-01-01T00:00:00Z',
+    });
+    await recordProductSeen(deps.vendors, {
+      vendor: 'www.allbirds.com',
+      newProduct: true,
+      updatedAt: '2026-01-01T00:00:00Z',
+    });
     const summaries = await listVendorSummaries(deps.vendors, deps.merchants);
     expect(Object.fromEntries(summaries.map((s) => [s.vendor, s.in_affiliate_network]))).toEqual({
       'allbirds.com': false,
       'merchant-shop.example': true,
     });
-    await expect(recordProductSeen(deps.vendors, { vendor: 'not a host', newProduct: true, updatedAt: '2026-01-01T00:00:00Z' })).rejects.toMatchObject({ code: 'INVALID_PARAMETER' });
+    await expect(
+      recordProductSeen(deps.vendors, { vendor: 'not a host', newProduct: true, updatedAt: '2026-01-01T00:00:00Z' }),
+    ).rejects.toMatchObject({ code: 'INVALID_PARAMETER' });
   });
 
   it('counts a batch of products in one write: exact under concurrent batches, latest update never moves back', async () => {
@@ -69,23 +85,47 @@ describe('vendor store', () => {
       { newProducts: 2, updatedAt: at(5) },
       { newProducts: 11, updatedAt: at(2) },
     ];
-    await Promise.all(batches.map((batch) => recordProductsSeen(deps.vendors, { vendor: 'www.batch-shop.example', ...batch })));
-    expect(await deps.vendors.get('batch-shop.example')).toMatchObject({ productCount: 25, latestProductUpdate: at(9), displayName: 'batch-shop.example' });
+    await Promise.all(
+      batches.map((batch) => recordProductsSeen(deps.vendors, { vendor: 'www.batch-shop.example', ...batch })),
+    );
+    expect(await deps.vendors.get('batch-shop.example')).toMatchObject({
+      productCount: 25,
+      latestProductUpdate: at(9),
+      displayName: 'batch-shop.example',
+    });
 
     // An older batch arriving late still counts, without moving the latest update back.
-    await recordProductsSeen(deps.vendors, { vendor: 'batch-shop.example', displayName: 'Batch Shop', newProducts: 3, updatedAt: new Date(at(0)) });
-    expect(await deps.vendors.get('batch-shop.example')).toMatchObject({ productCount: 28, latestProductUpdate: at(9), displayName: 'Batch Shop' });
+    await recordProductsSeen(deps.vendors, {
+      vendor: 'batch-shop.example',
+      displayName: 'Batch Shop',
+      newProducts: 3,
+      updatedAt: new Date(at(0)),
+    });
+    expect(await deps.vendors.get('batch-shop.example')).toMatchObject({
+      productCount: 28,
+      latestProductUpdate: at(9),
+      displayName: 'Batch Shop',
+    });
     // The single-product call adds to the same count.
     await recordProductSeen(deps.vendors, { vendor: 'batch-shop.example', newProduct: true, updatedAt: at(10) });
-    expect(await deps.vendors.get('batch-shop.example')).toMatchObject({ productCount: 29, latestProductUpdate: at(10) });
+    expect(await deps.vendors.get('batch-shop.example')).toMatchObject({
+      productCount: 29,
+      latestProductUpdate: at(10),
+    });
     // The cached list sees the writes at once.
     expect((await deps.vendors.listAll()).find((v) => v.vendor === 'batch-shop.example')?.productCount).toBe(29);
 
     for (const newProducts of [-1, 1.5, Number.NaN]) {
-      await expect(recordProductsSeen(deps.vendors, { vendor: 'batch-shop.example', newProducts, updatedAt: at(11) })).rejects.toMatchObject({ code: 'INVALID_PARAMETER' });
+      await expect(
+        recordProductsSeen(deps.vendors, { vendor: 'batch-shop.example', newProducts, updatedAt: at(11) }),
+      ).rejects.toMatchObject({ code: 'INVALID_PARAMETER' });
     }
-    await expect(recordProductsSeen(deps.vendors, { vendor: 'not a host', newProducts: 1, updatedAt: at(11) })).rejects.toMatchObject({ code: 'INVALID_PARAMETER' });
-    await expect(recordProductsSeen(deps.vendors, { vendor: 'batch-shop.example', newProducts: 1, updatedAt: 'yesterday' })).rejects.toMatchObject({ code: 'INVALID_PARAMETER' });
+    await expect(
+      recordProductsSeen(deps.vendors, { vendor: 'not a host', newProducts: 1, updatedAt: at(11) }),
+    ).rejects.toMatchObject({ code: 'INVALID_PARAMETER' });
+    await expect(
+      recordProductsSeen(deps.vendors, { vendor: 'batch-shop.example', newProducts: 1, updatedAt: 'yesterday' }),
+    ).rejects.toMatchObject({ code: 'INVALID_PARAMETER' });
     expect((await deps.vendors.get('batch-shop.example'))?.productCount).toBe(29);
   });
 });

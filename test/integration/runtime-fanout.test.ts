@@ -5,7 +5,7 @@ import '../../lambdas/local/polyfills';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
 import { DescribeExecutionCommand, ListExecutionsCommand, type SFNClient } from '@aws-sdk/client-sfn';
-import { GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { startEngines, type Engines } from '../../lambdas/local/engines';
 import { startStepFunctionsService, type StepFunctionsService } from '../../lambdas/local/stepfunctions/server';
 import { startSqsPollers, type SqsPollers } from '../../lambdas/local/sqs-poller';
@@ -41,7 +41,12 @@ beforeAll(async () => {
   service = await startStepFunctionsService({
     machines: [
       {
-        spec: { name: 'fanout', aslFile: 'fanout.asl.json', tasks: { Prepare: 'fanout-prepare', Finalize: 'fanout-finalize' }, queues: { Work: 'fanout-work' } },
+        spec: {
+          name: 'fanout',
+          aslFile: 'fanout.asl.json',
+          tasks: { Prepare: 'fanout-prepare', Finalize: 'fanout-finalize' },
+          queues: { Work: 'fanout-work' },
+        },
         aslDir: resolve(fixtures, 'statemachines'),
         workersDir: resolve(fixtures, 'workers'),
       },
@@ -98,7 +103,10 @@ async function until(what: string, predicate: () => boolean, maxMs = 20_000) {
 
 async function queueDepth(name: string) {
   const { Attributes } = await sqs.send(
-    new GetQueueAttributesCommand({ QueueUrl: engines.queueUrls[name], AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+    new GetQueueAttributesCommand({
+      QueueUrl: engines.queueUrls[name],
+      AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+    }),
   );
   return Number(Attributes?.ApproximateNumberOfMessages) + Number(Attributes?.ApproximateNumberOfMessagesNotVisible);
 }
@@ -113,7 +121,9 @@ describe('embedded runtime: fan-out through SQS with task tokens', () => {
     expect(described.status).toBe('SUCCEEDED');
     expect(described.name).toBe(id);
     expect(JSON.parse(described.input!)).toMatchObject({ executionId: id, batchSize: 2 });
-    expect(JSON.parse(described.output!)).toEqual({ summary: { executionId: id, batches: 4, processed: 7, failed: [] } });
+    expect(JSON.parse(described.output!)).toEqual({
+      summary: { executionId: id, batches: 4, processed: 7, failed: [] },
+    });
 
     const j = journal();
     expect(j.prepareCalls).toBe(2); // FlakyPrepare retried once
@@ -127,13 +137,19 @@ describe('embedded runtime: fan-out through SQS with task tokens', () => {
     await workflows.start('fanout', id, { executionId: id, urls, batchSize: 2 });
     await workflows.stop('fanout', id, 'late cancel');
     expect((await sfn.send(new DescribeExecutionCommand({ executionArn: arnOf(id) }))).status).toBe('SUCCEEDED');
-    const listed = await sfn.send(new ListExecutionsCommand({ stateMachineArn: service.stateMachineArns.fanout, statusFilter: 'SUCCEEDED' }));
+    const listed = await sfn.send(
+      new ListExecutionsCommand({ stateMachineArn: service.stateMachineArns.fanout, statusFilter: 'SUCCEEDED' }),
+    );
     expect(listed.executions?.map((e) => e.name)).toContain(id);
   });
 
   it('retries a failed message after the visibility timeout, dead-letters one that keeps failing', async () => {
     const id = 'fanout-dlq-1';
-    await workflows.start('fanout', id, { executionId: id, urls: ['a', 'fail-once', 'fail-always', 'b'], batchSize: 1 });
+    await workflows.start('fanout', id, {
+      executionId: id,
+      urls: ['a', 'fail-once', 'fail-always', 'b'],
+      batchSize: 1,
+    });
 
     const described = await settled(id);
     expect(described.status).toBe('SUCCEEDED');

@@ -24,7 +24,11 @@ interface Started {
 function spawnLocal(dataDir: string, maxMs = 60_000): Promise<Started> {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', PDS_DATA_DIR: dataDir };
   delete env.PDS_BOOTSTRAP_KEYS;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
+    cwd: process.cwd(),
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.add(child);
   let output = '';
   return new Promise((resolve, reject) => {
@@ -108,7 +112,10 @@ describe('startLocalService (in process)', () => {
     expect(service.bootstrappedKeyIds).toHaveLength(1);
     expect((await usage(service.url, key)).status).toBe(200);
     expect((await usage(service.url, 'wrong-key-0123456789')).status).toBe(401);
-    expect(JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'))).toMatchObject({ pid: process.pid, url: service.url });
+    expect(JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'))).toMatchObject({
+      pid: process.pid,
+      url: service.url,
+    });
 
     await expect(startLocalService(options)).rejects.toThrow(/already served by this process/);
 

@@ -20,7 +20,13 @@ let deps: Container;
 
 beforeAll(async () => {
   engines = await startEngines();
-  deps = createContainer(loadConfig({ [ENV.tableName]: engines.tableName, [ENV.dynamodbEndpoint]: engines.dynamodbEndpoint, AWS_REGION: 'us-east-1' }));
+  deps = createContainer(
+    loadConfig({
+      [ENV.tableName]: engines.tableName,
+      [ENV.dynamodbEndpoint]: engines.dynamodbEndpoint,
+      AWS_REGION: 'us-east-1',
+    }),
+  );
 }, 30_000);
 
 afterAll(async () => {
@@ -33,8 +39,20 @@ describe('resuming unfinished executions after a restart', () => {
     const { executions } = deps;
     const store = dynamoExecutionStore(deps.clients.documents, engines.tableName);
     const results = dynamoExtractResultStore(deps.clients.documents, engines.tableName);
-    const create = (kind: 'products-batch' | 'crawl' | 'agentic', workflow: string, extra: { waitingFor?: string; requested?: number } = {}) =>
-      executions.create({ org: 'org-r', kind, subject: kind === 'crawl' ? 'shop.example' : undefined, workflow, deadlineSeconds: 3600, waitingFor: extra.waitingFor, input: { requested: extra.requested ?? 0 } });
+    const create = (
+      kind: 'products-batch' | 'crawl' | 'agentic',
+      workflow: string,
+      extra: { waitingFor?: string; requested?: number } = {},
+    ) =>
+      executions.create({
+        org: 'org-r',
+        kind,
+        subject: kind === 'crawl' ? 'shop.example' : undefined,
+        workflow,
+        deadlineSeconds: 3600,
+        waitingFor: extra.waitingFor,
+        input: { requested: extra.requested ?? 0 },
+      });
 
     // A running extraction with every entry written, and a pending one whose entries never were.
     const urls = ['https://shop.example/p/1', 'https://shop.example/p/2', 'not a url'];
@@ -64,7 +82,9 @@ describe('resuming unfinished executions after a restart', () => {
       workflows,
       restartable: { extract: (id) => ({ executionId: id }), crawl: (id) => ({ crawlId: id }) },
       canResume: async (execution) =>
-        execution.status !== 'pending' || execution.kind !== 'products-batch' || (await results.all(execution.id)).length === (execution.input.requested ?? 0),
+        execution.status !== 'pending' ||
+        execution.kind !== 'products-batch' ||
+        (await results.all(execution.id)).length === (execution.input.requested ?? 0),
     });
 
     expect(started.sort((a, b) => a.id.localeCompare(b.id))).toEqual(
@@ -91,7 +111,12 @@ describe('resuming unfinished executions after a restart', () => {
       },
       stop: async () => undefined,
     };
-    const again = await resumeUnfinished({ store, executions, workflows: refusing, restartable: { extract: (id) => ({ executionId: id }), crawl: (id) => ({ crawlId: id }) } });
+    const again = await resumeUnfinished({
+      store,
+      executions,
+      workflows: refusing,
+      restartable: { extract: (id) => ({ executionId: id }), crawl: (id) => ({ crawlId: id }) },
+    });
     expect(again.failed.sort()).toEqual([running.id, crawl.id].sort());
     expect(again.resumed).toEqual([]);
     expect(again.waiting).toEqual([waiting.id]);

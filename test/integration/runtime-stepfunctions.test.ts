@@ -21,7 +21,14 @@ import type { QueueSpec } from '../../lambdas/topology/queues';
 
 const fixtures = resolve(process.cwd(), 'test/fixtures');
 // A queue no poller reads: the test plays the worker.
-const silentQueue: QueueSpec = { name: 'silent', worker: 'none', batchSize: 1, visibilityTimeoutSeconds: 30, maxReceiveCount: 3, envVar: 'PDS_TEST_SILENT' };
+const silentQueue: QueueSpec = {
+  name: 'silent',
+  worker: 'none',
+  batchSize: 1,
+  visibilityTimeoutSeconds: 30,
+  maxReceiveCount: 3,
+  envVar: 'PDS_TEST_SILENT',
+};
 
 let engines: Engines;
 let service: StepFunctionsService;
@@ -36,8 +43,15 @@ beforeAll(async () => {
     aslDir: resolve(fixtures, 'statemachines'),
   });
   // The same callback machine under an execution deadline, as the CDK stack sets WorkflowSpec.timeoutSeconds.
-  const deadline = { ...machine('callback-heartbeat'), spec: { ...machine('callback-heartbeat').spec, name: 'callback-deadline', timeoutSeconds: 1 } };
-  service = await startStepFunctionsService({ machines: [machine('callback-timeout'), machine('callback-heartbeat'), deadline], queueUrls: engines.queueUrls, sqs });
+  const deadline = {
+    ...machine('callback-heartbeat'),
+    spec: { ...machine('callback-heartbeat').spec, name: 'callback-deadline', timeoutSeconds: 1 },
+  };
+  service = await startStepFunctionsService({
+    machines: [machine('callback-timeout'), machine('callback-heartbeat'), deadline],
+    queueUrls: engines.queueUrls,
+    sqs,
+  });
   sfn = createClients({ ...loadConfig({}), endpoints: { stepFunctions: service.endpoint } }).sfn;
 });
 
@@ -59,7 +73,9 @@ async function settled(executionArn: string, maxMs = 30_000) {
 async function receiveToken(): Promise<{ taskToken: string; input: unknown }> {
   const url = engines.queueUrls.silent;
   for (let i = 0; i < 10; i++) {
-    const { Messages } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: url, WaitTimeSeconds: 2, MaxNumberOfMessages: 1 }));
+    const { Messages } = await sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: url, WaitTimeSeconds: 2, MaxNumberOfMessages: 1 }),
+    );
     const message = Messages?.[0];
     if (message) {
       await sqs.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: message.ReceiptHandle! }));
@@ -69,7 +85,11 @@ async function receiveToken(): Promise<{ taskToken: string; input: unknown }> {
   throw new Error('no callback message arrived');
 }
 
-const errorName = (promise: Promise<unknown>) => promise.then(() => 'no error', (e: Error) => e.name);
+const errorName = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'no error',
+    (e: Error) => e.name,
+  );
 
 describe('embedded Step Functions service', () => {
   it('completes a callback task with SendTaskSuccess and reports AWS error types', async () => {
@@ -82,11 +102,15 @@ describe('embedded Step Functions service', () => {
     // Same name and input while running: the same execution. Other input: a conflict.
     const again = await sfn.send(new StartExecutionCommand({ stateMachineArn, name: 'cb-1', input }));
     expect(again.executionArn).toBe(started.executionArn);
-    expect(await errorName(sfn.send(new StartExecutionCommand({ stateMachineArn, name: 'cb-1', input: '{"job":"y"}' })))).toBe('ExecutionAlreadyExists');
+    expect(
+      await errorName(sfn.send(new StartExecutionCommand({ stateMachineArn, name: 'cb-1', input: '{"job":"y"}' }))),
+    ).toBe('ExecutionAlreadyExists');
 
     const { taskToken, input: echoed } = await receiveToken();
     expect(echoed).toEqual({ job: 'x' });
-    expect((await sfn.send(new DescribeExecutionCommand({ executionArn: started.executionArn }))).status).toBe('RUNNING');
+    expect((await sfn.send(new DescribeExecutionCommand({ executionArn: started.executionArn }))).status).toBe(
+      'RUNNING',
+    );
     await sfn.send(new SendTaskHeartbeatCommand({ taskToken }));
     await sfn.send(new SendTaskSuccessCommand({ taskToken, output: JSON.stringify({ done: true }) }));
 
@@ -97,14 +121,31 @@ describe('embedded Step Functions service', () => {
 
     // The token is spent; a foreign string is not a token at all.
     expect(await errorName(sfn.send(new SendTaskSuccessCommand({ taskToken, output: '{}' })))).toBe('TaskDoesNotExist');
-    expect(await errorName(sfn.send(new SendTaskSuccessCommand({ taskToken: 'garbage', output: '{}' })))).toBe('InvalidToken');
+    expect(await errorName(sfn.send(new SendTaskSuccessCommand({ taskToken: 'garbage', output: '{}' })))).toBe(
+      'InvalidToken',
+    );
     await createStepFunctionsTaskCallbacks(sfn).succeed(taskToken, { late: true }); // tolerated
-    expect(await errorName(sfn.send(new DescribeExecutionCommand({ executionArn: executionArnFor(stateMachineArn, 'nope') })))).toBe('ExecutionDoesNotExist');
-    expect(await errorName(sfn.send(new DescribeExecutionCommand({ executionArn: 'not-an-arn' })))).toBe('InvalidArn');
-    expect(await errorName(sfn.send(new StartExecutionCommand({ stateMachineArn, name: 'has space' })))).toBe('InvalidName');
-    expect(await errorName(sfn.send(new StartExecutionCommand({ stateMachineArn, name: 'bad-input', input: '{' })))).toBe('InvalidExecutionInput');
     expect(
-      await errorName(sfn.send(new StartExecutionCommand({ stateMachineArn: stateMachineArn.replace('callback-heartbeat', 'missing'), name: 'x' }))),
+      await errorName(
+        sfn.send(new DescribeExecutionCommand({ executionArn: executionArnFor(stateMachineArn, 'nope') })),
+      ),
+    ).toBe('ExecutionDoesNotExist');
+    expect(await errorName(sfn.send(new DescribeExecutionCommand({ executionArn: 'not-an-arn' })))).toBe('InvalidArn');
+    expect(await errorName(sfn.send(new StartExecutionCommand({ stateMachineArn, name: 'has space' })))).toBe(
+      'InvalidName',
+    );
+    expect(
+      await errorName(sfn.send(new StartExecutionCommand({ stateMachineArn, name: 'bad-input', input: '{' }))),
+    ).toBe('InvalidExecutionInput');
+    expect(
+      await errorName(
+        sfn.send(
+          new StartExecutionCommand({
+            stateMachineArn: stateMachineArn.replace('callback-heartbeat', 'missing'),
+            name: 'x',
+          }),
+        ),
+      ),
     ).toBe('StateMachineDoesNotExist');
   });
 

@@ -26,13 +26,24 @@ let engines: Engines;
 let dataDir: string;
 let container: Container;
 
-const options = { countryCode: 'us', enableEnrichment: true, enableReviews: false, enableImageTags: false, enableSimilarProducts: false } as ExtractOptions;
+const options = {
+  countryCode: 'us',
+  enableEnrichment: true,
+  enableReviews: false,
+  enableImageTags: false,
+  enableSimilarProducts: false,
+} as ExtractOptions;
 
 beforeAll(async () => {
   engines = await startEngines();
   dataDir = mkdtempSync(join(tmpdir(), 'pds-search-feed-'));
   container = createContainer(
-    loadConfig({ PDS_TABLE_NAME: engines.tableName, PDS_DYNAMODB_ENDPOINT: engines.dynamodbEndpoint, PDS_DATA_DIR: dataDir, AWS_REGION: 'us-east-1' }),
+    loadConfig({
+      PDS_TABLE_NAME: engines.tableName,
+      PDS_DYNAMODB_ENDPOINT: engines.dynamodbEndpoint,
+      PDS_DATA_DIR: dataDir,
+      AWS_REGION: 'us-east-1',
+    }),
   );
 }, 30_000);
 
@@ -77,8 +88,14 @@ describe('search catches up with the table', () => {
 
     // A product stored later appears without a restart.
     const later = store.product(50);
-    await container.catalog.remember(later.url, options, { ...(await enrichedRecord(store, later)), title: 'Zeppelin Teapot' });
-    const teapot = await eventually(() => container.search.search({ query: 'zeppelin', mode: 'keywords', offset: 0, limit: 5 }), (r) => r.total === 1);
+    await container.catalog.remember(later.url, options, {
+      ...(await enrichedRecord(store, later)),
+      title: 'Zeppelin Teapot',
+    });
+    const teapot = await eventually(
+      () => container.search.search({ query: 'zeppelin', mode: 'keywords', offset: 0, limit: 5 }),
+      (r) => r.total === 1,
+    );
     expect(teapot.hits.map((h) => h.item.url)).toEqual([later.url]);
   }, 30_000);
 
@@ -86,14 +103,40 @@ describe('search catches up with the table', () => {
     const listings = dynamoListingStore(container.clients.documents, engines.tableName);
     const url = 'https://listing-only.test/products/quokka-lamp';
     const now = new Date().toISOString();
-    await listings.upsert('listing-only.test', 'Listing Only', 'crawl-listing-only-test-000000000001', [
-      { listing: { url, name: 'Quokka Lamp', images: [{ id: 'i1', url: 'https://listing-only.test/q.jpg', width: null, height: null, position: 1 }], price: { currency: 'USD', current_value: 42, compare_at_value: null } }, order: 0 },
-    ], now);
-    const listed = await eventually(() => container.search.search({ query: 'quokka lamp', mode: 'understand', offset: 0, limit: 5 }), (r) => r.total === 1);
+    await listings.upsert(
+      'listing-only.test',
+      'Listing Only',
+      'crawl-listing-only-test-000000000001',
+      [
+        {
+          listing: {
+            url,
+            name: 'Quokka Lamp',
+            images: [{ id: 'i1', url: 'https://listing-only.test/q.jpg', width: null, height: null, position: 1 }],
+            price: { currency: 'USD', current_value: 42, compare_at_value: null },
+          },
+          order: 0,
+        },
+      ],
+      now,
+    );
+    const listed = await eventually(
+      () => container.search.search({ query: 'quokka lamp', mode: 'understand', offset: 0, limit: 5 }),
+      (r) => r.total === 1,
+    );
     expect(listed.hits[0].item).toMatchObject({ source: 'listing', vendor: 'listing-only.test', url });
-    expect(listed.hits[0].item.product).toMatchObject({ title: 'Quokka Lamp', price: { current_value: 42 }, description: null });
+    expect(listed.hits[0].item.product).toMatchObject({
+      title: 'Quokka Lamp',
+      price: { current_value: 42 },
+      description: null,
+    });
 
-    const record = { ...(await enrichedRecord(store, store.product(55))), url, title: 'Quokka Lamp', description: 'A brass desk lamp shaped like a quokka.' };
+    const record = {
+      ...(await enrichedRecord(store, store.product(55))),
+      url,
+      title: 'Quokka Lamp',
+      description: 'A brass desk lamp shaped like a quokka.',
+    };
     await container.catalog.remember(url, options, record);
     const extracted = await eventually(
       () => container.search.search({ query: 'quokka lamp', mode: 'understand', offset: 0, limit: 5 }),
@@ -106,12 +149,32 @@ describe('search catches up with the table', () => {
   it('a listing a re-crawl removes leaves search', async () => {
     const listings = dynamoListingStore(container.clients.documents, engines.tableName);
     const url = 'https://listing-only.test/products/wombat-mug';
-    await listings.upsert('listing-only.test', 'Listing Only', 'crawl-listing-only-test-000000000002', [
-      { listing: { url, name: 'Wombat Mug', images: [], price: { currency: 'USD', current_value: 12, compare_at_value: null } }, order: 1 },
-    ], new Date().toISOString());
-    await eventually(() => container.search.search({ query: 'wombat', mode: 'keywords', offset: 0, limit: 5 }), (r) => r.total === 1);
+    await listings.upsert(
+      'listing-only.test',
+      'Listing Only',
+      'crawl-listing-only-test-000000000002',
+      [
+        {
+          listing: {
+            url,
+            name: 'Wombat Mug',
+            images: [],
+            price: { currency: 'USD', current_value: 12, compare_at_value: null },
+          },
+          order: 1,
+        },
+      ],
+      new Date().toISOString(),
+    );
+    await eventually(
+      () => container.search.search({ query: 'wombat', mode: 'keywords', offset: 0, limit: 5 }),
+      (r) => r.total === 1,
+    );
     await listings.removeListings('listing-only.test', [url]);
-    const after = await eventually(() => container.search.search({ query: 'wombat', mode: 'keywords', offset: 0, limit: 5 }), (r) => r.total === 0);
+    const after = await eventually(
+      () => container.search.search({ query: 'wombat', mode: 'keywords', offset: 0, limit: 5 }),
+      (r) => r.total === 0,
+    );
     expect(after.total).toBe(0);
   }, 30_000);
 
@@ -127,7 +190,10 @@ describe('search catches up with the table', () => {
       flags: { enrichment: true, reviews: false, image_tags: false, similar_products: false },
       updated_at: new Date(Date.now() - 1_000).toISOString(),
     });
-    const late = await eventually(() => container.search.search({ query: 'latecomer kettle', mode: 'keywords', offset: 0, limit: 5 }), (r) => r.total === 1);
+    const late = await eventually(
+      () => container.search.search({ query: 'latecomer kettle', mode: 'keywords', offset: 0, limit: 5 }),
+      (r) => r.total === 1,
+    );
     expect(late.total).toBe(1);
   }, 30_000);
 
@@ -171,7 +237,12 @@ describe('search catches up with the table', () => {
   it('the indexer worker (woken by the stream on AWS) catches up and writes the snapshot a new process starts from', async () => {
     const indexerDir = mkdtempSync(join(tmpdir(), 'pds-search-indexer-'));
     const indexer = createContainer(
-      loadConfig({ PDS_TABLE_NAME: engines.tableName, PDS_DYNAMODB_ENDPOINT: engines.dynamodbEndpoint, PDS_DATA_DIR: indexerDir, AWS_REGION: 'us-east-1' }),
+      loadConfig({
+        PDS_TABLE_NAME: engines.tableName,
+        PDS_DYNAMODB_ENDPOINT: engines.dynamodbEndpoint,
+        PDS_DATA_DIR: indexerDir,
+        AWS_REGION: 'us-east-1',
+      }),
     );
     installContainer(indexer);
     try {
@@ -187,8 +258,12 @@ describe('search catches up with the table', () => {
         now: Date.now,
       });
       const fromSnapshot = await reader.search({ query: 'quokka lamp', mode: 'understand', offset: 0, limit: 5 });
-      expect(fromSnapshot.hits.map((h) => [h.item.source, h.item.product.title])).toEqual([['extraction', 'Quokka Lamp']]);
-      expect((await reader.search({ query: 'hoodie', mode: 'understand', offset: 0, limit: 50 })).total).toBeGreaterThan(0);
+      expect(fromSnapshot.hits.map((h) => [h.item.source, h.item.product.title])).toEqual([
+        ['extraction', 'Quokka Lamp'],
+      ]);
+      expect(
+        (await reader.search({ query: 'hoodie', mode: 'understand', offset: 0, limit: 50 })).total,
+      ).toBeGreaterThan(0);
     } finally {
       installContainer(undefined);
       rmSync(indexerDir, { recursive: true, force: true });

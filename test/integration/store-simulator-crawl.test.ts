@@ -19,15 +19,18 @@ interface Reply {
 function get(sim: StoreSimulator, url: string): Promise<Reply> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port: sim.port, path: `${target.pathname}${target.search}`, headers: { host: target.host } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        let bytes = Buffer.concat(chunks);
-        if (res.headers['content-encoding'] === 'gzip') bytes = gunzipSync(bytes);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: bytes.toString('utf8'), bytes });
-      });
-    });
+    const req = http.get(
+      { host: '127.0.0.1', port: sim.port, path: `${target.pathname}${target.search}`, headers: { host: target.host } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          let bytes = Buffer.concat(chunks);
+          if (res.headers['content-encoding'] === 'gzip') bytes = gunzipSync(bytes);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: bytes.toString('utf8'), bytes });
+        });
+      },
+    );
     req.on('error', reject);
   });
 }
@@ -97,7 +100,15 @@ describe('crawl stores: ground truth', () => {
 
   it('extraction hosts are untouched: crawl stores are listed apart and resolve like every host', () => {
     expect(sim.stores.map((s) => s.host)).not.toContain('shopify-collections.test');
-    expect(sim.crawlStores.map((s) => s.host)).toEqual(expect.arrayContaining(['shopify-collections.test', 'woo-categories.test', 'sitemap-only.test', 'html-only.test', 'shopify-huge.test']));
+    expect(sim.crawlStores.map((s) => s.host)).toEqual(
+      expect.arrayContaining([
+        'shopify-collections.test',
+        'woo-categories.test',
+        'sitemap-only.test',
+        'html-only.test',
+        'shopify-huge.test',
+      ]),
+    );
     expect(sim.resolveEnv).toContain(`html-only.test=127.0.0.1:${sim.port}`);
     expect(() => sim.catalog('shopify-apparel.test')).toThrow();
   });
@@ -109,9 +120,9 @@ describe('Shopify-like store', () => {
   it('/collections.json gives every collection with its exact products_count', async () => {
     const { json } = await getJson(sim, `https://${host}/collections.json?limit=250`);
     const catalog = sim.catalog(host);
-    expect(json.collections.map((c: { handle: string; products_count: number }) => [c.handle, c.products_count])).toEqual(
-      catalog.collections.map((c) => [c.handle, c.size()]),
-    );
+    expect(
+      json.collections.map((c: { handle: string; products_count: number }) => [c.handle, c.products_count]),
+    ).toEqual(catalog.collections.map((c) => [c.handle, c.size()]));
     // Paged like Shopify: past the end is empty.
     expect((await getJson(sim, `https://${host}/collections.json?limit=250&page=2`)).json.collections).toEqual([]);
   });
@@ -140,7 +151,11 @@ describe('Shopify-like store', () => {
   it('home links every collection; collection HTML pages follow rel=next to exactly the members', async () => {
     const catalog = sim.catalog(host);
     const $ = load((await get(sim, `https://${host}/`)).body);
-    const linked = new Set($('a').map((_, a) => new URL($(a).attr('href')!, `https://${host}/`).href).get());
+    const linked = new Set(
+      $('a')
+        .map((_, a) => new URL($(a).attr('href')!, `https://${host}/`).href)
+        .get(),
+    );
     for (const c of catalog.collections) expect(linked.has(c.url)).toBe(true);
     const sale = catalog.collection('sale')!;
     const { urls, pages } = await followHtml(sim, sale.url);
@@ -161,9 +176,12 @@ describe('Shopify-like store', () => {
     const locs = index.entries.map((e) => e.loc);
     expect(locs).toContain(`https://${host}/sitemap_collections_1.xml`);
     const products: string[] = [];
-    for (const loc of locs.filter((l) => l.includes('sitemap_products_'))) products.push(...parseSitemap((await get(sim, loc)).body).entries.map((e) => e.loc));
+    for (const loc of locs.filter((l) => l.includes('sitemap_products_')))
+      products.push(...parseSitemap((await get(sim, loc)).body).entries.map((e) => e.loc));
     expect(products).toEqual(catalog.listingUrls());
-    const collections = parseSitemap((await get(sim, `https://${host}/sitemap_collections_1.xml`)).body).entries.map((e) => e.loc);
+    const collections = parseSitemap((await get(sim, `https://${host}/sitemap_collections_1.xml`)).body).entries.map(
+      (e) => e.loc,
+    );
     expect(collections).toEqual(catalog.collections.map((c) => c.url));
   });
 });
@@ -175,7 +193,9 @@ describe('WooCommerce-like store', () => {
   it('lists categories with exact counts', async () => {
     const catalog = sim.catalog(host);
     const { json } = await getJson(sim, `${api}/categories`);
-    expect(json.map((c: { id: number; count: number; permalink: string }) => [c.id, c.count, c.permalink])).toEqual(catalog.collections.map((c) => [c.id, c.size(), c.url]));
+    expect(json.map((c: { id: number; count: number; permalink: string }) => [c.id, c.count, c.permalink])).toEqual(
+      catalog.collections.map((c) => [c.id, c.size(), c.url]),
+    );
   });
 
   it('pages the Store API at 100 with X-WP-Total / X-WP-TotalPages, per category and overall', async () => {
@@ -187,7 +207,11 @@ describe('WooCommerce-like store', () => {
       expect(totalPages).toBe(Math.ceil(collection.size() / 100));
       const urls: string[] = first.json.map((p: { permalink: string }) => p.permalink);
       for (let page = 2; page <= totalPages; page++) {
-        urls.push(...(await getJson(sim, `${api}?category=${collection.id}&per_page=100&page=${page}`)).json.map((p: { permalink: string }) => p.permalink));
+        urls.push(
+          ...(await getJson(sim, `${api}?category=${collection.id}&per_page=100&page=${page}`)).json.map(
+            (p: { permalink: string }) => p.permalink,
+          ),
+        );
       }
       expect(urls).toEqual(collection.productUrls());
     }
@@ -195,7 +219,9 @@ describe('WooCommerce-like store', () => {
     const first = await getJson(sim, `${api}?per_page=100&page=1`);
     expect(first.headers.link).toContain('page=2');
     for (let page = 1; page <= Number(first.headers['x-wp-totalpages']); page++) {
-      all.push(...(await getJson(sim, `${api}?per_page=100&page=${page}`)).json.map((p: { permalink: string }) => p.permalink));
+      all.push(
+        ...(await getJson(sim, `${api}?per_page=100&page=${page}`)).json.map((p: { permalink: string }) => p.permalink),
+      );
     }
     expect(all).toEqual(catalog.listingUrls());
     expect((await getJson(sim, `${api}?per_page=100&page=99`)).json).toEqual([]);
@@ -271,7 +297,11 @@ describe('HTML-only store', () => {
   it('home links every category; ?page=N pages with rel=next cover exactly each category', async () => {
     const catalog = sim.catalog(host);
     const $ = load((await get(sim, `https://${host}/`)).body);
-    const linked = new Set($('a').map((_, a) => new URL($(a).attr('href')!, `https://${host}/`).href).get());
+    const linked = new Set(
+      $('a')
+        .map((_, a) => new URL($(a).attr('href')!, `https://${host}/`).href)
+        .get(),
+    );
     const found = new Set<string>();
     for (const c of catalog.collections) {
       expect(linked.has(c.url)).toBe(true);
@@ -306,7 +336,9 @@ describe('robots rules, locked JSON and 429s', () => {
     const woo = (await get(sim, 'https://woo-robots.test/robots.txt')).body;
     expect(woo).toMatch(/^Disallow: \/wp-json\/$/m);
     expect(woo).toMatch(/^Sitemap: https:\/\/woo-robots\.test\/sitemap\.xml$/m);
-    const products = parseSitemap((await get(sim, 'https://woo-robots.test/product-sitemap.xml')).body).entries.map((e) => e.loc);
+    const products = parseSitemap((await get(sim, 'https://woo-robots.test/product-sitemap.xml')).body).entries.map(
+      (e) => e.loc,
+    );
     expect(products).toEqual(sim.catalog('woo-robots.test').listingUrls());
   });
 
@@ -321,14 +353,17 @@ describe('robots rules, locked JSON and 429s', () => {
     const page = await get(sim, first);
     expect(page.status).toBe(200);
     expect(page.headers['x-shopid']).toBeDefined();
-    const products = parseSitemap((await get(sim, `https://${host}/sitemap_products_1.xml`)).body).entries.map((e) => e.loc);
+    const products = parseSitemap((await get(sim, `https://${host}/sitemap_products_1.xml`)).body).entries.map(
+      (e) => e.loc,
+    );
     expect(products).toEqual(catalog.listingUrls());
   });
 
   it('the repeating store serves its last page again past the end (a crawl must stop on no new ids)', async () => {
     const host = 'shopify-repeating.test';
     const catalog = sim.catalog(host);
-    const handles = async (path: string) => (await getJson(sim, `https://${host}${path}`)).json.products.map((p: { handle: string }) => p.handle);
+    const handles = async (path: string) =>
+      (await getJson(sim, `https://${host}${path}`)).json.products.map((p: { handle: string }) => p.handle);
     const last = await handles('/products.json?limit=250&page=3');
     expect(last).toHaveLength(100);
     expect(await handles('/products.json?limit=250&page=4')).toEqual(last);
@@ -373,7 +408,10 @@ describe('the 100,000-product store', () => {
     expect(tops.products_count).toBe(55_000);
     const deep = await getJson(sim, `https://${host}/collections/sale/products.json?limit=250&page=100`);
     expect(deep.json.products.map((p: { handle: string }) => shopifyUrl(host, p.handle))).toEqual(
-      catalog.collection('sale')!.productIndexes(99 * 250, 250).map((i) => sim.store(host).productUrl(i)),
+      catalog
+        .collection('sale')!
+        .productIndexes(99 * 250, 250)
+        .map((i) => sim.store(host).productUrl(i)),
     );
   });
 });
@@ -399,16 +437,23 @@ describe('re-crawl support: removals and changes', () => {
       expect(counts.find((c: { handle: string }) => c.handle === 'tops').products_count).toBe(before - 2);
       expect((await get(sim, gone)).status).toBe(404);
       expect((await get(sim, `${gone}.json`)).status).toBe(404);
-      const sitemap = parseSitemap((await get(sim, `https://${shop}/sitemap_products_1.xml`)).body).entries.map((e) => e.loc);
+      const sitemap = parseSitemap((await get(sim, `https://${shop}/sitemap_products_1.xml`)).body).entries.map(
+        (e) => e.loc,
+      );
       expect(sitemap).not.toContain(gone);
       const page1 = (await getJson(sim, `https://${shop}/products.json?limit=20&page=1`)).json.products;
       const changed = page1.find((p: { handle: string }) => p.handle === sim.store(shop).product(10).handle);
-      expect(Number(changed.variants[0].price)).toBeCloseTo(1.5 + (sim.store(shop).product(10).variants[0].price - 1.5), 2);
+      expect(Number(changed.variants[0].price)).toBeCloseTo(
+        1.5 + (sim.store(shop).product(10).variants[0].price - 1.5),
+        2,
+      );
       expect(Math.min(...changed.variants.map((v: { price: string }) => Number(v.price)))).toBeCloseTo(1.5, 2);
       expect(changed.updated_at).toMatch(/^2024-06-01/);
       const woo = sim.catalog(host);
       woo.remove([0]);
-      expect((await getJson(sim, `https://${host}/wp-json/wc/store/v1/products?per_page=100`)).headers['x-wp-total']).toBe(String(449));
+      expect(
+        (await getJson(sim, `https://${host}/wp-json/wc/store/v1/products?per_page=100`)).headers['x-wp-total'],
+      ).toBe(String(449));
       expect((await get(sim, `https://${host}/wp-json/wc/store/v1/products/100`)).status).toBe(404);
     } finally {
       catalog.reset();

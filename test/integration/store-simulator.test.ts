@@ -17,7 +17,12 @@ function get(sim: StoreSimulator, url: string, headers: Record<string, string> =
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     const req = http.get(
-      { host: '127.0.0.1', port: sim.port, path: `${target.pathname}${target.search}`, headers: { host: target.host, ...headers } },
+      {
+        host: '127.0.0.1',
+        port: sim.port,
+        path: `${target.pathname}${target.search}`,
+        headers: { host: target.host, ...headers },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -133,7 +138,9 @@ describe('Shopify-like store', () => {
     const single = JSON.parse((await get(sim, `${store.product(2).url}.json`)).body);
     expect(single.product.variants[0].price).toBe(store.product(2).variants[0].price.toFixed(2));
     const page2 = JSON.parse((await get(sim, `https://${host}/products.json?limit=5&page=2`)).body);
-    expect(page2.products.map((p: { handle: string }) => p.handle)).toEqual([5, 6, 7, 8, 9].map((i) => store.product(i).handle));
+    expect(page2.products.map((p: { handle: string }) => p.handle)).toEqual(
+      [5, 6, 7, 8, 9].map((i) => store.product(i).handle),
+    );
     const beyond = JSON.parse((await get(sim, `https://${host}/products.json?limit=250&page=2`)).body);
     expect(beyond.products).toEqual([]);
     const collections = JSON.parse((await get(sim, `https://${host}/collections.json`)).body);
@@ -204,7 +211,9 @@ describe('markup styles and locale prices', () => {
     const ld = JSON.parse(jsonLdBlocks((await get(sim, product.url)).body)[0]);
     expect(ld['@type']).toBe('ProductGroup');
     expect(ld.hasVariant.map((v: { sku: string }) => v.sku)).toEqual(product.variants.map((v) => v.sku));
-    expect(ld.hasVariant.map((v: { offers: { price: string } }) => Number(v.offers.price))).toEqual(product.variants.map((v) => v.price));
+    expect(ld.hasVariant.map((v: { offers: { price: string } }) => Number(v.offers.price))).toEqual(
+      product.variants.map((v) => v.price),
+    );
   });
 
   it('microdata-only, OpenGraph-only and DOM-only pages carry exactly their markup', async () => {
@@ -212,13 +221,17 @@ describe('markup styles and locale prices', () => {
     expect(micro.body).toContain('itemtype="https://schema.org/Product"');
     expect(jsonLdBlocks(micro.body)).toHaveLength(0);
     const og = await get(sim, sim.store('opengraph-shop.test').productUrl(1));
-    expect(og.body).toContain(`property="product:price:amount" content="${sim.store('opengraph-shop.test').product(1).price.toFixed(2)}"`);
+    expect(og.body).toContain(
+      `property="product:price:amount" content="${sim.store('opengraph-shop.test').product(1).price.toFixed(2)}"`,
+    );
     expect(jsonLdBlocks(og.body)).toHaveLength(0);
     const dom = await get(sim, sim.store('dom-shop.test').productUrl(1));
     expect(jsonLdBlocks(dom.body)).toHaveLength(0);
     expect(dom.body).not.toContain('itemprop');
     expect(dom.body).not.toContain('og:');
-    expect(dom.body).toContain(sim.store('dom-shop.test').priceStyle.format(sim.store('dom-shop.test').product(1).price));
+    expect(dom.body).toContain(
+      sim.store('dom-shop.test').priceStyle.format(sim.store('dom-shop.test').product(1).price),
+    );
   });
 
   it('European and Swiss stores print locale prices', async () => {
@@ -252,15 +265,18 @@ describe('markup styles and locale prices', () => {
 });
 
 describe('non-product pages', () => {
-  it.each(['shopify-apparel.test', 'woo-home.test', 'magento-outfitters.test', 'jsonld-shop.test'])('%s serves home, category, blog, search and cart', async (host) => {
-    const store = sim.store(host);
-    for (const [kind, url] of Object.entries(store.nonProductUrls)) {
-      const page = await get(sim, url);
-      expect(page.status, `${kind} ${url}`).toBe(200);
-      expect(page.body).not.toMatch(/"@type":\s*"Product"/);
-    }
-    expect((await get(sim, `https://${host}/definitely-missing`)).status).toBe(404);
-  });
+  it.each(['shopify-apparel.test', 'woo-home.test', 'magento-outfitters.test', 'jsonld-shop.test'])(
+    '%s serves home, category, blog, search and cart',
+    async (host) => {
+      const store = sim.store(host);
+      for (const [kind, url] of Object.entries(store.nonProductUrls)) {
+        const page = await get(sim, url);
+        expect(page.status, `${kind} ${url}`).toBe(200);
+        expect(page.body).not.toMatch(/"@type":\s*"Product"/);
+      }
+      expect((await get(sim, `https://${host}/definitely-missing`)).status).toBe(404);
+    },
+  );
 });
 
 describe('hostile hosts', () => {

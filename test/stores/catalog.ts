@@ -140,11 +140,6 @@ const AUTHORS = ['Anna K.', 'Ben T.', 'Chloé M.', 'Dmitri P.', 'Eve S.'];
 const slug = (text: string) => text.toLowerCase().replace(/&/g, 'and').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 const roundPrice = (value: number) => Math.round(value * 100) / 100;
 
-/** Handles end in "-<index>", so a path maps back to its product without any lookup table. */
-export function indexFromHandle(handle: string): number | null {
-  const match = /-(\d+)$/.exec(handle);
-  return match ? Number(match[1]) : null;
-}
 
 export function generateProduct(store: Pick<StoreModel, 'host' | 'seed' | 'priceStyle' | 'behaviour'>, index: number, url: string): SimProduct {
   const random = rng(store.seed, store.host, index);

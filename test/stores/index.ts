@@ -19,7 +19,6 @@ export {
   generateProduct,
   listProductUrls,
   flakyFailuresFor,
-  indexFromHandle,
   rng,
   type Behaviour,
   type Flavor,

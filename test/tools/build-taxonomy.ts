@@ -20,7 +20,8 @@ for (const line of readFileSync(path.join(source, 'shopify-categories.tsv'), 'ut
 writeFileSync(
   path.join(target, 'taxonomy.json'),
   `${JSON.stringify({
-    source: 'Shopify Standard Product Taxonomy, dist/en/categories.txt at dc00ac3 (MIT, see LICENSE.shopify-product-taxonomy.txt)',
+    source:
+      'Shopify Standard Product Taxonomy, dist/en/categories.txt at dc00ac3 (MIT, see LICENSE.shopify-product-taxonomy.txt)',
     version: '2025-01-unstable',
     categories,
   })}\n`,
@@ -43,7 +44,8 @@ for (const line of readFileSync(path.join(source, 'color-names-to-iscc-level1.ts
 writeFileSync(
   path.join(target, 'colors.json'),
   `${JSON.stringify({
-    source: 'color-names-to-iscc-level1.tsv: xkcd survey names (CC0) and CSS names (MIT) via color-name-lists@3.33.2, nearest ISCC-NBS centroid, deltaE <= 30',
+    source:
+      'color-names-to-iscc-level1.tsv: xkcd survey names (CC0) and CSS names (MIT) via color-name-lists@3.33.2, nearest ISCC-NBS centroid, deltaE <= 30',
     colors,
   })}\n`,
 );

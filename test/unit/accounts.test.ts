@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ALL_SCOPES, checkKey, generateKey, hashKey, parseBootstrapSpec, parseScopes } from '../../lambdas/domain/accounts/keys';
+import {
+  ALL_SCOPES,
+  checkKey,
+  generateKey,
+  hashKey,
+  parseBootstrapSpec,
+  parseScopes,
+} from '../../lambdas/domain/accounts/keys';
 
 describe('API keys', () => {
   it('hashes with SHA-256 and generates long random keys', () => {

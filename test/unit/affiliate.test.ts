@@ -1,7 +1,11 @@
 // Affiliate links without engines: merchant matching by registrable domain, stand-down, the link
 // template, and the use-case over an in-memory device store.
 import { describe, expect, it } from 'vitest';
-import { BUILT_IN_MERCHANTS, createMerchantDirectory, parseMerchantList } from '../../lambdas/domain/affiliate/merchants';
+import {
+  BUILT_IN_MERCHANTS,
+  createMerchantDirectory,
+  parseMerchantList,
+} from '../../lambdas/domain/affiliate/merchants';
 import { standDownSignal } from '../../lambdas/domain/affiliate/stand-down';
 import { compileLinkTemplate, DEFAULT_LINK_TEMPLATE } from '../../lambdas/domain/affiliate/template';
 import { createAffiliate } from '../../lambdas/domain/affiliate/links';
@@ -31,7 +35,13 @@ function memoryDevices() {
 
 let counter = 0;
 const affiliateWith = (devices = memoryDevices(), template = DEFAULT_LINK_TEMPLATE) =>
-  createAffiliate({ merchants: directory, template: compileLinkTemplate(template), devices: devices.store, now: () => new Date(0), newDeviceId: () => `dev${++counter}` });
+  createAffiliate({
+    merchants: directory,
+    template: compileLinkTemplate(template),
+    devices: devices.store,
+    now: () => new Date(0),
+    newDeviceId: () => `dev${++counter}`,
+  });
 
 describe('merchant directory', () => {
   it('matches by registrable domain: www., subdomains, alternates, case and trailing dots', () => {
@@ -42,7 +52,16 @@ describe('merchant directory', () => {
     expect(directory.merchantFor('uk.gymshark.com')?.domain).toBe('gymshark.com');
   });
   it('never matches look-alikes, other registrable domains, suffixes or IPs', () => {
-    for (const host of ['notallbirds.com', 'allbirds.com.evil.example', 'allbirds.co', 'com', 'co.uk', '127.0.0.1', 'localhost', 'allbirds']) {
+    for (const host of [
+      'notallbirds.com',
+      'allbirds.com.evil.example',
+      'allbirds.co',
+      'com',
+      'co.uk',
+      '127.0.0.1',
+      'localhost',
+      'allbirds',
+    ]) {
       expect(directory.merchantFor(host), host).toBeNull();
     }
   });
@@ -53,16 +72,27 @@ describe('merchant directory', () => {
     expect(list.isMerchant('other.github.io')).toBe(false);
   });
   it('gives every merchant an id: given, or the domain', () => {
-    const list = parseMerchantList([{ domain: 'a.example', id: 77 }, 'https://www.B.example/x', { domain: 'c.example', id: 'c-1', alternate_domains: ['c.example.de'] }]);
+    const list = parseMerchantList([
+      { domain: 'a.example', id: 77 },
+      'https://www.B.example/x',
+      { domain: 'c.example', id: 'c-1', alternate_domains: ['c.example.de'] },
+    ]);
     expect(list.map((m) => m.id)).toEqual(['77', 'b.example', 'c-1']);
     expect(new Set(BUILT_IN_MERCHANTS.map((m) => m.id)).size).toBe(BUILT_IN_MERCHANTS.length);
   });
   it('rejects public suffixes, IPs, duplicate ids and bad shapes, naming the entry', () => {
     expect(() => parseMerchantList(['co.uk'])).toThrow(/entry 0.*registrable/);
     expect(() => parseMerchantList(['a.example', '10.0.0.1'])).toThrow(/entry 1/);
-    expect(() => parseMerchantList([{ domain: 'a.example', id: 'x' }, { domain: 'b.example', id: 'x' }])).toThrow(/entry 1.*twice/);
+    expect(() =>
+      parseMerchantList([
+        { domain: 'a.example', id: 'x' },
+        { domain: 'b.example', id: 'x' },
+      ]),
+    ).toThrow(/entry 1.*twice/);
     expect(() => parseMerchantList([{ domain: 'a.example', id: {} }])).toThrow(/id must be/);
-    expect(() => parseMerchantList([{ domain: 'a.example', alternate_domains: 'b.example' }])).toThrow(/alternate_domains/);
+    expect(() => parseMerchantList([{ domain: 'a.example', alternate_domains: 'b.example' }])).toThrow(
+      /alternate_domains/,
+    );
   });
 });
 
@@ -75,12 +105,16 @@ describe('stand-down', () => {
     expect(signal('https://allbirds.com/p?irclickid=abc')).toMatch(/irclickid/);
   });
   it('sees network redirect hosts by registrable domain', () => {
-    expect(signal('https://click.linksynergy.com/deeplink?id=1&murl=https%3A%2F%2Fnike.com')).toMatch(/linksynergy\.com/);
+    expect(signal('https://click.linksynergy.com/deeplink?id=1&murl=https%3A%2F%2Fnike.com')).toMatch(
+      /linksynergy\.com/,
+    );
     expect(signal('https://goto.target.sjv.io/c/1/2/3')).toMatch(/sjv\.io/);
     expect(signal('https://wild.link/e?c=1&d=2&url=x')).toMatch(/wild\.link/);
   });
   it('sees links of its own template host', () => {
-    expect(signal('https://go.pds-affiliate.example/e?c=1', new Set(['go.pds-affiliate.example']))).toMatch(/already a link/);
+    expect(signal('https://go.pds-affiliate.example/e?c=1', new Set(['go.pds-affiliate.example']))).toMatch(
+      /already a link/,
+    );
   });
   it('leaves ordinary URLs alone (afsrc=0, utm parameters, merchant subdomains)', () => {
     expect(signal('https://allbirds.com/p?afsrc=0')).toBeNull();
@@ -93,24 +127,34 @@ describe('link template', () => {
   it('renders merchant id, device id and the URL-encoded deep link', () => {
     const template = compileLinkTemplate(DEFAULT_LINK_TEMPLATE);
     const link = template.render({ merchant_id: '5001', device_id: 'abc', url: 'https://allbirds.com/p?a=1&b=2#x' });
-    expect(link).toBe('https://go.pds-affiliate.example/e?c=5001&d=abc&url=https%3A%2F%2Fallbirds.com%2Fp%3Fa%3D1%26b%3D2%23x');
+    expect(link).toBe(
+      'https://go.pds-affiliate.example/e?c=5001&d=abc&url=https%3A%2F%2Fallbirds.com%2Fp%3Fa%3D1%26b%3D2%23x',
+    );
     expect(new URL(link).searchParams.get('url')).toBe('https://allbirds.com/p?a=1&b=2#x');
     expect(template.host).toBe('go.pds-affiliate.example');
   });
   it('accepts another layout and rejects broken templates at load', () => {
-    expect(compileLinkTemplate('https://t.example/{device_id}/{merchant_id}?to={url}').render({ merchant_id: 'm', device_id: 'd', url: 'u/v' })).toBe(
-      'https://t.example/d/m?to=u%2Fv',
-    );
+    expect(
+      compileLinkTemplate('https://t.example/{device_id}/{merchant_id}?to={url}').render({
+        merchant_id: 'm',
+        device_id: 'd',
+        url: 'u/v',
+      }),
+    ).toBe('https://t.example/d/m?to=u%2Fv');
     expect(() => compileLinkTemplate('https://t.example/e?d={device_id}')).toThrow(/\{url\}/);
     expect(() => compileLinkTemplate('https://t.example/e?url={url}')).toThrow(/\{device_id\}/);
-    expect(() => compileLinkTemplate('https://t.example/e?d={device_id}&u={url}&x={org}')).toThrow(/unknown placeholder \{org\}/);
+    expect(() => compileLinkTemplate('https://t.example/e?d={device_id}&u={url}&x={org}')).toThrow(
+      /unknown placeholder \{org\}/,
+    );
     expect(() => compileLinkTemplate('/e?d={device_id}&u={url}')).toThrow(/absolute URL/);
     expect(() => compileLinkTemplate('ftp://t.example/e?d={device_id}&u={url}')).toThrow(/http/);
     expect(() => compileLinkTemplate('https://{merchant_id}.t.example/e?d={device_id}&u={url}')).toThrow(/host/);
   });
   it('is a setting: the default, a replacement, and a bad value failing the config load', () => {
     expect(loadConfig({}).affiliateLinkTemplate).toBe(DEFAULT_LINK_TEMPLATE);
-    expect(loadConfig({ PDS_AFFILIATE_LINK_TEMPLATE: 'https://t.example/{device_id}?u={url}' }).affiliateLinkTemplate).toBe('https://t.example/{device_id}?u={url}');
+    expect(
+      loadConfig({ PDS_AFFILIATE_LINK_TEMPLATE: 'https://t.example/{device_id}?u={url}' }).affiliateLinkTemplate,
+    ).toBe('https://t.example/{device_id}?u={url}');
     expect(() => loadConfig({ PDS_AFFILIATE_LINK_TEMPLATE: 'https://t.example/?u={url}' })).toThrow(/device_id/);
   });
 });
@@ -134,7 +178,15 @@ describe('affiliate use-case', () => {
     expect(out.successful).toBe(4);
     expect(out.failed).toBe(5);
     expect(out.results.map((r) => (r.success ? 'ok' : r.reason))).toEqual([
-      'ok', 'ok', 'ok', 'merchant_not_in_network', 'malformed_url', 'malformed_url', 'stand_down', 'stand_down', 'ok',
+      'ok',
+      'ok',
+      'ok',
+      'merchant_not_in_network',
+      'malformed_url',
+      'malformed_url',
+      'stand_down',
+      'stand_down',
+      'ok',
     ]);
     expect(out.results.map((r) => r.original_url)).toEqual(urls);
     const deviceId = out.results[0].device_id;
@@ -162,7 +214,12 @@ describe('affiliate use-case', () => {
   });
 
   it('uses random device ids that carry nothing of the organization', async () => {
-    const affiliate = createAffiliate({ merchants: directory, template: compileLinkTemplate(DEFAULT_LINK_TEMPLATE), devices: memoryDevices().store, now: () => new Date() });
+    const affiliate = createAffiliate({
+      merchants: directory,
+      template: compileLinkTemplate(DEFAULT_LINK_TEMPLATE),
+      devices: memoryDevices().store,
+      now: () => new Date(),
+    });
     const a = await affiliate.deviceIdFor('acme-corp');
     const b = await affiliate.deviceIdFor('acme-corp-2');
     expect(a).toMatch(/^[0-9a-f]{32}$/);
@@ -173,14 +230,36 @@ describe('affiliate use-case', () => {
   it('fills affiliate_link on a record and its variants for supported merchants only', async () => {
     const affiliate = affiliateWith();
     const linker = await affiliate.recordLinker('org-a');
-    const variant = (url: string | null) => ({ id: 'v', sku: null, url, title: null, option1: null, option2: null, option3: null, is_available: true, price: { currency: 'USD', current_value: 1, compare_at_value: null }, image: null, affiliate_link: null });
-    const record = { url: 'https://www.allbirds.com/products/runner', variants: [variant('https://www.allbirds.com/products/runner?variant=1'), variant(null)], affiliate_link: null } as unknown as ProductRecord;
+    const variant = (url: string | null) => ({
+      id: 'v',
+      sku: null,
+      url,
+      title: null,
+      option1: null,
+      option2: null,
+      option3: null,
+      is_available: true,
+      price: { currency: 'USD', current_value: 1, compare_at_value: null },
+      image: null,
+      affiliate_link: null,
+    });
+    const record = {
+      url: 'https://www.allbirds.com/products/runner',
+      variants: [variant('https://www.allbirds.com/products/runner?variant=1'), variant(null)],
+      affiliate_link: null,
+    } as unknown as ProductRecord;
     const linked = linker(record);
     expect(new URL(linked.affiliate_link!).searchParams.get('url')).toBe('https://www.allbirds.com/products/runner');
-    expect(new URL(linked.variants[0].affiliate_link!).searchParams.get('url')).toBe('https://www.allbirds.com/products/runner?variant=1');
+    expect(new URL(linked.variants[0].affiliate_link!).searchParams.get('url')).toBe(
+      'https://www.allbirds.com/products/runner?variant=1',
+    );
     expect(linked.variants[1].affiliate_link).toBe(linked.affiliate_link);
     expect(record.affiliate_link).toBeNull(); // the stored record is not changed
-    const other = linker({ ...record, url: 'https://shop.unknown-store.example/p', variants: [variant('https://shop.unknown-store.example/p?v=1')] });
+    const other = linker({
+      ...record,
+      url: 'https://shop.unknown-store.example/p',
+      variants: [variant('https://shop.unknown-store.example/p?v=1')],
+    });
     expect(other.affiliate_link).toBeNull();
     expect(other.variants[0].affiliate_link).toBeNull();
   });

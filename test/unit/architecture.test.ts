@@ -21,15 +21,20 @@ function sources(dir: string): string[] {
 
 /** Module specifiers of every import/export-from/dynamic import in a source text. */
 function importsOf(text: string): string[] {
-  return [...text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm)].map(
-    (m) => m[1] ?? m[2] ?? m[3],
-  );
+  return [
+    ...text.matchAll(
+      /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^import\s+['"]([^'"]+)['"]/gm,
+    ),
+  ].map((m) => m[1] ?? m[2] ?? m[3]);
 }
 
 /** The repository folder an import resolves to (e.g. lambdas/adapters), or the package name. */
 function target(file: string, specifier: string): string {
   if (!specifier.startsWith('.')) return specifier;
-  return path.relative(root, path.resolve(path.dirname(path.join(root, file)), specifier)).split(path.sep).join('/');
+  return path
+    .relative(root, path.resolve(path.dirname(path.join(root, file)), specifier))
+    .split(path.sep)
+    .join('/');
 }
 
 interface Violation {
@@ -38,7 +43,11 @@ interface Violation {
 }
 
 /** Every import of `files` that `forbidden` matches (`read` gives a file's text). */
-function crossings(files: string[], forbidden: (to: string) => boolean, read = (file: string) => readFileSync(path.join(root, file), 'utf8')): Violation[] {
+function crossings(
+  files: string[],
+  forbidden: (to: string) => boolean,
+  read = (file: string) => readFileSync(path.join(root, file), 'utf8'),
+): Violation[] {
   return files.flatMap((file) =>
     importsOf(read(file))
       .map((specifier) => ({ file, found: target(file, specifier) }))
@@ -47,7 +56,10 @@ function crossings(files: string[], forbidden: (to: string) => boolean, read = (
 }
 
 const DOMAIN_FORBIDDEN = (to: string) =>
-  /^lambdas\/(adapters|composition|local|http|workers|observability)(\/|$)/.test(to) || to === 'lambdas/config' || /^@aws-sdk\//.test(to) || /^(got|aws-lambda|@middy\/)/.test(to);
+  /^lambdas\/(adapters|composition|local|http|workers|observability)(\/|$)/.test(to) ||
+  to === 'lambdas/config' ||
+  /^@aws-sdk\//.test(to) ||
+  /^(got|aws-lambda|@middy\/)/.test(to);
 
 const domain = sources('lambdas/domain');
 const handlers = sources('lambdas/http');
@@ -64,14 +76,17 @@ describe('import boundaries', () => {
   });
 
   it('handlers and workers reach adapters only through the container', () => {
-    const forbidden = (to: string) => /^lambdas\/adapters(\/|$)/.test(to) || /^@aws-sdk\//.test(to) || to === 'lambdas/config';
+    const forbidden = (to: string) =>
+      /^lambdas\/adapters(\/|$)/.test(to) || /^@aws-sdk\//.test(to) || to === 'lambdas/config';
     expect(crossings([...handlers, ...workers], forbidden)).toEqual([]);
   });
 
   it('only lambdas/config.ts reads the environment among the Lambda code', () => {
     const readers = sources('lambdas')
       .filter((file) => !file.startsWith('lambdas/local/'))
-      .filter((file) => /process\.env\b/.test(readFileSync(path.join(root, file), 'utf8').replace(/^\s*(\/\/|\*).*$/gm, '')));
+      .filter((file) =>
+        /process\.env\b/.test(readFileSync(path.join(root, file), 'utf8').replace(/^\s*(\/\/|\*).*$/gm, '')),
+      );
     expect(readers).toEqual(['lambdas/config.ts']);
   });
 
@@ -84,7 +99,12 @@ describe('import boundaries', () => {
       "import { ok } from '../errors';",
     ].join('\n');
     const found = crossings(['lambdas/domain/x/y.ts'], DOMAIN_FORBIDDEN, () => text).map((v) => v.found);
-    expect(found).toEqual(['lambdas/adapters/dynamodb/keys', 'lambdas/config', 'lambdas/composition/container', '@aws-sdk/client-sqs']);
+    expect(found).toEqual([
+      'lambdas/adapters/dynamodb/keys',
+      'lambdas/config',
+      'lambdas/composition/container',
+      '@aws-sdk/client-sqs',
+    ]);
   });
 });
 
@@ -94,7 +114,9 @@ describe('table access', () => {
 
   it('no Scan outside maintenance code', () => {
     const scanners = [...sources('lambdas'), ...sources('bin')].filter(
-      (file) => !MAINTENANCE.has(file) && /\bScan(Command|Input)\b|new\s+Scan\b|\.scan\(/.test(readFileSync(path.join(root, file), 'utf8')),
+      (file) =>
+        !MAINTENANCE.has(file) &&
+        /\bScan(Command|Input)\b|new\s+Scan\b|\.scan\(/.test(readFileSync(path.join(root, file), 'utf8')),
     );
     expect(scanners).toEqual([]);
   });
@@ -104,7 +126,11 @@ describe('portability', () => {
   it('no path of a particular machine in code, tests or docs', () => {
     const files = [...sources('lambdas'), ...sources('lib'), ...sources('bin'), ...sources('test'), 'README.md'];
     const pinned = files.filter(
-      (file) => file !== 'test/unit/architecture.test.ts' && /['"`(\s](\/work\/\w|\/root\/\w|\/home\/\w+\/|\/Users\/\w+\/|[A-Z]:\\\\\w)/.test(readFileSync(path.join(root, file), 'utf8')),
+      (file) =>
+        file !== 'test/unit/architecture.test.ts' &&
+        /['"`(\s](\/work\/\w|\/root\/\w|\/home\/\w+\/|\/Users\/\w+\/|[A-Z]:\\\\\w)/.test(
+          readFileSync(path.join(root, file), 'utf8'),
+        ),
     );
     expect(pinned).toEqual([]);
   });

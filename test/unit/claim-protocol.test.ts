@@ -16,15 +16,34 @@ const success = (url: string, title = 'T'): UrlResult => ({
   retry: false,
   message: '',
 });
-const failure = (url: string): UrlResult => ({ url, product: null, success: false, outcome: 'other', retry: true, message: 'down' });
+const failure = (url: string): UrlResult => ({
+  url,
+  product: null,
+  success: false,
+  outcome: 'other',
+  retry: true,
+  message: 'down',
+});
 
 async function setup(urls: string[]) {
   const store = memoryExecutionStore();
   const executions = createExecutions({ store, workflows: recordingWorkflows(), now: fakeClock().now });
   const results = memoryResultStore();
   const protocol = createClaimProtocol({ executions, results, writeConcurrency: 4 });
-  const execution = await executions.create({ org: 'o', kind: 'extract-urls', deadlineSeconds: 60, input: { requested: urls.length } });
-  const entries: UrlEntry[] = urls.map((url, index) => ({ index, input: url, url, dup_of: null, state: 'pending', result: null }));
+  const execution = await executions.create({
+    org: 'o',
+    kind: 'extract-urls',
+    deadlineSeconds: 60,
+    input: { requested: urls.length },
+  });
+  const entries: UrlEntry[] = urls.map((url, index) => ({
+    index,
+    input: url,
+    url,
+    dup_of: null,
+    state: 'pending',
+    result: null,
+  }));
   await results.putEntries(execution.id, entries);
   const batch = { id: 'b0', indices: entries.map((e) => e.index) };
   const counters = () => store.items.get(execution.id)!.counters;
@@ -34,8 +53,14 @@ async function setup(urls: string[]) {
 describe('claim protocol', () => {
   it('stores a batch once: the second delivery gets the first writer’s results', async () => {
     const { protocol, results, execution, batch } = await setup(['https://a.example/1', 'https://a.example/2']);
-    const first = await protocol.claim(execution.id, batch, [{ index: 0, result: success('https://a.example/1', 'first') }, { index: 1, result: failure('https://a.example/2') }]);
-    const second = await protocol.claim(execution.id, batch, [{ index: 0, result: success('https://a.example/1', 'second') }, { index: 1, result: success('https://a.example/2') }]);
+    const first = await protocol.claim(execution.id, batch, [
+      { index: 0, result: success('https://a.example/1', 'first') },
+      { index: 1, result: failure('https://a.example/2') },
+    ]);
+    const second = await protocol.claim(execution.id, batch, [
+      { index: 0, result: success('https://a.example/1', 'second') },
+      { index: 1, result: success('https://a.example/2') },
+    ]);
     expect(first.won).toBe(true);
     expect(second.won).toBe(false);
     expect((second.claim.results!.get(0)!.product as { title: string }).title).toBe('first');
@@ -44,7 +69,11 @@ describe('claim protocol', () => {
   });
 
   it('settles a claim: copies results to pending entries and counts the batch exactly once', async () => {
-    const { protocol, results, execution, entries, batch, counters } = await setup(['https://a.example/1', 'https://a.example/2', 'https://a.example/3']);
+    const { protocol, results, execution, entries, batch, counters } = await setup([
+      'https://a.example/1',
+      'https://a.example/2',
+      'https://a.example/3',
+    ]);
     const { claim } = await protocol.claim(execution.id, batch, [
       { index: 0, result: success('https://a.example/1') },
       { index: 1, result: success('https://a.example/2') },
@@ -61,19 +90,30 @@ describe('claim protocol', () => {
   });
 
   it('counts a batch recorded entry by entry only when every entry is done, unless it is final', async () => {
-    const { protocol, results, execution, entries, batch, counters } = await setup(['https://a.example/1', 'https://a.example/2']);
+    const { protocol, results, execution, entries, batch, counters } = await setup([
+      'https://a.example/1',
+      'https://a.example/2',
+    ]);
     const onlyFirst = [{ group: [entries[0]], result: success('https://a.example/1') }];
     const known = await protocol.recordEntryByEntry(execution.id, entries, onlyFirst, (_e, r) => r);
     expect(await protocol.countWhenComplete(execution.id, batch, 1, known)).toBe(false);
     expect(counters()).toEqual({});
     // Stopped (cancel): the batch's final word counts what is done, the rest stays pending.
-    const stopped = await protocol.recordEntryByEntry(execution.id, await results.get(execution.id, batch.indices), [], (_e, r) => r);
+    const stopped = await protocol.recordEntryByEntry(
+      execution.id,
+      await results.get(execution.id, batch.indices),
+      [],
+      (_e, r) => r,
+    );
     expect(await protocol.countAsFinal(execution.id, batch, 1, stopped)).toBe(true);
     expect(counters()).toMatchObject({ success: 1, other: 0 });
   });
 
   it('counts from what is stored when a concurrent delivery recorded an entry first', async () => {
-    const { protocol, results, execution, entries, batch, counters } = await setup(['https://a.example/1', 'https://a.example/2']);
+    const { protocol, results, execution, entries, batch, counters } = await setup([
+      'https://a.example/1',
+      'https://a.example/2',
+    ]);
     // Another delivery recorded index 1 (a failure) between this delivery's read and its writes.
     await results.record(execution.id, 1, failure('https://a.example/2'));
     const extracted = entries.map((entry) => ({ group: [entry], result: success(entry.input) }));
@@ -85,13 +125,27 @@ describe('claim protocol', () => {
   });
 
   it('charges a duplicate URL once while every index gets its own result', async () => {
-    const { protocol, results, execution, batch, counters } = await setup(['https://a.example/1', 'https://a.example/1']);
+    const { protocol, results, execution, batch, counters } = await setup([
+      'https://a.example/1',
+      'https://a.example/1',
+    ]);
     const entries: UrlEntry[] = [
-      { index: 0, input: 'https://a.example/1', url: 'https://a.example/1', dup_of: null, state: 'pending', result: null },
+      {
+        index: 0,
+        input: 'https://a.example/1',
+        url: 'https://a.example/1',
+        dup_of: null,
+        state: 'pending',
+        result: null,
+      },
       { index: 1, input: 'https://a.example/1', url: 'https://a.example/1', dup_of: 0, state: 'pending', result: null },
     ];
     await results.putEntries(execution.id, entries);
-    const { claim } = await protocol.claim(execution.id, batch, entries.map((e) => ({ index: e.index, result: success(e.input) })));
+    const { claim } = await protocol.claim(
+      execution.id,
+      batch,
+      entries.map((e) => ({ index: e.index, result: success(e.input) })),
+    );
     await protocol.settle(execution.id, batch, entries, claim, 3);
     expect(counters()).toMatchObject({ success: 2, credits: 3 });
   });

@@ -37,7 +37,9 @@ describe('request signing', () => {
     const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const { dynamodb } = createClients({ ...loadConfig({}), endpoints: { dynamodb: endpoint } });
     await dynamodb.send(new GetItemCommand({ TableName: 't', Key: { pk: { S: 'a' } } }));
-    expect(authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=local\/\d{8}\/us-east-1\/dynamodb\/aws4_request, SignedHeaders=host;x-amz-date, Signature=local$/);
+    expect(authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=local\/\d{8}\/us-east-1\/dynamodb\/aws4_request, SignedHeaders=host;x-amz-date, Signature=local$/,
+    );
     dynamodb.destroy();
   });
 
@@ -55,7 +57,9 @@ describe('request signing', () => {
         },
         destroy() {},
       };
-      await expect(dynamodb.send(new GetItemCommand({ TableName: 't', Key: { pk: { S: 'a' } } }))).rejects.toThrow('captured');
+      await expect(dynamodb.send(new GetItemCommand({ TableName: 't', Key: { pk: { S: 'a' } } }))).rejects.toThrow(
+        'captured',
+      );
       expect(captured?.hostname).toBe('dynamodb.eu-west-1.amazonaws.com');
       expect(captured?.headers.authorization).toMatch(
         /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-west-1\/dynamodb\/aws4_request, SignedHeaders=[a-z0-9;-]+, Signature=[0-9a-f]{64}$/,

@@ -4,9 +4,22 @@
 // read (readListingPage) until each source ends, compared with the simulator's ground truth.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpFetcher } from '../../lambdas/adapters/http-fetch';
-import { determineMethod, discoverCollections, readListingPage, CrawlRefused } from '../../lambdas/domain/crawl/discovery';
+import {
+  determineMethod,
+  discoverCollections,
+  readListingPage,
+  CrawlRefused,
+} from '../../lambdas/domain/crawl/discovery';
 import { planWave } from '../../lambdas/domain/crawl/steps';
-import { collectionKey, SHOPIFY_PAGE_SIZE, WOO_PAGE_SIZE, type CrawlPlan, type FoundListing, type PageOutcome, type Sequence } from '../../lambdas/domain/crawl/model';
+import {
+  collectionKey,
+  SHOPIFY_PAGE_SIZE,
+  WOO_PAGE_SIZE,
+  type CrawlPlan,
+  type FoundListing,
+  type PageOutcome,
+  type Sequence,
+} from '../../lambdas/domain/crawl/model';
 import { startStoreSimulator, type StoreSimulator } from '../stores';
 import type { PageFetcher } from '../../lambdas/ports/fetcher';
 
@@ -14,7 +27,15 @@ let sim: StoreSimulator;
 let fetcher: PageFetcher;
 
 beforeAll(async () => {
-  sim = await startStoreSimulator({ storeSizes: { 'shopify-collections.test': 600, 'sitemap-only.test': 700, 'woo-categories.test': 230, 'html-only.test': 60, 'shopify-throttled.test': 260 } });
+  sim = await startStoreSimulator({
+    storeSizes: {
+      'shopify-collections.test': 600,
+      'sitemap-only.test': 700,
+      'woo-categories.test': 230,
+      'html-only.test': 60,
+      'shopify-throttled.test': 260,
+    },
+  });
   fetcher = createHttpFetcher({ resolve: sim.resolve, crawlDelayMs: 0, retryBaseDelayMs: 20 });
 });
 afterAll(async () => {
@@ -27,18 +48,61 @@ async function crawlDirect(host: string, maxListings: number | null = null) {
   const choice = await determineMethod(fetcher, origin, 'us');
   const collections = await discoverCollections(fetcher, choice.origin, 'us', choice);
   const sequences: Sequence[] = [];
-  const add = (s: Omit<Sequence, 'planned' | 'from' | 'open' | 'next' | 'order'>) => sequences.push({ ...s, planned: 0, from: 1, open: s.knownPages !== 0, next: null, order: sequences.length });
+  const add = (s: Omit<Sequence, 'planned' | 'from' | 'open' | 'next' | 'order'>) =>
+    sequences.push({ ...s, planned: 0, from: 1, open: s.knownPages !== 0, next: null, order: sequences.length });
   if (choice.method === 'shopify-json') {
-    add({ id: 'p', kind: 'shopify-products', collection: null, primary: true, url: `${choice.origin}/products.json?limit=${SHOPIFY_PAGE_SIZE}`, pageSize: SHOPIFY_PAGE_SIZE, knownPages: null });
-    collections.forEach((c, i) => add({ id: `c${i}`, kind: 'shopify-products', collection: c.key, primary: false, url: `${c.url}/products.json?limit=${SHOPIFY_PAGE_SIZE}`, pageSize: SHOPIFY_PAGE_SIZE, knownPages: c.statedCount === null ? null : Math.ceil(c.statedCount / SHOPIFY_PAGE_SIZE) }));
+    add({
+      id: 'p',
+      kind: 'shopify-products',
+      collection: null,
+      primary: true,
+      url: `${choice.origin}/products.json?limit=${SHOPIFY_PAGE_SIZE}`,
+      pageSize: SHOPIFY_PAGE_SIZE,
+      knownPages: null,
+    });
+    collections.forEach((c, i) =>
+      add({
+        id: `c${i}`,
+        kind: 'shopify-products',
+        collection: c.key,
+        primary: false,
+        url: `${c.url}/products.json?limit=${SHOPIFY_PAGE_SIZE}`,
+        pageSize: SHOPIFY_PAGE_SIZE,
+        knownPages: c.statedCount === null ? null : Math.ceil(c.statedCount / SHOPIFY_PAGE_SIZE),
+      }),
+    );
   } else if (choice.method === 'woo-store-api') {
-    add({ id: 'p', kind: 'woo-products', collection: null, primary: true, url: `${choice.origin}/wp-json/wc/store/v1/products?per_page=${WOO_PAGE_SIZE}`, pageSize: WOO_PAGE_SIZE, knownPages: choice.primaryCount === null ? null : Math.ceil(choice.primaryCount / WOO_PAGE_SIZE) });
-    collections.forEach((c, i) => add({ id: `c${i}`, kind: 'woo-products', collection: c.key, primary: false, url: `${choice.origin}/wp-json/wc/store/v1/products?category=${c.wooId}&per_page=${WOO_PAGE_SIZE}`, pageSize: WOO_PAGE_SIZE, knownPages: c.statedCount === null ? null : Math.ceil(c.statedCount / WOO_PAGE_SIZE) }));
+    add({
+      id: 'p',
+      kind: 'woo-products',
+      collection: null,
+      primary: true,
+      url: `${choice.origin}/wp-json/wc/store/v1/products?per_page=${WOO_PAGE_SIZE}`,
+      pageSize: WOO_PAGE_SIZE,
+      knownPages: choice.primaryCount === null ? null : Math.ceil(choice.primaryCount / WOO_PAGE_SIZE),
+    });
+    collections.forEach((c, i) =>
+      add({
+        id: `c${i}`,
+        kind: 'woo-products',
+        collection: c.key,
+        primary: false,
+        url: `${choice.origin}/wp-json/wc/store/v1/products?category=${c.wooId}&per_page=${WOO_PAGE_SIZE}`,
+        pageSize: WOO_PAGE_SIZE,
+        knownPages: c.statedCount === null ? null : Math.ceil(c.statedCount / WOO_PAGE_SIZE),
+      }),
+    );
   } else if (choice.method === 'sitemap') {
-    choice.productSitemaps.forEach((url, i) => add({ id: `s${i}`, kind: 'sitemap', collection: null, primary: true, url, pageSize: 0, knownPages: 1 }));
-    collections.forEach((c, i) => add({ id: `c${i}`, kind: 'html', collection: c.key, primary: false, url: c.url, pageSize: 0, knownPages: null }));
+    choice.productSitemaps.forEach((url, i) =>
+      add({ id: `s${i}`, kind: 'sitemap', collection: null, primary: true, url, pageSize: 0, knownPages: 1 }),
+    );
+    collections.forEach((c, i) =>
+      add({ id: `c${i}`, kind: 'html', collection: c.key, primary: false, url: c.url, pageSize: 0, knownPages: null }),
+    );
   } else {
-    collections.forEach((c, i) => add({ id: `c${i}`, kind: 'html', collection: c.key, primary: true, url: c.url, pageSize: 0, knownPages: null }));
+    collections.forEach((c, i) =>
+      add({ id: `c${i}`, kind: 'html', collection: c.key, primary: true, url: c.url, pageSize: 0, knownPages: null }),
+    );
   }
   const plan = { sequences, maxListings } as CrawlPlan;
   const outcomes = new Map<string, PageOutcome>();
@@ -50,7 +114,11 @@ async function crawlDirect(host: string, maxListings: number | null = null) {
     const tasks = planWave(plan, outcomes, found);
     if (!tasks.length) break;
     for (const task of tasks) {
-      const read = await readListingPage(fetcher, task, { origin: choice.origin, currency: choice.currency, countryCode: 'us' });
+      const read = await readListingPage(fetcher, task, {
+        origin: choice.origin,
+        currency: choice.currency,
+        countryCode: 'us',
+      });
       pagesRead++;
       if (task.primary) {
         read.listings.forEach((l, k) => {
@@ -63,7 +131,14 @@ async function crawlDirect(host: string, maxListings: number | null = null) {
         read.listings.forEach((l) => set.add(l.url));
         members.set(task.collection, set);
       }
-      outcomes.set(`${task.seq}#${task.n}`, { seq: task.seq, n: task.n, count: read.listings.length, full: task.pageSize > 0 && read.listings.length >= task.pageSize, next: read.next, failed: read.failed !== null });
+      outcomes.set(`${task.seq}#${task.n}`, {
+        seq: task.seq,
+        n: task.n,
+        count: read.listings.length,
+        full: task.pageSize > 0 && read.listings.length >= task.pageSize,
+        next: read.next,
+        failed: read.failed !== null,
+      });
     }
   }
   return { choice, collections, listings, members, pagesRead };
@@ -156,14 +231,16 @@ describe('discovering collections and extracting listings', () => {
     const host = 'sitemap-only.test';
     const { listings, members } = await crawlDirect(host);
     expect(new Set(listings.keys())).toEqual(truthUrls(host));
-    for (const c of sim.catalog(host).collections) expect(new Set(members.get(collectionKey(c.url)!) ?? [])).toEqual(new Set(c.productUrls()));
+    for (const c of sim.catalog(host).collections)
+      expect(new Set(members.get(collectionKey(c.url)!) ?? [])).toEqual(new Set(c.productUrls()));
   });
 
   it('HTML category pages with pagination: every listing once, named and priced from the cards', async () => {
     const host = 'html-only.test';
     const { listings, members } = await crawlDirect(host);
     expect(new Set(listings.keys())).toEqual(truthUrls(host));
-    for (const c of sim.catalog(host).collections) expect(new Set(members.get(collectionKey(c.url)!) ?? [])).toEqual(new Set(c.productUrls()));
+    for (const c of sim.catalog(host).collections)
+      expect(new Set(members.get(collectionKey(c.url)!) ?? [])).toEqual(new Set(c.productUrls()));
     const sample = [...listings.values()][0];
     expect(sample.name).not.toBe('');
     expect(sample.price.current_value).toBeGreaterThan(0);

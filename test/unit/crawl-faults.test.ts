@@ -9,7 +9,10 @@ import type { PageFetcher } from '../../lambdas/ports/fetcher';
 const message = (pages: number): CrawlBatchMessage => ({
   crawlId: 'crawl-shop-example-0123456789ab',
   wave: 1,
-  batch: { id: 'w1-b0', pages: Array.from({ length: pages }, (_, n) => ({ url: `https://shop.example/p/${n}`, seq: 's', n })) } as never,
+  batch: {
+    id: 'w1-b0',
+    pages: Array.from({ length: pages }, (_, n) => ({ url: `https://shop.example/p/${n}`, seq: 's', n })),
+  } as never,
 });
 
 function harness(draws: number[]) {
@@ -17,23 +20,36 @@ function harness(draws: number[]) {
   const fetcher: PageFetcher = {
     async fetch(request) {
       reads.push(request.url);
-      return { requestedUrl: request.url, finalUrl: request.url, status: 200, headers: {}, contentType: 'text/html', body: '' };
+      return {
+        requestedUrl: request.url,
+        finalUrl: request.url,
+        status: 200,
+        headers: {},
+        contentType: 'text/html',
+        body: '',
+      };
     },
   };
   // Steps that read every page of the batch through the fetcher they were built with.
   const build = (fetch: () => PageFetcher) =>
     ({
       async processBatch(m: CrawlBatchMessage) {
-        for (const page of (m.batch as unknown as { pages: Array<{ url: string }> }).pages) await fetch().fetch({ url: page.url });
+        for (const page of (m.batch as unknown as { pages: Array<{ url: string }> }).pages)
+          await fetch().fetch({ url: page.url });
         return { state: 'done' as const, counted: true };
       },
     }) as unknown as CrawlSteps;
   const resent: CrawlBatchMessage[] = [];
   let i = 0;
-  const steps = withCrawlFaults(build, () => fetcher, { crashRate: 0.5, duplicateRate: 0.5 }, {
-    random: () => draws[i++] ?? 0.99,
-    resend: async (m) => void resent.push(m),
-  });
+  const steps = withCrawlFaults(
+    build,
+    () => fetcher,
+    { crashRate: 0.5, duplicateRate: 0.5 },
+    {
+      random: () => draws[i++] ?? 0.99,
+      resend: async (m) => void resent.push(m),
+    },
+  );
   return { steps, reads, resent };
 }
 

@@ -3,21 +3,48 @@
 // batching of a wave, paging templates, names from URLs, sitemap classification and card parsing.
 import { describe, expect, it } from 'vitest';
 import { batchesOf, pagingTemplate, planWave } from '../../lambdas/domain/crawl/steps';
-import { classifySitemaps, nameFromUrl, readHtmlListingPage, shopifyListings, wooListings } from '../../lambdas/domain/crawl/parse';
+import {
+  classifySitemaps,
+  nameFromUrl,
+  readHtmlListingPage,
+  shopifyListings,
+  wooListings,
+} from '../../lambdas/domain/crawl/parse';
 import type { CrawlPlan, PageOutcome, Sequence } from '../../lambdas/domain/crawl/model';
 
 const seq = (over: Partial<Sequence>): Sequence => ({
-  id: 'p', kind: 'shopify-products', collection: null, primary: true, url: 'https://s.test/products.json?limit=250', pageSize: 250,
-  knownPages: null, planned: 0, from: 1, open: true, next: null, order: 0, ...over,
+  id: 'p',
+  kind: 'shopify-products',
+  collection: null,
+  primary: true,
+  url: 'https://s.test/products.json?limit=250',
+  pageSize: 250,
+  knownPages: null,
+  planned: 0,
+  from: 1,
+  open: true,
+  next: null,
+  order: 0,
+  ...over,
 });
 const plan = (sequences: Sequence[], maxListings: number | null = null) => ({ sequences, maxListings }) as CrawlPlan;
-const outcome = (s: string, n: number, count: number, full: boolean, next: string | null = null): [string, PageOutcome] => [`${s}#${n}`, { seq: s, n, count, full, next, failed: false }];
+const outcome = (
+  s: string,
+  n: number,
+  count: number,
+  full: boolean,
+  next: string | null = null,
+): [string, PageOutcome] => [`${s}#${n}`, { seq: s, n, count, full, next, failed: false }];
 
 describe('planWave', () => {
   it('plans a known page count at once and closes after it', () => {
     const p = plan([seq({ knownPages: 3 })]);
-    expect(planWave(p, new Map(), 0).map((t) => t.url)).toEqual([1, 2, 3].map((n) => `https://s.test/products.json?limit=250&page=${n}`));
-    expect(planWave(p, new Map([outcome('p', 1, 250, true), outcome('p', 2, 250, true), outcome('p', 3, 10, false)]), 510)).toEqual([]);
+    expect(planWave(p, new Map(), 0).map((t) => t.url)).toEqual(
+      [1, 2, 3].map((n) => `https://s.test/products.json?limit=250&page=${n}`),
+    );
+    expect(
+      planWave(p, new Map([outcome('p', 1, 250, true), outcome('p', 2, 250, true), outcome('p', 3, 10, false)]), 510),
+    ).toEqual([]);
     expect(p.sequences[0].open).toBe(false);
   });
 
@@ -27,7 +54,10 @@ describe('planWave', () => {
     const full = new Map(Array.from({ length: 10 }, (_, k) => outcome('p', k + 1, 250, true)));
     const second = planWave(p, full, 2500);
     expect(second.map((t) => t.n)).toEqual(Array.from({ length: 10 }, (_, k) => 11 + k));
-    const ended = new Map([...full, ...Array.from({ length: 10 }, (_, k) => outcome('p', 11 + k, k < 3 ? 250 : 0, k < 3))]);
+    const ended = new Map([
+      ...full,
+      ...Array.from({ length: 10 }, (_, k) => outcome('p', 11 + k, k < 3 ? 250 : 0, k < 3)),
+    ]);
     expect(planWave(p, ended, 3250)).toEqual([]);
   });
 
@@ -53,20 +83,33 @@ describe('planWave', () => {
 
   it('batches a wave with stable ids', () => {
     const tasks = planWave(plan([seq({ knownPages: 9 })]), new Map(), 0);
-    expect(batchesOf(3, tasks).map((b) => [b.id, b.pages.length])).toEqual([['w3-0', 4], ['w3-1', 4], ['w3-2', 1]]);
+    expect(batchesOf(3, tasks).map((b) => [b.id, b.pages.length])).toEqual([
+      ['w3-0', 4],
+      ['w3-1', 4],
+      ['w3-2', 1],
+    ]);
   });
 });
 
 describe('page readers', () => {
   it('paging templates', () => {
     expect(pagingTemplate('https://s.test/c/a', 'https://s.test/c/a?page=2')).toBe('query');
-    expect(pagingTemplate('https://s.test/product-category/a/', 'https://s.test/product-category/a/page/2/')).toBe('path');
+    expect(pagingTemplate('https://s.test/product-category/a/', 'https://s.test/product-category/a/page/2/')).toBe(
+      'path',
+    );
     expect(pagingTemplate('https://s.test/c/a', 'https://s.test/c/a?cursor=xyz')).toBeNull();
   });
 
   it('names from URLs and sitemap kinds by name', () => {
     expect(nameFromUrl('https://s.test/products/blue-linen-shirt')).toBe('Blue linen shirt');
-    expect(classifySitemaps(['https://s.test/sitemap_products_1.xml', 'https://s.test/product_cat-sitemap.xml', 'https://s.test/sitemap_collections_1.xml', 'https://s.test/pages.xml'])).toEqual({
+    expect(
+      classifySitemaps([
+        'https://s.test/sitemap_products_1.xml',
+        'https://s.test/product_cat-sitemap.xml',
+        'https://s.test/sitemap_collections_1.xml',
+        'https://s.test/pages.xml',
+      ]),
+    ).toEqual({
       products: ['https://s.test/sitemap_products_1.xml'],
       collections: ['https://s.test/product_cat-sitemap.xml', 'https://s.test/sitemap_collections_1.xml'],
       other: ['https://s.test/pages.xml'],
@@ -74,22 +117,60 @@ describe('page readers', () => {
   });
 
   it('Shopify JSON: lowest variant price with its compare-at (only when higher), images with sizes', () => {
-    const body = JSON.stringify({ products: [{ handle: 'tee', title: 'Tee', variants: [{ price: '20.00', compare_at_price: '25.00' }, { price: '18.00', compare_at_price: '15.00' }], images: [{ id: 7, src: 'https://cdn/x.png', width: 800, height: 600, position: 1 }] }] });
+    const body = JSON.stringify({
+      products: [
+        {
+          handle: 'tee',
+          title: 'Tee',
+          variants: [
+            { price: '20.00', compare_at_price: '25.00' },
+            { price: '18.00', compare_at_price: '15.00' },
+          ],
+          images: [{ id: 7, src: 'https://cdn/x.png', width: 800, height: 600, position: 1 }],
+        },
+      ],
+    });
     expect(shopifyListings(body, 'https://s.test', 'EUR')).toEqual([
-      { url: 'https://s.test/products/tee', name: 'Tee', images: [{ id: '7', url: 'https://cdn/x.png', width: 800, height: 600, position: 1 }], price: { currency: 'EUR', current_value: 18, compare_at_value: null } },
+      {
+        url: 'https://s.test/products/tee',
+        name: 'Tee',
+        images: [{ id: '7', url: 'https://cdn/x.png', width: 800, height: 600, position: 1 }],
+        price: { currency: 'EUR', current_value: 18, compare_at_value: null },
+      },
     ]);
     expect(shopifyListings('{"errors":"Not Found"}', 'https://s.test', null)).toBeNull();
   });
 
   it('WooCommerce Store API: minor units by the currency block, regular price as compare-at', () => {
-    const body = JSON.stringify([{ permalink: 'https://w.test/product/mug/', name: 'Mug &amp; Co', prices: { price: '1250', regular_price: '1500', currency_code: 'GBP', currency_minor_unit: 2 }, images: [] }]);
-    expect(wooListings(body)).toEqual([{ url: 'https://w.test/product/mug/', name: 'Mug & Co', images: [], price: { currency: 'GBP', current_value: 12.5, compare_at_value: 15 } }]);
+    const body = JSON.stringify([
+      {
+        permalink: 'https://w.test/product/mug/',
+        name: 'Mug &amp; Co',
+        prices: { price: '1250', regular_price: '1500', currency_code: 'GBP', currency_minor_unit: 2 },
+        images: [],
+      },
+    ]);
+    expect(wooListings(body)).toEqual([
+      {
+        url: 'https://w.test/product/mug/',
+        name: 'Mug & Co',
+        images: [],
+        price: { currency: 'GBP', current_value: 12.5, compare_at_value: 15 },
+      },
+    ]);
   });
 
   it('HTML cards: innermost card, title, image, displayed price; rel=next', () => {
     const html = `<link rel="next" href="/c/a?page=2"><ul class="product-grid"><li class="product-card"><a href="/products/a-1"><img src="/i/a.png" width="10" height="20"><span class="title">Blue Shirt</span></a><span class="price">$12.00</span></li></ul><a href="/cart">cart</a>`;
     const read = readHtmlListingPage(html, 'https://h.test/c/a', null);
     expect(read.next).toBe('https://h.test/c/a?page=2');
-    expect(read.listings).toEqual([{ url: 'https://h.test/products/a-1', name: 'Blue Shirt', images: [{ id: expect.any(String), url: 'https://h.test/i/a.png', width: 10, height: 20, position: 1 }], price: { currency: 'USD', current_value: 12, compare_at_value: null } }]);
+    expect(read.listings).toEqual([
+      {
+        url: 'https://h.test/products/a-1',
+        name: 'Blue Shirt',
+        images: [{ id: expect.any(String), url: 'https://h.test/i/a.png', width: 10, height: 20, position: 1 }],
+        price: { currency: 'USD', current_value: 12, compare_at_value: null },
+      },
+    ]);
   });
 });

@@ -10,12 +10,23 @@ const enricher = createOfflineEnricher();
 const corpora = CORPORA;
 
 function product(partial: Partial<EnrichmentInput>): EnrichmentInput {
-  return { title: null, description: null, brand: null, tags: [], storeProductType: null, options: {}, breadcrumbs: [], ...partial };
+  return {
+    title: null,
+    description: null,
+    brand: null,
+    tags: [],
+    storeProductType: null,
+    options: {},
+    breadcrumbs: [],
+    ...partial,
+  };
 }
 
 /** The <title> of a saved page of the product-extraction benchmark, as the store wrote it. */
 function pageTitle(hash: string): string {
-  const html = gunzipSync(readFileSync(path.join(corpora, 'product-extraction-benchmark/html', `${hash}.html.gz`))).toString('utf8');
+  const html = gunzipSync(
+    readFileSync(path.join(corpora, 'product-extraction-benchmark/html', `${hash}.html.gz`)),
+  ).toString('utf8');
   const raw = /<title[^>]*>([^<]*)/i.exec(html)?.[1] ?? '';
   return raw.replace(/&amp;/g, '&').replace(/\s+/g, ' ').trim();
 }
@@ -25,7 +36,8 @@ describe('offline enricher', () => {
     const result = await enricher.enrich(
       product({
         title: "Men's Cotton Crew Neck T-Shirt",
-        description: 'A soft everyday tee. Made from 100% organic cotton.\n• Crew neck\n• Short sleeves\n• Machine wash cold',
+        description:
+          'A soft everyday tee. Made from 100% organic cotton.\n• Crew neck\n• Short sleeves\n• Machine wash cold',
         options: { Color: ['Navy'], Size: ['S', 'M', 'L'] },
         tags: ['summer'],
       }),
@@ -67,7 +79,9 @@ describe('offline enricher', () => {
   it('takes the largest share of a blend as the primary material', async () => {
     const a = await enricher.enrich(product({ title: 'Hoodie', description: 'Material: Polyester 70%, Cotton 30%' }));
     expect(a.attributes.material?.primary).toBe('polyester');
-    const b = await enricher.enrich(product({ title: 'Sweatshirt', description: 'Soft and warm. 60% cotton 40% polyester.' }));
+    const b = await enricher.enrich(
+      product({ title: 'Sweatshirt', description: 'Soft and warm. 60% cotton 40% polyester.' }),
+    );
     expect(b.attributes.material?.primary).toBe('cotton');
   });
 
@@ -79,13 +93,26 @@ describe('offline enricher', () => {
       expect(result.product_type).toBeNull();
       const a = result.attributes;
       expect([a.color, a.material, a.gender, a.age_group, a.season, a.pattern, a.summary, a.features]).toEqual([
-        null, null, null, null, null, null, null, null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
       ]);
     }
   });
 
   it('survives malformed input', async () => {
-    const broken = { title: 42, description: ['x'], tags: 'a,b', options: null, breadcrumbs: [null, 'Shoes'] } as unknown as EnrichmentInput;
+    const broken = {
+      title: 42,
+      description: ['x'],
+      tags: 'a,b',
+      options: null,
+      breadcrumbs: [null, 'Shoes'],
+    } as unknown as EnrichmentInput;
     const result = await enricher.enrich(broken);
     expect(result.attributes).toBeTypeOf('object');
   });
@@ -109,8 +136,16 @@ describe('taxonomy on real titles (../shared/corpora)', () => {
     ['4f4a8f8ddd03', 'Apparel & Accessories > Clothing > Pants > Jeans'],
   ])('page %s -> %s', async (hashPrefix, expected) => {
     const dir = path.join(corpora, 'product-extraction-benchmark/html');
-    const hash = readdirSync(dir).find((f) => f.startsWith(hashPrefix))!.replace('.html.gz', '');
-    const match = await matchTaxonomy({ title: pageTitle(hash), description: null, tags: [], storeProductType: null, breadcrumbs: [] });
+    const hash = readdirSync(dir)
+      .find((f) => f.startsWith(hashPrefix))!
+      .replace('.html.gz', '');
+    const match = await matchTaxonomy({
+      title: pageTitle(hash),
+      description: null,
+      tags: [],
+      storeProductType: null,
+      breadcrumbs: [],
+    });
     expect(match?.path).toBe(expected);
   });
 
@@ -122,7 +157,15 @@ describe('taxonomy on real titles (../shared/corpora)', () => {
       return text;
     };
     const path_ = async (text: string) =>
-      (await matchTaxonomy({ title: query(text), description: null, tags: [], storeProductType: null, breadcrumbs: [] }))?.path ?? null;
+      (
+        await matchTaxonomy({
+          title: query(text),
+          description: null,
+          tags: [],
+          storeProductType: null,
+          breadcrumbs: [],
+        })
+      )?.path ?? null;
     expect(await path_('smart coffee table')).toBe('Furniture > Tables > Accent Tables > Coffee Tables');
     expect(await path_('arwen table lamp')).toBe('Home & Garden > Lighting > Lamps > Table Lamps');
     expect(await path_('7qt slow cooker')).toMatch(/> Slow Cookers$/);

@@ -57,7 +57,13 @@ describe('executions service', () => {
 
   it('refuses to cancel an execution waiting on a crawl', async () => {
     const { executions } = setup();
-    const waiting = await executions.create({ org: 'org-a', kind: 'extract-vendor', subject: 'shop.example', deadlineSeconds: 60, waitingFor: 'crawl-shop-example-0123456789ab' });
+    const waiting = await executions.create({
+      org: 'org-a',
+      kind: 'extract-vendor',
+      subject: 'shop.example',
+      deadlineSeconds: 60,
+      waitingFor: 'crawl-shop-example-0123456789ab',
+    });
     await expect(executions.cancel('org-a', waiting.id)).rejects.toMatchObject({ code: 'CONFLICT' });
   });
 

@@ -20,7 +20,8 @@ const event = (path: string, method = 'GET', extra: Partial<APIGatewayProxyEvent
     ...extra,
   }) as unknown as APIGatewayProxyEventV2;
 const context = {} as Context;
-const invoke = async (h: unknown, e: APIGatewayProxyEventV2) => (h as (e: APIGatewayProxyEventV2, c: Context) => Promise<any>)(e, context);
+const invoke = async (h: unknown, e: APIGatewayProxyEventV2) =>
+  (h as (e: APIGatewayProxyEventV2, c: Context) => Promise<any>)(e, context);
 
 afterEach(() => setRequestLogSink(null));
 
@@ -61,22 +62,40 @@ describe('pipeline', () => {
 describe('rendering', () => {
   const error = new AppError('INVALID_PARAMETER', 'urls.2 is not a URL', { invalid_urls: [{ index: 2 }] }, 'see docs');
   it('uses the family shapes', () => {
-    expect(errorBody('legacy', error, 'r1')).toEqual({ error: 'urls.2 is not a URL', details: 'see docs', code: 'INVALID_PARAMETER' });
-    expect(errorBody('v1', error, 'r1')).toEqual({ error: 'urls.2 is not a URL', details: 'see docs', code: 'INVALID_PARAMETER' });
+    expect(errorBody('legacy', error, 'r1')).toEqual({
+      error: 'urls.2 is not a URL',
+      details: 'see docs',
+      code: 'INVALID_PARAMETER',
+    });
+    expect(errorBody('v1', error, 'r1')).toEqual({
+      error: 'urls.2 is not a URL',
+      details: 'see docs',
+      code: 'INVALID_PARAMETER',
+    });
     expect(errorBody('v2', error, 'r1')).toEqual({
       error: { code: 'INVALID_PARAMETER', message: 'urls.2 is not a URL', request_id: 'r1' },
       invalid_urls: [{ index: 2 }],
     });
-    expect(errorBody('v2', new AppError('UNAUTHORIZED', 'Invalid API key'), 'r1')).toEqual({ error: 'Invalid API key', status: 401 });
+    expect(errorBody('v2', new AppError('UNAUTHORIZED', 'Invalid API key'), 'r1')).toEqual({
+      error: 'Invalid API key',
+      status: 401,
+    });
   });
 });
 
 describe('route matching and fallback', () => {
   it('prefers literal segments and decodes parameters', () => {
     expect(matchRoute('GET', '/v1/products')?.route.operationId).toBe('v1ProductsList');
-    expect(matchRoute('GET', '/v1/products/a%20b')).toMatchObject({ route: { operationId: 'v1ProductsStatus' }, pathParameters: { execution_id: 'a b' } });
+    expect(matchRoute('GET', '/v1/products/a%20b')).toMatchObject({
+      route: { operationId: 'v1ProductsStatus' },
+      pathParameters: { execution_id: 'a b' },
+    });
     expect(matchRoute('POST', '/v1/products/x')).toBeNull();
-    expect(routesForPath('/v2/extract/x').map((m) => m.route.method).sort()).toEqual(['DELETE', 'GET']);
+    expect(
+      routesForPath('/v2/extract/x')
+        .map((m) => m.route.method)
+        .sort(),
+    ).toEqual(['DELETE', 'GET']);
   });
 
   it('answers 404 and 405 by path prefix', async () => {

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { hourBucket, periodStartBucket, summarizeUsage } from '../../lambdas/domain/usage/periods';
-import { BUILT_IN_MERCHANTS, createMerchantDirectory, parseMerchantList } from '../../lambdas/domain/affiliate/merchants';
+import {
+  BUILT_IN_MERCHANTS,
+  createMerchantDirectory,
+  parseMerchantList,
+} from '../../lambdas/domain/affiliate/merchants';
 import { decide } from '../../lambdas/domain/ratelimit/policy';
 import { paginate } from '../../lambdas/contracts/common';
 
@@ -13,7 +17,14 @@ describe('usage periods', () => {
     expect(periodStartBucket('all', now)).toBeNull();
   });
   it('sums per path, highest first, ties by path', () => {
-    expect(summarizeUsage([{ path: '/b', calls: 2 }, { path: '/a', calls: 1 }, { path: '/a', calls: 1 }, { path: '/c', calls: 5 }])).toEqual([
+    expect(
+      summarizeUsage([
+        { path: '/b', calls: 2 },
+        { path: '/a', calls: 1 },
+        { path: '/a', calls: 1 },
+        { path: '/c', calls: 5 },
+      ]),
+    ).toEqual([
       { path: '/c', total_calls: 5 },
       { path: '/a', total_calls: 2 },
       { path: '/b', total_calls: 2 },
@@ -23,8 +34,18 @@ describe('usage periods', () => {
 
 describe('paging', () => {
   it('slices pages and reports totals', () => {
-    expect(paginate([1, 2, 3, 4, 5], 2, 2)).toEqual({ items: [3, 4], pagination: { page: 2, page_size: 2, total_items: 5, total_pages: 3, has_next: true, has_prev: true } });
-    expect(paginate([], 1, 20).pagination).toEqual({ page: 1, page_size: 20, total_items: 0, total_pages: 0, has_next: false, has_prev: false });
+    expect(paginate([1, 2, 3, 4, 5], 2, 2)).toEqual({
+      items: [3, 4],
+      pagination: { page: 2, page_size: 2, total_items: 5, total_pages: 3, has_next: true, has_prev: true },
+    });
+    expect(paginate([], 1, 20).pagination).toEqual({
+      page: 1,
+      page_size: 20,
+      total_items: 0,
+      total_pages: 0,
+      has_next: false,
+      has_prev: false,
+    });
   });
 });
 
@@ -38,7 +59,9 @@ describe('affiliate merchants', () => {
     expect(directory.isMerchant('com')).toBe(false);
   });
   it('parses a replacement list and rejects bad entries', () => {
-    const directory = createMerchantDirectory(parseMerchantList(['https://www.Shop.example/', { domain: 'b.example', alternate_domains: ['b.example.de'] }]));
+    const directory = createMerchantDirectory(
+      parseMerchantList(['https://www.Shop.example/', { domain: 'b.example', alternate_domains: ['b.example.de'] }]),
+    );
     expect(directory.isMerchant('shop.example')).toBe(true);
     expect(directory.merchantFor('b.example.de')?.domain).toBe('b.example');
     expect(directory.isMerchant('allbirds.com')).toBe(false);

@@ -13,7 +13,9 @@ function layout(entity: (typeof SCHEMA)[keyof typeof SCHEMA]) {
   const parts = { ...sample(entity.table.pk), ...sample(entity.table.sk) };
   const out: Record<string, unknown> = { table: entity.key(parts as never) };
   for (const name of ['gsi1', 'gsi2'] as const) {
-    const index = entity[name] as { template: { pk: string; sk: string }; keys(parts: Record<string, string>): unknown } | undefined;
+    const index = entity[name] as
+      | { template: { pk: string; sk: string }; keys(parts: Record<string, string>): unknown }
+      | undefined;
     if (index) out[name] = index.keys({ ...sample(index.template.pk), ...sample(index.template.sk) });
   }
   return out;
@@ -212,7 +214,9 @@ describe('key schema', () => {
 
   it('sorts URL entries by index', () => {
     const keys = [3, 25, 1_000_000, 120].map((i) => SCHEMA.urlEntry.sk({ index: urlIndexPart(i) }));
-    expect([...keys].sort()).toEqual([3, 25, 120, 1_000_000].map((i) => SCHEMA.urlEntry.sk({ index: urlIndexPart(i) })));
+    expect([...keys].sort()).toEqual(
+      [3, 25, 120, 1_000_000].map((i) => SCHEMA.urlEntry.sk({ index: urlIndexPart(i) })),
+    );
   });
 
   it('keeps partitions of different entities apart', () => {

@@ -64,7 +64,7 @@ describe('lazyAsync', () => {
     expect(attempt).toBe(2);
   });
 
-  it('propagates a member\'s own rejection unchanged', async () => {
+  it("propagates a member's own rejection unchanged", async () => {
     const jobs = lazyAsync<Jobs>(async () => ({
       start: async () => {
         throw Object.assign(new Error('conflict'), { code: 'CONFLICT' });
@@ -81,7 +81,9 @@ describe('lazyAsync', () => {
     }
     const source = counting<WithCursor>({ refresh: async () => 3, cursor: () => 'c1' });
     let loaded: WithCursor | undefined;
-    const search = lazyAsync<WithCursor, Pick<WithCursor, 'cursor'>>(async () => (loaded = await source.load()), { cursor: () => loaded?.cursor() ?? null });
+    const search = lazyAsync<WithCursor, Pick<WithCursor, 'cursor'>>(async () => (loaded = await source.load()), {
+      cursor: () => loaded?.cursor() ?? null,
+    });
     expect(search.cursor()).toBeNull();
     expect(source.loads()).toBe(0);
     await search.refresh();
@@ -98,7 +100,11 @@ describe('lazyAsync', () => {
     const nested: SyncMembers<Mixed> = '.nested.count';
     expect([paths, nested]).toEqual(['.plan', '.nested.count']);
     // @ts-expect-error Mixed has synchronous members: lazyAsync cannot stand in for it.
-    const refused = lazyAsync<Mixed>(async () => ({ start: async () => {}, plan: () => [], nested: { count: () => 1 } }));
+    const refused = lazyAsync<Mixed>(async () => ({
+      start: async () => {},
+      plan: () => [],
+      nested: { count: () => 1 },
+    }));
     expect(refused).toBeDefined();
   });
 });

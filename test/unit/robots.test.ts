@@ -24,15 +24,14 @@ describe('robots.txt corpus (Google spec + Protego cases)', () => {
     expect(cases).toHaveLength(381);
   });
 
-  it.each(cases.map((c) => [`${c.id} ${c.suite}/${c.test} ${c.check} ${c.url ?? ''} ${c.user_agent ?? ''}`, c] as const))(
-    '%s',
-    (_name, c) => {
-      const rules = parseRobots(c.robots_txt);
-      if (c.check === 'can_fetch') expect(rules.canFetch(c.url!, c.user_agent!)).toBe(c.expected);
-      else if (c.check === 'crawl_delay') expect(rules.crawlDelay(c.user_agent!)).toBe(c.expected);
-      else expect([...rules.sitemaps].sort()).toEqual([...(c.expected as string[])].sort());
-    },
-  );
+  it.each(
+    cases.map((c) => [`${c.id} ${c.suite}/${c.test} ${c.check} ${c.url ?? ''} ${c.user_agent ?? ''}`, c] as const),
+  )('%s', (_name, c) => {
+    const rules = parseRobots(c.robots_txt);
+    if (c.check === 'can_fetch') expect(rules.canFetch(c.url!, c.user_agent!)).toBe(c.expected);
+    else if (c.check === 'crawl_delay') expect(rules.crawlDelay(c.user_agent!)).toBe(c.expected);
+    else expect([...rules.sitemaps].sort()).toEqual([...(c.expected as string[])].sort());
+  });
 });
 
 describe('real robots.txt files', () => {
@@ -75,7 +74,9 @@ describe('real robots.txt files', () => {
 
 describe('parser details', () => {
   it('handles BOM, CRLF and comments', () => {
-    const rules = parseRobots('\ufeffUser-agent: *\r\nDisallow: /private # secret\r\nCrawl-delay: 2.5\r\nSitemap: https://a.example/s.xml\r\n');
+    const rules = parseRobots(
+      '\ufeffUser-agent: *\r\nDisallow: /private # secret\r\nCrawl-delay: 2.5\r\nSitemap: https://a.example/s.xml\r\n',
+    );
     expect(rules.canFetch('https://a.example/private/x', 'ProductDataService')).toBe(false);
     expect(rules.canFetch('https://a.example/public', 'ProductDataService')).toBe(true);
     expect(rules.crawlDelay('ProductDataService')).toBe(2.5);

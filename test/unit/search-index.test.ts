@@ -13,20 +13,39 @@ import { colourFamily } from '../../lambdas/domain/enrichment';
 import type { CatalogChange } from '../../lambdas/ports/search-index';
 import type { ProductRecord } from '../../lambdas/domain/extraction/types';
 import type { SearchRequest } from '../../lambdas/domain/search/api';
-import { buildCatalog, recordsOf, simToRecord, catalogStores, type StoredChange, type Truth } from '../bench/_search-catalog';
+import {
+  buildCatalog,
+  recordsOf,
+  simToRecord,
+  catalogStores,
+  type StoredChange,
+  type Truth,
+} from '../bench/_search-catalog';
 import { rng } from '../stores';
 
 let changes: StoredChange[];
 let truths: Map<string, Truth>;
 let search: SearchService;
 
-const request = (query: string, extra: Partial<SearchRequest> = {}): SearchRequest => ({ query, mode: 'understand', offset: 0, limit: 20, ...extra });
+const request = (query: string, extra: Partial<SearchRequest> = {}): SearchRequest => ({
+  query,
+  mode: 'understand',
+  offset: 0,
+  limit: 20,
+  ...extra,
+});
 
 beforeAll(async () => {
   const built = await buildCatalog(40);
   changes = built.changes;
   truths = new Map(built.truths.map((t) => [t.url, t]));
-  search = createSearchService({ index: createMemoryIndex(), feed: null, records: recordsOf(changes), snapshots: null, now: Date.now });
+  search = createSearchService({
+    index: createMemoryIndex(),
+    feed: null,
+    records: recordsOf(changes),
+    snapshots: null,
+    now: Date.now,
+  });
   await search.ingest(changes);
 });
 
@@ -155,12 +174,19 @@ function freshService(seed: CatalogChange[] = []) {
   const service = createSearchService({
     index: createMemoryIndex(),
     feed: null,
-    records: { get: async (ref) => (records.get(ref.url)?.product ? { product: records.get(ref.url)!.product!, updatedAt: records.get(ref.url)!.updatedAt } : null) },
+    records: {
+      get: async (ref) =>
+        records.get(ref.url)?.product
+          ? { product: records.get(ref.url)!.product!, updatedAt: records.get(ref.url)!.updatedAt }
+          : null,
+    },
     snapshots: null,
     now: Date.now,
   });
   const ingest = async (list: CatalogChange[]) => {
-    for (const c of list) if (c.source === 'extraction' && (!records.has(c.url) || records.get(c.url)!.updatedAt <= c.updatedAt)) records.set(c.url, c);
+    for (const c of list)
+      if (c.source === 'extraction' && (!records.has(c.url) || records.get(c.url)!.updatedAt <= c.updatedAt))
+        records.set(c.url, c);
     return service.ingest(list);
   };
   return { service, ingest, ready: ingest(seed) };
@@ -170,7 +196,11 @@ describe('ranking order', () => {
   it('a title match outranks a description-only match, and brand/category fields count above description', async () => {
     const { service, ingest } = freshService();
     await ingest([
-      change('https://shop.test/a', { title: 'Plain Cotton Shirt', description: 'Goes well with a linen blazer.', brand: 'Acme' }),
+      change('https://shop.test/a', {
+        title: 'Plain Cotton Shirt',
+        description: 'Goes well with a linen blazer.',
+        brand: 'Acme',
+      }),
       change('https://shop.test/b', { title: 'Linen Blazer', description: 'A summer jacket.', brand: 'Acme' }),
       change('https://shop.test/c', { title: 'Summer Jacket', description: 'Light.', brand: 'Linen House' }),
     ]);
@@ -215,7 +245,10 @@ describe('ranking order', () => {
   it('"wine glasses" finds wine glasses before red glasses', async () => {
     const { service, ingest } = freshService();
     await ingest([
-      change('https://shop.test/g1', { title: 'Reading Glasses', attributes: { color: { iscc_family: 'red', merchant_label: 'Red' } } }),
+      change('https://shop.test/g1', {
+        title: 'Reading Glasses',
+        attributes: { color: { iscc_family: 'red', merchant_label: 'Red' } },
+      }),
       change('https://shop.test/g2', { title: 'Crystal Wine Glasses, Set of 4' }),
       change('https://shop.test/g3', { title: 'Sun Glasses' }),
     ]);
@@ -240,26 +273,51 @@ describe('ranking order', () => {
   it('a profile: in_stock_only and avoid are hard rules, colours and activities boost', async () => {
     const { service, ingest } = freshService();
     await ingest([
-      change('https://shop.test/1', { title: 'Wool Jacket', is_available: true, attributes: { color: { iscc_family: 'black', merchant_label: 'Black' } } }),
-      change('https://shop.test/2', { title: 'Leather Jacket', is_available: true, attributes: { color: { iscc_family: 'brown', merchant_label: 'Tan' } } }),
-      change('https://shop.test/3', { title: 'Rain Jacket for hiking', is_available: true, attributes: { color: { iscc_family: 'green', merchant_label: 'Green' } } }),
-      change('https://shop.test/4', { title: 'Down Jacket', is_available: false, attributes: { color: { iscc_family: 'green', merchant_label: 'Green' } } }),
+      change('https://shop.test/1', {
+        title: 'Wool Jacket',
+        is_available: true,
+        attributes: { color: { iscc_family: 'black', merchant_label: 'Black' } },
+      }),
+      change('https://shop.test/2', {
+        title: 'Leather Jacket',
+        is_available: true,
+        attributes: { color: { iscc_family: 'brown', merchant_label: 'Tan' } },
+      }),
+      change('https://shop.test/3', {
+        title: 'Rain Jacket for hiking',
+        is_available: true,
+        attributes: { color: { iscc_family: 'green', merchant_label: 'Green' } },
+      }),
+      change('https://shop.test/4', {
+        title: 'Down Jacket',
+        is_available: false,
+        attributes: { color: { iscc_family: 'green', merchant_label: 'Green' } },
+      }),
     ]);
-    const result = await service.search(request('jacket', { profile: { inStockOnly: true, avoid: ['leather', 'black'], colours: ['green'], activities: ['hiking'] } }));
+    const result = await service.search(
+      request('jacket', {
+        profile: { inStockOnly: true, avoid: ['leather', 'black'], colours: ['green'], activities: ['hiking'] },
+      }),
+    );
     expect(result.hits.map((h) => h.item.url)).toEqual(['https://shop.test/3']);
   });
 });
 
 describe('incremental indexing', () => {
   it('replaces a product, removes nothing else, and the newest record wins across countries', async () => {
-    const { service, ingest } = freshService([change('https://shop.test/x', { title: 'Blue Vase' }), change('https://shop.test/y', { title: 'Green Vase' })]);
+    const { service, ingest } = freshService([
+      change('https://shop.test/x', { title: 'Blue Vase' }),
+      change('https://shop.test/y', { title: 'Green Vase' }),
+    ]);
     await ingest([]);
     expect((await service.search(request('vase'))).total).toBe(2);
     await ingest([change('https://shop.test/x', { title: 'Blue Bowl' }, { updatedAt: '2026-02-02T00:00:00.000Z' })]);
     expect((await service.search(request('vase'))).hits.map((h) => h.item.url)).toEqual(['https://shop.test/y']);
     expect((await service.search(request('bowl'))).hits.map((h) => h.item.product.title)).toEqual(['Blue Bowl']);
     // An older record (another country, stored earlier) does not replace a newer one.
-    await ingest([change('https://shop.test/x', { title: 'Blue Vase' }, { updatedAt: '2026-01-15T00:00:00.000Z', country: 'de' })]);
+    await ingest([
+      change('https://shop.test/x', { title: 'Blue Vase' }, { updatedAt: '2026-01-15T00:00:00.000Z', country: 'de' }),
+    ]);
     expect((await service.search(request('bowl'))).total).toBe(1);
   });
 
@@ -270,7 +328,15 @@ describe('incremental indexing', () => {
       vendor: 'shop.test',
       updatedAt: '2026-03-01T00:00:00.000Z',
       country: null,
-      product: listingAsProduct({ id: 'l1', url, name, images: [], price: { currency: 'USD', current_value: 10, compare_at_value: null }, vendor: 'Shop', last_updated_by_service: '2026-03-01T00:00:00.000+00:00' }),
+      product: listingAsProduct({
+        id: 'l1',
+        url,
+        name,
+        images: [],
+        price: { currency: 'USD', current_value: 10, compare_at_value: null },
+        vendor: 'Shop',
+        last_updated_by_service: '2026-03-01T00:00:00.000+00:00',
+      }),
     });
     const { service, ingest } = freshService();
     await ingest([listing('https://shop.test/p', 'Teapot listing')]);
@@ -290,9 +356,25 @@ describe('incremental indexing', () => {
       vendor: 'shop.test',
       updatedAt: at,
       country: null,
-      product: listingAsProduct({ id: url, url, name, images: [], price: { currency: 'USD', current_value: 5, compare_at_value: null }, vendor: 'Shop', last_updated_by_service: at }),
+      product: listingAsProduct({
+        id: url,
+        url,
+        name,
+        images: [],
+        price: { currency: 'USD', current_value: 5, compare_at_value: null },
+        vendor: 'Shop',
+        last_updated_by_service: at,
+      }),
     });
-    const gone = (url: string, at: string): CatalogChange => ({ source: 'listing', url, vendor: 'shop.test', updatedAt: at, country: null, product: null, removed: true });
+    const gone = (url: string, at: string): CatalogChange => ({
+      source: 'listing',
+      url,
+      vendor: 'shop.test',
+      updatedAt: at,
+      country: null,
+      product: null,
+      removed: true,
+    });
     const { service, ingest } = freshService();
     await ingest([
       listing('https://shop.test/kite-a', 'Red Kite', '2026-03-01T00:00:00.000Z'),
@@ -300,14 +382,28 @@ describe('incremental indexing', () => {
       change('https://shop.test/kite-c', { title: 'Green Kite' }),
     ]);
     expect((await service.search(request('kite'))).total).toBe(3);
-    await ingest([gone('https://shop.test/kite-a', '2026-03-02T00:00:00.000Z'), gone('https://shop.test/kite-c', '2026-03-02T00:00:00.000Z')]);
-    expect((await service.search(request('kite'))).hits.map((h) => h.item.product.title).sort()).toEqual(['Blue Kite', 'Green Kite']);
+    await ingest([
+      gone('https://shop.test/kite-a', '2026-03-02T00:00:00.000Z'),
+      gone('https://shop.test/kite-c', '2026-03-02T00:00:00.000Z'),
+    ]);
+    expect((await service.search(request('kite'))).hits.map((h) => h.item.product.title).sort()).toEqual([
+      'Blue Kite',
+      'Green Kite',
+    ]);
     // Found again later: back in search. A stale removal (older than the listing) changes nothing.
-    await ingest([listing('https://shop.test/kite-a', 'Red Kite', '2026-03-03T00:00:00.000Z'), gone('https://shop.test/kite-a', '2026-03-02T12:00:00.000Z')]);
+    await ingest([
+      listing('https://shop.test/kite-a', 'Red Kite', '2026-03-03T00:00:00.000Z'),
+      gone('https://shop.test/kite-a', '2026-03-02T12:00:00.000Z'),
+    ]);
     expect((await service.search(request('kite'))).total).toBe(3);
     // Listing then its removal in one batch, in feed order: gone.
-    await ingest([listing('https://shop.test/kite-d', 'Yellow Kite', '2026-03-04T00:00:00.000Z'), gone('https://shop.test/kite-d', '2026-03-04T00:00:01.000Z')]);
-    expect((await service.search(request('yellow kite'))).hits.map((h) => h.item.url)).not.toContain('https://shop.test/kite-d');
+    await ingest([
+      listing('https://shop.test/kite-d', 'Yellow Kite', '2026-03-04T00:00:00.000Z'),
+      gone('https://shop.test/kite-d', '2026-03-04T00:00:01.000Z'),
+    ]);
+    expect((await service.search(request('yellow kite'))).hits.map((h) => h.item.url)).not.toContain(
+      'https://shop.test/kite-d',
+    );
   });
 
   it('compacts tombstones without losing live documents', () => {
@@ -317,10 +413,18 @@ describe('incremental indexing', () => {
       const { toSearchDocument } = await import('../../lambdas/domain/search/document');
       const built = await Promise.all(docs.map(toSearchDocument));
       index.upsert(built);
-      for (let round = 0; round < 6; round++) index.upsert(built.map((d) => ({ ...d, updatedAt: `2027-01-0${round + 1}T00:00:00.000Z` })));
+      for (let round = 0; round < 6; round++)
+        index.upsert(built.map((d) => ({ ...d, updatedAt: `2027-01-0${round + 1}T00:00:00.000Z` })));
       expect(index.size()).toBe(300);
       expect(index.stats().tombstones).toBeLessThan(1024 + 300);
-      const hits = index.search({ groups: [{ variants: [{ term: 'mug', weight: 1 }], maxTypos: 0 }], relax: false, filter: {}, boosts: null, offset: 0, limit: 1000 });
+      const hits = index.search({
+        groups: [{ variants: [{ term: 'mug', weight: 1 }], maxTypos: 0 }],
+        relax: false,
+        filter: {},
+        boosts: null,
+        offset: 0,
+        limit: 1000,
+      });
       expect(hits.total).toBe(built.filter((d) => /mug/i.test(d.text.title)).length);
     })();
   });
@@ -349,12 +453,31 @@ describe('snapshots', () => {
 
   it('a new process loads the saved index and answers the same', async () => {
     const store = fileSnapshotStore(join(dir, 'search', 'index.json.gz'));
-    const first = createSearchService({ index: createMemoryIndex(), feed: null, records: recordsOf(changes), snapshots: store, now: Date.now, saveEveryMs: 0 });
+    const first = createSearchService({
+      index: createMemoryIndex(),
+      feed: null,
+      records: recordsOf(changes),
+      snapshots: store,
+      now: Date.now,
+      saveEveryMs: 0,
+    });
     await first.ingest(changes.slice(0, 200));
     // Replaced documents leave tombstones: the snapshot carries only the live ones.
-    await first.ingest(changes.slice(0, 20).map((c) => ({ ...c, updatedAt: '2027-01-01T00:00:00.000Z', product: { ...c.product, title: `${c.product.title} Reissue` } })));
+    await first.ingest(
+      changes.slice(0, 20).map((c) => ({
+        ...c,
+        updatedAt: '2027-01-01T00:00:00.000Z',
+        product: { ...c.product, title: `${c.product.title} Reissue` },
+      })),
+    );
     await first.save();
-    const second = createSearchService({ index: createMemoryIndex(), feed: null, records: recordsOf(changes), snapshots: store, now: Date.now });
+    const second = createSearchService({
+      index: createMemoryIndex(),
+      feed: null,
+      records: recordsOf(changes),
+      snapshots: store,
+      now: Date.now,
+    });
     expect((await second.search(request('reissue', { limit: 50 }))).total).toBe(20);
     for (const query of ['navy hoodie under 60', 'Northwind mug', 'lamp', 'reissue tee', 'sneekers']) {
       const a = await first.search(request(query));
@@ -368,7 +491,14 @@ describe('snapshots', () => {
     const path = join(dir, 'broken.json.gz');
     writeFileSync(path, 'not gzip');
     const lines: string[] = [];
-    const service = createSearchService({ index: createMemoryIndex(), feed: null, records: recordsOf(changes), snapshots: fileSnapshotStore(path), now: Date.now, log: (l) => lines.push(l) });
+    const service = createSearchService({
+      index: createMemoryIndex(),
+      feed: null,
+      records: recordsOf(changes),
+      snapshots: fileSnapshotStore(path),
+      now: Date.now,
+      log: (l) => lines.push(l),
+    });
     expect((await service.search(request('mug'))).total).toBe(0);
     expect(lines.join()).toMatch(/snapshot unreadable/);
   });

@@ -138,7 +138,9 @@ describe('brands, categories, stock and value', () => {
   });
 
   it('maps what is left to a taxonomy category', async () => {
-    expect((await read('navy hoodie under 50')).understood.category?.path).toBe('Apparel & Accessories > Clothing > Clothing Tops > Hoodies');
+    expect((await read('navy hoodie under 50')).understood.category?.path).toBe(
+      'Apparel & Accessories > Clothing > Clothing Tops > Hoodies',
+    );
     expect((await read('trainers')).understood.category?.path).toMatch(/Sneakers$/);
     expect((await read('coffee mug')).understood.category?.path).toMatch(/Mugs$/);
   });
@@ -193,7 +195,13 @@ describe('synonyms, stems and typos', () => {
 
   it('keyword mode understands nothing', () => {
     const u = keywordsOnly('navy hoodie under 50 not black');
-    expect(u.understood).toEqual({ terms: ['navy', 'hoodie', 'under', '50', 'not', 'black'], colours: [], notColours: [], excluded: [], brands: [] });
+    expect(u.understood).toEqual({
+      terms: ['navy', 'hoodie', 'under', '50', 'not', 'black'],
+      colours: [],
+      notColours: [],
+      excluded: [],
+      brands: [],
+    });
     expect(u.groups.every((g) => g.variants.length === 1)).toBe(true);
   });
 });

@@ -68,7 +68,9 @@ describe('sitemap details', () => {
       'https://shop.example/products/red-shirt?a=1&b=2',
       'https://shop.example/products/x?a=1&b=2',
     ]);
-    expect(result.entries[0].images).toEqual([{ loc: 'https://cdn.example/red.jpg', title: 'Red & Co shirt', caption: null }]);
+    expect(result.entries[0].images).toEqual([
+      { loc: 'https://cdn.example/red.jpg', title: 'Red & Co shirt', caption: null },
+    ]);
     expect(result.entries[0].lastmod).toBe('2024-05-01T10:00:00Z');
   });
 

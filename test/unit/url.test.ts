@@ -58,7 +58,14 @@ describe('normalizeUrl', () => {
   });
 
   it('never throws on odd input', () => {
-    for (const input of ['http://[::g]/', 'https://%', 'http://a b.example/', '::::', 'https://999.999.999.999/', '%%%.com']) {
+    for (const input of [
+      'http://[::g]/',
+      'https://%',
+      'http://a b.example/',
+      '::::',
+      'https://999.999.999.999/',
+      '%%%.com',
+    ]) {
       expect(() => normalizeUrl(input)).not.toThrow();
     }
     expect(normalizeUrl(undefined as unknown as string).ok).toBe(false);

@@ -1,4 +1,10 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import type { AccountStore } from '../../ports/accounts';
 import type { ApiKeyRecord, Organization } from '../../domain/accounts/keys';
 import { SCHEMA } from './schema';
@@ -97,7 +103,11 @@ export function dynamoAccountStore(documents: DynamoDBDocumentClient, tableName:
     async ensureOrganization(org, at) {
       try {
         await documents.send(
-          new PutCommand({ TableName: tableName, Item: { ...orgItem(org), org, createdAt: at }, ConditionExpression: 'attribute_not_exists(pk)' }),
+          new PutCommand({
+            TableName: tableName,
+            Item: { ...orgItem(org), org, createdAt: at },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          }),
         );
       } catch (error) {
         if (!isConditionalFailure(error)) throw error;
@@ -110,7 +120,10 @@ export function dynamoAccountStore(documents: DynamoDBDocumentClient, tableName:
           TableName: tableName,
           Key: orgItem(org),
           ...(limit
-            ? { UpdateExpression: 'SET rateLimit = :limit, org = :org', ExpressionAttributeValues: { ':limit': limit, ':org': org } }
+            ? {
+                UpdateExpression: 'SET rateLimit = :limit, org = :org',
+                ExpressionAttributeValues: { ':limit': limit, ':org': org },
+              }
             : { UpdateExpression: 'REMOVE rateLimit' }),
         }),
       );

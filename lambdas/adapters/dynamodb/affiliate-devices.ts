@@ -33,7 +33,8 @@ export function dynamoAffiliateDeviceStore(documents: DynamoDBDocumentClient, ta
             TableName: tableName,
             Key: SCHEMA.organization.key({ org }),
             // The organization item normally exists (keys create it); if not, it is completed here.
-            UpdateExpression: 'SET affiliateDeviceId = :id, affiliateDeviceCreatedAt = :at, org = if_not_exists(org, :org), createdAt = if_not_exists(createdAt, :at)',
+            UpdateExpression:
+              'SET affiliateDeviceId = :id, affiliateDeviceCreatedAt = :at, org = if_not_exists(org, :org), createdAt = if_not_exists(createdAt, :at)',
             ConditionExpression: 'attribute_not_exists(affiliateDeviceId)',
             ExpressionAttributeValues: { ':id': deviceId, ':at': at, ':org': org },
           }),

@@ -32,13 +32,21 @@ interface Partition {
 
 const PARTITIONS: Partition[] = [
   { name: 'p', pk: SCHEMA.product.gsi2.pk({}), source: 'extraction' },
-  ...Array.from({ length: LISTING_FEED_SHARDS }, (_, shard) => ({ name: `l${shard}`, pk: SCHEMA.listing.gsi2.pk({ shard }), source: 'listing' as const })),
+  ...Array.from({ length: LISTING_FEED_SHARDS }, (_, shard) => ({
+    name: `l${shard}`,
+    pk: SCHEMA.listing.gsi2.pk({ shard }),
+    source: 'listing' as const,
+  })),
 ];
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** BatchGet of any number of keys, retrying unprocessed ones with backoff. */
-async function getAll(documents: DynamoDBDocumentClient, tableName: string, keys: Array<{ pk: string; sk: string }>): Promise<Array<Record<string, any>>> {
+async function getAll(
+  documents: DynamoDBDocumentClient,
+  tableName: string,
+  keys: Array<{ pk: string; sk: string }>,
+): Promise<Array<Record<string, any>>> {
   const found: Array<Record<string, any>> = [];
   for (let i = 0; i < keys.length; i += 100) {
     let chunk: Array<Record<string, string>> = keys.slice(i, i + 100);
@@ -53,7 +61,11 @@ async function getAll(documents: DynamoDBDocumentClient, tableName: string, keys
   return found;
 }
 
-export function dynamoCatalogFeed(documents: DynamoDBDocumentClient, tableName: string, now: () => number = Date.now): CatalogFeed {
+export function dynamoCatalogFeed(
+  documents: DynamoDBDocumentClient,
+  tableName: string,
+  now: () => number = Date.now,
+): CatalogFeed {
   function changeOf(partition: Partition, item: Record<string, any>): Omit<CatalogChange, 'product'> | null {
     if (partition.source === 'extraction') {
       const vendor = item.vendor ?? vendorKey(item.url);
@@ -61,7 +73,8 @@ export function dynamoCatalogFeed(documents: DynamoDBDocumentClient, tableName: 
       return { source: 'extraction', url: item.url, vendor, updatedAt: item.updated_at, country: item.country ?? null };
     }
     if (item.entity === SCHEMA.listingGone.entity) {
-      const vendor = typeof item.pk === 'string' ? item.pk.slice(SCHEMA.listingGone.pk({ vendor: '_' }).length - 1) : null;
+      const vendor =
+        typeof item.pk === 'string' ? item.pk.slice(SCHEMA.listingGone.pk({ vendor: '_' }).length - 1) : null;
       if (!vendor || !item.url || !item.gone_at) return null;
       return { source: 'listing', url: item.url, vendor, updatedAt: item.gone_at, country: null, removed: true };
     }
@@ -115,7 +128,9 @@ export function dynamoCatalogFeed(documents: DynamoDBDocumentClient, tableName: 
             ordered.push(change.removed ? { ...change, product: null } : { pk: item.pk, sk: item.sk });
           }
           const wanted = ordered.filter((entry): entry is { pk: string; sk: string } => !('source' in entry));
-          const full = new Map((await getAll(documents, tableName, wanted)).map((item) => [`${item.pk}\u0000${item.sk}`, item]));
+          const full = new Map(
+            (await getAll(documents, tableName, wanted)).map((item) => [`${item.pk}\u0000${item.sk}`, item]),
+          );
           const found: CatalogChange[] = [];
           for (const entry of ordered) {
             if ('source' in entry) {
@@ -153,14 +168,20 @@ export function dynamoCatalogFeed(documents: DynamoDBDocumentClient, tableName: 
  * hits) go out as one BatchGet instead of one GetItem each.
  */
 export function dynamoCatalogRecords(documents: DynamoDBDocumentClient, tableName: string): CatalogRecords {
-  type Wanted = { key: { pk: string; sk: string }; resolve: (value: Awaited<ReturnType<CatalogRecords['get']>>) => void; reject: (error: unknown) => void };
+  type Wanted = {
+    key: { pk: string; sk: string };
+    resolve: (value: Awaited<ReturnType<CatalogRecords['get']>>) => void;
+    reject: (error: unknown) => void;
+  };
   let pending: Wanted[] = [];
   async function flush() {
     const batch = pending;
     pending = [];
     try {
       const unique = [...new Map(batch.map((w) => [`${w.key.pk}\u0000${w.key.sk}`, w.key])).values()];
-      const items = new Map((await getAll(documents, tableName, unique)).map((item) => [`${item.pk}\u0000${item.sk}`, item]));
+      const items = new Map(
+        (await getAll(documents, tableName, unique)).map((item) => [`${item.pk}\u0000${item.sk}`, item]),
+      );
       for (const wanted of batch) {
         const item = items.get(`${wanted.key.pk}\u0000${wanted.key.sk}`);
         if (!item) wanted.resolve(null);
@@ -176,7 +197,11 @@ export function dynamoCatalogRecords(documents: DynamoDBDocumentClient, tableNam
   return {
     get(ref) {
       return new Promise((resolve, reject) => {
-        pending.push({ key: SCHEMA.product.key({ urlHash: feedUrlHash(ref.url), country: ref.country.toLowerCase() }), resolve, reject });
+        pending.push({
+          key: SCHEMA.product.key({ urlHash: feedUrlHash(ref.url), country: ref.country.toLowerCase() }),
+          resolve,
+          reject,
+        });
         if (pending.length === 1) queueMicrotask(() => void flush());
       });
     },

@@ -8,9 +8,22 @@
 //   deadline mark  pk EXECS#ACTIVE#<shard 0..3>  sk <deadline>#<id>   (deleted when terminal; the
 //                  reaper queries marks whose deadline has passed)
 import { createHash } from 'node:crypto';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import type { ExecutionPatch, ExecutionStore, ListQuery } from '../../ports/executions';
-import { GROUP_OF, TERMINAL, statusFilterOf, type Execution, type ExecutionStatus } from '../../domain/executions/model';
+import {
+  GROUP_OF,
+  TERMINAL,
+  statusFilterOf,
+  type Execution,
+  type ExecutionStatus,
+} from '../../domain/executions/model';
 import { isConditionalFailure } from './keys';
 import { SCHEMA } from './schema';
 
@@ -38,7 +51,13 @@ function toItem(execution: Execution): Record<string, unknown> {
     entity: 'execution',
     ...rest,
     ...SCHEMA.execution.gsi1.keys({ org: execution.org, group, createdAt: execution.created_at, id: execution.id }),
-    ...SCHEMA.execution.gsi2.keys({ org: execution.org, group, status: statusFilterOf(execution.status), createdAt: execution.created_at, id: execution.id }),
+    ...SCHEMA.execution.gsi2.keys({
+      org: execution.org,
+      group,
+      status: statusFilterOf(execution.status),
+      createdAt: execution.created_at,
+      id: execution.id,
+    }),
   };
   for (const [name, value] of Object.entries(counters)) item[counterName(name)] = value;
   return item;
@@ -125,17 +144,28 @@ export function dynamoExecutionStore(documents: DynamoDBDocumentClient, tableNam
   }
 
   async function get(id: string): Promise<Execution | null> {
-    const out = await documents.send(new GetCommand({ TableName: tableName, Key: executionKey(id), ConsistentRead: true }));
+    const out = await documents.send(
+      new GetCommand({ TableName: tableName, Key: executionKey(id), ConsistentRead: true }),
+    );
     return out.Item ? fromItem(out.Item) : null;
   }
 
   return {
     async create(execution) {
       await documents.send(
-        new PutCommand({ TableName: tableName, Item: toItem(execution), ConditionExpression: 'attribute_not_exists(pk)' }),
+        new PutCommand({
+          TableName: tableName,
+          Item: toItem(execution),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
       );
       if (!TERMINAL.has(execution.status)) {
-        await documents.send(new PutCommand({ TableName: tableName, Item: { ...activeKey(execution.id, execution.deadline), id: execution.id } }));
+        await documents.send(
+          new PutCommand({
+            TableName: tableName,
+            Item: { ...activeKey(execution.id, execution.deadline), id: execution.id },
+          }),
+        );
       }
     },
 
@@ -147,10 +177,19 @@ export function dynamoExecutionStore(documents: DynamoDBDocumentClient, tableNam
       const sets = ['#status = :to', ...patchClauses(patch, names, values)];
       // gsi2pk moves with the status; the organization and kind it is made of come from the item.
       const current = await documents.send(
-        new GetCommand({ TableName: tableName, Key: executionKey(id), ProjectionExpression: 'org, kind', ConsistentRead: true }),
+        new GetCommand({
+          TableName: tableName,
+          Key: executionKey(id),
+          ProjectionExpression: 'org, kind',
+          ConsistentRead: true,
+        }),
       );
       if (!current.Item) return null;
-      values[':g2'] = SCHEMA.execution.gsi2.pk({ org: current.Item.org, group: GROUP_OF[current.Item.kind as Execution['kind']], status: statusFilterOf(to) });
+      values[':g2'] = SCHEMA.execution.gsi2.pk({
+        org: current.Item.org,
+        group: GROUP_OF[current.Item.kind as Execution['kind']],
+        status: statusFilterOf(to),
+      });
       sets.push('gsi2pk = :g2');
       const updated = await conditionalUpdate(id, from, sets, names, values);
       if (updated && TERMINAL.has(to)) {
@@ -245,7 +284,13 @@ export function dynamoExecutionStore(documents: DynamoDBDocumentClient, tableNam
       for (const mark of marks.slice(0, limit)) {
         const execution = await get(mark.id);
         if (execution && !TERMINAL.has(execution.status)) ids.push(mark.id);
-        else await documents.send(new DeleteCommand({ TableName: tableName, Key: { pk: SCHEMA.executionDeadline.pk({ shard: shardOf(mark.id) }), sk: mark.sk } }));
+        else
+          await documents.send(
+            new DeleteCommand({
+              TableName: tableName,
+              Key: { pk: SCHEMA.executionDeadline.pk({ shard: shardOf(mark.id) }), sk: mark.sk },
+            }),
+          );
       }
       return ids;
     },

@@ -7,7 +7,15 @@
 //               written once (conditional put): results_gz = gzip of [[index, result], ...], or
 //               no results when they would not fit one item (entries are then recorded one by one)
 import { gzipSync, gunzipSync } from 'node:zlib';
-import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import type { BatchClaim, ClaimingResultStore, UrlEntry } from '../../ports/extract-results';
 import type { UrlResult } from '../../domain/extraction/types';
 import { isConditionalFailure } from './keys';
@@ -58,11 +66,15 @@ export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tabl
     const unique = [...new Set(sks)];
     const found: Array<Record<string, any>> = [];
     for (let i = 0; i < unique.length; i += 100) {
-      let keys: Array<Record<string, string>> = unique.slice(i, i + 100).map((key) => ({ pk: pk(executionId), sk: key }));
+      let keys: Array<Record<string, string>> = unique
+        .slice(i, i + 100)
+        .map((key) => ({ pk: pk(executionId), sk: key }));
       for (let round = 0; keys.length; round++) {
         if (round >= MAX_UNPROCESSED_ROUNDS) throw new Error('The table kept refusing reads (unprocessed keys)');
         if (round) await pause(50 * 2 ** round);
-        const out = await documents.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: keys, ConsistentRead: true } } }));
+        const out = await documents.send(
+          new BatchGetCommand({ RequestItems: { [tableName]: { Keys: keys, ConsistentRead: true } } }),
+        );
         found.push(...(out.Responses?.[tableName] ?? []));
         keys = (out.UnprocessedKeys?.[tableName]?.Keys ?? []) as typeof keys;
       }
@@ -129,7 +141,12 @@ export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tabl
             UpdateExpression: 'SET #state = :done, outcome = :outcome, #payload = :payload',
             ConditionExpression: '#state = :pending',
             ExpressionAttributeNames: { '#state': 'state', '#payload': attribute },
-            ExpressionAttributeValues: { ':done': 'done', ':pending': 'pending', ':outcome': result.outcome, ':payload': encoded[attribute] },
+            ExpressionAttributeValues: {
+              ':done': 'done',
+              ':pending': 'pending',
+              ':outcome': result.outcome,
+              ':payload': encoded[attribute],
+            },
           }),
         );
         return true;
@@ -148,7 +165,10 @@ export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tabl
       const claimSk = claimKey(executionId, batch.id).sk;
       const items = await readKeys(executionId, [claimSk, ...batch.indices.map(sk)]);
       const claimItem = items.find((item) => item.sk === claimSk);
-      const entries = items.filter((item) => item.sk !== claimSk).map(fromItem).sort((a, b) => a.index - b.index);
+      const entries = items
+        .filter((item) => item.sk !== claimSk)
+        .map(fromItem)
+        .sort((a, b) => a.index - b.index);
       return { entries, claim: claimItem ? claimFromItem(claimItem) : null };
     },
 
@@ -159,15 +179,25 @@ export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tabl
         await documents.send(
           new PutCommand({
             TableName: tableName,
-            Item: { ...claimKey(executionId, batchId), entity: 'batch-claim', batch_id: batchId, ...(fits ? { results_gz: gz } : {}) },
+            Item: {
+              ...claimKey(executionId, batchId),
+              entity: 'batch-claim',
+              batch_id: batchId,
+              ...(fits ? { results_gz: gz } : {}),
+            },
             ConditionExpression: 'attribute_not_exists(pk)',
           }),
         );
-        return { won: true, claim: { batchId, results: fits ? new Map(results.map(({ index, result }) => [index, result])) : null } };
+        return {
+          won: true,
+          claim: { batchId, results: fits ? new Map(results.map(({ index, result }) => [index, result])) : null },
+        };
       } catch (error) {
         if (!isConditionalFailure(error)) throw error;
       }
-      const out = await documents.send(new GetCommand({ TableName: tableName, Key: claimKey(executionId, batchId), ConsistentRead: true }));
+      const out = await documents.send(
+        new GetCommand({ TableName: tableName, Key: claimKey(executionId, batchId), ConsistentRead: true }),
+      );
       if (!out.Item) throw new Error(`Batch claim ${batchId} of ${executionId} vanished`);
       return { won: false, claim: claimFromItem(out.Item) };
     },

@@ -22,9 +22,22 @@
 // way and fetch the page's listings with one BatchGet.
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ANCHOR_EVERY, type CatalogHead, type ListingStore, type StoredCollection, type StoredListing } from '../../ports/listings';
-import type { CrawlPlan, FoundListing, Listing, PageOutcome } from '../../domain/crawl/model';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import {
+  ANCHOR_EVERY,
+  type CatalogHead,
+  type ListingStore,
+  type StoredCollection,
+  type StoredListing,
+} from '../../ports/listings';
+import type { CrawlPlan, FoundListing, Listing } from '../../domain/crawl/model';
 import { listingId, withOffset } from '../../domain/crawl/model';
 import { deadline, storeFailure } from './keys';
 import { listingFeedKeys, listingGoneItem } from './catalog-feed-keys';
@@ -35,21 +48,27 @@ const POSITION_DIGITS = 9;
 const ALL = '*';
 
 /** Sort keys stop at 1 KB: long URLs keep a readable prefix and a hash. */
-const urlPart = (url: string) => (url.length <= 700 ? url : `${url.slice(0, 600)}#${createHash('sha1').update(url).digest('hex')}`);
+const urlPart = (url: string) =>
+  url.length <= 700 ? url : `${url.slice(0, 600)}#${createHash('sha1').update(url).digest('hex')}`;
 const urlSk = (url: string) => SCHEMA.listing.sk({ url: urlPart(url) });
 const listingPk = (vendor: string) => SCHEMA.listing.pk({ vendor });
-const chunkPk = (vendor: string, slot: string, collection: string) => SCHEMA.listingMemberChunk.pk({ vendor, slot, collection });
+const chunkPk = (vendor: string, slot: string, collection: string) =>
+  SCHEMA.listingMemberChunk.pk({ vendor, slot, collection });
 const collectionPk = (vendor: string) => SCHEMA.collection.pk({ vendor });
-const anchorPk = (vendor: string, slot: string, name: string) => SCHEMA.listingAnchor.pk({ vendor, slot, name: name || ALL });
+const anchorPk = (vendor: string, slot: string, name: string) =>
+  SCHEMA.listingAnchor.pk({ vendor, slot, name: name || ALL });
 const anchorSk = (k: number) => SCHEMA.listingAnchor.sk({ k: String(k).padStart(POSITION_DIGITS, '0') });
 /** Concurrent batch writes per call: the table's latency overlaps, not its throughput. */
 const WRITE_LANES = 2;
 const headKey = (vendor: string) => SCHEMA.catalogHead.key({ vendor });
 const planKey = (crawlId: string) => SCHEMA.crawlPlan.key({ id: crawlId });
-const outcomeKey = (crawlId: string, seq: string, n: number) => SCHEMA.crawlPage.key({ id: crawlId, seq, n: String(n).padStart(6, '0') });
+const outcomeKey = (crawlId: string, seq: string, n: number) =>
+  SCHEMA.crawlPage.key({ id: crawlId, seq, n: String(n).padStart(6, '0') });
 
 export const listingHash = (listing: FoundListing) =>
-  createHash('sha1').update(JSON.stringify([listing.name, listing.images, listing.price])).digest('hex');
+  createHash('sha1')
+    .update(JSON.stringify([listing.name, listing.images, listing.price]))
+    .digest('hex');
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -102,7 +121,9 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
       for (let round = 0; chunk.length; round++) {
         if (round >= MAX_ROUNDS) throw new Error('The table kept refusing reads (unprocessed keys)');
         if (round) await pause(50 * 2 ** round);
-        const out = await documents.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: chunk, ConsistentRead: true } } }));
+        const out = await documents.send(
+          new BatchGetCommand({ RequestItems: { [tableName]: { Keys: chunk, ConsistentRead: true } } }),
+        );
         found.push(...(out.Responses?.[tableName] ?? []));
         chunk = (out.UnprocessedKeys?.[tableName]?.Keys ?? []) as typeof chunk;
       }
@@ -110,7 +131,11 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
     return found;
   }
 
-  async function* queryPages(pk: string, prefix: string, only?: { projection: string; names: Record<string, string> }): AsyncIterable<Array<Record<string, any>>> {
+  async function* queryPages(
+    pk: string,
+    prefix: string,
+    only?: { projection: string; names: Record<string, string> },
+  ): AsyncIterable<Array<Record<string, any>>> {
     let start: Record<string, any> | undefined;
     for (let page = 0; page < 1_000_000; page++) {
       const out = await documents.send(
@@ -129,7 +154,8 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
     }
   }
 
-  const deleteKeys = (keys: Array<{ pk: string; sk: string }>) => writeAll(keys.map((Key) => ({ DeleteRequest: { Key } })));
+  const deleteKeys = (keys: Array<{ pk: string; sk: string }>) =>
+    writeAll(keys.map((Key) => ({ DeleteRequest: { Key } })));
 
   return {
     async upsert(vendor, displayName, crawl, items, now, options = {}) {
@@ -139,7 +165,11 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
       const unique = [...byUrl.values()];
       const existing = new Map<string, Record<string, any>>();
       // A vendor's first crawl reads nothing back (a URL met twice by it is rewritten the same way).
-      if (!options.fresh) for (const item of await getAll(unique.map(({ listing }) => ({ pk: listingPk(vendor), sk: urlSk(listing.url) })))) existing.set(item.url, item);
+      if (!options.fresh)
+        for (const item of await getAll(
+          unique.map(({ listing }) => ({ pk: listingPk(vendor), sk: urlSk(listing.url) })),
+        ))
+          existing.set(item.url, item);
       let created = 0;
       const puts = unique.map(({ listing, order }) => {
         const before = existing.get(listing.url);
@@ -180,7 +210,11 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
       await documents.send(
         new PutCommand({
           TableName: tableName,
-          Item: { ...SCHEMA.crawlMemberPage.key({ id: crawl, collection, seq, n: String(n).padStart(6, '0') }), entity: SCHEMA.crawlMemberPage.entity, urls_gz: gzipSync(JSON.stringify(urls)) },
+          Item: {
+            ...SCHEMA.crawlMemberPage.key({ id: crawl, collection, seq, n: String(n).padStart(6, '0') }),
+            entity: SCHEMA.crawlMemberPage.entity,
+            urls_gz: gzipSync(JSON.stringify(urls)),
+          },
         }),
       );
     },
@@ -188,13 +222,16 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
     async crawlMembers(crawl, collection) {
       const urls: string[] = [];
       for await (const items of queryPages(`EXEC#${crawl}`, `CRAWL#MEM#${collection}#`)) {
-        for (const item of items) urls.push(...(JSON.parse(gunzipSync(Buffer.from(item.urls_gz)).toString('utf8')) as string[]));
+        for (const item of items)
+          urls.push(...(JSON.parse(gunzipSync(Buffer.from(item.urls_gz)).toString('utf8')) as string[]));
       }
       return urls;
     },
 
     async memberChunks(vendor, slot, collection, chunks) {
-      const items = await getAll(Array.from({ length: chunks }, (_, k) => ({ pk: chunkPk(vendor, slot, collection), sk: anchorSk(k) })));
+      const items = await getAll(
+        Array.from({ length: chunks }, (_, k) => ({ pk: chunkPk(vendor, slot, collection), sk: anchorSk(k) })),
+      );
       items.sort((a, b) => (a.sk < b.sk ? -1 : 1));
       return items.flatMap((item) => JSON.parse(item.urls) as string[]);
     },
@@ -203,10 +240,20 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
       const pk = chunkPk(vendor, slot, collection);
       const puts: Array<Record<string, unknown>> = [];
       for (let k = 0; k * ANCHOR_EVERY < urls.length; k++) {
-        puts.push({ PutRequest: { Item: { pk, sk: anchorSk(k), entity: 'listingMemberChunk', urls: JSON.stringify(urls.slice(k * ANCHOR_EVERY, (k + 1) * ANCHOR_EVERY)) } } });
+        puts.push({
+          PutRequest: {
+            Item: {
+              pk,
+              sk: anchorSk(k),
+              entity: 'listingMemberChunk',
+              urls: JSON.stringify(urls.slice(k * ANCHOR_EVERY, (k + 1) * ANCHOR_EVERY)),
+            },
+          },
+        });
       }
       const deletes: Array<Record<string, unknown>> = [];
-      for (let k = puts.length; k < previousChunks; k++) deletes.push({ DeleteRequest: { Key: { pk, sk: anchorSk(k) } } });
+      for (let k = puts.length; k < previousChunks; k++)
+        deletes.push({ DeleteRequest: { Key: { pk, sk: anchorSk(k) } } });
       await writeAll([...puts, ...deletes]);
     },
 
@@ -233,42 +280,82 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
     },
 
     async getPlan(crawlId) {
-      const out = await documents.send(new GetCommand({ TableName: tableName, Key: planKey(crawlId), ConsistentRead: true }));
+      const out = await documents.send(
+        new GetCommand({ TableName: tableName, Key: planKey(crawlId), ConsistentRead: true }),
+      );
       if (!out.Item?.plan_gz) return null;
       return JSON.parse(gunzipSync(Buffer.from(out.Item.plan_gz)).toString('utf8')) as CrawlPlan;
     },
 
     async putPlan(plan) {
-      await documents.send(new PutCommand({ TableName: tableName, Item: { ...planKey(plan.crawlId), entity: 'crawlPlan', wave: plan.wave, plan_gz: gzipSync(JSON.stringify(plan)) } }));
+      await documents.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: {
+            ...planKey(plan.crawlId),
+            entity: 'crawlPlan',
+            wave: plan.wave,
+            plan_gz: gzipSync(JSON.stringify(plan)),
+          },
+        }),
+      );
     },
 
     async putOutcomes(crawlId, outcomes) {
-      await writeAll(outcomes.map((o) => ({ PutRequest: { Item: { ...outcomeKey(crawlId, o.seq, o.n), entity: 'crawlPage', ...o } } })));
+      await writeAll(
+        outcomes.map((o) => ({
+          PutRequest: { Item: { ...outcomeKey(crawlId, o.seq, o.n), entity: 'crawlPage', ...o } },
+        })),
+      );
     },
 
     async getOutcomes(crawlId, pages) {
       const items = await getAll(pages.map(({ seq, n }) => outcomeKey(crawlId, seq, n)));
-      return items.map((item) => ({ seq: item.seq, n: Number(item.n), count: Number(item.count), full: item.full === true, next: item.next ?? null, failed: item.failed === true }));
+      return items.map((item) => ({
+        seq: item.seq,
+        n: Number(item.n),
+        count: Number(item.count),
+        full: item.full === true,
+        next: item.next ?? null,
+        failed: item.failed === true,
+      }));
     },
 
     async addWaiter(crawlId, executionId) {
-      await documents.send(new PutCommand({ TableName: tableName, Item: { ...SCHEMA.crawlWaiter.key({ id: crawlId, executionId }), entity: SCHEMA.crawlWaiter.entity, execution_id: executionId } }));
+      await documents.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: {
+            ...SCHEMA.crawlWaiter.key({ id: crawlId, executionId }),
+            entity: SCHEMA.crawlWaiter.entity,
+            execution_id: executionId,
+          },
+        }),
+      );
     },
 
     async waiters(crawlId) {
       const ids: string[] = [];
-      for await (const items of queryPages(`EXEC#${crawlId}`, 'CRAWL#WAITER#')) ids.push(...items.map((item) => item.execution_id as string));
+      for await (const items of queryPages(`EXEC#${crawlId}`, 'CRAWL#WAITER#'))
+        ids.push(...items.map((item) => item.execution_id as string));
       return ids;
     },
 
     async *listingPages(vendor) {
       const marks = { projection: 'sk, #url, crawl, #order, first_crawl', names: { '#url': 'url', '#order': 'order' } };
       for await (const items of queryPages(listingPk(vendor), 'U#', marks)) {
-        yield items.map((item) => ({ url: item.url, cursor: item.sk, crawl: item.crawl, order: Number(item.order ?? 0), first_crawl: item.first_crawl ?? item.crawl }));
+        yield items.map((item) => ({
+          url: item.url,
+          cursor: item.sk,
+          crawl: item.crawl,
+          order: Number(item.order ?? 0),
+          first_crawl: item.first_crawl ?? item.crawl,
+        }));
       }
     },
 
-    getListings: async (vendor, urls) => (await getAll([...new Set(urls)].map((url) => ({ pk: listingPk(vendor), sk: urlSk(url) })))).map(storedListing),
+    getListings: async (vendor, urls) =>
+      (await getAll([...new Set(urls)].map((url) => ({ pk: listingPk(vendor), sk: urlSk(url) })))).map(storedListing),
 
     async removeListings(vendor, urls) {
       await deleteKeys(urls.map((url) => ({ pk: listingPk(vendor), sk: urlSk(url) })));
@@ -304,14 +391,22 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
 
     async putAnchors(vendor, slot, name, cursors, previousCount) {
       const pk = anchorPk(vendor, slot, name);
-      const puts = cursors.map((cursor, k) => ({ PutRequest: { Item: { pk, sk: anchorSk(k), entity: 'listingAnchor', at: cursor } } }));
+      const puts = cursors.map((cursor, k) => ({
+        PutRequest: { Item: { pk, sk: anchorSk(k), entity: 'listingAnchor', at: cursor } },
+      }));
       const deletes: Array<Record<string, unknown>> = [];
-      for (let k = cursors.length; k < previousCount; k++) deletes.push({ DeleteRequest: { Key: { pk, sk: anchorSk(k) } } });
+      for (let k = cursors.length; k < previousCount; k++)
+        deletes.push({ DeleteRequest: { Key: { pk, sk: anchorSk(k) } } });
       await writeAll([...puts, ...deletes]);
     },
 
     async putHead(head) {
-      await documents.send(new PutCommand({ TableName: tableName, Item: { ...headKey(head.vendor), entity: 'catalogHead', head: JSON.stringify(head) } }));
+      await documents.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: { ...headKey(head.vendor), entity: 'catalogHead', head: JSON.stringify(head) },
+        }),
+      );
     },
 
     async head(vendor) {
@@ -331,9 +426,16 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
           // A collection: the member chunks holding [offset, offset + limit), then its listings in one BatchGet.
           const first = Math.floor(offset / ANCHOR_EVERY);
           const last = Math.floor((offset + limit - 1) / ANCHOR_EVERY);
-          const chunks = await getAll(Array.from({ length: last - first + 1 }, (_, i) => ({ pk: chunkPk(vendor, head.slot, name), sk: anchorSk(first + i) })));
+          const chunks = await getAll(
+            Array.from({ length: last - first + 1 }, (_, i) => ({
+              pk: chunkPk(vendor, head.slot, name),
+              sk: anchorSk(first + i),
+            })),
+          );
           chunks.sort((a, b) => (a.sk < b.sk ? -1 : 1));
-          const urls = chunks.flatMap((c) => JSON.parse(c.urls) as string[]).slice(offset - first * ANCHOR_EVERY, offset - first * ANCHOR_EVERY + limit);
+          const urls = chunks
+            .flatMap((c) => JSON.parse(c.urls) as string[])
+            .slice(offset - first * ANCHOR_EVERY, offset - first * ANCHOR_EVERY + limit);
           items = urls.map((url) => ({ url }));
           const found = await getAll(urls.map((url) => ({ pk: listingPk(vendor), sk: urlSk(url) })));
           const byUrl = new Map(found.map((item) => [item.url as string, item]));
@@ -341,12 +443,22 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
             const listing = byUrl.get(url);
             if (!listing) return [];
             const l = served(listing);
-            return [{ ...l, vendor: head.displayName || l.vendor, first_seen_by_service: withOffset(l.first_seen_by_service), last_updated_by_service: withOffset(l.last_updated_by_service) }];
+            return [
+              {
+                ...l,
+                vendor: head.displayName || l.vendor,
+                first_seen_by_service: withOffset(l.first_seen_by_service),
+                last_updated_by_service: withOffset(l.last_updated_by_service),
+              },
+            ];
           });
         }
         // The anchor at or before the offset: the Query starts there and skips at most ANCHOR_EVERY - 1 items.
         const k = Math.floor(offset / ANCHOR_EVERY);
-        const anchor = await documents.send(new GetCommand({ TableName: tableName, Key: { pk: anchorPk(vendor, head.slot, ''), sk: anchorSk(k) } }), deadline());
+        const anchor = await documents.send(
+          new GetCommand({ TableName: tableName, Key: { pk: anchorPk(vendor, head.slot, ''), sk: anchorSk(k) } }),
+          deadline(),
+        );
         const from: string | undefined = anchor.Item?.at;
         if (!from) return [];
         const skip = offset - k * ANCHOR_EVERY;
@@ -367,7 +479,14 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
           const listing = byUrl.get(item.url);
           if (!listing) return [];
           const l = served(listing);
-          return [{ ...l, vendor: head.displayName || l.vendor, first_seen_by_service: withOffset(l.first_seen_by_service), last_updated_by_service: withOffset(l.last_updated_by_service) }];
+          return [
+            {
+              ...l,
+              vendor: head.displayName || l.vendor,
+              first_seen_by_service: withOffset(l.first_seen_by_service),
+              last_updated_by_service: withOffset(l.last_updated_by_service),
+            },
+          ];
         });
       } catch (error) {
         throw storeFailure(error);

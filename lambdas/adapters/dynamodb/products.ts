@@ -8,7 +8,14 @@
 //                   reports newProduct, so a product counts once for its vendor)
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
 import type { BatchProductStore, StoredProduct } from '../../ports/products';
 import { isConditionalFailure } from './keys';
 import { SCHEMA } from './schema';
@@ -20,12 +27,21 @@ const MAX_UNPROCESSED_ROUNDS = 8;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const hashOf = (url: string) => createHash('sha256').update(url).digest('hex').slice(0, 32);
-const recordKey = (url: string, country: string) => SCHEMA.product.key({ urlHash: hashOf(url), country: country.toLowerCase() });
+const recordKey = (url: string, country: string) =>
+  SCHEMA.product.key({ urlHash: hashOf(url), country: country.toLowerCase() });
 
 /** A stored product item as the record it holds (also read by the search change feed). */
 export function fromItem(item: Record<string, any>): StoredProduct {
-  const json = typeof item.product === 'string' ? item.product : gunzipSync(Buffer.from(item.product_gz)).toString('utf8');
-  return { url: item.url, country: item.country, vendor: item.vendor ?? null, product: JSON.parse(json), flags: item.flags, updated_at: item.updated_at };
+  const json =
+    typeof item.product === 'string' ? item.product : gunzipSync(Buffer.from(item.product_gz)).toString('utf8');
+  return {
+    url: item.url,
+    country: item.country,
+    vendor: item.vendor ?? null,
+    product: JSON.parse(json),
+    flags: item.flags,
+    updated_at: item.updated_at,
+  };
 }
 
 function toItem(record: StoredProduct): Record<string, unknown> {
@@ -75,7 +91,11 @@ export function dynamoProductStore(documents: DynamoDBDocumentClient, tableName:
         if (round >= MAX_UNPROCESSED_ROUNDS) throw new Error('The table kept refusing reads (unprocessed keys)');
         if (round) await pause(50 * 2 ** round);
         const out = await documents.send(
-          new BatchGetCommand({ RequestItems: { [tableName]: { Keys: keys, ProjectionExpression: '#url', ExpressionAttributeNames: { '#url': 'url' } } } }),
+          new BatchGetCommand({
+            RequestItems: {
+              [tableName]: { Keys: keys, ProjectionExpression: '#url', ExpressionAttributeNames: { '#url': 'url' } },
+            },
+          }),
         );
         for (const item of out.Responses?.[tableName] ?? []) seen.add(item.url);
         keys = (out.UnprocessedKeys?.[tableName]?.Keys ?? []) as typeof keys;
@@ -110,8 +130,11 @@ export function dynamoProductStore(documents: DynamoDBDocumentClient, tableName:
       await writeAll([...byKey.values()].map(toItem));
       // Each URL reported new at most once, for its first record in the list.
       const candidates = new Map<string, StoredProduct>();
-      for (const record of records) if (!seen.has(record.url) && !candidates.has(record.url)) candidates.set(record.url, record);
-      const elected = await Promise.all([...candidates.values()].map(async (record) => [record, await markFirstSeen(record)] as const));
+      for (const record of records)
+        if (!seen.has(record.url) && !candidates.has(record.url)) candidates.set(record.url, record);
+      const elected = await Promise.all(
+        [...candidates.values()].map(async (record) => [record, await markFirstSeen(record)] as const),
+      );
       const winners = new Set(elected.filter(([, won]) => won).map(([record]) => record));
       return records.map((record) => ({ firstSeen: winners.has(record) }));
     },
@@ -123,7 +146,9 @@ export function dynamoProductStore(documents: DynamoDBDocumentClient, tableName:
 
     async listUpdated({ vendor, updatedSince, offset, limit }) {
       const index = vendor ? 'gsi1' : 'gsi2';
-      const values: Record<string, string> = { ':pk': vendor ? SCHEMA.product.gsi1.pk({ vendor }) : SCHEMA.product.gsi2.pk({}) };
+      const values: Record<string, string> = {
+        ':pk': vendor ? SCHEMA.product.gsi1.pk({ vendor }) : SCHEMA.product.gsi2.pk({}),
+      };
       let condition = `${index}pk = :pk`;
       if (updatedSince) {
         values[':since'] = updatedSince;
@@ -151,7 +176,9 @@ export function dynamoProductStore(documents: DynamoDBDocumentClient, tableName:
         start = out.LastEvaluatedKey;
         if (!start) break;
       }
-      const items = await Promise.all(keys.map((key) => documents.send(new GetCommand({ TableName: tableName, Key: key }))));
+      const items = await Promise.all(
+        keys.map((key) => documents.send(new GetCommand({ TableName: tableName, Key: key }))),
+      );
       return { items: items.flatMap((out) => (out.Item ? [fromItem(out.Item)] : [])), total };
     },
   };

@@ -15,7 +15,13 @@
 //   call takes its own token as before.
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { RateLimitStore } from '../../ports/ratelimit';
-import { admitUntil, emissionIntervalMs, refusal, type RateDecision, type RateLimitPolicy } from '../../domain/ratelimit/policy';
+import {
+  admitUntil,
+  emissionIntervalMs,
+  refusal,
+  type RateDecision,
+  type RateLimitPolicy,
+} from '../../domain/ratelimit/policy';
 import { deadline, isConditionalFailure, rateItem } from './keys';
 
 /** Races between the two updates resolve within a couple of rounds; beyond that, refuse. */
@@ -41,9 +47,14 @@ export function dynamoRateLimitStore(documents: DynamoDBDocumentClient, tableNam
   };
 
   /** The TAT written, or null when the condition did not hold. */
-  const tryUpdate = async (input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName'>): Promise<number | null> => {
+  const tryUpdate = async (
+    input: Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName'>,
+  ): Promise<number | null> => {
     try {
-      const out = await documents.send(new UpdateCommand({ TableName: tableName, ...input, ReturnValues: 'UPDATED_NEW' }), deadline());
+      const out = await documents.send(
+        new UpdateCommand({ TableName: tableName, ...input, ReturnValues: 'UPDATED_NEW' }),
+        deadline(),
+      );
       return Number(out.Attributes?.tat);
     } catch (error) {
       if (isConditionalFailure(error)) return null;
@@ -109,7 +120,8 @@ export function dynamoRateLimitStore(documents: DynamoDBDocumentClient, tableNam
   return {
     take(bucketId, policy, startMs) {
       const known = knownTat.get(bucketId);
-      if (known !== undefined && known > admitUntil(policy, startMs)) return Promise.resolve(refusal(policy, known, startMs));
+      if (known !== undefined && known > admitUntil(policy, startMs))
+        return Promise.resolve(refusal(policy, known, startMs));
       const group = `${bucketId}\n${policy.ratePerSecond}\n${policy.burst}`;
       return new Promise<RateDecision>((resolve, reject) => {
         const waiter: Waiter = { resolve, reject, startMs };
@@ -163,7 +175,10 @@ export function dynamoRateLimitStore(documents: DynamoDBDocumentClient, tableNam
       const second = await (busyFirst ? restart() : advance());
       if (second !== null) return admitted(second);
       // Neither matched: either the bucket is full, or another caller moved TAT between the two.
-      const current = await documents.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }), deadline());
+      const current = await documents.send(
+        new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }),
+        deadline(),
+      );
       const tat = Number(current.Item?.tat);
       if (Number.isFinite(tat)) learn(bucketId, tat);
       if (Number.isFinite(tat) && tat > limit) return refusal(policy, tat, nowMs);

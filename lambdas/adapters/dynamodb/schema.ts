@@ -50,7 +50,10 @@ function indexKeys(template: KeyTemplate | undefined, name: 'gsi1' | 'gsi2') {
     template,
     pk: (parts: Record<string, string | number>) => fill(template.pk, parts),
     sk: (parts: Record<string, string | number>) => fill(template.sk, parts),
-    keys: (parts: Record<string, string | number>) => ({ [`${name}pk`]: fill(template.pk, parts), [`${name}sk`]: fill(template.sk, parts) }),
+    keys: (parts: Record<string, string | number>) => ({
+      [`${name}pk`]: fill(template.pk, parts),
+      [`${name}sk`]: fill(template.sk, parts),
+    }),
   };
 }
 
@@ -76,7 +79,11 @@ export const SCHEMA = {
     table: { pk: 'APIKEY#{keyHash}', sk: 'APIKEY' },
     gsi1: { pk: 'APIKEYS', sk: '{org}#{createdAt}#{keyId}' },
     gsi2: { pk: 'APIKEYID#{keyId}', sk: 'APIKEY' },
-    access: ['authenticate: GetItem by the key hash', "list an organization's keys: gsi1 APIKEYS begins_with <org>#", 'revoke by id: gsi2'],
+    access: [
+      'authenticate: GetItem by the key hash',
+      "list an organization's keys: gsi1 APIKEYS begins_with <org>#",
+      'revoke by id: gsi2',
+    ],
   }),
   organization: declare({
     entity: 'organization',
@@ -131,12 +138,18 @@ export const SCHEMA = {
     table: { pk: 'PRODUCT#{urlHash}', sk: 'COUNTRY#{country}' },
     gsi1: { pk: 'PRODUCTS#{vendor}', sk: '{updatedAt}#{urlHash}#{country}' },
     gsi2: { pk: 'PRODUCTS', sk: '{updatedAt}#{urlHash}#{country}' },
-    access: ['stored record for reuse: GetItem / BatchGet', "a vendor's feed: gsi1 newest first", 'all-vendor feed: gsi2'],
+    access: [
+      'stored record for reuse: GetItem / BatchGet',
+      "a vendor's feed: gsi1 newest first",
+      'all-vendor feed: gsi2',
+    ],
   }),
   productFirstSeen: declare({
     entity: 'productFirstSeen',
     table: { pk: 'PRODUCT#{urlHash}', sk: 'FIRST_SEEN' },
-    access: ['first sighting of a product URL: conditional Put (who writes it first counts the product for its vendor)'],
+    access: [
+      'first sighting of a product URL: conditional Put (who writes it first counts the product for its vendor)',
+    ],
   }),
   listing: declare({
     entity: 'listing',
@@ -150,7 +163,9 @@ export const SCHEMA = {
     entity: 'listingGone',
     table: { pk: 'LISTINGGONE#{vendor}', sk: 'U#{urlHash}' },
     gsi2: { pk: 'LISTINGS#{shard}', sk: '{updatedAt}#{urlHash}' },
-    access: ['a listing a re-crawl removed, in the same feed shard as the listing: search drops it (catch-up reads it in order)'],
+    access: [
+      'a listing a re-crawl removed, in the same feed shard as the listing: search drops it (catch-up reads it in order)',
+    ],
   }),
   collection: declare({
     entity: 'collection',
@@ -160,12 +175,16 @@ export const SCHEMA = {
   listingAnchor: declare({
     entity: 'listingAnchor',
     table: { pk: 'LANCHOR#{vendor}#{slot}#{name}', sk: 'A#{k}' },
-    access: ['page N of a vendor\'s listings: GetItem of the anchor at or before the offset, then Query LISTING#<vendor> from its sk (<= 100 + page_size items)'],
+    access: [
+      "page N of a vendor's listings: GetItem of the anchor at or before the offset, then Query LISTING#<vendor> from its sk (<= 100 + page_size items)",
+    ],
   }),
   listingMemberChunk: declare({
     entity: 'listingMemberChunk',
     table: { pk: 'LMEMBERS#{vendor}#{slot}#{collection}', sk: 'A#{k}' },
-    access: ["page N of a collection's listings: BatchGet of the one or two chunks of 100 URLs holding it, then BatchGet of its listings"],
+    access: [
+      "page N of a collection's listings: BatchGet of the one or two chunks of 100 URLs holding it, then BatchGet of its listings",
+    ],
   }),
   catalogHead: declare({
     entity: 'catalogHead',
@@ -180,12 +199,14 @@ export const SCHEMA = {
   crawlPage: declare({
     entity: 'crawlPage',
     table: { pk: 'EXEC#{id}', sk: 'CRAWL#PAGE#{seq}#{n}' },
-    access: ['where each paged source ended: BatchGet of the last wave\'s pages by the planner'],
+    access: ["where each paged source ended: BatchGet of the last wave's pages by the planner"],
   }),
   crawlMemberPage: declare({
     entity: 'crawlMemberPage',
     table: { pk: 'EXEC#{id}', sk: 'CRAWL#MEM#{collection}#{seq}#{n}' },
-    access: ["one collection page's URLs as a crawl read it: Query begins_with CRAWL#MEM#<collection># at the crawl's end"],
+    access: [
+      "one collection page's URLs as a crawl read it: Query begins_with CRAWL#MEM#<collection># at the crawl's end",
+    ],
   }),
   crawlWaiter: declare({
     entity: 'crawlWaiter',

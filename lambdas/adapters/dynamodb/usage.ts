@@ -35,7 +35,9 @@ export function dynamoUsageStore(documents: DynamoDBDocumentClient, tableName: s
             KeyConditionExpression: fromBucket ? 'pk = :pk AND sk >= :from' : 'pk = :pk AND begins_with(sk, :prefix)',
             ExpressionAttributeValues: {
               ':pk': usagePk(org),
-              ...(fromBucket ? { ':from': `${SCHEMA.usageCounter.skPrefix}${fromBucket}` } : { ':prefix': SCHEMA.usageCounter.skPrefix }),
+              ...(fromBucket
+                ? { ':from': `${SCHEMA.usageCounter.skPrefix}${fromBucket}` }
+                : { ':prefix': SCHEMA.usageCounter.skPrefix }),
             },
             ProjectionExpression: '#path, calls',
             ExpressionAttributeNames: { '#path': 'path' },

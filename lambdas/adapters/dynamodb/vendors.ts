@@ -14,7 +14,12 @@ const toRecord = (item: Record<string, any>): VendorRecord => ({
 });
 
 export function dynamoVendorStore(documents: DynamoDBDocumentClient, tableName: string): VendorStore {
-  const recordProductsSeen: VendorStore['recordProductsSeen'] = async ({ vendor, displayName, newProducts, updatedAt }) => {
+  const recordProductsSeen: VendorStore['recordProductsSeen'] = async ({
+    vendor,
+    displayName,
+    newProducts,
+    updatedAt,
+  }) => {
     const setName = displayName ? 'displayName = :name' : 'displayName = if_not_exists(displayName, :vendor)';
     const base = {
       TableName: tableName,
@@ -62,7 +67,11 @@ export function dynamoVendorStore(documents: DynamoDBDocumentClient, tableName: 
         ...(displayName ? { ':name': displayName } : {}),
       };
       const setName = displayName ? 'displayName = :name' : 'displayName = if_not_exists(displayName, :vendor)';
-      const common = { TableName: tableName, Key: vendorItem(vendor), ExpressionAttributeNames: { '#vendor': 'vendor' } };
+      const common = {
+        TableName: tableName,
+        Key: vendorItem(vendor),
+        ExpressionAttributeNames: { '#vendor': 'vendor' },
+      };
       try {
         await documents.send(
           new UpdateCommand({
@@ -75,7 +84,13 @@ export function dynamoVendorStore(documents: DynamoDBDocumentClient, tableName: 
       } catch (error) {
         if (!isConditionalFailure(error)) throw error;
         const { ':at': _at, ...rest } = values;
-        await documents.send(new UpdateCommand({ ...common, UpdateExpression: `SET #vendor = :vendor, gsi1pk = :pk, gsi1sk = :vendor, ${setName}, listingCount = :n`, ExpressionAttributeValues: rest }));
+        await documents.send(
+          new UpdateCommand({
+            ...common,
+            UpdateExpression: `SET #vendor = :vendor, gsi1pk = :pk, gsi1sk = :vendor, ${setName}, listingCount = :n`,
+            ExpressionAttributeValues: rest,
+          }),
+        );
       }
     },
 

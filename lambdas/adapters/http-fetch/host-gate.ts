@@ -36,7 +36,8 @@ export class HostGate {
       if (released) return;
       released = true;
       const next = state!.waiters.shift();
-      if (next) next(); // hand the slot over without decrementing
+      if (next)
+        next(); // hand the slot over without decrementing
       else {
         state!.active--;
         if (state!.active === 0 && Date.now() >= state!.nextStartAt) this.hosts.delete(host);

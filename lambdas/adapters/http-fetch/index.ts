@@ -10,7 +10,13 @@ import type { Readable } from 'node:stream';
 import got from 'got';
 import ipaddr from 'ipaddr.js';
 import { FetchFailure, type FetchedPage, type FetchRequest, type PageFetcher } from '../../ports/fetcher';
-import { ALLOW_ALL, DISALLOW_ALL, parseRobots, ROBOTS_MAX_BYTES, type RobotsRules } from '../../domain/extraction/robots';
+import {
+  ALLOW_ALL,
+  DISALLOW_ALL,
+  parseRobots,
+  ROBOTS_MAX_BYTES,
+  type RobotsRules,
+} from '../../domain/extraction/robots';
 import { normalizeUrl } from '../../domain/extraction/url';
 import { looksLikeBotWall } from './bot-wall';
 import { HostGate } from './host-gate';
@@ -122,8 +128,12 @@ export function createHttpFetcher(options: HttpFetcherOptions = {}): HttpFetcher
   const robotsTtlMs = options.robotsTtlMs ?? 24 * 3600_000;
   const robotsErrorTtlMs = options.robotsErrorTtlMs ?? 60_000;
 
-  const resolveMap = new Map(Object.entries(options.resolve ?? {}).map(([host, address]) => [host.toLowerCase(), address]));
-  const trustedIps = new Set([...resolveMap.values()].map((address) => address.replace(/:\d+$/, '').replace(/^\[|\]$/g, '')));
+  const resolveMap = new Map(
+    Object.entries(options.resolve ?? {}).map(([host, address]) => [host.toLowerCase(), address]),
+  );
+  const trustedIps = new Set(
+    [...resolveMap.values()].map((address) => address.replace(/:\d+$/, '').replace(/^\[|\]$/g, '')),
+  );
   const guardedLookup = createGuardedLookup();
   const gate = new HostGate(Math.max(1, options.perHostConcurrency ?? 2));
   const proxyAgents = new Map(
@@ -171,12 +181,15 @@ export function createHttpFetcher(options: HttpFetcherOptions = {}): HttpFetcher
           socket: readTimeoutMs,
           request: totalTimeoutMs,
         },
-      }) as Readable & { on(event: 'response', listener: (r: { statusCode: number; headers: RawResponse['headers'] }) => void): unknown };
+      }) as Readable & {
+        on(event: 'response', listener: (r: { statusCode: number; headers: RawResponse['headers'] }) => void): unknown;
+      };
 
       const finish = () => {
         if (settled) return;
         settled = true;
-        if (!response) return reject(new FetchFailure('network', `no response from ${url.host}`, { finalUrl: url.href }));
+        if (!response)
+          return reject(new FetchFailure('network', `no response from ${url.host}`, { finalUrl: url.href }));
         resolve({ url, status: response.statusCode, headers: response.headers, bytes: Buffer.concat(chunks) });
       };
       const fail = (failure: FetchFailure) => {
@@ -191,11 +204,18 @@ export function createHttpFetcher(options: HttpFetcherOptions = {}): HttpFetcher
         const status = res.statusCode;
         const mime = mimeOf(res.headers['content-type']);
         if (status >= 200 && status < 300 && mime && !hop.acceptable(mime)) {
-          return fail(new FetchFailure('non_html', `${url.href} is ${mime}, not a web page`, { status, finalUrl: url.href }));
+          return fail(
+            new FetchFailure('non_html', `${url.href} is ${mime}, not a web page`, { status, finalUrl: url.href }),
+          );
         }
         const declared = Number(res.headers['content-length']);
         if (!hop.truncate && declared > hop.maxBytes) {
-          fail(new FetchFailure('too_large', `${url.href} is ${declared} bytes, over the ${hop.maxBytes} byte limit`, { status, finalUrl: url.href }));
+          fail(
+            new FetchFailure('too_large', `${url.href} is ${declared} bytes, over the ${hop.maxBytes} byte limit`, {
+              status,
+              finalUrl: url.href,
+            }),
+          );
         }
       });
       stream.on('data', (chunk: Buffer) => {
@@ -208,7 +228,12 @@ export function createHttpFetcher(options: HttpFetcherOptions = {}): HttpFetcher
           stream.destroy();
           return;
         }
-        fail(new FetchFailure('too_large', `${url.href} exceeds the ${hop.maxBytes} byte limit`, { status: response?.statusCode, finalUrl: url.href }));
+        fail(
+          new FetchFailure('too_large', `${url.href} exceeds the ${hop.maxBytes} byte limit`, {
+            status: response?.statusCode,
+            finalUrl: url.href,
+          }),
+        );
       });
       stream.on('end', finish);
       stream.on('error', (error: Error) => fail(failureFromError(error, url)));
@@ -242,7 +267,9 @@ export function createHttpFetcher(options: HttpFetcherOptions = {}): HttpFetcher
     for (let hops = 0; ; hops++) {
       const url = new URL(current);
       if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-        throw new FetchFailure('malformed_url', `redirected to unsupported scheme ${url.protocol}`, { finalUrl: url.href });
+        throw new FetchFailure('malformed_url', `redirected to unsupported scheme ${url.protocol}`, {
+          finalUrl: url.href,
+        });
       }
       const target = targetFor(url);
       let delayMs = crawlDelayMs;
@@ -265,12 +292,18 @@ export function createHttpFetcher(options: HttpFetcherOptions = {}): HttpFetcher
       const location = raw.headers.location;
       if (raw.status >= 300 && raw.status < 400 && location) {
         if (hops >= maxRedirects) {
-          throw new FetchFailure('too_many_redirects', `more than ${maxRedirects} redirects from ${startUrl}`, { status: raw.status, finalUrl: url.href });
+          throw new FetchFailure('too_many_redirects', `more than ${maxRedirects} redirects from ${startUrl}`, {
+            status: raw.status,
+            finalUrl: url.href,
+          });
         }
         try {
           current = new URL(String(Array.isArray(location) ? location[0] : location), url).href;
         } catch {
-          throw new FetchFailure('malformed_url', `invalid redirect location from ${url.href}`, { status: raw.status, finalUrl: url.href });
+          throw new FetchFailure('malformed_url', `invalid redirect location from ${url.href}`, {
+            status: raw.status,
+            finalUrl: url.href,
+          });
         }
         continue;
       }
@@ -294,14 +327,23 @@ export function createHttpFetcher(options: HttpFetcherOptions = {}): HttpFetcher
     } catch (error) {
       const failure = error as FetchFailure;
       if (failure.kind === 'too_many_redirects') return allow(null); // Google: treat as 404
-      if (failure.kind === 'dns' || failure.kind === 'blocked_address' || failure.kind === 'malformed_url') throw failure;
-      return disallow(`robots.txt of ${new URL(origin).host} is unreachable (${failure.kind}); treated as disallow-all per Google's rules`);
+      if (failure.kind === 'dns' || failure.kind === 'blocked_address' || failure.kind === 'malformed_url')
+        throw failure;
+      return disallow(
+        `robots.txt of ${new URL(origin).host} is unreachable (${failure.kind}); treated as disallow-all per Google's rules`,
+      );
     }
     if (raw.status >= 200 && raw.status < 300) {
-      return { rules: parseRobots(decodeBody(raw.bytes, raw.headers['content-type']), { baseUrl: raw.url.href }), note: null, expiresAt: now + robotsTtlMs };
+      return {
+        rules: parseRobots(decodeBody(raw.bytes, raw.headers['content-type']), { baseUrl: raw.url.href }),
+        note: null,
+        expiresAt: now + robotsTtlMs,
+      };
     }
     if (raw.status === 429 || raw.status >= 500) {
-      return disallow(`robots.txt of ${new URL(origin).host} answered ${raw.status}; treated as disallow-all per Google's rules`);
+      return disallow(
+        `robots.txt of ${new URL(origin).host} answered ${raw.status}; treated as disallow-all per Google's rules`,
+      );
     }
     return allow(null); // 3xx without location, 4xx: no usable robots.txt, everything allowed
   }
@@ -324,7 +366,9 @@ export function createHttpFetcher(options: HttpFetcherOptions = {}): HttpFetcher
   async function fetchPage(request: FetchRequest): Promise<FetchedPage> {
     const normalized = normalizeUrl(request.url);
     if (!normalized.ok) throw new FetchFailure('malformed_url', `invalid URL: ${normalized.problem}`);
-    const callerHeaders = Object.fromEntries(Object.entries(request.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+    const callerHeaders = Object.fromEntries(
+      Object.entries(request.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]),
+    );
     const accept = callerHeaders.accept ?? DEFAULT_ACCEPT;
     const headers: Record<string, string> = {
       'user-agent': userAgent,
@@ -346,16 +390,20 @@ export function createHttpFetcher(options: HttpFetcherOptions = {}): HttpFetcher
     const contentType = String(raw.headers['content-type'] ?? '');
     const mime = mimeOf(contentType);
     const details = { status, finalUrl };
-    if (status === 401 || status === 403) throw new FetchFailure('bot_wall', `${raw.url.host} refused access (${status})`, details);
-    if (isChallenge(raw)) throw new FetchFailure('bot_wall', `${raw.url.host} answered with an anti-bot challenge`, details);
+    if (status === 401 || status === 403)
+      throw new FetchFailure('bot_wall', `${raw.url.host} refused access (${status})`, details);
+    if (isChallenge(raw))
+      throw new FetchFailure('bot_wall', `${raw.url.host} answered with an anti-bot challenge`, details);
     if (status !== 404 && status !== 410 && (status < 200 || status >= 300)) {
       throw new FetchFailure('http_status', `${finalUrl} answered HTTP ${status}`, details);
     }
     const textual = !mime || isTextMime(mime);
     const body = textual ? decodeBody(raw.bytes, contentType) : '';
     if (status >= 200 && status < 300 && (!mime || isHtmlMime(mime))) {
-      if (!mime && !/^\s*</.test(body.slice(0, 1024))) throw new FetchFailure('non_html', `${finalUrl} is not a web page`, details);
-      if (looksLikeBotWall(body, raw.headers)) throw new FetchFailure('bot_wall', `${raw.url.host} served a captcha or bot check`, details);
+      if (!mime && !/^\s*</.test(body.slice(0, 1024)))
+        throw new FetchFailure('non_html', `${finalUrl} is not a web page`, details);
+      if (looksLikeBotWall(body, raw.headers))
+        throw new FetchFailure('bot_wall', `${raw.url.host} served a captcha or bot check`, details);
     }
     const page: FetchedPage = { requestedUrl: request.url, finalUrl, status, headers: raw.headers, contentType, body };
     if (!textual) page.bodyBytes = new Uint8Array(raw.bytes);
@@ -374,13 +422,21 @@ export function createHttpFetcher(options: HttpFetcherOptions = {}): HttpFetcher
 
 function failureFromError(error: Error, url: URL): FetchFailure {
   if (error instanceof FetchFailure) return error;
-  const code = (error as NodeJS.ErrnoException).code ?? ((error as Error & { cause?: NodeJS.ErrnoException }).cause?.code);
+  const code =
+    (error as NodeJS.ErrnoException).code ?? (error as Error & { cause?: NodeJS.ErrnoException }).cause?.code;
   const details = { finalUrl: url.href };
-  if (code === BLOCKED_ADDRESS_CODE) return new FetchFailure('blocked_address', `${url.host} resolves to a non-public address`, details);
+  if (code === BLOCKED_ADDRESS_CODE)
+    return new FetchFailure('blocked_address', `${url.host} resolves to a non-public address`, details);
   if (error.name === 'TimeoutError' || code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT') {
     return new FetchFailure('timeout', `${url.host} timed out`, details);
   }
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL' || code === 'ENODATA' || code === 'EAI_NONAME') {
+  if (
+    code === 'ENOTFOUND' ||
+    code === 'EAI_AGAIN' ||
+    code === 'EAI_FAIL' ||
+    code === 'ENODATA' ||
+    code === 'EAI_NONAME'
+  ) {
     return new FetchFailure('dns', `${url.hostname} could not be resolved`, details);
   }
   return new FetchFailure('network', `${url.host}: ${code ?? error.message}`.slice(0, 300), details);
@@ -390,11 +446,22 @@ function failureFromError(error: Error, url: URL): FetchFailure {
 function isChallenge(raw: RawResponse): boolean {
   if (String(raw.headers['cf-mitigated'] ?? '').toLowerCase() === 'challenge') return true;
   if (raw.status !== 403 && raw.status !== 429 && raw.status !== 503) return false;
-  const head = raw.bytes.subarray(0, 64 * 1024).toString('latin1').toLowerCase();
-  return head.includes('cf_chl_opt') || head.includes('/cdn-cgi/challenge-platform/') || head.includes('captcha-delivery.com');
+  const head = raw.bytes
+    .subarray(0, 64 * 1024)
+    .toString('latin1')
+    .toLowerCase();
+  return (
+    head.includes('cf_chl_opt') ||
+    head.includes('/cdn-cgi/challenge-platform/') ||
+    head.includes('captcha-delivery.com')
+  );
 }
 
-const mimeOf = (contentType: unknown) => String(contentType ?? '').split(';')[0].trim().toLowerCase();
+const mimeOf = (contentType: unknown) =>
+  String(contentType ?? '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase();
 const isHtmlMime = (mime: string) => mime === 'text/html' || mime === 'application/xhtml+xml';
 const isTextMime = (mime: string) => mime.startsWith('text/') || /json|xml|javascript/.test(mime);
 
@@ -405,7 +472,11 @@ function acceptsMime(accept: string, mime: string): boolean {
     if (!type || type === '*/*') return false;
     if (type.endsWith('/*')) return mime.startsWith(type.slice(0, -1));
     // application/json also admits application/ld+json, application/vnd.api+json, ...
-    return type === mime || (type === 'application/json' && mime.endsWith('+json')) || (type.endsWith('/xml') && mime.endsWith('+xml'));
+    return (
+      type === mime ||
+      (type === 'application/json' && mime.endsWith('+json')) ||
+      (type.endsWith('/xml') && mime.endsWith('+xml'))
+    );
   });
 }
 

@@ -9,7 +9,14 @@ import { guardedResolve } from './ssrf';
 
 type Callback = (error: Error | null, socket?: Socket) => void;
 
-function openTunnel(proxyUrl: URL, host: string, port: number, trusted: ReadonlySet<string>, timeoutMs: number, done: (error: Error | null, socket?: Socket) => void) {
+function openTunnel(
+  proxyUrl: URL,
+  host: string,
+  port: number,
+  trusted: ReadonlySet<string>,
+  timeoutMs: number,
+  done: (error: Error | null, socket?: Socket) => void,
+) {
   guardedResolve(host, trusted).then(
     (ip) => {
       const authority = `${ip.includes(':') ? `[${ip}]` : ip}:${port}`;
@@ -33,7 +40,9 @@ function openTunnel(proxyUrl: URL, host: string, port: number, trusted: Readonly
         }
         done(null, socket);
       });
-      request.once('timeout', () => request.destroy(Object.assign(new Error('proxy connect timeout'), { code: 'ETIMEDOUT' })));
+      request.once('timeout', () =>
+        request.destroy(Object.assign(new Error('proxy connect timeout'), { code: 'ETIMEDOUT' })),
+      );
       request.once('error', (error) => done(error));
       request.end();
     },
@@ -44,17 +53,30 @@ function openTunnel(proxyUrl: URL, host: string, port: number, trusted: Readonly
 export function createProxyAgents(proxy: string, trusted: ReadonlySet<string>, connectTimeoutMs: number) {
   const proxyUrl = new URL(proxy);
   const httpAgent = new http.Agent({ keepAlive: false });
-  (httpAgent as unknown as { createConnection: unknown }).createConnection = (options: http.ClientRequestArgs, callback: Callback) => {
+  (httpAgent as unknown as { createConnection: unknown }).createConnection = (
+    options: http.ClientRequestArgs,
+    callback: Callback,
+  ) => {
     openTunnel(proxyUrl, String(options.host), Number(options.port || 80), trusted, connectTimeoutMs, callback);
     return undefined;
   };
   const httpsAgent = new https.Agent({ keepAlive: false });
-  (httpsAgent as unknown as { createConnection: unknown }).createConnection = (options: tls.ConnectionOptions & { host?: string; port?: number }, callback: Callback) => {
-    openTunnel(proxyUrl, String(options.host), Number(options.port || 443), trusted, connectTimeoutMs, (error, socket) => {
-      if (error || !socket) return callback(error ?? new Error('no tunnel'));
-      const secure = tls.connect({ ...options, socket, servername: options.servername || String(options.host) });
-      callback(null, secure);
-    });
+  (httpsAgent as unknown as { createConnection: unknown }).createConnection = (
+    options: tls.ConnectionOptions & { host?: string; port?: number },
+    callback: Callback,
+  ) => {
+    openTunnel(
+      proxyUrl,
+      String(options.host),
+      Number(options.port || 443),
+      trusted,
+      connectTimeoutMs,
+      (error, socket) => {
+        if (error || !socket) return callback(error ?? new Error('no tunnel'));
+        const secure = tls.connect({ ...options, socket, servername: options.servername || String(options.host) });
+        callback(null, secure);
+      },
+    );
     return undefined;
   };
   return { http: httpAgent, https: httpsAgent };

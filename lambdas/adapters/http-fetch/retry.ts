@@ -10,7 +10,12 @@ export function parseRetryAfter(value: string | string[] | undefined, now: numbe
 }
 
 /** attempt 0 -> [base/2, base], attempt 1 -> [base, 2*base], ... capped at maxMs. */
-export function backoffDelay(attempt: number, baseMs: number, maxMs: number, random: () => number = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  baseMs: number,
+  maxMs: number,
+  random: () => number = Math.random,
+): number {
   const ceiling = Math.min(maxMs, baseMs * 2 ** attempt);
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }

@@ -37,7 +37,11 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
  * PDS_RESOLVE targets) are always allowed.
  */
 export function createGuardedLookup(trusted: ReadonlySet<string> = new Set()) {
-  return function guardedLookup(hostname: string, options: LookupOptions | LookupCallback, maybeCallback?: LookupCallback): void {
+  return function guardedLookup(
+    hostname: string,
+    options: LookupOptions | LookupCallback,
+    maybeCallback?: LookupCallback,
+  ): void {
     const callback = (typeof options === 'function' ? options : maybeCallback) as LookupCallback;
     const opts: LookupOptions = typeof options === 'function' ? {} : (options ?? {});
     dns.lookup(hostname, { family: opts.family, hints: opts.hints, all: true }, (error, addresses) => {

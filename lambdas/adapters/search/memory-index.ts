@@ -4,7 +4,14 @@
 // then intersects with the columns: filtered queries cost the postings of their words, not a
 // callback per document (MiniSearch) nor a scan. Updates are incremental: a replaced document
 // leaves a tombstone that compaction clears once they pass a quarter of the index.
-import type { IndexFilter, IndexHit, IndexQuery, SearchDocument, SearchIndex, WeightedTerm } from '../../ports/search-index';
+import type {
+  IndexFilter,
+  IndexHit,
+  IndexQuery,
+  SearchDocument,
+  SearchIndex,
+  WeightedTerm,
+} from '../../ports/search-index';
 import { analyze, editDistance, normalise } from '../../domain/search/text';
 
 const FIELDS = ['title', 'brand', 'category', 'attributes', 'description'] as const;
@@ -16,11 +23,32 @@ const B = 0.75;
 const TF_BITS = 6;
 const TF_MAX = (1 << TF_BITS) - 1;
 const MAX_GROUPS = 30;
-const NO_TEXT: SearchDocument['text'] = Object.freeze({ title: '', brand: '', category: '', attributes: '', description: '' });
+const NO_TEXT: SearchDocument['text'] = Object.freeze({
+  title: '',
+  brand: '',
+  category: '',
+  attributes: '',
+  description: '',
+});
 
-const FAMILIES = ['pink', 'red', 'orange', 'brown', 'yellow', 'olive', 'yellow green', 'green', 'blue', 'purple', 'white', 'gray', 'black'];
+const FAMILIES = [
+  'pink',
+  'red',
+  'orange',
+  'brown',
+  'yellow',
+  'olive',
+  'yellow green',
+  'green',
+  'blue',
+  'purple',
+  'white',
+  'gray',
+  'black',
+];
 const FAMILY_BIT = new Map(FAMILIES.map((family, i) => [family, 1 << i]));
-const maskOf = (families: readonly string[] | undefined) => (families ?? []).reduce((mask, f) => mask | (FAMILY_BIT.get(f) ?? 0), 0);
+const maskOf = (families: readonly string[] | undefined) =>
+  (families ?? []).reduce((mask, f) => mask | (FAMILY_BIT.get(f) ?? 0), 0);
 
 class Postings {
   ids = new Int32Array(4);
@@ -42,7 +70,10 @@ class Postings {
 }
 
 /** A growable typed column. */
-function grow<T extends Float64Array | Float32Array | Int32Array | Uint32Array | Uint16Array | Uint8Array | Int8Array>(array: T, size: number): T {
+function grow<T extends Float64Array | Float32Array | Int32Array | Uint32Array | Uint16Array | Uint8Array | Int8Array>(
+  array: T,
+  size: number,
+): T {
   if (size <= array.length) return array;
   const next = new (array.constructor as new (n: number) => T)(size);
   next.set(array);
@@ -54,7 +85,9 @@ export interface MemoryIndexOptions {
   compactAt?: number;
 }
 
-export function createMemoryIndex(options: MemoryIndexOptions = {}): SearchIndex & { stats(): { slots: number; terms: number; tombstones: number } } {
+export function createMemoryIndex(
+  options: MemoryIndexOptions = {},
+): SearchIndex & { stats(): { slots: number; terms: number; tombstones: number } } {
   const compactAt = options.compactAt ?? 0.25;
   let docs: Array<SearchDocument | null> = [];
   let byKey = new Map<string, number>();
@@ -199,7 +232,8 @@ export function createMemoryIndex(options: MemoryIndexOptions = {}): SearchIndex
     for (let length = term.length - maxTypos; length <= term.length + maxTypos; length++) {
       for (const candidate of byLength.get(length) ?? []) {
         const distance = editDistance(term, candidate, maxTypos);
-        if (distance > 0 && distance <= maxTypos) found.push({ term: candidate, weight: weight * (distance === 1 ? 0.7 : 0.5) });
+        if (distance > 0 && distance <= maxTypos)
+          found.push({ term: candidate, weight: weight * (distance === 1 ? 0.7 : 0.5) });
       }
     }
     // The closest and most common first; a handful is enough.
@@ -230,7 +264,8 @@ export function createMemoryIndex(options: MemoryIndexOptions = {}): SearchIndex
     if (!entries.length) return null;
     const sets = entries.map(([key, values]) => {
       const set = new Uint8Array(docs.length);
-      for (const value of values) for (const id of facetPostings.get(`${key.toLowerCase()}\u0000${normalise(value)}`) ?? []) set[id] = 1;
+      for (const value of values)
+        for (const id of facetPostings.get(`${key.toLowerCase()}\u0000${normalise(value)}`) ?? []) set[id] = 1;
       return set;
     });
     return (id) => sets.every((set) => set[id] === 1);
@@ -282,7 +317,8 @@ export function createMemoryIndex(options: MemoryIndexOptions = {}): SearchIndex
         if (!lists.length || lists.some((list) => !list)) continue;
         const counts = new Map<number, number>();
         for (const list of lists as Postings[]) {
-          for (let i = 0; i < list.n; i++) if (list.tfs[i] & fieldMask) counts.set(list.ids[i], (counts.get(list.ids[i]) ?? 0) + 1);
+          for (let i = 0; i < list.n; i++)
+            if (list.tfs[i] & fieldMask) counts.set(list.ids[i], (counts.get(list.ids[i]) ?? 0) + 1);
         }
         for (const [id, count] of counts) if (count === lists.length) excludedStamp[id] = q;
       }
@@ -327,13 +363,15 @@ export function createMemoryIndex(options: MemoryIndexOptions = {}): SearchIndex
         const idf = idfOf(list.n) * o.weight;
         for (let i = 0; i < list.n; i++) {
           const id = list.ids[i];
-          if (stamp[id] === q || required.length === 0) extra.set(id, (extra.get(id) ?? 0) + bm25(list.tfs[i], id, idf, averages) + (o.bonus ?? 0));
+          if (stamp[id] === q || required.length === 0)
+            extra.set(id, (extra.get(id) ?? 0) + bm25(list.tfs[i], id, idf, averages) + (o.bonus ?? 0));
         }
       }
     }
     let priceCeiling = 0;
     if (boosts?.value) {
-      if (touchedCount) for (let i = 0; i < touchedCount; i++) priceCeiling = Math.max(priceCeiling, price[touchedSlots[i]] || 0);
+      if (touchedCount)
+        for (let i = 0; i < touchedCount; i++) priceCeiling = Math.max(priceCeiling, price[touchedSlots[i]] || 0);
       else for (let id = 0; id < docs.length; id++) priceCeiling = Math.max(priceCeiling, price[id] || 0);
     }
 
@@ -348,12 +386,14 @@ export function createMemoryIndex(options: MemoryIndexOptions = {}): SearchIndex
       if (genderWanted && doc.gender && genderWanted.has(doc.gender)) score += boosts.genders!.weight;
       if (brandWanted && doc.brand && brandWanted.has(doc.brand)) score += boosts.brands!.weight;
       if (boosts.category && doc.categoryId) {
-        if (doc.categoryId === boosts.category.id || doc.categoryId.startsWith(`${boosts.category.id}-`)) score += boosts.category.weight;
+        if (doc.categoryId === boosts.category.id || doc.categoryId.startsWith(`${boosts.category.id}-`))
+          score += boosts.category.weight;
         else if (boosts.category.id.startsWith(`${doc.categoryId}-`)) score += boosts.category.weight / 2;
       }
       if (boosts.available && available[id] === 1) score += boosts.available;
       if (boosts.completeness) score += boosts.completeness * completeness[id];
-      if (boosts.value && priceCeiling > 0 && price[id] >= 0) score += boosts.value * (1 - price[id] / priceCeiling) + (onSale[id] ? boosts.value / 2 : 0);
+      if (boosts.value && priceCeiling > 0 && price[id] >= 0)
+        score += boosts.value * (1 - price[id] / priceCeiling) + (onSale[id] ? boosts.value / 2 : 0);
       const bonus = extra.get(id);
       if (bonus) score += bonus;
       return score;
@@ -363,7 +403,7 @@ export function createMemoryIndex(options: MemoryIndexOptions = {}): SearchIndex
     const groups = required.length;
     const want = query.offset + query.limit;
     let total = 0;
-    let top: Array<{ id: number; score: number }> = [];
+    const top: Array<{ id: number; score: number }> = [];
     const consider = (id: number, score: number) => {
       total++;
       if (want <= 0) return;
@@ -373,11 +413,15 @@ export function createMemoryIndex(options: MemoryIndexOptions = {}): SearchIndex
       } else if (score > top[want - 1].score || (score === top[want - 1].score && tieBreak(id, top[want - 1].id) < 0)) {
         top[want - 1] = { id, score };
         // Keep sorted with one insertion pass.
-        for (let i = want - 1; i > 0 && byScore(top[i], top[i - 1]) < 0; i--) [top[i], top[i - 1]] = [top[i - 1], top[i]];
+        for (let i = want - 1; i > 0 && byScore(top[i], top[i - 1]) < 0; i--)
+          [top[i], top[i - 1]] = [top[i - 1], top[i]];
       }
     };
-    const tieBreak = (a: number, b: number) => completeness[b] - completeness[a] || (docs[b]!.updatedAt > docs[a]!.updatedAt ? 1 : docs[b]!.updatedAt < docs[a]!.updatedAt ? -1 : a - b);
-    const byScore = (a: { id: number; score: number }, b: { id: number; score: number }) => b.score - a.score || tieBreak(a.id, b.id);
+    const tieBreak = (a: number, b: number) =>
+      completeness[b] - completeness[a] ||
+      (docs[b]!.updatedAt > docs[a]!.updatedAt ? 1 : docs[b]!.updatedAt < docs[a]!.updatedAt ? -1 : a - b);
+    const byScore = (a: { id: number; score: number }, b: { id: number; score: number }) =>
+      b.score - a.score || tieBreak(a.id, b.id);
 
     if (groups === 0) {
       for (let id = 0; id < docs.length; id++) if (passes(id)) consider(id, finalScore(id, 0));
@@ -438,7 +482,8 @@ export function createMemoryIndex(options: MemoryIndexOptions = {}): SearchIndex
 
   function importState(raw: unknown) {
     const state = raw as State;
-    if (!state || state.format !== STATE_FORMAT) throw new Error(`Unknown index state format ${String((raw as State | null)?.format)}`);
+    if (!state || state.format !== STATE_FORMAT)
+      throw new Error(`Unknown index state format ${String((raw as State | null)?.format)}`);
     reset();
     for (const doc of state.docs) {
       const id = addSlot({ ...doc, text: NO_TEXT });
@@ -502,7 +547,9 @@ export function createMemoryIndex(options: MemoryIndexOptions = {}): SearchIndex
       recentOrder ??= docs
         .map((doc, id) => (doc ? id : -1))
         .filter((id) => id >= 0)
-        .sort((a, b) => (docs[b]!.updatedAt > docs[a]!.updatedAt ? 1 : docs[b]!.updatedAt < docs[a]!.updatedAt ? -1 : a - b));
+        .sort((a, b) =>
+          docs[b]!.updatedAt > docs[a]!.updatedAt ? 1 : docs[b]!.updatedAt < docs[a]!.updatedAt ? -1 : a - b,
+        );
       let total = 0;
       const page: SearchDocument[] = [];
       for (const id of recentOrder) {

@@ -33,7 +33,9 @@ export const generateKeyId = (): string => `key_${randomBytes(8).toString('hex')
 const ORG_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 export function checkOrgName(org: string): string | null {
-  return ORG_PATTERN.test(org) ? null : `organization "${org}" must be 1-64 characters of letters, digits, ".", "_" or "-"`;
+  return ORG_PATTERN.test(org)
+    ? null
+    : `organization "${org}" must be 1-64 characters of letters, digits, ".", "_" or "-"`;
 }
 
 export function checkKey(key: string): string | null {
@@ -44,7 +46,7 @@ export function checkKey(key: string): string | null {
 
 /** Parses "a,b" / "a+b" scope lists; empty or missing means all six. */
 export function parseScopes(raw: string | undefined | null): Scope[] {
-  if (!raw || !raw.trim()) return [...ALL_SCOPES];
+  if (!raw?.trim()) return [...ALL_SCOPES];
   const wanted = raw
     .split(/[+,\s]+/)
     .map((s) => s.trim().toLowerCase())
@@ -62,7 +64,7 @@ export interface BootstrapEntry {
 
 /** PDS_BOOTSTRAP_KEYS="<key>:<org>[:<scope>+<scope>],...". Throws with the offending entry named. */
 export function parseBootstrapSpec(spec: string | undefined): BootstrapEntry[] {
-  if (!spec || !spec.trim()) return [];
+  if (!spec?.trim()) return [];
   return spec
     .split(',')
     .map((s) => s.trim())

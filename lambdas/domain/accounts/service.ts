@@ -53,13 +53,23 @@ export async function createKey(
     if (existing && existing.org !== input.org) {
       throw new Error(`that key already belongs to another organization (${existing.org})`);
     }
-    return { key, keyId: existing?.keyId ?? record.keyId, org: input.org, scopes: existing?.scopes ?? scopes, created: false };
+    return {
+      key,
+      keyId: existing?.keyId ?? record.keyId,
+      org: input.org,
+      scopes: existing?.scopes ?? scopes,
+      created: false,
+    };
   }
   return { key, keyId: record.keyId, org: input.org, scopes, created: true };
 }
 
 /** Creates the keys of PDS_BOOTSTRAP_KEYS; running it again changes nothing. */
-export async function bootstrapKeys(store: AccountStore, spec: string | undefined, now: Date = new Date()): Promise<CreatedKey[]> {
+export async function bootstrapKeys(
+  store: AccountStore,
+  spec: string | undefined,
+  now: Date = new Date(),
+): Promise<CreatedKey[]> {
   const entries = parseBootstrapSpec(spec);
   const results: CreatedKey[] = [];
   for (const entry of entries) {

@@ -23,7 +23,9 @@ export interface AffiliateLinks {
 }
 
 /** The link decision for one URL, before any device id is known. */
-export type LinkDecision = { ok: true; merchant: Merchant; deepLink: string } | { ok: false; reason: AffiliateReason; detail: string };
+export type LinkDecision =
+  | { ok: true; merchant: Merchant; deepLink: string }
+  | { ok: false; reason: AffiliateReason; detail: string };
 
 /** Fills `affiliate_link` on a full product record and its variants (null when not supported). */
 export type RecordLinker = (record: ProductRecord) => ProductRecord;
@@ -65,7 +67,12 @@ export function createAffiliate(deps: AffiliateDeps): Affiliate {
     const signal = standDownSignal(parsed.url, ownHosts);
     if (signal) return { ok: false, reason: 'stand_down', detail: signal };
     const merchant = merchants.merchantFor(parsed.url.hostname);
-    if (!merchant) return { ok: false, reason: 'merchant_not_in_network', detail: `${parsed.url.hostname} is not a merchant of the network` };
+    if (!merchant)
+      return {
+        ok: false,
+        reason: 'merchant_not_in_network',
+        detail: `${parsed.url.hostname} is not a merchant of the network`,
+      };
     return { ok: true, merchant, deepLink: parsed.url.href };
   };
 
@@ -80,7 +87,8 @@ export function createAffiliate(deps: AffiliateDeps): Affiliate {
   const deviceIdFor = (org: string): Promise<string> => {
     let pending = devices.get(org);
     if (!pending) {
-      pending = (async () => (await deps.devices.get(org)) ?? deps.devices.create(org, newDeviceId(), deps.now().toISOString()))();
+      pending = (async () =>
+        (await deps.devices.get(org)) ?? deps.devices.create(org, newDeviceId(), deps.now().toISOString()))();
       if (devices.size >= DEVICE_CACHE_MAX) devices.clear();
       devices.set(org, pending);
       // A failed read is not remembered: the next call asks the store again.
@@ -99,7 +107,14 @@ export function createAffiliate(deps: AffiliateDeps): Affiliate {
       let successful = 0;
       const results = urls.map((original): AffiliateLinkResult => {
         const decision = decide(original);
-        if (!decision.ok) return { network_link: null, original_url: original, device_id: deviceId, success: false, reason: decision.reason };
+        if (!decision.ok)
+          return {
+            network_link: null,
+            original_url: original,
+            device_id: deviceId,
+            success: false,
+            reason: decision.reason,
+          };
         successful++;
         return { network_link: render(decision, deviceId), original_url: original, device_id: deviceId, success: true };
       });
@@ -112,7 +127,10 @@ export function createAffiliate(deps: AffiliateDeps): Affiliate {
         ...record,
         affiliate_link: linkFor(record.url, deviceId),
         // A variant without its own URL is bought through the product's page.
-        variants: record.variants.map((variant) => ({ ...variant, affiliate_link: linkFor(variant.url ?? record.url, deviceId) })),
+        variants: record.variants.map((variant) => ({
+          ...variant,
+          affiliate_link: linkFor(variant.url ?? record.url, deviceId),
+        })),
       });
     },
   };

@@ -69,7 +69,8 @@ export function registrableDomain(host: string): string | null {
 
 function checkedDomain(raw: string, where: string): string {
   const domain = normalizeDomain(raw);
-  if (!domain || !registrableDomain(domain)) throw new Error(`${where}: "${raw}" is not a registrable domain (a public suffix, an IP address or empty)`);
+  if (!domain || !registrableDomain(domain))
+    throw new Error(`${where}: "${raw}" is not a registrable domain (a public suffix, an IP address or empty)`);
   return domain;
 }
 
@@ -84,11 +85,18 @@ export function parseMerchantList(json: unknown): Merchant[] {
       const domain = checkedDomain(entry, where);
       merchant = { id: domain, domain, alternateDomains: [] };
     } else if (entry && typeof entry === 'object' && typeof (entry as { domain?: unknown }).domain === 'string') {
-      const { domain: rawDomain, alternate_domains: alternates, id } = entry as { domain: string; alternate_domains?: unknown; id?: unknown };
+      const {
+        domain: rawDomain,
+        alternate_domains: alternates,
+        id,
+      } = entry as { domain: string; alternate_domains?: unknown; id?: unknown };
       if (alternates !== undefined && !(Array.isArray(alternates) && alternates.every((a) => typeof a === 'string'))) {
         throw new Error(`${where}: alternate_domains must be an array of strings`);
       }
-      if (id !== undefined && !((typeof id === 'string' && id.trim()) || (typeof id === 'number' && Number.isSafeInteger(id)))) {
+      if (
+        id !== undefined &&
+        !((typeof id === 'string' && id.trim()) || (typeof id === 'number' && Number.isSafeInteger(id)))
+      ) {
         throw new Error(`${where}: id must be a non-empty string or an integer`);
       }
       const domain = checkedDomain(rawDomain, where);
@@ -119,7 +127,8 @@ export interface MerchantDirectory {
 export function createMerchantDirectory(merchants: readonly Merchant[]): MerchantDirectory {
   const byDomain = new Map<string, Merchant>();
   for (const merchant of merchants) {
-    for (const domain of [merchant.domain, ...merchant.alternateDomains]) if (domain) byDomain.set(normalizeDomain(domain), merchant);
+    for (const domain of [merchant.domain, ...merchant.alternateDomains])
+      if (domain) byDomain.set(normalizeDomain(domain), merchant);
   }
   const merchantFor = (host: string): Merchant | null => {
     const normalized = normalizeDomain(host);

@@ -7,28 +7,54 @@ import { registrableDomain, normalizeDomain } from './merchants';
 /** Registrable domains of affiliate networks' click and redirect services. */
 export const NETWORK_REDIRECT_DOMAINS: ReadonlySet<string> = new Set([
   'wild.link', // Wildfire
-  'skimresources.com', 'redirectingat.com', // Skimlinks
-  'viglink.com', 'sovrn.co', // Sovrn Commerce (VigLink)
+  'skimresources.com',
+  'redirectingat.com', // Skimlinks
+  'viglink.com',
+  'sovrn.co', // Sovrn Commerce (VigLink)
   'linksynergy.com', // Rakuten Advertising
-  'anrdoezrs.net', 'dpbolvw.net', 'jdoqocy.com', 'kqzyfj.com', 'tkqlhce.com', 'emjcd.com', 'qksrv.net', // CJ
-  'awin1.com', 'zenaps.com', // Awin
+  'anrdoezrs.net',
+  'dpbolvw.net',
+  'jdoqocy.com',
+  'kqzyfj.com',
+  'tkqlhce.com',
+  'emjcd.com',
+  'qksrv.net', // CJ
+  'awin1.com',
+  'zenaps.com', // Awin
   'shareasale.com', // ShareASale
-  'sjv.io', 'pxf.io', '7eer.net', 'evyy.net', 'ojrq.net', // Impact
+  'sjv.io',
+  'pxf.io',
+  '7eer.net',
+  'evyy.net',
+  'ojrq.net', // Impact
   'prf.hn', // Partnerize
-  'pjtra.com', 'pntra.com', 'pntrs.com', 'pntrac.com', 'gopjn.com', 'pjatr.com', // Pepperjam
+  'pjtra.com',
+  'pntra.com',
+  'pntrs.com',
+  'pntrac.com',
+  'gopjn.com',
+  'pjatr.com', // Pepperjam
   'avantlink.com', // AvantLink
   'flexlinkspro.com', // FlexOffers
   'webgains.com', // Webgains
   'tradedoubler.com', // Tradedoubler
   'admitad.com', // Admitad
   'amzn.to', // Amazon Associates short links
-  'shopstyle.it', 'rstyle.me', // ShopStyle Collective
+  'shopstyle.it',
+  'rstyle.me', // ShopStyle Collective
   'liketk.it', // LTK
   'howl.me', // Howl
 ]);
 
 /** Click ids a network appends when it lands a tracked visitor on the merchant (lower case). */
-const NETWORK_CLICK_PARAMS: ReadonlySet<string> = new Set(['affsource', 'irclickid', 'cjevent', 'ransiteid', 'awc', 'sscid']);
+const NETWORK_CLICK_PARAMS: ReadonlySet<string> = new Set([
+  'affsource',
+  'irclickid',
+  'cjevent',
+  'ransiteid',
+  'awc',
+  'sscid',
+]);
 
 /**
  * Why `url` must not be re-wrapped, or null when it carries no network's tracking.

@@ -24,7 +24,9 @@ export function compileLinkTemplate(source: string): LinkTemplate {
   for (const match of template.matchAll(/\{([^{}]*)\}/g)) {
     const name = match[1] as Placeholder;
     if (!PLACEHOLDERS.includes(name)) {
-      throw new Error(`affiliate link template: unknown placeholder {${match[1]}} (use ${PLACEHOLDERS.map((p) => `{${p}}`).join(', ')})`);
+      throw new Error(
+        `affiliate link template: unknown placeholder {${match[1]}} (use ${PLACEHOLDERS.map((p) => `{${p}}`).join(', ')})`,
+      );
     }
     parts.push(template.slice(last, match.index), name);
     last = match.index! + match[0].length;
@@ -41,8 +43,10 @@ export function compileLinkTemplate(source: string): LinkTemplate {
   } catch {
     throw new Error(`affiliate link template is not an absolute URL: "${template}"`);
   }
-  if (sample.protocol !== 'https:' && sample.protocol !== 'http:') throw new Error(`affiliate link template must be an http(s) URL: "${template}"`);
+  if (sample.protocol !== 'https:' && sample.protocol !== 'http:')
+    throw new Error(`affiliate link template must be an http(s) URL: "${template}"`);
   // The host is fixed text: a placeholder in it would let a deep link choose where links point.
-  if (!/^https?:\/\/[^/?#{}]+[/?#]/i.test(parts[0] as string)) throw new Error(`affiliate link template: the host cannot hold a placeholder: "${template}"`);
+  if (!/^https?:\/\/[^/?#{}]+[/?#]/i.test(parts[0] as string))
+    throw new Error(`affiliate link template: the host cannot hold a placeholder: "${template}"`);
   return { source: template, host: normalizeDomain(sample.hostname), render };
 }

@@ -28,7 +28,8 @@ import {
 } from './parse';
 
 const JSON_ACCEPT = 'application/json,text/javascript;q=0.9,*/*;q=0.5';
-const SITEMAP_ACCEPT = 'application/xml,text/xml,application/gzip,application/x-gzip,application/octet-stream,text/plain;q=0.8,*/*;q=0.5';
+const SITEMAP_ACCEPT =
+  'application/xml,text/xml,application/gzip,application/x-gzip,application/octet-stream,text/plain;q=0.8,*/*;q=0.5';
 /** Nested sitemap indexes followed at most this deep (the protocol allows one level). */
 const MAX_SITEMAP_DEPTH = 2;
 const MAX_SITEMAPS = 1_000;
@@ -58,18 +59,22 @@ export class CrawlRefused extends Error {
 }
 
 /** `transient`: worth another try later (timeout, network, 5xx after the fetcher's own retries). */
-type Attempt = { page: FetchedPage; refused: null; transient?: undefined } | { page: null; refused: string; transient: boolean };
+type Attempt =
+  | { page: FetchedPage; refused: null; transient?: undefined }
+  | { page: null; refused: string; transient: boolean };
 
 /** A failure that may pass is no answer: the step fails and its Retry tries again. */
 function settled(got: Attempt): Attempt {
-  if (!got.page && got.transient) throw new Error(`The store did not answer (${got.refused}); the step will be retried`);
+  if (!got.page && got.transient)
+    throw new Error(`The store did not answer (${got.refused}); the step will be retried`);
   return got;
 }
 
 async function attempt(fetcher: PageFetcher, url: string, countryCode: string, accept?: string): Promise<Attempt> {
   try {
     const page = await fetcher.fetch({ url, countryCode, ...(accept ? { headers: { accept } } : {}) });
-    if (page.status >= 400) return { page: null, refused: `${new URL(url).pathname} answered ${page.status}`, transient: false };
+    if (page.status >= 400)
+      return { page: null, refused: `${new URL(url).pathname} answered ${page.status}`, transient: false };
     return { page, refused: null };
   } catch (error) {
     if (error instanceof FetchFailure) {
@@ -79,7 +84,10 @@ async function attempt(fetcher: PageFetcher, url: string, countryCode: string, a
           : error.kind === 'bot_wall'
             ? `refused access${error.details.status ? ` (${error.details.status})` : ''}`
             : `failed (${error.kind}${error.details.status ? ` ${error.details.status}` : ''})`;
-      const transient = error.kind === 'timeout' || error.kind === 'network' || (error.kind === 'http_status' && (error.details.status ?? 500) >= 429);
+      const transient =
+        error.kind === 'timeout' ||
+        error.kind === 'network' ||
+        (error.kind === 'http_status' && (error.details.status ?? 500) >= 429);
       return { page: null, refused: `${new URL(url).pathname} ${why}`, transient };
     }
     throw error;
@@ -92,7 +100,10 @@ function siteName(html: string): string | null {
   const title = /<title[^>]*>([^<]{1,200})<\/title>/i.exec(html);
   if (!title) return null;
   // "Page – Store name": the store's name is usually the last part.
-  const parts = title[1].split(/\s[|–—-]\s/).map((s) => s.trim()).filter(Boolean);
+  const parts = title[1]
+    .split(/\s[|–—-]\s/)
+    .map((s) => s.trim())
+    .filter(Boolean);
   return parts[parts.length - 1] ?? null;
 }
 
@@ -121,12 +132,18 @@ async function findSitemaps(fetcher: PageFetcher, roots: string[], countryCode: 
         const kinds = classifySitemaps(read.children);
         collections.push(...kinds.collections);
         // Children whose names say nothing may hold products or indexes: read them too.
-        if (depth < MAX_SITEMAP_DEPTH) for (const child of [...kinds.products, ...kinds.other]) next.push({ url: child, depth: depth + 1 });
+        if (depth < MAX_SITEMAP_DEPTH)
+          for (const child of [...kinds.products, ...kinds.other]) next.push({ url: child, depth: depth + 1 });
       } else if (read.listings.length) {
         // A urlset: a product sitemap when its URLs look like products or it was named so.
         const named = classifySitemaps([url]);
         if (named.collections.length) collections.push(url);
-        else if (named.products.length || depth === 0 || read.listings.some((l) => /\/(products?|p|item)\//.test(l.url))) products.push(url);
+        else if (
+          named.products.length ||
+          depth === 0 ||
+          read.listings.some((l) => /\/(products?|p|item)\//.test(l.url))
+        )
+          products.push(url);
       }
     }
     queue = next;
@@ -134,15 +151,21 @@ async function findSitemaps(fetcher: PageFetcher, roots: string[], countryCode: 
   return { products: [...new Set(products)], collections: [...new Set(collections)] };
 }
 
-const sameHost = (a: string, b: string) => new URL(a).hostname.replace(/^www\./, '') === new URL(b).hostname.replace(/^www\./, '');
+const sameHost = (a: string, b: string) =>
+  new URL(a).hostname.replace(/^www\./, '') === new URL(b).hostname.replace(/^www\./, '');
 
 /** Determining crawl method: robots.txt, the storefront's platform, the fast paths, sitemaps. */
-export async function determineMethod(fetcher: PageFetcher, origin: string, countryCode: string): Promise<MethodChoice> {
+export async function determineMethod(
+  fetcher: PageFetcher,
+  origin: string,
+  countryCode: string,
+): Promise<MethodChoice> {
   const fallbacks: string[] = [];
   let sitemapRoots: string[] = [];
   try {
     const robots = await fetcher.fetch({ url: `${origin}/robots.txt`, ignoreRobots: true, countryCode });
-    if (robots.status < 400) sitemapRoots = parseRobots(robots.body).sitemaps.filter((url) => /^https?:\/\//i.test(url));
+    if (robots.status < 400)
+      sitemapRoots = parseRobots(robots.body).sitemaps.filter((url) => /^https?:\/\//i.test(url));
   } catch {
     // No robots.txt: everything allowed, no sitemap hints.
   }
@@ -166,30 +189,57 @@ export async function determineMethod(fetcher: PageFetcher, origin: string, coun
   // Fast paths: the platform's own JSON, probed with one small page.
   if (platform === 'shopify' || platform === null) {
     const probe = settled(await attempt(fetcher, `${origin}/products.json?limit=1`, countryCode, JSON_ACCEPT));
-    if (probe.page && shopifyListings(probe.page.body, origin, null) !== null) return { ...choice, method: 'shopify-json' };
-    if (platform === 'shopify') fallbacks.push(`Shopify JSON: ${probe.refused ?? '/products.json is not product JSON'}`);
+    if (probe.page && shopifyListings(probe.page.body, origin, null) !== null)
+      return { ...choice, method: 'shopify-json' };
+    if (platform === 'shopify')
+      fallbacks.push(`Shopify JSON: ${probe.refused ?? '/products.json is not product JSON'}`);
   }
   if (platform === 'woocommerce' || platform === null) {
-    const probe = settled(await attempt(fetcher, `${origin}/wp-json/wc/store/v1/products?per_page=1`, countryCode, JSON_ACCEPT));
+    const probe = settled(
+      await attempt(fetcher, `${origin}/wp-json/wc/store/v1/products?per_page=1`, countryCode, JSON_ACCEPT),
+    );
     const listings = probe.page ? wooListings(probe.page.body) : null;
     if (probe.page && listings !== null) {
       const total = Number(probe.page.headers['x-wp-total']);
-      return { ...choice, method: 'woo-store-api', currency: listings[0]?.price.currency ?? choice.currency, primaryCount: Number.isFinite(total) ? total : null };
+      return {
+        ...choice,
+        method: 'woo-store-api',
+        currency: listings[0]?.price.currency ?? choice.currency,
+        primaryCount: Number.isFinite(total) ? total : null,
+      };
     }
     if (platform === 'woocommerce') fallbacks.push(`WooCommerce Store API: ${probe.refused ?? 'not product JSON'}`);
   }
 
   // Sitemaps: robots.txt's, else the conventional place.
-  const sitemaps = await findSitemaps(fetcher, sitemapRoots.length ? sitemapRoots : [`${origin}/sitemap.xml`], countryCode);
-  if (sitemaps.products.length) return { ...choice, method: 'sitemap', productSitemaps: sitemaps.products, collectionSitemaps: sitemaps.collections };
+  const sitemaps = await findSitemaps(
+    fetcher,
+    sitemapRoots.length ? sitemapRoots : [`${origin}/sitemap.xml`],
+    countryCode,
+  );
+  if (sitemaps.products.length)
+    return {
+      ...choice,
+      method: 'sitemap',
+      productSitemaps: sitemaps.products,
+      collectionSitemaps: sitemaps.collections,
+    };
   fallbacks.push('Sitemaps: no product sitemap found');
 
   // HTML category pages linked from the storefront.
-  if (!home.page) throw new CrawlRefused(`The store cannot be crawled: the storefront ${home.refused}, and no fast path or sitemap is available`);
+  if (!home.page)
+    throw new CrawlRefused(
+      `The store cannot be crawled: the storefront ${home.refused}, and no fast path or sitemap is available`,
+    );
   const categories = readCategoryLinks(html, home.page.finalUrl).slice(0, MAX_COLLECTIONS);
   if (!categories.length) {
     // The storefront itself may list products (a one-page shop): read it as the only category.
-    categories.push({ key: new URL(home.page.finalUrl).hostname.replace(/^www\./, ''), url: home.page.finalUrl, title: null, statedCount: null });
+    categories.push({
+      key: new URL(home.page.finalUrl).hostname.replace(/^www\./, ''),
+      url: home.page.finalUrl,
+      title: null,
+      statedCount: null,
+    });
   }
   return { ...choice, method: 'html', categories };
 }
@@ -207,7 +257,14 @@ export async function discoverCollections(
   };
   if (choice.method === 'shopify-json') {
     for (let page = 1; page <= Math.ceil(MAX_COLLECTIONS / SHOPIFY_PAGE_SIZE); page++) {
-      const got = settled(await attempt(fetcher, `${origin}/collections.json?limit=${SHOPIFY_PAGE_SIZE}&page=${page}`, countryCode, JSON_ACCEPT));
+      const got = settled(
+        await attempt(
+          fetcher,
+          `${origin}/collections.json?limit=${SHOPIFY_PAGE_SIZE}&page=${page}`,
+          countryCode,
+          JSON_ACCEPT,
+        ),
+      );
       const collections = got.page ? shopifyCollections(got.page.body, origin) : null;
       if (!collections) break;
       collections.forEach(add);
@@ -215,7 +272,14 @@ export async function discoverCollections(
     }
   } else if (choice.method === 'woo-store-api') {
     for (let page = 1; page <= Math.ceil(MAX_COLLECTIONS / WOO_PAGE_SIZE); page++) {
-      const got = settled(await attempt(fetcher, `${origin}/wp-json/wc/store/v1/products/categories?per_page=${WOO_PAGE_SIZE}&page=${page}`, countryCode, JSON_ACCEPT));
+      const got = settled(
+        await attempt(
+          fetcher,
+          `${origin}/wp-json/wc/store/v1/products/categories?per_page=${WOO_PAGE_SIZE}&page=${page}`,
+          countryCode,
+          JSON_ACCEPT,
+        ),
+      );
       const categories = got.page ? wooCategories(got.page.body, origin) : null;
       if (!categories) break;
       categories.forEach(add);
@@ -246,13 +310,18 @@ export interface PageRead {
 }
 
 /** Extracting listings: one listing page. */
-export async function readListingPage(fetcher: PageFetcher, task: PageTask, context: { origin: string; currency: string | null; countryCode: string }): Promise<PageRead> {
+export async function readListingPage(
+  fetcher: PageFetcher,
+  task: PageTask,
+  context: { origin: string; currency: string | null; countryCode: string },
+): Promise<PageRead> {
   const accept = task.kind === 'sitemap' ? SITEMAP_ACCEPT : task.kind === 'html' ? undefined : JSON_ACCEPT;
   const got = await attempt(fetcher, task.url, context.countryCode, accept);
   // 404/410 is a definite answer (past the last page, a category that is gone): the source ends
   // there, nothing failed. Past the end, some APIs answer 400 for a page number too high.
   const status = got.page ? null : (/ answered (\d{3})$/.exec(got.refused)?.[1] ?? null);
-  if (status === '404' || status === '410' || (status === '400' && task.n > 1)) return { listings: [], next: null, failed: null };
+  if (status === '404' || status === '410' || (status === '400' && task.n > 1))
+    return { listings: [], next: null, failed: null };
   if (!got.page) return { listings: [], next: null, failed: got.refused, transient: got.transient };
   let listings: FoundListing[] | null = null;
   let next: string | null = null;
@@ -275,7 +344,12 @@ export async function readListingPage(fetcher: PageFetcher, task: PageTask, cont
       break;
     }
   }
-  if (listings === null) return { listings: [], next: null, failed: `${new URL(task.url).pathname} is not a listing page of the expected shape` };
+  if (listings === null)
+    return {
+      listings: [],
+      next: null,
+      failed: `${new URL(task.url).pathname} is not a listing page of the expected shape`,
+    };
   // One listing per URL per page (some stores repeat products within a page).
   const unique = new Map<string, FoundListing>();
   for (const listing of listings) if (!unique.has(listing.url)) unique.set(listing.url, listing);

@@ -2,7 +2,14 @@
 // extraction, which extracts a vendor's listings or waits for the crawl that finds them.
 import { invalid, notFound } from '../errors';
 import { vendorKey } from '../extraction/url';
-import { CRAWL_FAILED_MESSAGE, DEADLINE_MESSAGE, durationMs, TERMINAL, type Execution, type StatusFilter } from '../executions/model';
+import {
+  CRAWL_FAILED_MESSAGE,
+  DEADLINE_MESSAGE,
+  durationMs,
+  TERMINAL,
+  type Execution,
+  type StatusFilter,
+} from '../executions/model';
 import type { ExecutionList, Executions } from '../executions/service';
 import type { ExtractJobs, StartExtraction } from '../extract-jobs/jobs';
 import type { ExtractOptions } from '../extraction/types';
@@ -60,7 +67,7 @@ export type CrawlJobs = ReturnType<typeof createCrawlJobs>;
  */
 export function crawlTarget(raw: string): { vendor: string; origin: string } {
   const vendor = vendorKey(raw);
-  if (!vendor || !vendor.includes('.')) throw invalid('vendor must be a hostname or a URL of the store', { parameter: 'vendor' });
+  if (!vendor?.includes('.')) throw invalid('vendor must be a hostname or a URL of the store', { parameter: 'vendor' });
   const scheme = /^http:\/\//i.test(raw.trim()) ? 'http' : 'https';
   let port = '';
   try {
@@ -93,7 +100,16 @@ export function createCrawlJobs(deps: CrawlJobsDeps) {
       progress: finished ? null : { collections_found: collectionsFound, listings_found: listingsFound },
       steps: CRAWL_STEPS.map((name, i) => ({
         name,
-        status: i < done ? 'completed' : i > done ? 'pending' : execution.status === 'running' ? 'running' : execution.status === 'failed' ? 'failed' : 'pending',
+        status:
+          i < done
+            ? 'completed'
+            : i > done
+              ? 'pending'
+              : execution.status === 'running'
+                ? 'running'
+                : execution.status === 'failed'
+                  ? 'failed'
+                  : 'pending',
       })),
       result: {
         collections_total: c.collections_total ?? collectionsFound,
@@ -112,7 +128,7 @@ export function createCrawlJobs(deps: CrawlJobsDeps) {
 
   async function settleOne(extractionId: string, crawl: Execution): Promise<void> {
     const extraction = await executions.get(extractionId);
-    if (!extraction || extraction.status !== 'pending' || extraction.waiting_for !== crawl.id) return;
+    if (extraction?.status !== 'pending' || extraction.waiting_for !== crawl.id) return;
     const jobs = deps.extractJobs();
     if (crawl.status === 'failed') {
       await jobs.failWaiting(extractionId);
@@ -149,7 +165,11 @@ export function createCrawlJobs(deps: CrawlJobsDeps) {
 
     async status(request: { org: string; executionId: string }): Promise<CrawlStatus> {
       let execution = await executions.find(request.org, request.executionId, 'crawl');
-      if (execution.status === 'failed' && execution.error === DEADLINE_MESSAGE && execution.counters.listings_total === undefined) {
+      if (
+        execution.status === 'failed' &&
+        execution.error === DEADLINE_MESSAGE &&
+        execution.counters.listings_total === undefined
+      ) {
         // Reaped past its deadline (its workflow died): what it found becomes listed now, once,
         // and the extractions waiting for it are failed.
         await deps.steps().keepFound(execution.id);
@@ -205,13 +225,20 @@ export function createCrawlJobs(deps: CrawlJobsDeps) {
         const crawl = await executions.find(request.org, request.crawlId, 'crawl').catch(() => {
           throw notFound(`Crawl ${String(request.crawlId).slice(0, 100)} not found`);
         });
-        if (crawlOptionsOf(crawl).vendor !== vendor) throw invalid(`crawl_id ${crawl.id} is a crawl of ${crawlOptionsOf(crawl).vendor}, not of ${vendor}`, { parameter: 'crawl_id' });
+        if (crawlOptionsOf(crawl).vendor !== vendor)
+          throw invalid(`crawl_id ${crawl.id} is a crawl of ${crawlOptionsOf(crawl).vendor}, not of ${vendor}`, {
+            parameter: 'crawl_id',
+          });
         if (!TERMINAL.has(crawl.status)) waitFor = crawl;
         else if (crawl.status === 'failed') waitFor = crawl; // fails at once with the fixed message, below
       }
       const listed = await catalog.listingUrls(vendor, max);
       if (!waitFor && request.crawlId === undefined && listed.total === 0) {
-        const started = await start({ org: request.org, vendor: request.vendor, countryCode: request.options.countryCode });
+        const started = await start({
+          org: request.org,
+          vendor: request.vendor,
+          countryCode: request.options.countryCode,
+        });
         waitFor = await executions.get(started.execution_id);
       }
       const base: StartExtraction = {
@@ -221,7 +248,10 @@ export function createCrawlJobs(deps: CrawlJobsDeps) {
         urls: waitFor ? [] : listed.urls,
         options: request.options,
         extra: { max_products: request.maxProducts ?? null },
-        input: { listings_count: listed.total, products_to_process: waitFor ? Math.min(max, listed.total) : listed.urls.length },
+        input: {
+          listings_count: listed.total,
+          products_to_process: waitFor ? Math.min(max, listed.total) : listed.urls.length,
+        },
         onInvalid: 'record',
       };
       const jobs = deps.extractJobs();
@@ -229,7 +259,14 @@ export function createCrawlJobs(deps: CrawlJobsDeps) {
         // A known vendor whose crawl found nothing: nothing to extract, but still one execution.
         const started = await jobs.start({ ...base, waitingFor: 'none' });
         await jobs.releaseWaiting(started.execution_id, [], { listings_count: 0, products_to_process: 0 });
-        return { execution_id: started.execution_id, status: 'pending', credits_used: 0, listings_count: 0, products_to_process: 0, waiting_for: null };
+        return {
+          execution_id: started.execution_id,
+          status: 'pending',
+          credits_used: 0,
+          listings_count: 0,
+          products_to_process: 0,
+          waiting_for: null,
+        };
       }
       const started = await jobs.start({ ...base, ...(waitFor ? { waitingFor: waitFor.id } : {}) });
       if (waitFor) {

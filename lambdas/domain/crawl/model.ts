@@ -4,10 +4,14 @@ import { uuidV5 } from '../extraction/ids';
 
 /** Crawl methods, best first; a method whose fast path is refused falls back to the next. */
 export type CrawlMethod = 'shopify-json' | 'woo-store-api' | 'sitemap' | 'html';
-export const METHODS: readonly CrawlMethod[] = ['shopify-json', 'woo-store-api', 'sitemap', 'html'];
 
 /** The four steps an operator sees (state names of statemachines/crawl.asl.json) and the API reports, in order. */
-export const CRAWL_STEPS = ['Determining crawl method', 'Discovering collections', 'Analyzing collections', 'Extracting listings'] as const;
+export const CRAWL_STEPS = [
+  'Determining crawl method',
+  'Discovering collections',
+  'Analyzing collections',
+  'Extracting listings',
+] as const;
 
 /** Listing pages per SQS message (one Map iteration). */
 export const PAGES_PER_BATCH = 4;

@@ -145,7 +145,13 @@ export function wooListings(body: string): FoundListing[] | null {
     };
     const images: ListingImage[] = (Array.isArray(raw.images) ? raw.images : [])
       .filter((i: any) => typeof i?.src === 'string')
-      .map((i: any, k: number) => ({ id: String(i.id ?? uuidV5(i.src)), url: i.src, width: int(i.width), height: int(i.height), position: k + 1 }));
+      .map((i: any, k: number) => ({
+        id: String(i.id ?? uuidV5(i.src)),
+        url: i.src,
+        width: int(i.width),
+        height: int(i.height),
+        position: k + 1,
+      }));
     listings.push({
       url,
       name: decodeHtml(text(raw.name)) || url,
@@ -191,11 +197,18 @@ export interface SitemapRead {
 /** A product sitemap's entries as listings: the image titles name them; prices are not in sitemaps. */
 export function readSitemap(body: string | Uint8Array, baseUrl: string): SitemapRead {
   const parsed = parseSitemap(body, { baseUrl });
-  if (parsed.type === 'sitemapindex') return { type: parsed.type, listings: [], children: parsed.entries.map((e) => e.loc) };
+  if (parsed.type === 'sitemapindex')
+    return { type: parsed.type, listings: [], children: parsed.entries.map((e) => e.loc) };
   const listings = parsed.entries.map((entry) => ({
     url: entry.loc,
     name: entry.images.find((i) => i.title)?.title?.trim() || nameFromUrl(entry.loc),
-    images: entry.images.map((image, k) => ({ id: uuidV5(image.loc), url: image.loc, width: null, height: null, position: k + 1 })),
+    images: entry.images.map((image, k) => ({
+      id: uuidV5(image.loc),
+      url: image.loc,
+      width: null,
+      height: null,
+      position: k + 1,
+    })),
     price: priceOf(null, null, null),
   }));
   return { type: parsed.type, listings, children: [] };
@@ -214,7 +227,11 @@ export function nameFromUrl(url: string): string {
 }
 
 /** Which child sitemaps list products and which collections, by their names. */
-export function classifySitemaps(children: readonly string[]): { products: string[]; collections: string[]; other: string[] } {
+export function classifySitemaps(children: readonly string[]): {
+  products: string[];
+  collections: string[];
+  other: string[];
+} {
   const products: string[] = [];
   const collections: string[] = [];
   const other: string[] = [];
@@ -229,9 +246,12 @@ export function classifySitemaps(children: readonly string[]): { products: strin
 
 // ---- HTML ----
 
-const PRODUCT_PATH = /\/(products?|p|item|items|shop\/p|product-page)\/[^/?#]+|[-_/]\d{3,}[^/]*\.html?$|\/[^/]+\.html?$/i;
-const NOT_LISTING = /\/(cart|checkout|account|login|register|search|blog|blogs|pages|policies|wishlist|compare|cdn|wp-json|feed|tag)\b/i;
-const CATEGORY_PATH = /\/(collections|collection|product-category|category|categories|c|shop|catalog|department|departments)(\/|$)|^\/\d+-[^/]+\/?$/i;
+const PRODUCT_PATH =
+  /\/(products?|p|item|items|shop\/p|product-page)\/[^/?#]+|[-_/]\d{3,}[^/]*\.html?$|\/[^/]+\.html?$/i;
+const NOT_LISTING =
+  /\/(cart|checkout|account|login|register|search|blog|blogs|pages|policies|wishlist|compare|cdn|wp-json|feed|tag)\b/i;
+const CATEGORY_PATH =
+  /\/(collections|collection|product-category|category|categories|c|shop|catalog|department|departments)(\/|$)|^\/\d+-[^/]+\/?$/i;
 
 export interface HtmlListingPage {
   listings: FoundListing[];
@@ -255,20 +275,34 @@ export function readHtmlListingPage(html: string, pageUrl: string, currencyHint:
       if (existing.name === nameFromUrl(url) && data.name) existing.name = data.name;
       return;
     }
-    byUrl.set(url, { url, name: data.name || nameFromUrl(url), images: data.images ?? [], price: data.price ?? priceOf(null, null, currencyHint) });
+    byUrl.set(url, {
+      url,
+      name: data.name || nameFromUrl(url),
+      images: data.images ?? [],
+      price: data.price ?? priceOf(null, null, currencyHint),
+    });
   };
 
   // Cards: an element whose class names a product, holding a link.
   $('[class*="product"]').each((_, el) => {
     const card = $(el);
     // The innermost card only (a grid's class may name products too).
-    if (card.find('[class*="product"]').filter((_, inner) => $(inner).is('a[href]') || $(inner).find('a[href]').length > 0).length) return;
+    if (
+      card
+        .find('[class*="product"]')
+        .filter((_, inner) => $(inner).is('a[href]') || $(inner).find('a[href]').length > 0).length
+    )
+      return;
     const link = card.is('a[href]') ? card : card.find('a[href]').first();
     const href = link.attr('href');
     if (!href) return;
     const url = absolute(href, pageUrl);
     if (!url || !PRODUCT_PATH.test(new URL(url).pathname)) return;
-    const name = card.find('[class*="title"], [class*="name"]').first().text().trim() || link.text().trim() || card.find('img').attr('alt')?.trim() || '';
+    const name =
+      card.find('[class*="title"], [class*="name"]').first().text().trim() ||
+      link.text().trim() ||
+      card.find('img').attr('alt')?.trim() ||
+      '';
     const src = card.find('img').first().attr('src') ?? card.find('img').first().attr('data-src');
     const image = src ? absolute(src, pageUrl) : null;
     const priceText = card.find('[class*="price"]').first().text();
@@ -276,7 +310,17 @@ export function readHtmlListingPage(html: string, pageUrl: string, currencyHint:
     const value = parsed?.amount ?? null;
     add(url, {
       name: name.replace(/\s+/g, ' '),
-      images: image ? [{ id: uuidV5(image), url: image, width: int(card.find('img').attr('width')), height: int(card.find('img').attr('height')), position: 1 }] : [],
+      images: image
+        ? [
+            {
+              id: uuidV5(image),
+              url: image,
+              width: int(card.find('img').attr('width')),
+              height: int(card.find('img').attr('height')),
+              position: 1,
+            },
+          ]
+        : [],
       price: priceOf(value, null, parsed?.currency ?? currencyHint),
     });
   });
@@ -286,7 +330,8 @@ export function readHtmlListingPage(html: string, pageUrl: string, currencyHint:
     for (const node of Array.isArray(json) ? json : [json]) {
       if (node?.['@type'] !== 'ItemList' || !Array.isArray(node.itemListElement)) continue;
       for (const item of node.itemListElement) {
-        const href = typeof item?.url === 'string' ? item.url : typeof item?.item?.url === 'string' ? item.item.url : null;
+        const href =
+          typeof item?.url === 'string' ? item.url : typeof item?.item?.url === 'string' ? item.item.url : null;
         if (href) add(absolute(href, pageUrl), { name: typeof item?.name === 'string' ? item.name : undefined });
       }
     }
@@ -299,7 +344,12 @@ function nextPage($: cheerio.CheerioAPI, pageUrl: string): string | null {
   const rel = $('link[rel~="next"]').attr('href') ?? $('a[rel~="next"]').attr('href');
   if (rel) return absolute(rel, pageUrl);
   const labelled = $('a[href]')
-    .filter((_, a) => /^(next|next page|›|»|→|>)$/i.test($(a).text().trim()) || /next/i.test($(a).attr('aria-label') ?? '') || /\bnext\b/i.test($(a).attr('class') ?? ''))
+    .filter(
+      (_, a) =>
+        /^(next|next page|›|»|→|>)$/i.test($(a).text().trim()) ||
+        /next/i.test($(a).attr('aria-label') ?? '') ||
+        /\bnext\b/i.test($(a).attr('class') ?? ''),
+    )
     .first()
     .attr('href');
   if (labelled) return absolute(labelled, pageUrl);

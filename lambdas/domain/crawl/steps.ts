@@ -8,7 +8,21 @@ import type { ListingStore } from '../../ports/listings';
 import { TERMINAL, type Execution } from '../executions/model';
 import type { Executions } from '../executions/service';
 import type { Catalog } from '../listings/catalog';
-import { collectionId, crawlCredits, MAX_PAGES_PER_SEQUENCE, MAX_WAVES, PAGES_PER_BATCH, SHOPIFY_PAGE_SIZE, WAVE_PAGES, WOO_PAGE_SIZE, type CrawlPlan, type PageBatch, type PageOutcome, type PageTask, type Sequence } from './model';
+import {
+  collectionId,
+  crawlCredits,
+  MAX_PAGES_PER_SEQUENCE,
+  MAX_WAVES,
+  PAGES_PER_BATCH,
+  SHOPIFY_PAGE_SIZE,
+  WAVE_PAGES,
+  WOO_PAGE_SIZE,
+  type CrawlPlan,
+  type PageBatch,
+  type PageOutcome,
+  type PageTask,
+  type Sequence,
+} from './model';
 import { CrawlRefused, determineMethod, discoverCollections, readListingPage } from './discovery';
 
 /** Pages in one wave (one pass of the Map): keeps the state machine's payload small. */
@@ -17,7 +31,6 @@ const MAX_PAGES_PER_WAVE = 160;
 const ORDER_STRIDE = 1e9;
 
 export const CRAWL_INTERNAL_ERROR = 'The crawl failed because of an internal error; start it again';
-export const LOST_PAGES_MESSAGE = 'Listing pages could not be read after repeated attempts';
 
 export interface CrawlStepsDeps {
   executions: Executions;
@@ -63,7 +76,8 @@ export function crawlOptionsOf(execution: Execution): CrawlOptions {
 /** Pages of a wave, in batches with ids stable per wave and position. */
 export function batchesOf(wave: number, pages: PageTask[]): PageBatch[] {
   const batches: PageBatch[] = [];
-  for (let i = 0; i < pages.length; i += PAGES_PER_BATCH) batches.push({ id: `w${wave}-${i / PAGES_PER_BATCH}`, pages: pages.slice(i, i + PAGES_PER_BATCH) });
+  for (let i = 0; i < pages.length; i += PAGES_PER_BATCH)
+    batches.push({ id: `w${wave}-${i / PAGES_PER_BATCH}`, pages: pages.slice(i, i + PAGES_PER_BATCH) });
   return batches;
 }
 
@@ -122,7 +136,8 @@ export function planWave(plan: CrawlPlan, outcomes: Map<string, PageOutcome>, li
       let ended = false;
       for (let n = seq.from; n <= seq.planned; n++) {
         const o = outcomes.get(`${seq.id}#${n}`);
-        if (!o || o.failed || (seq.knownPages === null && (seq.kind !== 'html' || seq.template) && !o.full)) ended = true;
+        if (!o || o.failed || (seq.knownPages === null && (seq.kind !== 'html' || seq.template) && !o.full))
+          ended = true;
       }
       if (seq.kind === 'html' && !seq.template && seq.planned === 1 && last?.next && !last.failed && last.count > 0) {
         // Page 1 shows how pages are numbered: plan ahead from now on, ending at the first short page.
@@ -145,7 +160,8 @@ export function planWave(plan: CrawlPlan, outcomes: Map<string, PageOutcome>, li
     // Unknown end: the store's hint first, then waves that double, each ending at a short page.
     else want = Math.max(WAVE_PAGES, seq.planned === 0 ? (seq.hintPages ?? 0) : seq.planned);
     // max_listings: never plan more primary pages than the cut can use (collections alike).
-    if (plan.maxListings !== null && seq.pageSize > 0) want = Math.min(want, Math.ceil(plan.maxListings / seq.pageSize) - seq.planned);
+    if (plan.maxListings !== null && seq.pageSize > 0)
+      want = Math.min(want, Math.ceil(plan.maxListings / seq.pageSize) - seq.planned);
     want = Math.min(want, MAX_PAGES_PER_SEQUENCE - seq.planned, MAX_PAGES_PER_WAVE - tasks.length);
     if (want <= 0) {
       seq.open = false;
@@ -177,7 +193,9 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
   const stepDone = (crawlId: string, step: number) => executions.addProgress(crawlId, `step-${step}`, { steps: 1 });
 
   async function outcomesOf(plan: CrawlPlan): Promise<Map<string, PageOutcome>> {
-    const keys = plan.sequences.filter((s) => s.open && s.planned > 0).flatMap((s) => Array.from({ length: s.planned - s.from + 1 }, (_, k) => ({ seq: s.id, n: s.from + k })));
+    const keys = plan.sequences
+      .filter((s) => s.open && s.planned > 0)
+      .flatMap((s) => Array.from({ length: s.planned - s.from + 1 }, (_, k) => ({ seq: s.id, n: s.from + k })));
     const got = await store.getOutcomes(plan.crawlId, keys);
     return new Map(got.map((o) => [`${o.seq}#${o.n}`, o]));
   }
@@ -201,7 +219,7 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
       execution ??= await running(crawlId);
       if (!execution || TERMINAL.has(execution.status)) return { crawlId, proceed: false };
       const options = crawlOptionsOf(execution);
-      let choice;
+      let choice: Awaited<ReturnType<typeof determineMethod>>;
       try {
         choice = await determineMethod(fetcher(), options.origin, options.countryCode);
       } catch (error) {
@@ -250,7 +268,16 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
       const stamp = now().toISOString();
       await store.putCollections(
         plan.vendor,
-        found.map((c) => ({ key: c.key, id: collectionId(plan.vendor, c.key), url: c.url, title: c.title, statedCount: c.statedCount, products_total: 0, last_updated_by_service: stamp, crawl: crawlId })),
+        found.map((c) => ({
+          key: c.key,
+          id: collectionId(plan.vendor, c.key),
+          url: c.url,
+          title: c.title,
+          statedCount: c.statedCount,
+          products_total: 0,
+          last_updated_by_service: stamp,
+          crawl: crawlId,
+        })),
       );
       await executions.addProgress(crawlId, 'collections', { collections_found: found.length });
       await stepDone(crawlId, 2);
@@ -265,30 +292,92 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
       if (plan.wave > 0) return nextWave(plan, plan.wave); // a retried step: plan again from what is stored
       const sequences: Sequence[] = [];
       const add = (seq: Omit<Sequence, 'planned' | 'from' | 'open' | 'next' | 'order'>) =>
-        sequences.push({ ...seq, planned: 0, from: 1, open: seq.knownPages !== 0, next: null, order: sequences.length });
+        sequences.push({
+          ...seq,
+          planned: 0,
+          from: 1,
+          open: seq.knownPages !== 0,
+          next: null,
+          order: sequences.length,
+        });
       const pagesOf = (count: number | null, size: number) => (count === null ? null : Math.ceil(count / size));
       const primaryCount = plan.primaryCount ?? null;
       const collections = plan.collections as Array<(typeof plan.collections)[number] & { wooId?: number }>;
       if (plan.method === 'shopify-json') {
         // The largest collection's count is a lower bound of the store's products: read that many pages at once.
         const largest = Math.max(0, ...collections.map((c) => c.statedCount ?? 0));
-        add({ id: 'p', kind: 'shopify-products', collection: null, primary: true, url: `${plan.origin}/products.json?limit=${SHOPIFY_PAGE_SIZE}`, pageSize: SHOPIFY_PAGE_SIZE, knownPages: null, hintPages: Math.ceil(largest / SHOPIFY_PAGE_SIZE) });
+        add({
+          id: 'p',
+          kind: 'shopify-products',
+          collection: null,
+          primary: true,
+          url: `${plan.origin}/products.json?limit=${SHOPIFY_PAGE_SIZE}`,
+          pageSize: SHOPIFY_PAGE_SIZE,
+          knownPages: null,
+          hintPages: Math.ceil(largest / SHOPIFY_PAGE_SIZE),
+        });
         collections.forEach((c, i) => {
           const handle = new URL(c.url).pathname.split('/').filter(Boolean).pop()!;
-          add({ id: `c${i}`, kind: 'shopify-products', collection: c.key, primary: false, url: `${plan.origin}/collections/${handle}/products.json?limit=${SHOPIFY_PAGE_SIZE}`, pageSize: SHOPIFY_PAGE_SIZE, knownPages: pagesOf(c.statedCount, SHOPIFY_PAGE_SIZE) });
+          add({
+            id: `c${i}`,
+            kind: 'shopify-products',
+            collection: c.key,
+            primary: false,
+            url: `${plan.origin}/collections/${handle}/products.json?limit=${SHOPIFY_PAGE_SIZE}`,
+            pageSize: SHOPIFY_PAGE_SIZE,
+            knownPages: pagesOf(c.statedCount, SHOPIFY_PAGE_SIZE),
+          });
         });
       } else if (plan.method === 'woo-store-api') {
-        add({ id: 'p', kind: 'woo-products', collection: null, primary: true, url: `${plan.origin}/wp-json/wc/store/v1/products?per_page=${WOO_PAGE_SIZE}`, pageSize: WOO_PAGE_SIZE, knownPages: pagesOf(primaryCount, WOO_PAGE_SIZE) });
+        add({
+          id: 'p',
+          kind: 'woo-products',
+          collection: null,
+          primary: true,
+          url: `${plan.origin}/wp-json/wc/store/v1/products?per_page=${WOO_PAGE_SIZE}`,
+          pageSize: WOO_PAGE_SIZE,
+          knownPages: pagesOf(primaryCount, WOO_PAGE_SIZE),
+        });
         collections.forEach((c, i) => {
           if (c.wooId === undefined) return;
-          add({ id: `c${i}`, kind: 'woo-products', collection: c.key, primary: false, url: `${plan.origin}/wp-json/wc/store/v1/products?category=${c.wooId}&per_page=${WOO_PAGE_SIZE}`, pageSize: WOO_PAGE_SIZE, knownPages: pagesOf(c.statedCount, WOO_PAGE_SIZE) });
+          add({
+            id: `c${i}`,
+            kind: 'woo-products',
+            collection: c.key,
+            primary: false,
+            url: `${plan.origin}/wp-json/wc/store/v1/products?category=${c.wooId}&per_page=${WOO_PAGE_SIZE}`,
+            pageSize: WOO_PAGE_SIZE,
+            knownPages: pagesOf(c.statedCount, WOO_PAGE_SIZE),
+          });
         });
       } else if (plan.method === 'sitemap') {
-        plan.productSitemaps.forEach((url, i) => add({ id: `s${i}`, kind: 'sitemap', collection: null, primary: true, url, pageSize: 0, knownPages: 1 }));
-        collections.forEach((c, i) => add({ id: `c${i}`, kind: 'html', collection: c.key, primary: false, url: c.url, pageSize: 0, knownPages: null }));
+        plan.productSitemaps.forEach((url, i) =>
+          add({ id: `s${i}`, kind: 'sitemap', collection: null, primary: true, url, pageSize: 0, knownPages: 1 }),
+        );
+        collections.forEach((c, i) =>
+          add({
+            id: `c${i}`,
+            kind: 'html',
+            collection: c.key,
+            primary: false,
+            url: c.url,
+            pageSize: 0,
+            knownPages: null,
+          }),
+        );
       } else {
         // HTML only: the category pages are the listings' only source, so they count as found.
-        collections.forEach((c, i) => add({ id: `c${i}`, kind: 'html', collection: c.key, primary: true, url: c.url, pageSize: 0, knownPages: null }));
+        collections.forEach((c, i) =>
+          add({
+            id: `c${i}`,
+            kind: 'html',
+            collection: c.key,
+            primary: true,
+            url: c.url,
+            pageSize: 0,
+            knownPages: null,
+          }),
+        );
       }
       plan.sequences = sequences;
       const first = await nextWave(plan, 1);
@@ -301,7 +390,9 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
      * or record collection membership, keep each page's outcome for the planner, count once.
      * Stops reading when the crawl is cancelled.
      */
-    async processBatch(message: CrawlBatchMessage): Promise<{ state: 'done' | 'skipped' | 'stopped'; counted: boolean }> {
+    async processBatch(
+      message: CrawlBatchMessage,
+    ): Promise<{ state: 'done' | 'skipped' | 'stopped'; counted: boolean }> {
       const { crawlId, batch } = message;
       if (!(await running(crawlId))) return { state: 'skipped', counted: false };
       const plan = await store.getPlan(crawlId);
@@ -326,10 +417,24 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
         if (read.failed && read.transient) throw new TransientPageFailure(read.failed);
         const stamp = now().toISOString();
         if (task.primary && read.listings.length) {
-          await store.upsert(plan.vendor, plan.displayName, crawlId, read.listings.map((listing, k) => ({ listing, order: task.order + k })), stamp, { fresh: plan.fresh === true });
+          await store.upsert(
+            plan.vendor,
+            plan.displayName,
+            crawlId,
+            read.listings.map((listing, k) => ({ listing, order: task.order + k })),
+            stamp,
+            { fresh: plan.fresh === true },
+          );
           listingsFound += read.listings.length;
         }
-        if (task.collection && read.listings.length) await store.putMemberPage(crawlId, task.collection, task.seq, task.n, read.listings.map((l) => l.url));
+        if (task.collection && read.listings.length)
+          await store.putMemberPage(
+            crawlId,
+            task.collection,
+            task.seq,
+            task.n,
+            read.listings.map((l) => l.url),
+          );
         if (read.failed) failedPages++;
         outcomes.push({
           seq: task.seq,
@@ -342,7 +447,11 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
       }
       await store.putOutcomes(crawlId, outcomes);
       if (stopped) return { state: 'stopped', counted: false };
-      const counted = await executions.addProgress(crawlId, batch.id, { listings_found: listingsFound, pages: outcomes.length, pages_failed: failedPages });
+      const counted = await executions.addProgress(crawlId, batch.id, {
+        listings_found: listingsFound,
+        pages: outcomes.length,
+        pages_failed: failedPages,
+      });
       return { state: 'done', counted };
     },
 
@@ -351,7 +460,10 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
       const { crawlId, batch } = message;
       const known = new Set((await store.getOutcomes(crawlId, batch.pages)).map((o) => `${o.seq}#${o.n}`));
       const lost = batch.pages.filter((p) => !known.has(`${p.seq}#${p.n}`));
-      await store.putOutcomes(crawlId, lost.map((p) => ({ seq: p.seq, n: p.n, count: 0, full: false, next: null, failed: true })));
+      await store.putOutcomes(
+        crawlId,
+        lost.map((p) => ({ seq: p.seq, n: p.n, count: 0, full: false, next: null, failed: true })),
+      );
       await executions.addProgress(crawlId, `lost-${batch.id}`, { batches_lost: 1, pages_failed: lost.length });
       return { abandoned: lost.length };
     },
@@ -360,7 +472,8 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
     async plan(input: { crawlId: string; wave: number }) {
       const { crawlId } = input;
       const plan = await store.getPlan(crawlId);
-      if (!plan || !(await running(crawlId))) return { crawlId, wave: input.wave, proceed: false, batches: [] as PageBatch[] };
+      if (!plan || !(await running(crawlId)))
+        return { crawlId, wave: input.wave, proceed: false, batches: [] as PageBatch[] };
       if (plan.wave > input.wave) {
         // A retried planner: the wave it planned is gone from the state; plan it again from the outcomes.
         return nextWave(plan, plan.wave);
@@ -381,8 +494,20 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
       const c = execution.counters;
       const cut = options.maxListings !== null && (c.listings_found ?? 0) >= options.maxListings;
       // A crawl that found nothing never counts as complete: an empty answer must not wipe a vendor.
-      const complete = !cut && !(c.pages_failed > 0) && !(c.batches_lost > 0) && !!plan && plan.wave < MAX_WAVES && (c.listings_found ?? 0) > 0;
-      const result = await catalog.rebuild({ vendor: options.vendor, displayName: plan?.displayName ?? options.vendor, crawlId, complete, maxListings: options.maxListings });
+      const complete =
+        !cut &&
+        !(c.pages_failed > 0) &&
+        !(c.batches_lost > 0) &&
+        !!plan &&
+        plan.wave < MAX_WAVES &&
+        (c.listings_found ?? 0) > 0;
+      const result = await catalog.rebuild({
+        vendor: options.vendor,
+        displayName: plan?.displayName ?? options.vendor,
+        crawlId,
+        complete,
+        maxListings: options.maxListings,
+      });
       if (!(c.steps >= 4)) await stepDone(crawlId, 4);
       const completed = await executions.complete(crawlId, {
         counters: {
@@ -414,9 +539,20 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
     if (!execution) return;
     const options = crawlOptionsOf(execution);
     const plan = await store.getPlan(crawlId);
-    const result = await catalog.rebuild({ vendor: options.vendor, displayName: plan?.displayName ?? options.vendor, crawlId, complete: false, maxListings: options.maxListings });
+    const result = await catalog.rebuild({
+      vendor: options.vendor,
+      displayName: plan?.displayName ?? options.vendor,
+      crawlId,
+      complete: false,
+      maxListings: options.maxListings,
+    });
     await executions.update(crawlId, ['failed'], {
-      counters: { ...execution.counters, listings_total: result.listings_found, collections_total: result.collections_total, credits: crawlCredits(result.listings_found) },
+      counters: {
+        ...execution.counters,
+        listings_total: result.listings_found,
+        collections_total: result.collections_total,
+        credits: crawlCredits(result.listings_found),
+      },
     });
   }
 }

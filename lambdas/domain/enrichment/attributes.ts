@@ -15,42 +15,153 @@ export interface AttributeSource {
 // Material. Canonical names follow Shopify's material attribute values.
 
 const MATERIALS: [string, string][] = [
-  ['organic cotton', 'cotton'], ['cotton', 'cotton'], ['baumwolle', 'cotton'], ['coton', 'cotton'], ['algodon', 'cotton'],
-  ['algodao', 'cotton'], ['cotone', 'cotton'], ['katoen', 'cotton'], ['bawelna', 'cotton'],
-  ['merino wool', 'merino'], ['merino', 'merino'], ['lambswool', 'wool'], ['wool', 'wool'], ['wolle', 'wool'],
-  ['laine', 'wool'], ['lana', 'wool'], ['wol', 'wool'], ['cashmere', 'cashmere'], ['kaschmir', 'cashmere'],
-  ['cachemire', 'cashmere'], ['mohair', 'mohair'], ['angora', 'angora'], ['alpaca', 'wool'],
-  ['silk', 'silk'], ['seide', 'silk'], ['soie', 'silk'], ['seda', 'silk'], ['seta', 'silk'], ['zijde', 'silk'],
-  ['linen', 'linen'], ['leinen', 'linen'], ['lin', 'linen'], ['lino', 'linen'], ['linho', 'linen'], ['flax', 'linen'],
-  ['recycled polyester', 'polyester'], ['polyester', 'polyester'], ['poliester', 'polyester'], ['polyamide', 'nylon'],
-  ['polyamid', 'nylon'], ['nylon', 'nylon'], ['elastane', 'lycra'], ['elasthan', 'lycra'], ['spandex', 'lycra'],
-  ['lycra', 'lycra'], ['viscose', 'viscose'], ['viskose', 'viscose'], ['rayon', 'rayon'], ['modal', 'modal'],
-  ['lyocell', 'lyocell'], ['tencel', 'lyocell'], ['acrylic', 'acrylic'], ['acryl', 'acrylic'], ['hemp', 'hemp'],
-  ['jute', 'jute'], ['faux leather', 'faux leather'], ['vegan leather', 'faux leather'], ['pu leather', 'faux leather'],
-  ['leatherette', 'faux leather'], ['genuine leather', 'leather'], ['full grain leather', 'leather'], ['leather', 'leather'],
-  ['leder', 'leather'], ['cuir', 'leather'], ['cuero', 'leather'], ['pelle', 'leather'], ['couro', 'leather'],
-  ['suede', 'suede'], ['wildleder', 'suede'], ['nubuck', 'suede'], ['faux fur', 'faux fur'], ['fur', 'fur'],
-  ['denim', 'denim'], ['fleece', 'fleece'], ['sherpa', 'sherpa'], ['velvet', 'velvet'], ['samt', 'velvet'],
-  ['velour', 'velour'], ['satin', 'satin'], ['corduroy', 'corduroy'], ['cord', 'corduroy'], ['tweed', 'tweed'],
-  ['twill', 'twill'], ['flannel', 'flannel'], ['canvas', 'canvas'], ['mesh', 'mesh'], ['neoprene', 'neoprene'],
-  ['terrycloth', 'terrycloth'], ['felt', 'felt'], ['rubber', 'rubber'], ['silicone', 'silicone'], ['latex', 'latex'],
-  ['stainless steel', 'stainless steel'], ['edelstahl', 'stainless steel'], ['aluminum', 'aluminum'],
-  ['aluminium', 'aluminum'], ['brass', 'brass'], ['bronze', 'bronze'], ['copper', 'copper'], ['iron', 'iron'],
-  ['steel', 'metal'], ['metal', 'metal'], ['titanium', 'metal'], ['sterling silver', 'silver'], ['solid gold', 'gold'],
-  ['bamboo', 'bamboo'], ['rattan', 'rattan'], ['wicker', 'rattan'], ['cork', 'cork'], ['plywood', 'plywood'],
-  ['mdf', 'medium density fiberboard mdf'], ['solid wood', 'wood'], ['oak', 'wood'], ['walnut', 'wood'], ['pine', 'wood'],
-  ['beech', 'wood'], ['teak', 'wood'], ['acacia', 'wood'], ['wood', 'wood'], ['wooden', 'wood'], ['holz', 'wood'],
-  ['massivholz', 'wood'], ['glass', 'glass'], ['ceramic', 'ceramic'], ['stoneware', 'ceramic'], ['porcelain', 'porcelain'],
-  ['marble', 'marble'], ['concrete', 'concrete'], ['resin', 'resin'], ['plastic', 'plastic'], ['polypropylene', 'polypropylene pp'],
-  ['polyethylene', 'polyethylene pe'], ['polyurethane', 'polyurethane pu'], ['pvc', 'polyvinyl chloride pvc'],
-  ['vinyl', 'vinyl'], ['carbon fiber', 'carbon'], ['fiberglass', 'fiberglass'], ['paper', 'paper'], ['cardboard', 'cardboard'],
+  ['organic cotton', 'cotton'],
+  ['cotton', 'cotton'],
+  ['baumwolle', 'cotton'],
+  ['coton', 'cotton'],
+  ['algodon', 'cotton'],
+  ['algodao', 'cotton'],
+  ['cotone', 'cotton'],
+  ['katoen', 'cotton'],
+  ['bawelna', 'cotton'],
+  ['merino wool', 'merino'],
+  ['merino', 'merino'],
+  ['lambswool', 'wool'],
+  ['wool', 'wool'],
+  ['wolle', 'wool'],
+  ['laine', 'wool'],
+  ['lana', 'wool'],
+  ['wol', 'wool'],
+  ['cashmere', 'cashmere'],
+  ['kaschmir', 'cashmere'],
+  ['cachemire', 'cashmere'],
+  ['mohair', 'mohair'],
+  ['angora', 'angora'],
+  ['alpaca', 'wool'],
+  ['silk', 'silk'],
+  ['seide', 'silk'],
+  ['soie', 'silk'],
+  ['seda', 'silk'],
+  ['seta', 'silk'],
+  ['zijde', 'silk'],
+  ['linen', 'linen'],
+  ['leinen', 'linen'],
+  ['lin', 'linen'],
+  ['lino', 'linen'],
+  ['linho', 'linen'],
+  ['flax', 'linen'],
+  ['recycled polyester', 'polyester'],
+  ['polyester', 'polyester'],
+  ['poliester', 'polyester'],
+  ['polyamide', 'nylon'],
+  ['polyamid', 'nylon'],
+  ['nylon', 'nylon'],
+  ['elastane', 'lycra'],
+  ['elasthan', 'lycra'],
+  ['spandex', 'lycra'],
+  ['lycra', 'lycra'],
+  ['viscose', 'viscose'],
+  ['viskose', 'viscose'],
+  ['rayon', 'rayon'],
+  ['modal', 'modal'],
+  ['lyocell', 'lyocell'],
+  ['tencel', 'lyocell'],
+  ['acrylic', 'acrylic'],
+  ['acryl', 'acrylic'],
+  ['hemp', 'hemp'],
+  ['jute', 'jute'],
+  ['faux leather', 'faux leather'],
+  ['vegan leather', 'faux leather'],
+  ['pu leather', 'faux leather'],
+  ['leatherette', 'faux leather'],
+  ['genuine leather', 'leather'],
+  ['full grain leather', 'leather'],
+  ['leather', 'leather'],
+  ['leder', 'leather'],
+  ['cuir', 'leather'],
+  ['cuero', 'leather'],
+  ['pelle', 'leather'],
+  ['couro', 'leather'],
+  ['suede', 'suede'],
+  ['wildleder', 'suede'],
+  ['nubuck', 'suede'],
+  ['faux fur', 'faux fur'],
+  ['fur', 'fur'],
+  ['denim', 'denim'],
+  ['fleece', 'fleece'],
+  ['sherpa', 'sherpa'],
+  ['velvet', 'velvet'],
+  ['samt', 'velvet'],
+  ['velour', 'velour'],
+  ['satin', 'satin'],
+  ['corduroy', 'corduroy'],
+  ['cord', 'corduroy'],
+  ['tweed', 'tweed'],
+  ['twill', 'twill'],
+  ['flannel', 'flannel'],
+  ['canvas', 'canvas'],
+  ['mesh', 'mesh'],
+  ['neoprene', 'neoprene'],
+  ['terrycloth', 'terrycloth'],
+  ['felt', 'felt'],
+  ['rubber', 'rubber'],
+  ['silicone', 'silicone'],
+  ['latex', 'latex'],
+  ['stainless steel', 'stainless steel'],
+  ['edelstahl', 'stainless steel'],
+  ['aluminum', 'aluminum'],
+  ['aluminium', 'aluminum'],
+  ['brass', 'brass'],
+  ['bronze', 'bronze'],
+  ['copper', 'copper'],
+  ['iron', 'iron'],
+  ['steel', 'metal'],
+  ['metal', 'metal'],
+  ['titanium', 'metal'],
+  ['sterling silver', 'silver'],
+  ['solid gold', 'gold'],
+  ['bamboo', 'bamboo'],
+  ['rattan', 'rattan'],
+  ['wicker', 'rattan'],
+  ['cork', 'cork'],
+  ['plywood', 'plywood'],
+  ['mdf', 'medium density fiberboard mdf'],
+  ['solid wood', 'wood'],
+  ['oak', 'wood'],
+  ['walnut', 'wood'],
+  ['pine', 'wood'],
+  ['beech', 'wood'],
+  ['teak', 'wood'],
+  ['acacia', 'wood'],
+  ['wood', 'wood'],
+  ['wooden', 'wood'],
+  ['holz', 'wood'],
+  ['massivholz', 'wood'],
+  ['glass', 'glass'],
+  ['ceramic', 'ceramic'],
+  ['stoneware', 'ceramic'],
+  ['porcelain', 'porcelain'],
+  ['marble', 'marble'],
+  ['concrete', 'concrete'],
+  ['resin', 'resin'],
+  ['plastic', 'plastic'],
+  ['polypropylene', 'polypropylene pp'],
+  ['polyethylene', 'polyethylene pe'],
+  ['polyurethane', 'polyurethane pu'],
+  ['pvc', 'polyvinyl chloride pvc'],
+  ['vinyl', 'vinyl'],
+  ['carbon fiber', 'carbon'],
+  ['fiberglass', 'fiberglass'],
+  ['paper', 'paper'],
+  ['cardboard', 'cardboard'],
 ];
 
 const MATERIAL_BY_PHRASE = new Map(MATERIALS.map(([phrase, canonical]) => [phrase, canonical]));
 const MATERIAL_WORDS = new Set(
-  MATERIALS.filter(([phrase]) => !phrase.includes(' ') && phrase.length > 3 && !['cord', 'felt', 'iron', 'pine', 'fur'].includes(phrase)).map(
-    ([phrase]) => singular(phrase),
-  ),
+  MATERIALS.filter(
+    ([phrase]) =>
+      !phrase.includes(' ') && phrase.length > 3 && !['cord', 'felt', 'iron', 'pine', 'fur'].includes(phrase),
+  ).map(([phrase]) => singular(phrase)),
 );
 
 /** True for a word that names a material (used to keep "Leather Bag" out of the leather category). */
@@ -59,7 +170,10 @@ export function isMaterialWord(token: string): boolean {
 }
 
 const MATERIAL_PHRASES = [...MATERIAL_BY_PHRASE.keys()].sort((a, b) => b.length - a.length);
-const MATERIAL_PATTERN = new RegExp(`\\b(?:${MATERIAL_PHRASES.map((p) => p.replace(/ /g, '[\\s-]')).join('|')})\\b`, 'g');
+const MATERIAL_PATTERN = new RegExp(
+  `\\b(?:${MATERIAL_PHRASES.map((p) => p.replace(/ /g, '[\\s-]')).join('|')})\\b`,
+  'g',
+);
 
 interface MaterialHit {
   canonical: string;
@@ -83,15 +197,19 @@ function materialHits(text: string): MaterialHit[] {
   return hits;
 }
 
-const MATERIAL_OPTION = /^(?:material|materials|fabric|composition|stoff|material(?:ien)?|matiere|matière|tejido|materiale|materiaal)$/i;
-const MATERIAL_LINE = /(?:^|\n|\.\s|•|;)\s*(?:materials?|fabric|composition|shell|outer|upper|main fabric|obermaterial|material|matière|composición|composizione)\s*[:\-–]\s*([^\n.;•]{2,120})/i;
+const MATERIAL_OPTION =
+  /^(?:material|materials|fabric|composition|stoff|material(?:ien)?|matiere|matière|tejido|materiale|materiaal)$/i;
+const MATERIAL_LINE =
+  /(?:^|\n|\.\s|•|;)\s*(?:materials?|fabric|composition|shell|outer|upper|main fabric|obermaterial|material|matière|composición|composizione)\s*[:\-–]\s*([^\n.;•]{2,120})/i;
 
 export function readMaterial(src: AttributeSource): { primary: string | null; merchant_label: string | null } | null {
   const candidates: string[] = [];
-  for (const [name, values] of Object.entries(src.options)) if (MATERIAL_OPTION.test(name.trim())) candidates.push(...values.slice(0, 1));
+  for (const [name, values] of Object.entries(src.options))
+    if (MATERIAL_OPTION.test(name.trim())) candidates.push(...values.slice(0, 1));
   const stated = src.description ? MATERIAL_LINE.exec(src.description)?.[1] : undefined;
   if (stated) candidates.push(stated.trim());
-  for (const tag of src.tags) if (/^(?:material|fabric)\s*[:_-]/i.test(tag)) candidates.push(tag.replace(/^[^:_-]+[:_-]\s*/, ''));
+  for (const tag of src.tags)
+    if (/^(?:material|fabric)\s*[:_-]/i.test(tag)) candidates.push(tag.replace(/^[^:_-]+[:_-]\s*/, ''));
   for (const text of candidates) {
     const hits = materialHits(text);
     if (hits.length) return { primary: primaryOf(hits), merchant_label: text.replace(/\s+/g, ' ').trim() };
@@ -102,7 +220,8 @@ export function readMaterial(src: AttributeSource): { primary: string | null; me
     if (hits.length) {
       const folded = fold(text);
       const first = hits[0];
-      const phrase = MATERIAL_PHRASES.find((p) => folded.slice(first.index).replace(/-/g, ' ').startsWith(p)) ?? first.canonical;
+      const phrase =
+        MATERIAL_PHRASES.find((p) => folded.slice(first.index).replace(/-/g, ' ').startsWith(p)) ?? first.canonical;
       return { primary: primaryOf(hits), merchant_label: original(text, first.index, phrase.length) };
     }
   }
@@ -110,7 +229,9 @@ export function readMaterial(src: AttributeSource): { primary: string | null; me
   if (src.description) {
     const hits = materialHits(src.description.slice(0, 3000)).filter((h) => h.share !== null);
     if (hits.length) {
-      const blend = /(?:\d{1,3}\s?%\s*[\p{L} -]{3,30}[,/ ]*){1,6}|(?:[\p{L} -]{3,30}\s\d{1,3}\s?%[,/ ]*){1,6}/u.exec(src.description);
+      const blend = /(?:\d{1,3}\s?%\s*[\p{L} -]{3,30}[,/ ]*){1,6}|(?:[\p{L} -]{3,30}\s\d{1,3}\s?%[,/ ]*){1,6}/u.exec(
+        src.description,
+      );
       return { primary: primaryOf(hits), merchant_label: blend ? blend[0].replace(/[,/ ]+$/, '').trim() : null };
     }
   }
@@ -136,7 +257,10 @@ const GENDER_WORDS: [RegExp, 'women' | 'men' | 'unisex' | 'girls' | 'boys'][] = 
   [/\bunisex\b/, 'unisex'],
   [/\b(?:girls?|girl's|girls'|madchen|fille|filles|nina|ninas|bambina|menina|meisjes)\b/, 'girls'],
   [/\b(?:boys?|boy's|boys'|jungen|garcon|garcons|nino|ninos|bambino|menino|jongens)\b/, 'boys'],
-  [/\b(?:women|woman|women's|womens|ladies|lady|female|damen|dames|femme|femmes|mujer|mujeres|donna|donne|mulher|feminino|feminina|her)\b/, 'women'],
+  [
+    /\b(?:women|woman|women's|womens|ladies|lady|female|damen|dames|femme|femmes|mujer|mujeres|donna|donne|mulher|feminino|feminina|her)\b/,
+    'women',
+  ],
   [/\b(?:men|men's|mens|gents|male|herren|heren|homme|hommes|hombre|hombres|uomo|homem|masculino|him)\b/, 'men'],
 ];
 
@@ -163,7 +287,10 @@ const AGE_WORDS: [RegExp, string][] = [
   [/\b(?:baby|babies|infant|infants|newborn|newborns|bebe|neonato|0-\d+\s?m(?:onths)?|\d+-\d+\s?months)\b/, 'baby'],
   [/\b(?:toddler|toddlers|kleinkind)\b/, 'kids'],
   [/\b(?:teen|teens|teenager|teenagers|adolescent)\b/, 'teen'],
-  [/\b(?:kid|kids|kid's|kids'|child|children|children's|junior|juniors|youth|kinder|enfant|enfants|infantil|nino|nina|bambini|girls?|boys?)\b/, 'kids'],
+  [
+    /\b(?:kid|kids|kid's|kids'|child|children|children's|junior|juniors|youth|kinder|enfant|enfants|infantil|nino|nina|bambini|girls?|boys?)\b/,
+    'kids',
+  ],
 ];
 
 export function readAgeGroup(src: AttributeSource, gender: string | null): string | null {
@@ -178,21 +305,37 @@ export function readAgeGroup(src: AttributeSource, gender: string | null): strin
 // Season, pattern, closure, care.
 
 export function readSeasons(src: AttributeSource): string[] | null {
-  const text = fold([src.title, ...src.tags, src.storeProductType, ...src.breadcrumbs, src.description?.slice(0, 1500)].filter(Boolean).join(' | '));
+  const text = fold(
+    [src.title, ...src.tags, src.storeProductType, ...src.breadcrumbs, src.description?.slice(0, 1500)]
+      .filter(Boolean)
+      .join(' | '),
+  );
   const seasons = new Set<string>();
-  if (/\ball[\s-]?(?:season|weather|year)\b|\b4[\s-]season\b|\bganzjahres/.test(text)) return ['spring', 'summer', 'autumn', 'winter'];
+  if (/\ball[\s-]?(?:season|weather|year)\b|\b4[\s-]season\b|\bganzjahres/.test(text))
+    return ['spring', 'summer', 'autumn', 'winter'];
   if (/\b(?:spring|fruhling|printemps|primavera)\b/.test(text)) seasons.add('spring');
   if (/\b(?:summer|sommer|ete|verano|estate|verao)\b/.test(text)) seasons.add('summer');
   // "fall" is a verb too: only as a season next to another season word or a collection year.
-  if (/\b(?:autumn|herbst|automne|otono|autunno)\b|\bfall(?:\s*\/\s*winter|\s+(?:collection|season|20\d\d))\b|\b(?:aw|fw)\s?\d{2}\b/.test(text)) seasons.add('autumn');
+  if (
+    /\b(?:autumn|herbst|automne|otono|autunno)\b|\bfall(?:\s*\/\s*winter|\s+(?:collection|season|20\d\d))\b|\b(?:aw|fw)\s?\d{2}\b/.test(
+      text,
+    )
+  )
+    seasons.add('autumn');
   if (/\b(?:winter|hiver|invierno|inverno)\b|\b(?:aw|fw)\s?\d{2}\b/.test(text)) seasons.add('winter');
-  if (/\bss\s?\d{2}\b/.test(text)) (seasons.add('spring'), seasons.add('summer'));
+  if (/\bss\s?\d{2}\b/.test(text)) {
+    seasons.add('spring');
+    seasons.add('summer');
+  }
   const order = ['spring', 'summer', 'autumn', 'winter'];
   return seasons.size ? order.filter((s) => seasons.has(s)) : null;
 }
 
 const PATTERNS: [RegExp, string][] = [
-  [/\b(?:stripe|stripes|striped|stripy|pinstripe|breton|gestreift|rayure|rayures|raye|rayee|rayas|righe|a righe)\b/, 'striped'],
+  [
+    /\b(?:stripe|stripes|striped|stripy|pinstripe|breton|gestreift|rayure|rayures|raye|rayee|rayas|righe|a righe)\b/,
+    'striped',
+  ],
   [/\b(?:floral|flower print|flowers|florals|blumen|fleuri|fleurs|flores|fiori)\b/, 'floral'],
   [/\b(?:plaid|tartan|flannel check)\b/, 'plaid'],
   [/\b(?:gingham|check|checked|checkered|chequered|houndstooth|kariert|carreaux|cuadros|quadri)\b/, 'checkered'],
@@ -212,7 +355,11 @@ export function readPattern(src: AttributeSource): string | null {
   const optionText = Object.entries(src.options)
     .filter(([name]) => /pattern|print|muster|motif/i.test(name))
     .flatMap(([, v]) => v.slice(0, 1));
-  for (const text of [optionText.join(' '), [src.title, ...src.tags].filter(Boolean).join(' | '), src.description?.slice(0, 800) ?? '']) {
+  for (const text of [
+    optionText.join(' '),
+    [src.title, ...src.tags].filter(Boolean).join(' | '),
+    src.description?.slice(0, 800) ?? '',
+  ]) {
     const folded = fold(text);
     for (const [pattern, name] of PATTERNS) {
       // "plain" and "uni" are too common in prose to trust outside the title, tags and options.
@@ -224,7 +371,10 @@ export function readPattern(src: AttributeSource): string | null {
 }
 
 const CLOSURES: [RegExp, string][] = [
-  [/\b(?:zip|zipper|zipped|zip-up|zip up|full-zip|half-zip|quarter-zip|reissverschluss|fermeture eclair|cremallera)\b/, 'zipper'],
+  [
+    /\b(?:zip|zipper|zipped|zip-up|zip up|full-zip|half-zip|quarter-zip|reissverschluss|fermeture eclair|cremallera)\b/,
+    'zipper',
+  ],
   [/\b(?:button|buttons|buttoned|button-up|button-down|button down|knopfe|knopfleiste|boutons)\b/, 'buttons'],
   [/\b(?:lace-up|lace up|laces|lace-ups|schnurung|lacets)\b/, 'lace up'],
   [/\b(?:slip-on|slip on|pull-on|pull on)\b/, 'slip on'],
@@ -258,7 +408,13 @@ export function readCare(src: AttributeSource): string | null {
   if (!line) return null;
   // "Machine wash at 30°C. Fit: Slim": the care text ends where the next "Name:" begins.
   const own = line.split(/\.\s+(?=[\p{Lu}][\p{L} ]{1,24}:)/u)[0];
-  return tidy(own.replace(/\s+/g, ' ').trim().replace(/[,;:]$/, ''), 240);
+  return tidy(
+    own
+      .replace(/\s+/g, ' ')
+      .trim()
+      .replace(/[,;:]$/, ''),
+    240,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -267,7 +423,10 @@ export function readCare(src: AttributeSource): string | null {
 export function readSummary(description: string | null): string | null {
   if (!description) return null;
   // The first paragraph, before any line break or bullet.
-  const paragraph = description.split(/\n|[•·▪✓✔]/).map((p) => p.replace(/\s+/g, ' ').trim()).find((p) => p.length > 0);
+  const paragraph = description
+    .split(/\n|[•·▪✓✔]/)
+    .map((p) => p.replace(/\s+/g, ' ').trim())
+    .find((p) => p.length > 0);
   if (!paragraph) return null;
   // Its first sentence: up to a ".", "!" or "?" followed by a capital, a digit or the end.
   const match = /^(.{8,400}?[.!?])(?=\s+[\p{Lu}\d"“]|$)/u.exec(paragraph);
@@ -284,14 +443,25 @@ function tidy(text: string, max: number): string {
 /** The description's bullet points ("• Machine washable", "- 100% cotton"), or its short lines. */
 export function readFeatures(description: string | null): string[] | null {
   if (!description) return null;
-  const clean = (l: string) => l.replace(/^[\s\-*–:]+/, '').replace(/\s+/g, ' ').trim();
-  const keep = (l: string) => l.length >= 3 && l.length <= 160 && !/^(?:features?|details?|specifications?|description)\s*:?$/i.test(l);
+  const clean = (l: string) =>
+    l
+      .replace(/^[\s\-*–:]+/, '')
+      .replace(/\s+/g, ' ')
+      .trim();
+  const keep = (l: string) =>
+    l.length >= 3 && l.length <= 160 && !/^(?:features?|details?|specifications?|description)\s*:?$/i.test(l);
   let items: string[];
   if (/[•·▪✓✔]/.test(description)) {
     // The text before the first bullet is prose, not a feature.
-    items = description.split(/[•·▪✓✔]/).slice(1).map((l) => clean(l.split('\n')[0]));
+    items = description
+      .split(/[•·▪✓✔]/)
+      .slice(1)
+      .map((l) => clean(l.split('\n')[0]));
   } else if (/(?:^|\n)\s*[-*–]\s+\S/.test(description)) {
-    items = description.split('\n').filter((l) => /^\s*[-*–]\s+\S/.test(l)).map(clean);
+    items = description
+      .split('\n')
+      .filter((l) => /^\s*[-*–]\s+\S/.test(l))
+      .map(clean);
   } else {
     const lines = description.split('\n').map(clean).filter(Boolean);
     items = lines.length >= 3 && lines.every((l) => l.length <= 100) ? lines : [];
@@ -323,4 +493,3 @@ export function readAdditional(src: AttributeSource, covered: Set<string>): stri
   }
   return out;
 }
-

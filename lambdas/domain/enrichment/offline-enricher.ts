@@ -17,7 +17,8 @@ import {
 import { colourFamily, findColourLabel, namesNoFamily } from './colour';
 import { matchTaxonomy } from './taxonomy';
 
-const COLOUR_OPTION = /^(?:colou?rs?|colou?r ?way|farbe|couleur|colore|cor|kleur|kolor|vari|färg|farve|farge|color\/colour|shade)$/i;
+const COLOUR_OPTION =
+  /^(?:colou?rs?|colou?r ?way|farbe|couleur|colore|cor|kleur|kolor|vari|färg|farve|farge|color\/colour|shade)$/i;
 const COLOUR_TAG = /^(?:colou?r|farbe|couleur)\s*[:_-]\s*(.+)$/i;
 
 export function createOfflineEnricher(): Enricher {
@@ -51,12 +52,29 @@ export async function enrichOffline(raw: EnrichmentInput): Promise<Enrichment> {
 }
 
 // Option or "Name: value" names whose values already have their own attribute.
-const COVERED_NAMES = new Set(
-  ['color', 'colour', 'colors', 'colours', 'farbe', 'couleur', 'material', 'materials', 'fabric', 'composition', 'care',
-    'care instructions', 'pattern', 'gender', 'season', 'closure', 'title'],
-);
+const COVERED_NAMES = new Set([
+  'color',
+  'colour',
+  'colors',
+  'colours',
+  'farbe',
+  'couleur',
+  'material',
+  'materials',
+  'fabric',
+  'composition',
+  'care',
+  'care instructions',
+  'pattern',
+  'gender',
+  'season',
+  'closure',
+  'title',
+]);
 
-async function readColour(input: EnrichmentInput): Promise<{ iscc_family: string | null; merchant_label: string | null } | null> {
+async function readColour(
+  input: EnrichmentInput,
+): Promise<{ iscc_family: string | null; merchant_label: string | null } | null> {
   let label: string | null = null;
   for (const [name, values] of Object.entries(input.options)) {
     if (COLOUR_OPTION.test(name.trim()) && values.length && values[0].trim()) {
@@ -84,10 +102,16 @@ async function readColour(input: EnrichmentInput): Promise<{ iscc_family: string
 function sanitize(raw: EnrichmentInput): EnrichmentInput {
   const text = (v: unknown, max: number) => (typeof v === 'string' && v.trim() ? v.slice(0, max) : null);
   const list = (v: unknown, max: number) =>
-    Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '').slice(0, max).map((x) => x.slice(0, 200)) : [];
+    Array.isArray(v)
+      ? v
+          .filter((x): x is string => typeof x === 'string' && x.trim() !== '')
+          .slice(0, max)
+          .map((x) => x.slice(0, 200))
+      : [];
   const options: Record<string, string[]> = {};
   if (raw && typeof raw.options === 'object' && raw.options !== null) {
-    for (const [name, values] of Object.entries(raw.options).slice(0, 10)) options[name.slice(0, 60)] = list(values, 50);
+    for (const [name, values] of Object.entries(raw.options).slice(0, 10))
+      options[name.slice(0, 60)] = list(values, 50);
   }
   return {
     title: text(raw?.title, 500),

@@ -156,11 +156,24 @@ function fieldsOf(input: TaxonomyInput): Field[] {
       qualifiers.push(...tokens(rest));
     }
     // "Orange Crush amp" is no orange, and a "Leather Bag" is no leather.
-    add(main.filter((t) => heads.has(t) || !isDescriptive(t)), 2, heads);
-    add(qualifiers.filter((t) => !isDescriptive(t)), 0.7);
+    add(
+      main.filter((t) => heads.has(t) || !isDescriptive(t)),
+      2,
+      heads,
+    );
+    add(
+      qualifiers.filter((t) => !isDescriptive(t)),
+      0.7,
+    );
   }
-  add(tokens(input.tags.join(' ')).filter((t) => !isDescriptive(t)), 1);
-  add(tokens(input.description?.slice(0, 400)).filter((t) => !isDescriptive(t)), 0.4);
+  add(
+    tokens(input.tags.join(' ')).filter((t) => !isDescriptive(t)),
+    1,
+  );
+  add(
+    tokens(input.description?.slice(0, 400)).filter((t) => !isDescriptive(t)),
+    0.4,
+  );
   return fields;
 }
 
@@ -178,9 +191,11 @@ function isDescriptive(token: string): boolean {
 
 /** Ancestor words that narrow a category to a special audience or setting. */
 const QUALIFIERS = new Set(
-  ('outdoor baby toddler kid child pet dog cat bird fish reptile horse maternity activewear doll toy vehicle motor boat ' +
+  (
+    'outdoor baby toddler kid child pet dog cat bird fish reptile horse maternity activewear doll toy vehicle motor boat ' +
     'aircraft commercial industrial costume sport sporting hunting fishing camping marine musical craft collectible ' +
-    'paintball equestrian scale model').split(' '),
+    'paintball equestrian scale model'
+  ).split(' '),
 );
 
 /** The minimum score for an answer: one clear leaf word in the title, or the store's type. */

@@ -14,7 +14,7 @@ const slug = (host: string) =>
     .replace(/^-|-$/g, '');
 
 /** Keeps the id within the Step Functions name limit by shortening the vendor part only. */
-function fit(prefix: string, subject: string, suffix: string): string {
+function boundedId(prefix: string, subject: string, suffix: string): string {
   const room = MAX_ID_LENGTH - prefix.length - suffix.length - 2;
   const part = subject.length > room ? subject.slice(0, room).replace(/-$/, '') : subject;
   return `${prefix}-${part}-${suffix}`;
@@ -30,11 +30,11 @@ export function newExecutionId(kind: ExecutionKind, subject?: string): string {
       return `agentic-${randomUUID()}`;
     case 'extract-vendor': {
       if (!subject) throw new Error('extract-vendor ids need the vendor');
-      return fit('extract', slug(subject), randomUUID());
+      return boundedId('extract', slug(subject), randomUUID());
     }
     case 'crawl': {
       if (!subject) throw new Error('crawl ids need the host');
-      return fit('crawl', slug(subject), randomBytes(6).toString('hex'));
+      return boundedId('crawl', slug(subject), randomBytes(6).toString('hex'));
     }
   }
 }
@@ -53,4 +53,3 @@ export function kindOfExecutionId(id: string): ExecutionKind | null {
   for (const [kind, shape] of SHAPES) if (shape.test(id)) return kind;
   return null;
 }
-

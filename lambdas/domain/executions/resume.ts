@@ -9,7 +9,8 @@ import type { WorkflowEngine } from '../../ports/workflow';
 import { TERMINAL, type Execution } from './model';
 import type { Executions } from './service';
 
-export const RESTART_MESSAGE = 'The service restarted while this execution was running and it could not be resumed; resubmit the request';
+export const RESTART_MESSAGE =
+  'The service restarted while this execution was running and it could not be resumed; resubmit the request';
 
 /** Sorts after every ISO timestamp: "overdue at the end of time" lists every unfinished execution. */
 const END_OF_TIME = '9999-12-31T23:59:59.999Z';

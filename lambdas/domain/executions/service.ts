@@ -1,6 +1,6 @@
 // Executions use-cases shared by crawl, extraction and agentic search: create, read (scoped to the
 // caller's organization), list, cancel, progress and the deadline reaper.
-import { AppError, conflict, notFound } from '../errors';
+import { type AppError, conflict, notFound } from '../errors';
 import type { WorkflowEngine } from '../../ports/workflow';
 import type { ExecutionPatch, ExecutionStore } from '../../ports/executions';
 import type { MetricsRecorder } from '../../ports/metrics';
@@ -54,7 +54,14 @@ export interface Pagination {
 
 export function pagination(page: number, pageSize: number, total: number): Pagination {
   const totalPages = Math.ceil(total / pageSize);
-  return { page, page_size: pageSize, total_items: total, total_pages: totalPages, has_next: page < totalPages, has_prev: page > 1 };
+  return {
+    page,
+    page_size: pageSize,
+    total_items: total,
+    total_pages: totalPages,
+    has_next: page < totalPages,
+    has_prev: page > 1,
+  };
 }
 
 export interface ListExecutions {
@@ -84,7 +91,12 @@ export function createExecutions(deps: ExecutionsDeps) {
     if (!deps.metrics) return;
     const kind = { kind: execution.kind };
     deps.metrics.count('ExecutionsEnded', 1, { ...kind, status: execution.status });
-    if (execution.stop_date) deps.metrics.milliseconds('ExecutionDuration', Date.parse(execution.stop_date) - Date.parse(execution.created_at), kind);
+    if (execution.stop_date)
+      deps.metrics.milliseconds(
+        'ExecutionDuration',
+        Date.parse(execution.stop_date) - Date.parse(execution.created_at),
+        kind,
+      );
     for (const [name, value] of Object.entries(execution.counters)) {
       if (name in OUTCOME_CLASS && value > 0) deps.metrics.count('UrlOutcomes', value, { ...kind, outcome: name });
     }
@@ -113,7 +125,10 @@ export function createExecutions(deps: ExecutionsDeps) {
   /** Fails an unfinished execution whose deadline has passed; returns the current item. */
   async function reapIfOverdue(execution: Execution): Promise<Execution> {
     if (TERMINAL.has(execution.status) || Date.parse(execution.deadline) > now().getTime()) return execution;
-    const failed = await transition(execution.id, ['pending', 'running'], 'failed', { error: DEADLINE_MESSAGE, stop_date: iso() });
+    const failed = await transition(execution.id, ['pending', 'running'], 'failed', {
+      error: DEADLINE_MESSAGE,
+      stop_date: iso(),
+    });
     if (failed) {
       // The execution's workflow died or stalled: the operators' "stalled executions" alarm.
       deps.metrics?.count('StalledExecutionsReaped', 1, { kind: failed.kind });
@@ -126,7 +141,8 @@ export function createExecutions(deps: ExecutionsDeps) {
   /** The caller's execution, reaped if overdue. Unknown id or another org's: NOT_FOUND. */
   async function find(org: string, id: string, expectedGroup?: ExecutionGroup): Promise<Execution> {
     const kind = kindOfExecutionId(id);
-    if (!kind || (expectedGroup && GROUP_OF[kind] !== expectedGroup)) throw notFound(`Execution ${String(id).slice(0, 100)} not found`);
+    if (!kind || (expectedGroup && GROUP_OF[kind] !== expectedGroup))
+      throw notFound(`Execution ${String(id).slice(0, 100)} not found`);
     const execution = await store.get(id);
     if (!execution || execution.org !== org) throw notFound(`Execution ${id} not found`);
     return reapIfOverdue(execution);
@@ -190,9 +206,11 @@ export function createExecutions(deps: ExecutionsDeps) {
       return failed;
     },
 
-    update: (id: string, whileIn: Parameters<ExecutionStore['update']>[1], patch: ExecutionPatch) => store.update(id, whileIn, patch),
+    update: (id: string, whileIn: Parameters<ExecutionStore['update']>[1], patch: ExecutionPatch) =>
+      store.update(id, whileIn, patch),
 
-    addProgress: (id: string, batchId: string, increments: Record<string, number>) => store.addProgress(id, batchId, increments),
+    addProgress: (id: string, batchId: string, increments: Record<string, number>) =>
+      store.addProgress(id, batchId, increments),
 
     /**
      * Cancels the caller's execution: marks it failed with "Execution was cancelled" and stops
@@ -206,7 +224,10 @@ export function createExecutions(deps: ExecutionsDeps) {
           `Execution ${id} is waiting for crawl ${execution.waiting_for} and cannot be cancelled; cancel the crawl instead`,
         );
       }
-      const cancelled = await transition(id, ['pending', 'running'], 'failed', { error: CANCELLED_MESSAGE, stop_date: iso() });
+      const cancelled = await transition(id, ['pending', 'running'], 'failed', {
+        error: CANCELLED_MESSAGE,
+        stop_date: iso(),
+      });
       if (!cancelled) {
         const current = await store.get(id);
         throw alreadyFinished(current ?? execution);
@@ -225,7 +246,8 @@ export function createExecutions(deps: ExecutionsDeps) {
         const execution = await store.get(id);
         if (!execution) continue;
         const after = await reapIfOverdue(execution);
-        if (after.status === 'failed' && after.error === DEADLINE_MESSAGE && execution.status !== 'failed') failed.push(id);
+        if (after.status === 'failed' && after.error === DEADLINE_MESSAGE && execution.status !== 'failed')
+          failed.push(id);
       }
       return { failed };
     },

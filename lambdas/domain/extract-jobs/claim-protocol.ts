@@ -28,19 +28,26 @@ export interface ClaimProtocolDeps {
   writeConcurrency: number;
 }
 
-export type ClaimProtocol = ReturnType<typeof createClaimProtocol>;
-
 export function createClaimProtocol({ executions, results, writeConcurrency }: ClaimProtocolDeps) {
   /** Adds the counts of `entries` (read back when not given) for the batch, once per batch id. */
   async function count(executionId: string, batch: Batch, perSuccess: number, entries?: UrlEntry[]): Promise<boolean> {
-    return executions.addProgress(executionId, batch.id, countEntries(entries ?? (await results.get(executionId, batch.indices)), perSuccess));
+    return executions.addProgress(
+      executionId,
+      batch.id,
+      countEntries(entries ?? (await results.get(executionId, batch.indices)), perSuccess),
+    );
   }
 
   /**
    * Counts the batch only when every entry is done: a concurrent delivery still recording will
    * find them all done and count then. `known`: the entries as this caller last saw or wrote them.
    */
-  async function countWhenComplete(executionId: string, batch: Batch, perSuccess: number, known?: UrlEntry[]): Promise<boolean> {
+  async function countWhenComplete(
+    executionId: string,
+    batch: Batch,
+    perSuccess: number,
+    known?: UrlEntry[],
+  ): Promise<boolean> {
     const entries = known ?? (await results.get(executionId, batch.indices));
     if (entries.some((entry) => entry.state === 'pending')) return false;
     return count(executionId, batch, perSuccess, entries);
@@ -51,7 +58,11 @@ export function createClaimProtocol({ executions, results, writeConcurrency }: C
     count(executionId, batch, perSuccess, known);
 
   /** Copies a claim's results to the entries still pending and returns the entries as now stored. */
-  async function copyClaim(executionId: string, entries: UrlEntry[], claim: BatchClaim & { results: Map<number, UrlResult> }): Promise<UrlEntry[]> {
+  async function copyClaim(
+    executionId: string,
+    entries: UrlEntry[],
+    claim: BatchClaim & { results: Map<number, UrlResult> },
+  ): Promise<UrlEntry[]> {
     const copied: UrlEntry[] = [];
     const merged = entries.map((entry) => {
       const result = entry.state === 'pending' ? claim.results.get(entry.index) : undefined;
@@ -65,14 +76,24 @@ export function createClaimProtocol({ executions, results, writeConcurrency }: C
   }
 
   /** Copies the claim that holds to the entries and counts the batch once (a claim is its final word). */
-  async function settle(executionId: string, batch: Batch, entries: UrlEntry[], claim: BatchClaim, perSuccess: number): Promise<boolean> {
+  async function settle(
+    executionId: string,
+    batch: Batch,
+    entries: UrlEntry[],
+    claim: BatchClaim,
+    perSuccess: number,
+  ): Promise<boolean> {
     if (!claim.results) return countAsFinal(executionId, batch, perSuccess);
     const stored = await copyClaim(executionId, entries, { ...claim, results: claim.results });
     return countAsFinal(executionId, batch, perSuccess, stored);
   }
 
   /** Records each pending index of a group its own result (conditional writes); null when another writer got there first. */
-  async function recordGroup(executionId: string, group: UrlEntry[], resultFor: (entry: UrlEntry) => UrlResult): Promise<UrlEntry[] | null> {
+  async function recordGroup(
+    executionId: string,
+    group: UrlEntry[],
+    resultFor: (entry: UrlEntry) => UrlResult,
+  ): Promise<UrlEntry[] | null> {
     const written: UrlEntry[] = [];
     let lost = false;
     for (const entry of group) {

@@ -2,7 +2,11 @@
 // synchronous path), and a limiter whose slots several batches of one process share.
 
 /** Runs `work` over items with at most `limit` at once; after a failure no new item starts. */
-export async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+export async function eachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   let failed = false;
   const lanes = Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, async () => {

@@ -96,7 +96,8 @@ export function planEntries(urls: readonly unknown[]): { entries: UrlEntry[]; in
   return { entries, invalidUrls };
 }
 
-const clipUrl = (input: string): string => (input.length > MAX_URL_LENGTH ? `${input.slice(0, MAX_URL_LENGTH)}…` : input);
+const clipUrl = (input: string): string =>
+  input.length > MAX_URL_LENGTH ? `${input.slice(0, MAX_URL_LENGTH)}…` : input;
 
 export type ExtractJobs = ReturnType<typeof createExtractJobs>;
 
@@ -114,9 +115,19 @@ export function createExtractJobs(deps: ExtractJobsDeps) {
     }
   }
 
-  async function status(request: { org: string; executionId: string; page?: number; pageSize?: number }): Promise<ExtractionStatus> {
+  async function status(request: {
+    org: string;
+    executionId: string;
+    page?: number;
+    pageSize?: number;
+  }): Promise<ExtractionStatus> {
     let execution = await executions.find(request.org, request.executionId, 'extract');
-    if (execution.status === 'pending' && execution.waiting_for && deps.settleWaiting && (await deps.settleWaiting(execution))) {
+    if (
+      execution.status === 'pending' &&
+      execution.waiting_for &&
+      deps.settleWaiting &&
+      (await deps.settleWaiting(execution))
+    ) {
       execution = await executions.find(request.org, request.executionId, 'extract');
     }
     const page = Math.max(1, Math.floor(request.page ?? 1));
@@ -220,9 +231,13 @@ export function createExtractJobs(deps: ExtractJobsDeps) {
      * A vendor-mode extraction waiting for `crawlId`: the crawl finished, so extract these URLs
      * (its listings, already limited to max_products). Returns false if it no longer waits.
      */
-    async releaseWaiting(executionId: string, urls: readonly string[], input: Record<string, number> = {}): Promise<boolean> {
+    async releaseWaiting(
+      executionId: string,
+      urls: readonly string[],
+      input: Record<string, number> = {},
+    ): Promise<boolean> {
       const execution = await executions.get(executionId);
-      if (!execution || execution.status !== 'pending' || !execution.waiting_for) return false;
+      if (execution?.status !== 'pending' || !execution.waiting_for) return false;
       const { entries, invalidUrls } = planEntries(urls.slice(0, MAX_VENDOR_URLS));
       const updated = await executions.update(executionId, ['pending'], {
         waiting_for: null,

@@ -5,7 +5,13 @@ import type { Execution } from '../executions/model';
 import type { UrlEntry } from '../../ports/extract-results';
 import type { Pagination } from '../executions/service';
 
-export const OUTCOMES: readonly Outcome[] = ['success', 'non_product_url', 'malformed_url', 'automated_access_not_permitted', 'other'];
+export const OUTCOMES: readonly Outcome[] = [
+  'success',
+  'non_product_url',
+  'malformed_url',
+  'automated_access_not_permitted',
+  'other',
+];
 
 /**
  * Unique URLs per SQS message (one Map iteration). A redelivery redoes only the URLs still
@@ -20,7 +26,10 @@ export const MAX_VENDOR_URLS = 10_000;
 
 /** Credits per successful product: 1, plus 1 per enabled enrichment, reviews, image tags, similar products. */
 export const creditsPerSuccess = (options: ExtractOptions): number =>
-  1 + [options.enableEnrichment, options.enableReviews, options.enableImageTags, options.enableSimilarProducts].filter(Boolean).length;
+  1 +
+  [options.enableEnrichment, options.enableReviews, options.enableImageTags, options.enableSimilarProducts].filter(
+    Boolean,
+  ).length;
 
 /** ExtractOptions as stored in the execution item's `options`. */
 export function optionsOf(execution: Execution): ExtractOptions {

@@ -67,7 +67,11 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
 
   /** Per-entry results of extracted URL groups: every pending index of each group, under its own input URL. */
   const outcomesOf = (extracted: readonly ExtractedGroup[]) =>
-    extracted.flatMap(({ group, result }) => group.filter((e) => e.state === 'pending').map((entry) => ({ index: entry.index, result: resultFor(entry.input, result) })));
+    extracted.flatMap(({ group, result }) =>
+      group
+        .filter((e) => e.state === 'pending')
+        .map((entry) => ({ index: entry.index, result: resultFor(entry.input, result) })),
+    );
   const entryResult = (entry: UrlEntry, result: UrlResult) => resultFor(entry.input, result);
 
   return {
@@ -87,10 +91,17 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
       // sends the same batch ids over the same indices, so stored claims and counts line up.
       const entries = await results.all(executionId);
       const pending = new Set(entries.filter((e) => e.state === 'pending').map((e) => e.index));
-      const batches = planBatches(entries.map((e) => (e.url ? { ...e, state: 'pending' as const } : e)), deps.batchUrls).filter((batch) =>
-        batch.indices.some((index) => pending.has(index)),
-      );
-      return { executionId, proceed: batches.length > 0, batchCount: batches.length, batches, options: optionsOf(execution) };
+      const batches = planBatches(
+        entries.map((e) => (e.url ? { ...e, state: 'pending' as const } : e)),
+        deps.batchUrls,
+      ).filter((batch) => batch.indices.some((index) => pending.has(index)));
+      return {
+        executionId,
+        proceed: batches.length > 0,
+        batchCount: batches.length,
+        batches,
+        options: optionsOf(execution),
+      };
     },
 
     /**
@@ -110,7 +121,8 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
 
       const { entries, claim: existing } = await results.readBatch(executionId, batch);
       // Another delivery stored this batch already: finish its work (copy, count), fetch nothing.
-      if (existing?.results) return { state: 'done', counted: await protocol.settle(executionId, batch, entries, existing, perSuccess) };
+      if (existing?.results)
+        return { state: 'done', counted: await protocol.settle(executionId, batch, entries, existing, perSuccess) };
       const todo = groupDuplicates(entries).filter((group) => group.some((e) => e.state === 'pending') && group[0].url);
 
       let stopped = false;
@@ -144,7 +156,9 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
       // 2. Store the products in one batch write, before any result says success, so a crash
       //    after recording never leaves a success without its stored product.
       if (deps.catalog) {
-        const products = extracted.flatMap(({ url, result }) => (result.success && result.product ? [{ url, product: result.product }] : []));
+        const products = extracted.flatMap(({ url, result }) =>
+          result.success && result.product ? [{ url, product: result.product }] : [],
+        );
         await deps.catalog.rememberAll(products, options);
       }
 
@@ -155,7 +169,9 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
       const oneByOne = async () => {
         const known = await protocol.recordEntryByEntry(executionId, entries, extracted, entryResult);
         // A stopped batch's entries are its final word; otherwise count once every entry is done.
-        return stopped ? protocol.countAsFinal(executionId, batch, perSuccess, known) : protocol.countWhenComplete(executionId, batch, perSuccess, known);
+        return stopped
+          ? protocol.countAsFinal(executionId, batch, perSuccess, known)
+          : protocol.countWhenComplete(executionId, batch, perSuccess, known);
       };
       if (existing || !extracted.length) return { state, counted: await oneByOne() };
       const { claim } = await protocol.claim(executionId, batch, outcomesOf(extracted));
@@ -173,7 +189,9 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
       if (!execution) return { abandoned: 0 };
       const perSuccess = creditsPerSuccess(optionsOf(execution));
       const { entries, claim: existing } = await results.readBatch(executionId, batch);
-      const lost = entries.filter((entry) => entry.state === 'pending').map((entry) => ({ index: entry.index, result: failureResult(entry.input, 'other', reason) }));
+      const lost = entries
+        .filter((entry) => entry.state === 'pending')
+        .map((entry) => ({ index: entry.index, result: failureResult(entry.input, 'other', reason) }));
       if (!existing) {
         const { won, claim } = await protocol.claim(executionId, batch, lost);
         if (claim.results) {
@@ -204,7 +222,10 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
       let entries = await results.all(executionId);
       if (entries.some((e) => e.state === 'pending')) {
         // The batches as Prepare planned them (entries with a URL were all pending then).
-        const batches = planBatches(entries.map((e) => (e.url ? { ...e, state: 'pending' as const } : e)), deps.batchUrls);
+        const batches = planBatches(
+          entries.map((e) => (e.url ? { ...e, state: 'pending' as const } : e)),
+          deps.batchUrls,
+        );
         const claims = await results.claims(executionId);
         const byIndex = new Map(entries.map((e) => [e.index, e]));
         const notProcessed = (entry: UrlEntry) => failureResult(entry.input, 'other', NOT_PROCESSED_MESSAGE);
@@ -213,25 +234,34 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
           if (!batchEntries.some((e) => e.state === 'pending')) continue;
           let claim = claims.get(batch.id);
           if (!claim) {
-            const leftovers = batchEntries.filter((e) => e.state === 'pending').map((e) => ({ index: e.index, result: notProcessed(e) }));
+            const leftovers = batchEntries
+              .filter((e) => e.state === 'pending')
+              .map((e) => ({ index: e.index, result: notProcessed(e) }));
             claim = (await protocol.claim(executionId, batch, leftovers)).claim;
           }
           if (claim.results) await protocol.copyClaim(executionId, batchEntries, { ...claim, results: claim.results });
           // Recorded entry by entry: what is still pending now becomes `other`.
           for (const entry of batchEntries) {
-            if (entry.state === 'pending' && !claim.results?.has(entry.index)) await results.record(executionId, entry.index, notProcessed(entry));
+            if (entry.state === 'pending' && !claim.results?.has(entry.index))
+              await results.record(executionId, entry.index, notProcessed(entry));
           }
         }
         entries = await results.all(executionId);
       }
       const counters = countEntries(entries, perSuccess);
       const completed = await executions.complete(executionId, { counters });
-      return { executionId, status: completed ? 'completed' : ((await executions.get(executionId))?.status ?? 'missing') };
+      return {
+        executionId,
+        status: completed ? 'completed' : ((await executions.get(executionId))?.status ?? 'missing'),
+      };
     },
 
     /** The workflow itself failed (a step gave up): fail the execution without internals. */
     async fail(input: { executionId: string }) {
-      const failed = await executions.fail(input.executionId, 'The extraction failed because of an internal error; resubmit the URLs');
+      const failed = await executions.fail(
+        input.executionId,
+        'The extraction failed because of an internal error; resubmit the URLs',
+      );
       return { executionId: input.executionId, status: failed?.status ?? 'unchanged' };
     },
   };

@@ -43,7 +43,8 @@ export interface ExtractNowResult {
 
 export async function extractNow(request: ExtractNowRequest, deps: ExtractNowDeps): Promise<ExtractNowResult> {
   if (!Array.isArray(request.urls) || request.urls.length === 0) throw invalid('urls must be a non-empty array');
-  if (request.urls.length > MAX_SYNC_URLS) throw invalid(`urls must hold at most ${MAX_SYNC_URLS} entries`, { max_urls: MAX_SYNC_URLS });
+  if (request.urls.length > MAX_SYNC_URLS)
+    throw invalid(`urls must hold at most ${MAX_SYNC_URLS} entries`, { max_urls: MAX_SYNC_URLS });
   const { entries } = planEntries(request.urls);
   const results: UrlResult[] = entries.map((entry) => entry.result!).slice();
   const fromStore = entries.map(() => false);
@@ -57,7 +58,14 @@ export async function extractNow(request: ExtractNowRequest, deps: ExtractNowDep
     if (!request.forceExtraction && deps.catalog) {
       const stored = await deps.catalog.findFresh(url, request.options, request.maxAgeMs ?? PRODUCT_FRESHNESS_MS);
       if (stored) {
-        byFirst.set(entry.index, { url, product: stored, success: true, outcome: 'success', retry: false, message: '' });
+        byFirst.set(entry.index, {
+          url,
+          product: stored,
+          success: true,
+          outcome: 'success',
+          retry: false,
+          message: '',
+        });
         storedFor.add(entry.index);
         return;
       }
@@ -68,7 +76,8 @@ export async function extractNow(request: ExtractNowRequest, deps: ExtractNowDep
     } catch {
       result = unexpectedFailure(url);
     }
-    if (result.success && result.product && deps.catalog) await deps.catalog.remember(url, request.options, result.product);
+    if (result.success && result.product && deps.catalog)
+      await deps.catalog.remember(url, request.options, result.product);
     byFirst.set(entry.index, result);
   });
   for (const entry of entries) {

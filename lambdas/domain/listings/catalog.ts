@@ -5,7 +5,7 @@
 import { notFound } from '../errors';
 import { vendorKey } from '../extraction/url';
 import { pagination, type Pagination } from '../executions/service';
-import { collectionKey, withOffset, type Collection, type Listing } from '../crawl/model';
+import { collectionKey, type Collection, type Listing } from '../crawl/model';
 import { ANCHOR_EVERY, type CatalogHead, type ListingStore, type StoredCollection } from '../../ports/listings';
 import type { VendorStore } from '../../ports/vendors';
 
@@ -70,13 +70,17 @@ export function createCatalog(deps: CatalogDeps) {
       if (request.maxListings !== null) {
         const mine: Array<{ order: number; url: string; created: boolean }> = [];
         for await (const page of store.listingPages(vendor)) {
-          for (const l of page) if (l.crawl === crawlId) mine.push({ order: l.order, url: l.url, created: l.first_crawl === crawlId });
+          for (const l of page)
+            if (l.crawl === crawlId) mine.push({ order: l.order, url: l.url, created: l.first_crawl === crawlId });
         }
         if (mine.length > request.maxListings) {
           mine.sort((a, b) => a.order - b.order || (a.url < b.url ? -1 : 1));
           const extra = mine.slice(request.maxListings);
           for (const e of extra) trimmed.add(e.url);
-          await store.removeListings(vendor, extra.filter((e) => e.created).map((e) => e.url));
+          await store.removeListings(
+            vendor,
+            extra.filter((e) => e.created).map((e) => e.url),
+          );
         }
       }
 
@@ -127,7 +131,8 @@ export function createCatalog(deps: CatalogDeps) {
       for (const collection of survivors) {
         const members = new Set(await store.crawlMembers(crawlId, collection.key));
         const liveChunks = head ? (head.sizes[`${head.slot}#${collection.key}`] ?? 0) : 0;
-        if (!request.complete && head && liveChunks) for (const url of await store.memberChunks(vendor, head.slot, collection.key, liveChunks)) members.add(url);
+        if (!request.complete && head && liveChunks)
+          for (const url of await store.memberChunks(vendor, head.slot, collection.key, liveChunks)) members.add(url);
         const urls = [...members].filter((url) => present.has(url)).sort();
         await store.putMemberChunks(vendor, slot, collection.key, urls, sizes[`${slot}#${collection.key}`] ?? 0);
         sizes[`${slot}#${collection.key}`] = Math.ceil(urls.length / ANCHOR_EVERY);
@@ -142,30 +147,58 @@ export function createCatalog(deps: CatalogDeps) {
           delete sizes[`${s}#${collection.key}`];
         }
       }
-      await store.removeCollections(vendor, gone.map((c) => c.key));
+      await store.removeCollections(
+        vendor,
+        gone.map((c) => c.key),
+      );
 
       // 4. Flip: readers move to the new slot in one write.
-      await store.putHead({ vendor, slot, total, sizes, collections: collectionTotals, crawl: crawlId, updated_at: stamp, displayName: request.displayName });
+      await store.putHead({
+        vendor,
+        slot,
+        total,
+        sizes,
+        collections: collectionTotals,
+        crawl: crawlId,
+        updated_at: stamp,
+        displayName: request.displayName,
+      });
       if (total > 0 || found > 0) {
-        await deps.vendors.recordListings({ vendor, displayName: request.displayName, listings: total, updatedAt: stamp });
+        await deps.vendors.recordListings({
+          vendor,
+          displayName: request.displayName,
+          listings: total,
+          updatedAt: stamp,
+        });
       }
       return { listings_total: total, listings_found: found, collections_total: survivors.length, created, removed };
     },
 
     /** A vendor's listings, optionally only those of some collections (URLs normalised). */
-    async listings(request: { vendor: string; page: number; pageSize: number; collectionUrls?: readonly string[] }): Promise<Page<Listing>> {
+    async listings(request: {
+      vendor: string;
+      page: number;
+      pageSize: number;
+      collectionUrls?: readonly string[];
+    }): Promise<Page<Listing>> {
       const vendor = vendorOf(request.vendor);
       const head = await knownHead(vendor);
       const { page, pageSize } = request;
       const offset = (page - 1) * pageSize;
       if (!head) return { items: [], pagination: pagination(page, pageSize, 0) };
-      const keys = [...new Set((request.collectionUrls ?? []).map((url) => collectionKey(url)).filter((k): k is string => k !== null))];
-      if (request.collectionUrls?.length && !keys.length) return { items: [], pagination: pagination(page, pageSize, 0) };
+      const keys = [
+        ...new Set(
+          (request.collectionUrls ?? []).map((url) => collectionKey(url)).filter((k): k is string => k !== null),
+        ),
+      ];
+      if (request.collectionUrls?.length && !keys.length)
+        return { items: [], pagination: pagination(page, pageSize, 0) };
       if (keys.length <= 1) {
         const name = keys[0] ?? '';
         // Own keys only: a collection URL like "__proto__" must not read Object.prototype.
         const total = name ? (Object.hasOwn(head.collections, name) ? head.collections[name]! : 0) : head.total;
-        const items = offset < total ? await store.readPage(vendor, head, name, offset, Math.min(pageSize, total - offset)) : [];
+        const items =
+          offset < total ? await store.readPage(vendor, head, name, offset, Math.min(pageSize, total - offset)) : [];
         return { items, pagination: pagination(page, pageSize, total) };
       }
       // Several collections: their union in URL order (each collection's index read whole).
@@ -173,7 +206,9 @@ export function createCatalog(deps: CatalogDeps) {
       for (const key of keys) {
         const size = Math.min(Object.hasOwn(head.collections, key) ? head.collections[key]! : 0, MAX_UNION_ITEMS);
         if (!size) continue;
-        for (let offset = 0; offset < size; offset += 100) for (const l of await store.readPage(vendor, head, key, offset, Math.min(100, size - offset))) union.set(l.url, l);
+        for (let offset = 0; offset < size; offset += 100)
+          for (const l of await store.readPage(vendor, head, key, offset, Math.min(100, size - offset)))
+            union.set(l.url, l);
       }
       const all = [...union.values()].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
       return { items: all.slice(offset, offset + pageSize), pagination: pagination(page, pageSize, all.length) };
@@ -204,7 +239,13 @@ export function createCatalog(deps: CatalogDeps) {
       if (!head) return { total: 0, urls: [] };
       const urls: string[] = [];
       for (let offset = 0; offset < Math.min(limit, head.total); offset += 100) {
-        const items = await store.readPage(vendor, head, '', offset, Math.min(100, limit - offset, head.total - offset));
+        const items = await store.readPage(
+          vendor,
+          head,
+          '',
+          offset,
+          Math.min(100, limit - offset, head.total - offset),
+        );
         urls.push(...items.map((l) => l.url));
         if (!items.length) break;
       }

@@ -29,12 +29,18 @@ export const covers = (stored: ProductFlags, wanted: ProductFlags): boolean =>
 
 /** Nulls the fields a flag governs when that flag is off (the spec's flag-dependence table). */
 export function maskToFlags(product: ProductRecord, flags: ProductFlags): ProductRecord {
-  const untag = <T extends { attributes: unknown } | null>(image: T): T => (image && !flags.image_tags ? { ...image, attributes: null } : image);
+  const untag = <T extends { attributes: unknown } | null>(image: T): T =>
+    image && !flags.image_tags ? { ...image, attributes: null } : image;
   return {
     ...product,
     ...(flags.enrichment
       ? {}
-      : { attributes: null, product_type: null, taxonomy_product_category_id: null, taxonomy_product_category_path: null }),
+      : {
+          attributes: null,
+          product_type: null,
+          taxonomy_product_category_id: null,
+          taxonomy_product_category_path: null,
+        }),
     reviews: flags.reviews ? product.reviews : null,
     similar_products: flags.similar_products ? product.similar_products : null,
     images: product.images.map(untag),
@@ -55,7 +61,11 @@ export type ProductCatalog = ReturnType<typeof createProductCatalog>;
  * One vendor update per vendor of a batch of stored records (ascending instants): its new
  * products counted together, its newest instant as the latest update.
  */
-async function tellVendors(vendors: VendorStore, records: readonly StoredProduct[], stored: ReadonlyArray<{ firstSeen: boolean }>): Promise<void> {
+async function tellVendors(
+  vendors: VendorStore,
+  records: readonly StoredProduct[],
+  stored: ReadonlyArray<{ firstSeen: boolean }>,
+): Promise<void> {
   const perVendor = new Map<string, { newProducts: number; updatedAt: string }>();
   for (const [i, record] of records.entries()) {
     if (!record.vendor) continue;
@@ -76,7 +86,14 @@ export function createProductCatalog(deps: ProductCatalogDeps) {
     async remember(url: string, options: ExtractOptions, product: ProductRecord): Promise<{ newProduct: boolean }> {
       const updatedAt = now().toISOString();
       const vendor = vendorKey(product.url || url) ?? vendorKey(url);
-      const { firstSeen } = await deps.store.put({ url, country: options.countryCode, vendor, product, flags: flagsOf(options), updated_at: updatedAt });
+      const { firstSeen } = await deps.store.put({
+        url,
+        country: options.countryCode,
+        vendor,
+        product,
+        flags: flagsOf(options),
+        updated_at: updatedAt,
+      });
       if (vendor && deps.vendors) await recordProductSeen(deps.vendors, { vendor, newProduct: firstSeen, updatedAt });
       return { newProduct: firstSeen };
     },
@@ -88,7 +105,10 @@ export function createProductCatalog(deps: ProductCatalogDeps) {
      * in the order of their blocks: a vendor is never sent an older instant than it has, which
      * would cost the vendor store a second write.
      */
-    async rememberAll(items: ReadonlyArray<{ url: string; product: ProductRecord }>, options: ExtractOptions): Promise<Array<{ newProduct: boolean }>> {
+    async rememberAll(
+      items: ReadonlyArray<{ url: string; product: ProductRecord }>,
+      options: ExtractOptions,
+    ): Promise<Array<{ newProduct: boolean }>> {
       if (!items.length) return [];
       const base = Math.max(now().getTime(), nextInstant);
       nextInstant = base + items.length;
@@ -114,7 +134,11 @@ export function createProductCatalog(deps: ProductCatalogDeps) {
     },
 
     /** The stored record for url+country if younger than maxAgeMs and extracted with every wanted part. */
-    async findFresh(url: string, options: ExtractOptions, maxAgeMs = PRODUCT_FRESHNESS_MS): Promise<ProductRecord | null> {
+    async findFresh(
+      url: string,
+      options: ExtractOptions,
+      maxAgeMs = PRODUCT_FRESHNESS_MS,
+    ): Promise<ProductRecord | null> {
       const stored = await deps.store.get(url, options.countryCode);
       if (!stored) return null;
       if (now().getTime() - Date.parse(stored.updated_at) > maxAgeMs) return null;

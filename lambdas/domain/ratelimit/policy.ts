@@ -27,14 +27,19 @@ export function refusal(policy: RateLimitPolicy, tat: number, nowMs: number): Ra
 }
 
 /** Pure reference model of the same decision (the store implements it atomically). */
-export function decide(policy: RateLimitPolicy, tat: number | undefined, nowMs: number): { decision: RateDecision; tat: number } {
+export function decide(
+  policy: RateLimitPolicy,
+  tat: number | undefined,
+  nowMs: number,
+): { decision: RateDecision; tat: number } {
   const base = tat === undefined || tat <= nowMs ? nowMs : tat;
   if (base > admitUntil(policy, nowMs)) return { decision: refusal(policy, base, nowMs), tat: base };
   return { decision: { allowed: true, retryAfterSeconds: 0 }, tat: base + emissionIntervalMs(policy) };
 }
 
 export function checkPolicy(policy: RateLimitPolicy): string | null {
-  if (!(policy.ratePerSecond > 0) || !Number.isFinite(policy.ratePerSecond)) return 'ratePerSecond must be a positive number';
+  if (!(policy.ratePerSecond > 0) || !Number.isFinite(policy.ratePerSecond))
+    return 'ratePerSecond must be a positive number';
   if (!(policy.burst >= 1) || !Number.isInteger(policy.burst)) return 'burst must be a positive integer';
   return null;
 }

@@ -22,7 +22,11 @@ export function catalogKey(url: string, vendor: string | null): string {
     const parsed = new URL(rest);
     rest = `${parsed.hostname.replace(/^www\./, '')}${parsed.pathname.replace(/\/+$/, '')}${parsed.search}`;
   } catch {
-    rest = rest.replace(/^https?:\/\//i, '').replace(/^www\./i, '').replace(/[#].*$/, '').replace(/\/+$/, '');
+    rest = rest
+      .replace(/^https?:\/\//i, '')
+      .replace(/^www\./i, '')
+      .replace(/[#].*$/, '')
+      .replace(/\/+$/, '');
   }
   return `${vendor ?? vendorKey(url) ?? ''}|${rest.toLowerCase()}`;
 }
@@ -50,7 +54,13 @@ const stringsOf = (value: unknown): string[] => {
 };
 
 /** Keys whose values are long prose: searchable text, never a filter facet. */
-const PROSE_KEYS = new Set(['summary', 'features', 'care_instructions', 'additional_product_information', 'additional_attributes']);
+const PROSE_KEYS = new Set([
+  'summary',
+  'features',
+  'care_instructions',
+  'additional_product_information',
+  'additional_attributes',
+]);
 
 export async function toSearchDocument(change: CatalogChange): Promise<SearchDocument> {
   const product = change.product;
@@ -94,12 +104,16 @@ export async function toSearchDocument(change: CatalogChange): Promise<SearchDoc
     for (const v of stringsOf(value)) addFacet(key, v);
   }
   if (product.product_type) addFacet('category', product.product_type);
-  if (product.taxonomy_product_category_path) addFacet('category', product.taxonomy_product_category_path.split(' > ').pop());
+  if (product.taxonomy_product_category_path)
+    addFacet('category', product.taxonomy_product_category_path.split(' > ').pop());
   if (product.product_type) addFacet('product_type', product.product_type);
 
   const gender = typeof attributes.gender === 'string' ? normalise(attributes.gender) : null;
   const ageGroup = typeof attributes.age_group === 'string' ? normalise(attributes.age_group) : null;
-  const price = typeof product.price.current_value === 'number' && Number.isFinite(product.price.current_value) ? product.price.current_value : null;
+  const price =
+    typeof product.price.current_value === 'number' && Number.isFinite(product.price.current_value)
+      ? product.price.current_value
+      : null;
   const compareAt = product.price.compare_at_value;
   const categoryId = product.taxonomy_product_category_id?.replace(TAXONOMY_GID_PREFIX, '') ?? null;
 
@@ -115,7 +129,9 @@ export async function toSearchDocument(change: CatalogChange): Promise<SearchDoc
     ...stringsOf(attributes.age_group),
     ...stringsOf(attributes.closure_type),
     ...product.tags,
-    ...product.options.filter((o) => !COLOUR_OPTION.test(o.name.trim()) && !SIZE_OPTION.test(o.name.trim())).flatMap((o) => o.values),
+    ...product.options
+      .filter((o) => !COLOUR_OPTION.test(o.name.trim()) && !SIZE_OPTION.test(o.name.trim()))
+      .flatMap((o) => o.values),
   ].join(' ');
   const present = [
     !!product.title,

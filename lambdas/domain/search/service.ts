@@ -2,7 +2,16 @@
 // (at most once per interval per process, before answering), persist snapshots so a new process
 // starts warm, and answer searches and the feed with the richest record held for each product.
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { CatalogChange, CatalogFeed, CatalogRecords, IndexBoosts, IndexFilter, SearchDocument, SearchIndex, SnapshotStore } from '../../ports/search-index';
+import type {
+  CatalogChange,
+  CatalogFeed,
+  CatalogRecords,
+  IndexBoosts,
+  IndexFilter,
+  SearchDocument,
+  SearchIndex,
+  SnapshotStore,
+} from '../../ports/search-index';
 import type { CatalogItem, FeedRequest, ProductSearch, SearchHit, SearchRequest, SearchResponse } from './api';
 import { catalogKey, toCatalogItem, toSearchDocument } from './document';
 import { analyze, normalise } from './text';
@@ -41,7 +50,19 @@ const SNAPSHOT_VERSION = 2;
 const FEED_PAGE = 1000;
 
 // Weights of the soft signals, in BM25 units (a strong title match scores about 3-6).
-const WEIGHTS = { colour: 3, gentleColour: 1.5, queryWord: 1, profileColour: 1.5, gender: 1.5, brand: 0.5, category: 2, available: 0.4, completeness: 0.8, value: 1, profileWord: 0.5 };
+const WEIGHTS = {
+  colour: 3,
+  gentleColour: 1.5,
+  queryWord: 1,
+  profileColour: 1.5,
+  gender: 1.5,
+  brand: 0.5,
+  category: 2,
+  available: 0.4,
+  completeness: 0.8,
+  value: 1,
+  profileWord: 0.5,
+};
 
 export function createSearchService(deps: SearchServiceDeps): SearchService {
   const { index } = deps;
@@ -63,7 +84,11 @@ export function createSearchService(deps: SearchServiceDeps): SearchService {
       try {
         const data = await deps.snapshots.load();
         if (!data) return;
-        const snapshot = JSON.parse(gunzipSync(data).toString('utf8')) as { version: number; cursor: string | null; state: unknown };
+        const snapshot = JSON.parse(gunzipSync(data).toString('utf8')) as {
+          version: number;
+          cursor: string | null;
+          state: unknown;
+        };
         if (snapshot.version !== SNAPSHOT_VERSION) return;
         index.importState(snapshot.state);
         cursor = snapshot.cursor;
@@ -79,7 +104,7 @@ export function createSearchService(deps: SearchServiceDeps): SearchService {
   function ignores(change: Omit<CatalogChange, 'product'>): boolean {
     const held = index.get(catalogKey(change.url, change.vendor));
     // A removal matters only to a listing held from before it.
-    if (change.removed) return !held || held.source !== 'listing' || held.updatedAt > change.updatedAt;
+    if (change.removed) return held?.source !== 'listing' || held.updatedAt > change.updatedAt;
     if (!held) return false;
     if (held.source === 'extraction' && change.source === 'listing') return true;
     if (held.source === change.source && held.updatedAt >= change.updatedAt) return true;
@@ -106,7 +131,7 @@ export function createSearchService(deps: SearchServiceDeps): SearchService {
       const key = catalogKey(change.url, change.vendor);
       const seen = batch.get(key);
       // Within one batch the same rule: extraction over listing, then the newest.
-      if (seen && (seen.source === 'extraction' && change.source === 'listing')) continue;
+      if (seen && seen.source === 'extraction' && change.source === 'listing') continue;
       if (seen && seen.source === change.source && seen.updatedAt >= change.updatedAt) continue;
       batch.set(key, change);
     }
@@ -120,7 +145,10 @@ export function createSearchService(deps: SearchServiceDeps): SearchService {
     let changed = 0;
     for (let page = 0; page < pagesPerCatchUp; page++) {
       // Removals cost no read and are judged in order when applied (their listing may be in this very page).
-      const read = await deps.feed.read(cursor, { limit: FEED_PAGE, skip: (change) => !change.removed && ignores(change) });
+      const read = await deps.feed.read(cursor, {
+        limit: FEED_PAGE,
+        skip: (change) => !change.removed && ignores(change),
+      });
       changed += await apply(read.changes);
       cursor = read.cursor;
       if (!read.more) break;
@@ -181,7 +209,14 @@ export function createSearchService(deps: SearchServiceDeps): SearchService {
     const understanding = keywords ? keywordsOnly(request.query) : await understand(request.query, index);
     const filter = await filterOf(request, understanding, keywords);
     const boosts = keywords ? null : await boostsOf(request, understanding);
-    const { hits, total } = index.search({ groups: understanding.groups, relax: true, filter, boosts, offset: request.offset, limit: request.limit });
+    const { hits, total } = index.search({
+      groups: understanding.groups,
+      relax: true,
+      filter,
+      boosts,
+      offset: request.offset,
+      limit: request.limit,
+    });
     const items = await hydrate(hits.map((hit) => hit.doc));
     const shown: SearchHit[] = [];
     items.forEach((item, i) => item && shown.push({ item, score: Math.round(hits[i].score * 1e4) / 1e4 }));
@@ -243,7 +278,14 @@ async function filterOf(request: SearchRequest, u: Understanding, keywords: bool
   for (const phrase of avoid) {
     const family = await colourOf(phrase.trim());
     if (family) avoidColours.push(family);
-    else avoidGroups.push(...excludeGroupsOf(fold(phrase).replace(/[^\p{L}\p{N}]+/gu, ' ').trim()));
+    else
+      avoidGroups.push(
+        ...excludeGroupsOf(
+          fold(phrase)
+            .replace(/[^\p{L}\p{N}]+/gu, ' ')
+            .trim(),
+        ),
+      );
   }
   const exclude = [...u.exclude, ...avoidGroups];
   const notColours = [...new Set([...u.understood.notColours, ...avoidColours])];
@@ -258,21 +300,29 @@ async function boostsOf(request: SearchRequest, u: Understanding): Promise<Index
   const profile = request.profile ?? {};
   const boosts: IndexBoosts = { available: WEIGHTS.available, completeness: WEIGHTS.completeness };
   if (u.understood.colours.length) {
-    boosts.colours = { families: u.understood.colours, weight: u.colourStrength === 'gentle' ? WEIGHTS.gentleColour : WEIGHTS.colour };
+    boosts.colours = {
+      families: u.understood.colours,
+      weight: u.colourStrength === 'gentle' ? WEIGHTS.gentleColour : WEIGHTS.colour,
+    };
   } else if (profile.colours?.length) {
-    const families = (await Promise.all(profile.colours.map((c) => colourOf(c)))).filter((f): f is NonNullable<typeof f> => !!f);
+    const families = (await Promise.all(profile.colours.map((c) => colourOf(c)))).filter(
+      (f): f is NonNullable<typeof f> => !!f,
+    );
     if (families.length) boosts.colours = { families, weight: WEIGHTS.profileColour };
   }
   if (u.understood.gender) boosts.genders = { values: [u.understood.gender], weight: WEIGHTS.gender };
   if (u.brandBoosts) boosts.brands = { values: u.brandBoosts, weight: WEIGHTS.brand };
-  if (u.understood.category) boosts.category = { id: bareCategoryId(u.understood.category.id), weight: WEIGHTS.category };
+  if (u.understood.category)
+    boosts.category = { id: bareCategoryId(u.understood.category.id), weight: WEIGHTS.category };
   if (u.value || profile.value) boosts.value = WEIGHTS.value;
   const words = [...(profile.fits ?? []), ...(profile.aesthetics ?? []), ...(profile.activities ?? [])];
   const queryWords = new Set((u.optional ?? []).flatMap((w) => analyze(w)));
   const optional = [
     // A product that has the word itself ("Wine Glasses") is read as the thing, at least as well as any product in the colour.
     ...[...queryWords].map((term) => ({ term, weight: WEIGHTS.queryWord, bonus: WEIGHTS.gentleColour * 1.25 + 0.25 })),
-    ...[...new Set(words.flatMap((w) => analyze(w)))].filter((t) => !queryWords.has(t)).map((term) => ({ term, weight: WEIGHTS.profileWord })),
+    ...[...new Set(words.flatMap((w) => analyze(w)))]
+      .filter((t) => !queryWords.has(t))
+      .map((term) => ({ term, weight: WEIGHTS.profileWord })),
   ];
   if (optional.length) boosts.optional = optional;
   return boosts;

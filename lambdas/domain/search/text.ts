@@ -45,11 +45,6 @@ export function analyze(text: string | null | undefined): string[] {
   return out;
 }
 
-/** The terms of one word as the analyzer would index it ("Trainers" -> ["sneaker"]). */
-export function termOf(word: string): string | null {
-  return analyze(word)[0] ?? null;
-}
-
 /** Lower case, no diacritics, '&' as 'and', punctuation as spaces: how brand names and filter values compare. */
 export function normalise(value: string): string {
   return fold(value)
@@ -87,7 +82,8 @@ export function synonymsOf(term: string): string[] {
     synonymIndex = new Map();
     for (const group of SYNONYM_GROUPS) {
       const terms = [...new Set(group.map((word) => analyze(word).join(' ')).filter((t) => t && !t.includes(' ')))];
-      for (const t of terms) synonymIndex.set(t, [...new Set([...(synonymIndex.get(t) ?? []), ...terms.filter((o) => o !== t)])]);
+      for (const t of terms)
+        synonymIndex.set(t, [...new Set([...(synonymIndex.get(t) ?? []), ...terms.filter((o) => o !== t)])]);
     }
   }
   return synonymIndex.get(term) ?? [];
@@ -113,7 +109,8 @@ export function editDistance(a: string, b: string, max: number): number {
     for (let j = 1; j <= n; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let value = Math.min(prev[j] + 1, current[j - 1] + 1, prev[j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, prevPrev[j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        value = Math.min(value, prevPrev[j - 2] + 1);
       current[j] = value;
       if (value < rowMin) rowMin = value;
     }

@@ -35,8 +35,20 @@ const SYNONYM_WEIGHT = 0.9;
 
 const CURRENCY_SYMBOL: Record<string, string> = { $: 'USD', '£': 'GBP', '€': 'EUR' };
 const CURRENCY_WORD: Record<string, string> = {
-  usd: 'USD', dollar: 'USD', dollars: 'USD', bucks: 'USD', buck: 'USD', eur: 'EUR', euro: 'EUR', euros: 'EUR',
-  gbp: 'GBP', pound: 'GBP', pounds: 'GBP', quid: 'GBP', chf: 'CHF', francs: 'CHF',
+  usd: 'USD',
+  dollar: 'USD',
+  dollars: 'USD',
+  bucks: 'USD',
+  buck: 'USD',
+  eur: 'EUR',
+  euro: 'EUR',
+  euros: 'EUR',
+  gbp: 'GBP',
+  pound: 'GBP',
+  pounds: 'GBP',
+  quid: 'GBP',
+  chf: 'CHF',
+  francs: 'CHF',
 };
 
 // An amount: optional symbol, a number (1,299 / 49.99 / 1.5k), optional currency word.
@@ -56,7 +68,10 @@ function amountOf(groups: Array<string | undefined>): Amount {
   return { value, currency, marked: !!currency };
 }
 
-const PRICE_RULES: Array<{ pattern: RegExp; read: (m: RegExpExecArray) => { min?: number; max?: number; currency?: string } | null }> = [
+const PRICE_RULES: Array<{
+  pattern: RegExp;
+  read: (m: RegExpExecArray) => { min?: number; max?: number; currency?: string } | null;
+}> = [
   {
     // "between 40 and 80", "from $30 to $60"
     pattern: new RegExp(String.raw`\b(?:between|from)\s+${AMOUNT}\s*(?:and|to|-|–)\s*${AMOUNT}`, 'i'),
@@ -78,7 +93,10 @@ const PRICE_RULES: Array<{ pattern: RegExp; read: (m: RegExpExecArray) => { min?
     },
   },
   {
-    pattern: new RegExp(String.raw`(?:\b(?:over|above|more than|at least|min(?:imum)?|starting at|no less than|from)|>=?)\s*${AMOUNT}`, 'i'),
+    pattern: new RegExp(
+      String.raw`(?:\b(?:over|above|more than|at least|min(?:imum)?|starting at|no less than|from)|>=?)\s*${AMOUNT}`,
+      'i',
+    ),
     read: (m) => {
       const a = amountOf(m.slice(1, 5));
       // "from 40" without a currency may be a size or a year; "from $40" is a price.
@@ -90,7 +108,11 @@ const PRICE_RULES: Array<{ pattern: RegExp; read: (m: RegExpExecArray) => { min?
     pattern: new RegExp(String.raw`\b(?:around|about|approx(?:imately)?|roughly|~)\s*${AMOUNT}`, 'i'),
     read: (m) => {
       const a = amountOf(m.slice(1, 5));
-      return { min: Math.floor(a.value * 0.8 * 100) / 100, max: Math.ceil(a.value * 1.2 * 100) / 100, currency: a.currency };
+      return {
+        min: Math.floor(a.value * 0.8 * 100) / 100,
+        max: Math.ceil(a.value * 1.2 * 100) / 100,
+        currency: a.currency,
+      };
     },
   },
   {
@@ -127,17 +149,44 @@ function readPrice(text: string): { text: string; price?: UnderstoodQuery['price
 }
 
 const GENDER: Record<string, { gender?: string; age?: string }> = {
-  women: { gender: 'women' }, womens: { gender: 'women' }, woman: { gender: 'women' }, ladies: { gender: 'women' },
-  lady: { gender: 'women' }, female: { gender: 'women' }, her: { gender: 'women' }, womenswear: { gender: 'women' },
-  men: { gender: 'men' }, mens: { gender: 'men' }, man: { gender: 'men' }, gents: { gender: 'men' }, male: { gender: 'men' },
-  him: { gender: 'men' }, menswear: { gender: 'men' },
+  women: { gender: 'women' },
+  womens: { gender: 'women' },
+  woman: { gender: 'women' },
+  ladies: { gender: 'women' },
+  lady: { gender: 'women' },
+  female: { gender: 'women' },
+  her: { gender: 'women' },
+  womenswear: { gender: 'women' },
+  men: { gender: 'men' },
+  mens: { gender: 'men' },
+  man: { gender: 'men' },
+  gents: { gender: 'men' },
+  male: { gender: 'men' },
+  him: { gender: 'men' },
+  menswear: { gender: 'men' },
   unisex: { gender: 'unisex' },
-  girl: { gender: 'girls', age: 'kids' }, girls: { gender: 'girls', age: 'kids' },
-  boy: { gender: 'boys', age: 'kids' }, boys: { gender: 'boys', age: 'kids' },
-  kid: { age: 'kids' }, kids: { age: 'kids' }, child: { age: 'kids' }, children: { age: 'kids' }, childrens: { age: 'kids' },
-  youth: { age: 'kids' }, junior: { age: 'kids' }, juniors: { age: 'kids' }, toddler: { age: 'kids' }, toddlers: { age: 'kids' },
-  baby: { age: 'baby' }, babies: { age: 'baby' }, infant: { age: 'baby' }, infants: { age: 'baby' }, newborn: { age: 'baby' },
-  teen: { age: 'teen' }, teens: { age: 'teen' }, teenager: { age: 'teen' },
+  girl: { gender: 'girls', age: 'kids' },
+  girls: { gender: 'girls', age: 'kids' },
+  boy: { gender: 'boys', age: 'kids' },
+  boys: { gender: 'boys', age: 'kids' },
+  kid: { age: 'kids' },
+  kids: { age: 'kids' },
+  child: { age: 'kids' },
+  children: { age: 'kids' },
+  childrens: { age: 'kids' },
+  youth: { age: 'kids' },
+  junior: { age: 'kids' },
+  juniors: { age: 'kids' },
+  toddler: { age: 'kids' },
+  toddlers: { age: 'kids' },
+  baby: { age: 'baby' },
+  babies: { age: 'baby' },
+  infant: { age: 'baby' },
+  infants: { age: 'baby' },
+  newborn: { age: 'baby' },
+  teen: { age: 'teen' },
+  teens: { age: 'teen' },
+  teenager: { age: 'teen' },
 };
 const GENDERS_ALLOWED: Record<string, string[]> = {
   women: ['women', 'unisex'],
@@ -146,13 +195,21 @@ const GENDERS_ALLOWED: Record<string, string[]> = {
   girls: ['girls', 'unisex'],
   boys: ['boys', 'unisex'],
 };
-const AGES_ALLOWED: Record<string, string[]> = { kids: ['kids', 'baby', 'teen'], baby: ['baby', 'kids'], teen: ['teen', 'kids'] };
+const AGES_ALLOWED: Record<string, string[]> = {
+  kids: ['kids', 'baby', 'teen'],
+  baby: ['baby', 'kids'],
+  teen: ['teen', 'kids'],
+};
 
 // Words that carry no product meaning in a shopping query.
 const FILLER = new Set(
-  ('a an the and or for with in on of to by from at as is are be my me i we you our your some any show find looking look ' +
+  (
+    'a an the and or for with in on of to by from at as is are be my me i we you our your some any show find looking look ' +
     'want need buy get please something thing things item items product products that this which who what good nice best great ' +
-    'new top quality cool pair one ones like').split(/\s+/).filter(Boolean),
+    'new top quality cool pair one ones like'
+  )
+    .split(/\s+/)
+    .filter(Boolean),
 );
 const VALUE_WORDS = new Set(['cheap', 'cheapest', 'affordable', 'budget', 'inexpensive', 'bargain', 'deal', 'deals']);
 // Not "non": "non slip", "non stick" and "non toxic" name what a product is.
@@ -161,14 +218,34 @@ const NEGATIONS = new Set(['not', 'no', 'without', 'except', 'excluding', 'exclu
 const NO_COMPOUNDS = new Set(['show', 'iron', 'slip', 'stick', 'scratch', 'spill', 'tie', 'touch', 'fade']);
 // After a negation, words that lead to the thing negated ("not in black", "without a hood").
 const NEGATION_LEADS = new Set(['in', 'a', 'an', 'any', 'the', 'made', 'with', 'of']);
-const SHADES = new Set(['light', 'dark', 'pale', 'deep', 'bright', 'dusty', 'soft', 'neon', 'hot', 'baby', 'pastel', 'muted']);
+const SHADES = new Set([
+  'light',
+  'dark',
+  'pale',
+  'deep',
+  'bright',
+  'dusty',
+  'soft',
+  'neon',
+  'hot',
+  'baby',
+  'pastel',
+  'muted',
+]);
 // Colour words a query uses that the title-safe colour list leaves out (they are also nouns).
 const QUERY_COLOURS = new Set(
-  ('navy sand cream tan camel rose mint sage burgundy wine olive khaki charcoal ivory coral teal turquoise lavender lilac ' +
-    'mustard beige taupe maroon plum peach rust emerald gold silver bronze copper denim slate stone').split(' '),
+  (
+    'navy sand cream tan camel rose mint sage burgundy wine olive khaki charcoal ivory coral teal turquoise lavender lilac ' +
+    'mustard beige taupe maroon plum peach rust emerald gold silver bronze copper denim slate stone'
+  ).split(' '),
 );
 // What a negated word also rules out ("without hood" drops hoodies).
-const NEGATION_EXPANSIONS: Record<string, string[]> = { hood: ['hoodie', 'hooded', 'hoody'], sleeve: ['sleeved'], lace: ['laced'], zip: ['zipper', 'zipped'] };
+const NEGATION_EXPANSIONS: Record<string, string[]> = {
+  hood: ['hoodie', 'hooded', 'hoody'],
+  sleeve: ['sleeved'],
+  lace: ['laced'],
+  zip: ['zipper', 'zipped'],
+};
 
 /** The ISCC-NBS family of a colour word a shopper writes; null for any other word. */
 export async function colourOf(word: string): Promise<string | null> {
@@ -222,7 +299,12 @@ function wordsOf(text: string): string[] {
   return fold(text)
     .replace(/&/g, ' and ')
     .split(/[^\p{L}\p{N}'-]+/u)
-    .map((w) => w.replace(/^'+|['-]+$/g, '').replace(/'s$/, 's').replace(/'/g, ''))
+    .map((w) =>
+      w
+        .replace(/^'+|['-]+$/g, '')
+        .replace(/'s$/, 's')
+        .replace(/'/g, ''),
+    )
     .filter((w) => w && w !== '-');
 }
 
@@ -241,7 +323,10 @@ export function keywordsOnly(query: string): Understanding {
 /** A name the catalog carries mostly as a brand is a filter; one mostly used as a word only boosts. */
 const BRAND_FILTER_SHARE = 0.5;
 
-export async function understand(query: string, catalog: { brandShare(normalised: string): number }): Promise<Understanding> {
+export async function understand(
+  query: string,
+  catalog: { brandShare(normalised: string): number },
+): Promise<Understanding> {
   const { text, price } = readPrice(fold(query).replace(/[“”"]/g, ' '));
   let words = wordsOf(text);
 
@@ -274,7 +359,8 @@ export async function understand(query: string, catalog: { brandShare(normalised
       continue;
     }
     // "not light blue", "not jet black": a shade or colour name before a colour word belongs to it.
-    if (i + 1 < words.length && (await colourOf(words[i + 1])) && (SHADES.has(word) || (await colourModifier(word)))) word = words[++i];
+    if (i + 1 < words.length && (await colourOf(words[i + 1])) && (SHADES.has(word) || (await colourModifier(word))))
+      word = words[++i];
     const family = await colourOf(word);
     if (family) {
       if (!notColours.includes(family)) notColours.push(family);
@@ -285,7 +371,13 @@ export async function understand(query: string, catalog: { brandShare(normalised
     // words, ending at a filler word or another negation); a product is dropped only when it has all of it.
     const phrase = [word];
     if (!words[i].startsWith('-')) {
-      while (phrase.length < 3 && i + 1 < words.length && !FILLER.has(words[i + 1]) && !NEGATIONS.has(words[i + 1]) && !words[i + 1].startsWith('-')) {
+      while (
+        phrase.length < 3 &&
+        i + 1 < words.length &&
+        !FILLER.has(words[i + 1]) &&
+        !NEGATIONS.has(words[i + 1]) &&
+        !words[i + 1].startsWith('-')
+      ) {
         if (await colourOf(words[i + 1])) break;
         phrase.push(words[++i]);
       }
@@ -339,7 +431,12 @@ export async function understand(query: string, catalog: { brandShare(normalised
     const family = await colourOf(word);
     if (family) {
       if (!colours.includes(family)) colours.push(family);
-      if (isColourWord(fold(word)) || SHADES.has(rest[rest.length - 1] ?? '') || (i + 1 < words.length && (await colourOf(words[i + 1])))) firmColour = true;
+      if (
+        isColourWord(fold(word)) ||
+        SHADES.has(rest[rest.length - 1] ?? '') ||
+        (i + 1 < words.length && (await colourOf(words[i + 1])))
+      )
+        firmColour = true;
       else ambiguous.push(word);
       // "light blue", "jet black": the shade or colour name before it goes with it.
       const before = rest[rest.length - 1];
@@ -355,7 +452,13 @@ export async function understand(query: string, catalog: { brandShare(normalised
   }
 
   const category = rest.length
-    ? await matchTaxonomy({ title: rest.join(' '), description: null, tags: [], storeProductType: null, breadcrumbs: [] })
+    ? await matchTaxonomy({
+        title: rest.join(' '),
+        description: null,
+        tags: [],
+        storeProductType: null,
+        breadcrumbs: [],
+      })
     : null;
 
   return {

@@ -19,7 +19,8 @@ export async function recordProductSeen(store: VendorStore, event: ProductSeen):
 
 /** Products of one vendor stored together: one vendor write whatever their number. */
 export async function recordProductsSeen(store: VendorStore, event: ProductsSeen): Promise<void> {
-  if (!Number.isSafeInteger(event.newProducts) || event.newProducts < 0) throw invalid(`newProducts ${event.newProducts} is not a count`);
+  if (!Number.isSafeInteger(event.newProducts) || event.newProducts < 0)
+    throw invalid(`newProducts ${event.newProducts} is not a count`);
   await store.recordProductsSeen({ ...checked(event), newProducts: event.newProducts });
 }
 

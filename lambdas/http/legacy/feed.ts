@@ -14,5 +14,7 @@ export const handler = defineRoute('legacyFeed', async ({ query }, { deps }) => 
     offset: (query.page - 1) * query.limit,
     limit: query.limit,
   });
-  return { body: { products: feed.items.map(legacySearchRecord), meta: legacyMeta(feed.total, query.page, query.limit) } };
+  return {
+    body: { products: feed.items.map(legacySearchRecord), meta: legacyMeta(feed.total, query.page, query.limit) },
+  };
 });

@@ -9,7 +9,11 @@ import { legacyProduct } from '../shapes/legacy-product';
 export const handler = defineRoute('legacyProduct', async ({ body }, { deps }) => {
   const normalized = normalizeUrl(body.url);
   if (!normalized.ok) throw invalid(`url is not a valid product URL: ${normalized.problem}`, { parameter: 'url' });
-  const extracted = await deps.extractNow({ urls: [body.url], options: extractOptionsFrom(body), forceExtraction: body.force_extraction });
+  const extracted = await deps.extractNow({
+    urls: [body.url],
+    options: extractOptionsFrom(body),
+    forceExtraction: body.force_extraction,
+  });
   const result = extracted.results[0];
   const found = result.success && result.product !== null;
   return {

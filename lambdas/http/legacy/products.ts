@@ -4,7 +4,11 @@ import { extractOptionsFrom } from '../../domain/extraction/options';
 import { legacyResult } from '../shapes/legacy-product';
 
 export const handler = defineRoute('legacyProducts', async ({ body }, { deps }) => {
-  const extracted = await deps.extractNow({ urls: body.urls, options: extractOptionsFrom(body), forceExtraction: body.force_extraction });
+  const extracted = await deps.extractNow({
+    urls: body.urls,
+    options: extractOptionsFrom(body),
+    forceExtraction: body.force_extraction,
+  });
   return {
     body: {
       products: extracted.results.map(legacyResult),

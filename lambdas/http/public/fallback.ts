@@ -16,9 +16,17 @@ export const handler: APIGatewayProxyHandlerV2 = async (event: APIGatewayProxyEv
   const family = familyOf(path);
   const allowed = [...new Set(routesForPath(path).map((m) => m.route.method))];
   const result = allowed.length
-    ? errorResult(family, new AppError('METHOD_NOT_ALLOWED', `Method ${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`), requestId, {
-        allow: allowed.join(', '),
-      })
+    ? errorResult(
+        family,
+        new AppError(
+          'METHOD_NOT_ALLOWED',
+          `Method ${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`,
+        ),
+        requestId,
+        {
+          allow: allowed.join(', '),
+        },
+      )
     : errorResult(family, new AppError('NOT_FOUND', `No operation at ${method} ${path}`), requestId);
   logRequest({
     level: 'warn',

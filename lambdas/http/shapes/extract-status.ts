@@ -21,7 +21,11 @@ export function perUrlResult(result: UrlResult, link: RecordLinker): PerUrl {
 
 /** List view: `processing` for pending and running (the summary already says so). */
 export function executionSummaries(list: ExecutionList) {
-  return list.items.map((item) => ({ execution_id: item.execution_id, status: item.status, created_at: item.created_at }));
+  return list.items.map((item) => ({
+    execution_id: item.execution_id,
+    status: item.status,
+    created_at: item.created_at,
+  }));
 }
 
 export function v1ExecutionList(list: ExecutionList): ResponseOf<'v1ProductsList'> {
@@ -67,7 +71,14 @@ export function v1ExtractStatus(status: ExtractionStatus, link: RecordLinker): R
         total_pending: r.products_pending,
       },
     };
-    body.pagination = { page: p.page, limit: p.page_size, total_items: p.total_items, total_pages: p.total_pages, has_next: p.has_next, has_prev: p.has_prev };
+    body.pagination = {
+      page: p.page,
+      limit: p.page_size,
+      total_items: p.total_items,
+      total_pages: p.total_pages,
+      has_next: p.has_next,
+      has_prev: p.has_prev,
+    };
   }
   return body;
 }
@@ -78,7 +89,9 @@ export function v2ExtractStatus(status: ExtractionStatus, link: RecordLinker): R
     execution_id: status.execution_id,
     status: status.status,
     error: status.error,
-    ...(status.results ? { data: status.results.items.map((item) => perUrlResult(item, link)), pagination: status.results.pagination } : {}),
+    ...(status.results
+      ? { data: status.results.items.map((item) => perUrlResult(item, link)), pagination: status.results.pagination }
+      : {}),
     meta: {
       progress: { ...status.progress },
       start_date: status.start_date,

@@ -35,7 +35,9 @@ export function legacyImage(image: ProductImage): LegacyImage {
 
 /** Lowest and highest known variant price; the product price when no variant has one. */
 function priceRange(product: ProductRecord): { min: number | null; max: number | null } {
-  const values = product.variants.map((v) => v.price.current_value).filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
+  const values = product.variants
+    .map((v) => v.price.current_value)
+    .filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
   if (values.length === 0) return { min: product.price.current_value, max: product.price.current_value };
   return { min: Math.min(...values), max: Math.max(...values) };
 }
@@ -76,7 +78,11 @@ export function legacyProduct(product: ProductRecord): LegacyRecord {
         url: variant.url,
       };
     }),
-    options: product.options.map((option) => ({ name: option.name, values: [...option.values], position: option.position })),
+    options: product.options.map((option) => ({
+      name: option.name,
+      values: [...option.values],
+      position: option.position,
+    })),
     attributes: product.attributes,
     platform: product.platform,
     platform_id: product.platform_id,

@@ -2,6 +2,11 @@
 import { defineRoute } from '../pipeline';
 
 export const handler = defineRoute('v1CrawlStart', async ({ body }, { org, deps }) => {
-  const started = await deps.crawl.jobs.start({ org, vendor: (body.domain ?? body.url)!, maxListings: body.max_listings, countryCode: body.country_code });
+  const started = await deps.crawl.jobs.start({
+    org,
+    vendor: (body.domain ?? body.url)!,
+    maxListings: body.max_listings,
+    countryCode: body.country_code,
+  });
   return { body: { success: true as const, execution_id: started.execution_id } };
 });

@@ -3,6 +3,11 @@ import { defineRoute } from '../pipeline';
 import { v1Meta } from '../shapes/crawl';
 
 export const handler = defineRoute('v1Listings', async ({ body }, { deps }) => {
-  const page = await deps.crawl.catalog.listings({ vendor: body.vendor, page: body.page, pageSize: body.page_size, collectionUrls: body.collection_urls });
+  const page = await deps.crawl.catalog.listings({
+    vendor: body.vendor,
+    page: body.page,
+    pageSize: body.page_size,
+    collectionUrls: body.collection_urls,
+  });
   return { body: { listings: page.items, meta: v1Meta(page.pagination) } };
 });

@@ -2,6 +2,10 @@
 import { defineRoute } from '../pipeline';
 
 export const handler = defineRoute('v2Collections', async ({ query }, { deps }) => {
-  const page = await deps.crawl.catalog.collections({ vendor: query.vendor, page: query.page, pageSize: query.page_size });
+  const page = await deps.crawl.catalog.collections({
+    vendor: query.vendor,
+    page: query.page,
+    pageSize: query.page_size,
+  });
   return { body: { data: page.items, pagination: page.pagination, meta: {} } };
 });

@@ -2,6 +2,18 @@
 import { defineRoute } from '../pipeline';
 
 export const handler = defineRoute('v2CrawlStart', async ({ body }, { org, deps }) => {
-  const started = await deps.crawl.jobs.start({ org, vendor: body.vendor, maxListings: body.max_listings, countryCode: body.country_code });
-  return { status: 202, body: { execution_id: started.execution_id, status: 'pending' as const, meta: { credits_used: started.credits_used } } };
+  const started = await deps.crawl.jobs.start({
+    org,
+    vendor: body.vendor,
+    maxListings: body.max_listings,
+    countryCode: body.country_code,
+  });
+  return {
+    status: 202,
+    body: {
+      execution_id: started.execution_id,
+      status: 'pending' as const,
+      meta: { credits_used: started.credits_used },
+    },
+  };
 });

@@ -4,5 +4,11 @@ import { CANCELLED_MESSAGE } from '../../domain/executions/model';
 
 export const handler = defineRoute('v2ExtractCancel', async ({ params }, { org, deps }) => {
   const cancelled = await deps.extractJobs.cancel({ org, executionId: params.execution_id });
-  return { body: { execution_id: cancelled.execution_id, status: 'failed' as const, error: cancelled.error ?? CANCELLED_MESSAGE } };
+  return {
+    body: {
+      execution_id: cancelled.execution_id,
+      status: 'failed' as const,
+      error: cancelled.error ?? CANCELLED_MESSAGE,
+    },
+  };
 });

@@ -3,5 +3,7 @@ import { defineRoute } from '../pipeline';
 import { v2ExecutionList } from '../shapes/extract-status';
 
 export const handler = defineRoute('v2ExtractList', async ({ query }, { org, deps }) => ({
-  body: v2ExecutionList(await deps.extractJobs.list({ org, status: query.status, page: query.page, pageSize: query.page_size })),
+  body: v2ExecutionList(
+    await deps.extractJobs.list({ org, status: query.status, page: query.page, pageSize: query.page_size }),
+  ),
 }));

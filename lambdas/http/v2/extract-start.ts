@@ -18,7 +18,11 @@ export const handler = defineRoute('v2ExtractStart', async ({ body }, { org, dep
       body: {
         execution_id: started.execution_id,
         status: 'pending' as const,
-        meta: { credits_used: started.credits_used, listings_count: started.listings_count, products_to_process: started.products_to_process },
+        meta: {
+          credits_used: started.credits_used,
+          listings_count: started.listings_count,
+          products_to_process: started.products_to_process,
+        },
       },
     };
   }
@@ -31,6 +35,10 @@ export const handler = defineRoute('v2ExtractStart', async ({ body }, { org, dep
   });
   return {
     status: 202,
-    body: { execution_id: started.execution_id, status: 'pending' as const, meta: { credits_used: started.credits_used, url_count: started.url_count } },
+    body: {
+      execution_id: started.execution_id,
+      status: 'pending' as const,
+      meta: { credits_used: started.credits_used, url_count: started.url_count },
+    },
   };
 });

@@ -3,6 +3,11 @@ import { defineRoute } from '../pipeline';
 import { v2ExtractStatus } from '../shapes/extract-status';
 
 export const handler = defineRoute('v2ExtractStatus', async ({ params, query }, { org, deps }) => {
-  const status = await deps.extractJobs.status({ org, executionId: params.execution_id, page: query.page, pageSize: query.page_size });
+  const status = await deps.extractJobs.status({
+    org,
+    executionId: params.execution_id,
+    page: query.page,
+    pageSize: query.page_size,
+  });
   return { body: v2ExtractStatus(status, await deps.affiliate.recordLinker(org)) };
 });

@@ -18,8 +18,23 @@ export interface MachineRegistration {
 }
 
 export type TaskBinding =
-  | { kind: 'lambda'; stateName: string; functionName: string; module: string; workersDir?: string; viaInvoke: boolean; timeoutMs: number }
-  | { kind: 'sqs'; stateName: string; queueUrl: string; waitForTaskToken: boolean; timeoutSeconds?: number; heartbeatSeconds?: number };
+  | {
+      kind: 'lambda';
+      stateName: string;
+      functionName: string;
+      module: string;
+      workersDir?: string;
+      viaInvoke: boolean;
+      timeoutMs: number;
+    }
+  | {
+      kind: 'sqs';
+      stateName: string;
+      queueUrl: string;
+      waitForTaskToken: boolean;
+      timeoutSeconds?: number;
+      heartbeatSeconds?: number;
+    };
 
 export interface PreparedMachine {
   name: string;
@@ -105,7 +120,8 @@ function bindTask(
     const module = typeof arn === 'string' ? moduleOfArn.get(arn.replace(/:(\$LATEST|\d+)$/, '')) : undefined;
     if (!module) throw new Error(`${where}: Lambda target must be a \${<FnKey>FnArn} placeholder of this workflow`);
     // Lambda Tasks default to the function's own limit, not the interpreter's 60 s.
-    if (timeoutSeconds === undefined && state.TimeoutSecondsPath === undefined) state.TimeoutSeconds = LAMBDA_MAX_SECONDS;
+    if (timeoutSeconds === undefined && state.TimeoutSecondsPath === undefined)
+      state.TimeoutSeconds = LAMBDA_MAX_SECONDS;
     const functionName = (arn as string).split(':function:')[1]!.split(':')[0]!;
     return {
       kind: 'lambda',
@@ -118,14 +134,17 @@ function bindTask(
     };
   }
   if (resource === SQS_SEND || resource === SQS_SEND_WAIT) {
-    if (typeof params.QueueUrl !== 'string') throw new Error(`${where}: QueueUrl must be a \${<QueueKey>QueueUrl} placeholder`);
+    if (typeof params.QueueUrl !== 'string')
+      throw new Error(`${where}: QueueUrl must be a \${<QueueKey>QueueUrl} placeholder`);
     const waitForTaskToken = resource === SQS_SEND_WAIT;
     if (waitForTaskToken && !JSON.stringify(params).includes('$$.Task.Token')) {
       throw new Error(`${where}: a .waitForTaskToken task must pass $$.Task.Token in its Parameters`);
     }
     // AWS waits up to a year for a callback; the interpreter's default would be 60 s.
-    if (timeoutSeconds === undefined && state.TimeoutSecondsPath === undefined) state.TimeoutSeconds = MAX_TIMER_SECONDS;
-    else if (timeoutSeconds !== undefined && timeoutSeconds > MAX_TIMER_SECONDS) state.TimeoutSeconds = MAX_TIMER_SECONDS;
+    if (timeoutSeconds === undefined && state.TimeoutSecondsPath === undefined)
+      state.TimeoutSeconds = MAX_TIMER_SECONDS;
+    else if (timeoutSeconds !== undefined && timeoutSeconds > MAX_TIMER_SECONDS)
+      state.TimeoutSeconds = MAX_TIMER_SECONDS;
     return { kind: 'sqs', stateName, queueUrl: params.QueueUrl, waitForTaskToken, timeoutSeconds, heartbeatSeconds };
   }
   throw new Error(`${where}: resource ${resource} has no local implementation (Lambda and SQS tasks only)`);

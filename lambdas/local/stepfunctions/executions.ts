@@ -7,7 +7,14 @@ import { randomUUID } from 'node:crypto';
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { ExecutionError, ExecutionTimeoutError, StateMachine } from 'aws-local-stepfunctions';
 import { createLambdaContext, jsonRoundTrip, loadWorkerHandler } from '../workers';
-import { allStates, executionArn as executionArnOf, prepareMachine, type MachineRegistration, type PreparedMachine, type TaskBinding } from './definitions';
+import {
+  allStates,
+  executionArn as executionArnOf,
+  prepareMachine,
+  type MachineRegistration,
+  type PreparedMachine,
+  type TaskBinding,
+} from './definitions';
 import { SfnServiceError, statesError } from './errors';
 import { TaskTokens } from './task-tokens';
 
@@ -74,7 +81,8 @@ export class Executions {
     const interpreter = new StateMachine(prepared.definition as never);
     const retryIntervalOverrides: Record<string, number> = {};
     if (this.options.retryIntervalMs !== undefined) {
-      for (const [name, state] of allStates(prepared.definition)) if (state.Retry) retryIntervalOverrides[name] = this.options.retryIntervalMs;
+      for (const [name, state] of allStates(prepared.definition))
+        if (state.Retry) retryIntervalOverrides[name] = this.options.retryIntervalMs;
     }
     this.machines.set(prepared.arn, { prepared, interpreter, retryIntervalOverrides });
     return prepared.arn;
@@ -85,14 +93,17 @@ export class Executions {
   }
 
   start(stateMachineArn: string, name: string | undefined, input: string | undefined): ExecutionRecord {
-    if (!STATE_MACHINE_ARN.test(stateMachineArn)) throw new SfnServiceError('InvalidArn', `Invalid Arn: '${stateMachineArn}'`);
+    if (!STATE_MACHINE_ARN.test(stateMachineArn))
+      throw new SfnServiceError('InvalidArn', `Invalid Arn: '${stateMachineArn}'`);
     const machine = this.machines.get(stateMachineArn);
-    if (!machine) throw new SfnServiceError('StateMachineDoesNotExist', `State Machine Does Not Exist: '${stateMachineArn}'`);
+    if (!machine)
+      throw new SfnServiceError('StateMachineDoesNotExist', `State Machine Does Not Exist: '${stateMachineArn}'`);
     const executionName = name ?? randomUUID();
     validateName(executionName);
     const inputText = input ?? '{}';
     const parsedInput = parseJson(inputText, 'InvalidExecutionInput');
-    if (Buffer.byteLength(inputText) > PAYLOAD_LIMIT_BYTES) throw new SfnServiceError('InvalidExecutionInput', 'Input exceeds 262144 bytes');
+    if (Buffer.byteLength(inputText) > PAYLOAD_LIMIT_BYTES)
+      throw new SfnServiceError('InvalidExecutionInput', 'Input exceeds 262144 bytes');
 
     const arn = executionArnOf(stateMachineArn, executionName);
     const existing = this.executions.get(arn);
@@ -127,7 +138,11 @@ export class Executions {
     execution.result.then(
       (output) => {
         const text = JSON.stringify(output ?? null);
-        if (Buffer.byteLength(text) > PAYLOAD_LIMIT_BYTES) this.end(record, 'FAILED', { error: 'States.DataLimitExceeded', cause: 'Execution output exceeds 262144 bytes' });
+        if (Buffer.byteLength(text) > PAYLOAD_LIMIT_BYTES)
+          this.end(record, 'FAILED', {
+            error: 'States.DataLimitExceeded',
+            cause: 'Execution output exceeds 262144 bytes',
+          });
         else this.end(record, 'SUCCEEDED', { output: text });
       },
       (error: unknown) => this.end(record, ...classify(error)),
@@ -154,7 +169,8 @@ export class Executions {
 
   /** Newest first, as AWS lists them. */
   list(stateMachineArn: string, status?: ExecutionStatus): ExecutionRecord[] {
-    if (!this.machines.has(stateMachineArn)) throw new SfnServiceError('StateMachineDoesNotExist', `State Machine Does Not Exist: '${stateMachineArn}'`);
+    if (!this.machines.has(stateMachineArn))
+      throw new SfnServiceError('StateMachineDoesNotExist', `State Machine Does Not Exist: '${stateMachineArn}'`);
     return [...this.executions.values()]
       .filter((e) => e.stateMachineArn === stateMachineArn && (!status || e.status === status))
       .sort((a, b) => b.startDate.getTime() - a.startDate.getTime());
@@ -193,7 +209,10 @@ export class Executions {
   /** Drains the event log (it buffers otherwise) and enforces AWS's state payload limit. */
   private async watchEvents(record: ExecutionRecord, events: AsyncGenerator<unknown>): Promise<void> {
     try {
-      for await (const event of events as AsyncGenerator<{ type: string; state?: { name: string; output?: unknown } }>) {
+      for await (const event of events as AsyncGenerator<{
+        type: string;
+        state?: { name: string; output?: unknown };
+      }>) {
         if (record.status !== 'RUNNING') break;
         if (event.type !== 'StateExited' || !event.state) continue;
         const size = Buffer.byteLength(JSON.stringify(event.state.output ?? null));
@@ -217,9 +236,15 @@ export class Executions {
       handlers[stateName] = async (input) => {
         // A stopped execution's queued Map iterations still enter their first state: refuse.
         if (record.status !== 'RUNNING') throw statesError('States.Runtime', 'Execution stopped');
-        const output = binding.kind === 'lambda' ? await this.invokeLambda(binding, input) : await this.sendToQueue(binding, input, record);
+        const output =
+          binding.kind === 'lambda'
+            ? await this.invokeLambda(binding, input)
+            : await this.sendToQueue(binding, input, record);
         if (Buffer.byteLength(JSON.stringify(output ?? null)) > PAYLOAD_LIMIT_BYTES) {
-          throw statesError('States.DataLimitExceeded', `The state/task '${stateName}' returned a result exceeding 262144 bytes`);
+          throw statesError(
+            'States.DataLimitExceeded',
+            `The state/task '${stateName}' returned a result exceeding 262144 bytes`,
+          );
         }
         return output;
       };
@@ -232,7 +257,14 @@ export class Executions {
     let result: unknown;
     try {
       const handler = await loadWorkerHandler(binding.module, binding.workersDir);
-      result = await handler(event, createLambdaContext({ functionName: binding.functionName, timeoutMs: binding.timeoutMs, region: this.options.region }));
+      result = await handler(
+        event,
+        createLambdaContext({
+          functionName: binding.functionName,
+          timeoutMs: binding.timeoutMs,
+          region: this.options.region,
+        }),
+      );
     } catch (error) {
       throw lambdaError(error);
     }
@@ -240,8 +272,18 @@ export class Executions {
     return binding.viaInvoke ? { ExecutedVersion: '$LATEST', Payload: payload, StatusCode: 200 } : payload;
   }
 
-  private async sendToQueue(binding: Extract<TaskBinding, { kind: 'sqs' }>, input: unknown, record: ExecutionRecord): Promise<unknown> {
-    const params = (input ?? {}) as { MessageBody?: unknown; DelaySeconds?: number; MessageAttributes?: Record<string, never>; MessageGroupId?: string; MessageDeduplicationId?: string };
+  private async sendToQueue(
+    binding: Extract<TaskBinding, { kind: 'sqs' }>,
+    input: unknown,
+    record: ExecutionRecord,
+  ): Promise<unknown> {
+    const params = (input ?? {}) as {
+      MessageBody?: unknown;
+      DelaySeconds?: number;
+      MessageAttributes?: Record<string, never>;
+      MessageGroupId?: string;
+      MessageDeduplicationId?: string;
+    };
     let body = params.MessageBody;
     let waiting: Promise<unknown> | undefined;
     let token: string | undefined;
@@ -279,7 +321,8 @@ export class Executions {
 }
 
 function classify(error: unknown): [ExecutionStatus, Partial<ExecutionRecord>] {
-  if (error instanceof ExecutionTimeoutError) return ['TIMED_OUT', { error: 'States.Timeout', cause: 'Execution timed out (TimeoutSeconds)' }];
+  if (error instanceof ExecutionTimeoutError)
+    return ['TIMED_OUT', { error: 'States.Timeout', cause: 'Execution timed out (TimeoutSeconds)' }];
   const cause = error instanceof ExecutionError ? (error.cause as Error) : (error as Error);
   return ['FAILED', { error: cause?.name ?? 'States.Runtime', cause: cause?.message ?? String(error) }];
 }
@@ -288,7 +331,10 @@ function classify(error: unknown): [ExecutionStatus, Partial<ExecutionRecord>] {
 function lambdaError(error: unknown): Error {
   const e = error instanceof Error ? error : new Error(String(error));
   const errorType = e.name || 'Error';
-  return statesError(errorType, JSON.stringify({ errorType, errorMessage: e.message, trace: (e.stack ?? '').split('\n') }));
+  return statesError(
+    errorType,
+    JSON.stringify({ errorType, errorMessage: e.message, trace: (e.stack ?? '').split('\n') }),
+  );
 }
 
 function replaceToken(value: unknown, token: string): { value: unknown; found: boolean } {

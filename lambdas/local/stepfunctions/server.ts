@@ -4,7 +4,14 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { MachineRegistration } from './definitions';
 import { SfnServiceError } from './errors';
-import { Executions, parseJson, PAYLOAD_LIMIT_BYTES, type ExecutionRecord, type ExecutionsOptions, type ExecutionStatus } from './executions';
+import {
+  Executions,
+  parseJson,
+  PAYLOAD_LIMIT_BYTES,
+  type ExecutionRecord,
+  type ExecutionsOptions,
+  type ExecutionStatus,
+} from './executions';
 
 export interface StepFunctionsServiceOptions extends ExecutionsOptions {
   port?: number;
@@ -44,9 +51,11 @@ export async function startStepFunctionsService(options: StepFunctionsServiceOpt
     },
     ListExecutions(body) {
       const status = str(body, 'statusFilter') as ExecutionStatus | undefined;
-      if (status && !STATUSES.includes(status)) throw new SfnServiceError('ValidationException', `Invalid statusFilter: ${status}`);
+      if (status && !STATUSES.includes(status))
+        throw new SfnServiceError('ValidationException', `Invalid statusFilter: ${status}`);
       const all = executions.list(str(body, 'stateMachineArn', true)!, status);
-      const maxResults = typeof body.maxResults === 'number' && body.maxResults > 0 ? Math.min(body.maxResults, 1000) : 100;
+      const maxResults =
+        typeof body.maxResults === 'number' && body.maxResults > 0 ? Math.min(body.maxResults, 1000) : 100;
       const offset = body.nextToken === undefined ? 0 : Number(body.nextToken);
       if (!Number.isInteger(offset) || offset < 0) throw new SfnServiceError('InvalidToken', 'Invalid nextToken');
       const page = all.slice(offset, offset + maxResults);
@@ -64,7 +73,8 @@ export async function startStepFunctionsService(options: StepFunctionsServiceOpt
     },
     SendTaskSuccess(body) {
       const output = str(body, 'output', true)!;
-      if (Buffer.byteLength(output) > PAYLOAD_LIMIT_BYTES) throw new SfnServiceError('ValidationException', 'output exceeds 262144 bytes');
+      if (Buffer.byteLength(output) > PAYLOAD_LIMIT_BYTES)
+        throw new SfnServiceError('ValidationException', 'output exceeds 262144 bytes');
       const parsed = parseJson(output, 'InvalidOutput');
       executions.tokens.succeed(str(body, 'taskToken', true)!, parsed);
       return {};
@@ -73,7 +83,8 @@ export async function startStepFunctionsService(options: StepFunctionsServiceOpt
       const error = str(body, 'error');
       const cause = str(body, 'cause');
       if (error && error.length > 256) throw new SfnServiceError('ValidationException', 'error exceeds 256 characters');
-      if (cause && cause.length > 32_768) throw new SfnServiceError('ValidationException', 'cause exceeds 32768 characters');
+      if (cause && cause.length > 32_768)
+        throw new SfnServiceError('ValidationException', 'cause exceeds 32768 characters');
       executions.tokens.fail(str(body, 'taskToken', true)!, error, cause);
       return {};
     },
@@ -110,18 +121,24 @@ export async function startStepFunctionsService(options: StepFunctionsServiceOpt
   };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, operations: Record<string, (body: Body) => unknown>): Promise<void> {
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  operations: Record<string, (body: Body) => unknown>,
+): Promise<void> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_REQUEST_BYTES) return sendError(res, new SfnServiceError('ValidationException', 'Request too large'), 413);
+    if (size > MAX_REQUEST_BYTES)
+      return sendError(res, new SfnServiceError('ValidationException', 'Request too large'), 413);
     chunks.push(chunk);
   }
   const target = String(req.headers['x-amz-target'] ?? '');
   const [prefix, name] = target.split('.');
   const operation = prefix === 'AWSStepFunctions' && name ? operations[name] : undefined;
-  if (req.method !== 'POST' || !operation) return sendError(res, new SfnServiceError('UnknownOperationException', `Unknown operation ${target}`));
+  if (req.method !== 'POST' || !operation)
+    return sendError(res, new SfnServiceError('UnknownOperationException', `Unknown operation ${target}`));
   let body: Body;
   try {
     const text = Buffer.concat(chunks).toString('utf8');
@@ -160,7 +177,8 @@ const epoch = (date: Date): number => date.getTime() / 1000;
 function str(body: Body, field: string, required = false): string | undefined {
   const value = body[field];
   if (value === undefined || value === null) {
-    if (required) throw new SfnServiceError('ValidationException', `1 validation error detected: '${field}' must not be null`);
+    if (required)
+      throw new SfnServiceError('ValidationException', `1 validation error detected: '${field}' must not be null`);
     return undefined;
   }
   if (typeof value !== 'string') throw new SfnServiceError('SerializationException', `'${field}' must be a string`);
@@ -169,7 +187,11 @@ function str(body: Body, field: string, required = false): string | undefined {
 
 function send(res: ServerResponse, status: number, payload: unknown): void {
   const text = JSON.stringify(payload);
-  res.writeHead(status, { 'content-type': 'application/x-amz-json-1.0', 'content-length': Buffer.byteLength(text), 'x-amzn-requestid': crypto.randomUUID() });
+  res.writeHead(status, {
+    'content-type': 'application/x-amz-json-1.0',
+    'content-length': Buffer.byteLength(text),
+    'x-amzn-requestid': crypto.randomUUID(),
+  });
   res.end(text);
 }
 

@@ -88,7 +88,8 @@ export class TaskTokens {
   }
 
   private find(token: string): PendingTask {
-    if (typeof token !== 'string' || !TOKEN_PATTERN.test(token)) throw new SfnServiceError('InvalidToken', 'Invalid Token');
+    if (typeof token !== 'string' || !TOKEN_PATTERN.test(token))
+      throw new SfnServiceError('InvalidToken', 'Invalid Token');
     const task = this.pending.get(token);
     if (task) return task;
     if (this.ended.get(token) === 'timed-out') throw new SfnServiceError('TaskTimedOut', 'Task Timed Out');

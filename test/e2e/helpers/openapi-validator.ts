@@ -19,16 +19,29 @@ export function validateSchema(schema: Schema | boolean, value: unknown, root: S
   if (schema.anyOf && !schema.anyOf.some((s: Schema) => validateSchema(s, value, root, at).length === 0)) {
     errors.push(`${at}: matches none of anyOf`);
   }
-  if (schema.oneOf && schema.oneOf.filter((s: Schema) => validateSchema(s, value, root, at).length === 0).length !== 1) {
+  if (
+    schema.oneOf &&
+    schema.oneOf.filter((s: Schema) => validateSchema(s, value, root, at).length === 0).length !== 1
+  ) {
     errors.push(`${at}: must match exactly one of oneOf`);
   }
   for (const sub of schema.allOf ?? []) errors.push(...validateSchema(sub, value, root, at));
-  if ('const' in schema && JSON.stringify(schema.const) !== JSON.stringify(value)) errors.push(`${at}: expected ${JSON.stringify(schema.const)}`);
-  if (schema.enum && !schema.enum.some((e: unknown) => JSON.stringify(e) === JSON.stringify(value))) errors.push(`${at}: ${JSON.stringify(value)} not in enum`);
+  if ('const' in schema && JSON.stringify(schema.const) !== JSON.stringify(value))
+    errors.push(`${at}: expected ${JSON.stringify(schema.const)}`);
+  if (schema.enum && !schema.enum.some((e: unknown) => JSON.stringify(e) === JSON.stringify(value)))
+    errors.push(`${at}: ${JSON.stringify(value)} not in enum`);
   if (schema.type) {
     const types: string[] = Array.isArray(schema.type) ? schema.type : [schema.type];
     const actual =
-      value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value === 'number' ? 'number' : typeof value;
+      value === null
+        ? 'null'
+        : Array.isArray(value)
+          ? 'array'
+          : Number.isInteger(value)
+            ? 'integer'
+            : typeof value === 'number'
+              ? 'number'
+              : typeof value;
     const ok = types.some((t) => t === actual || (t === 'number' && actual === 'integer'));
     if (!ok) return [...errors, `${at}: expected ${types.join('|')}, got ${actual}`];
   }
@@ -37,14 +50,20 @@ export function validateSchema(schema: Schema | boolean, value: unknown, root: S
     if (schema.maximum !== undefined && value > schema.maximum) errors.push(`${at}: above maximum ${schema.maximum}`);
   }
   if (typeof value === 'string') {
-    if (schema.minLength !== undefined && value.length < schema.minLength) errors.push(`${at}: shorter than ${schema.minLength}`);
-    if (schema.maxLength !== undefined && value.length > schema.maxLength) errors.push(`${at}: longer than ${schema.maxLength}`);
-    if (schema.pattern && !new RegExp(schema.pattern, 'u').test(value)) errors.push(`${at}: does not match ${schema.pattern}`);
+    if (schema.minLength !== undefined && value.length < schema.minLength)
+      errors.push(`${at}: shorter than ${schema.minLength}`);
+    if (schema.maxLength !== undefined && value.length > schema.maxLength)
+      errors.push(`${at}: longer than ${schema.maxLength}`);
+    if (schema.pattern && !new RegExp(schema.pattern, 'u').test(value))
+      errors.push(`${at}: does not match ${schema.pattern}`);
   }
   if (Array.isArray(value)) {
-    if (schema.minItems !== undefined && value.length < schema.minItems) errors.push(`${at}: fewer than ${schema.minItems} items`);
-    if (schema.maxItems !== undefined && value.length > schema.maxItems) errors.push(`${at}: more than ${schema.maxItems} items`);
-    if (schema.items) value.forEach((item, i) => errors.push(...validateSchema(schema.items, item, root, `${at}[${i}]`)));
+    if (schema.minItems !== undefined && value.length < schema.minItems)
+      errors.push(`${at}: fewer than ${schema.minItems} items`);
+    if (schema.maxItems !== undefined && value.length > schema.maxItems)
+      errors.push(`${at}: more than ${schema.maxItems} items`);
+    if (schema.items)
+      value.forEach((item, i) => errors.push(...validateSchema(schema.items, item, root, `${at}[${i}]`)));
   }
   if (value && typeof value === 'object' && !Array.isArray(value)) {
     const object = value as Record<string, unknown>;
@@ -52,7 +71,8 @@ export function validateSchema(schema: Schema | boolean, value: unknown, root: S
     const properties: Record<string, Schema> = schema.properties ?? {};
     for (const [name, item] of Object.entries(object)) {
       if (properties[name]) errors.push(...validateSchema(properties[name], item, root, `${at}.${name}`));
-      else if (schema.additionalProperties !== undefined) errors.push(...validateSchema(schema.additionalProperties, item, root, `${at}.${name}`));
+      else if (schema.additionalProperties !== undefined)
+        errors.push(...validateSchema(schema.additionalProperties, item, root, `${at}.${name}`));
       if (schema.propertyNames) errors.push(...validateSchema(schema.propertyNames, name, root, `${at}{${name}}`));
     }
   }

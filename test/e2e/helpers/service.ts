@@ -4,7 +4,12 @@
 // ...) and start their own runtime pieces through `extras`.
 import { startEngines, type Engines } from '../../../lambdas/local/engines';
 import { startHttpServer, type HttpServerOptions } from '../../../lambdas/local/http-server';
-import { createContainer, getContainer, installContainer, type Container } from '../../../lambdas/composition/container';
+import {
+  createContainer,
+  getContainer,
+  installContainer,
+  type Container,
+} from '../../../lambdas/composition/container';
 import { loadConfig } from '../../../lambdas/config';
 import { QUEUES } from '../../../lambdas/topology/queues';
 import { clearOrganizationCache } from '../../../lambdas/http/pipeline';
@@ -65,7 +70,12 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
     [ENV.tableName]: engines.tableName,
     [ENV.dynamodbEndpoint]: engines.dynamodbEndpoint,
     [ENV.sqsEndpoint]: engines.sqsEndpoint,
-    ...Object.fromEntries(QUEUES.filter((queue) => engines.queueUrls[queue.name]).map((queue) => [queue.envVar, engines.queueUrls[queue.name]!])),
+    ...Object.fromEntries(
+      QUEUES.filter((queue) => engines.queueUrls[queue.name]).map((queue) => [
+        queue.envVar,
+        engines.queueUrls[queue.name]!,
+      ]),
+    ),
     [ENV.crawlDelayMs]: '0',
     AWS_REGION: 'us-east-1',
     ...options.env,

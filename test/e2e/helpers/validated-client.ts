@@ -13,15 +13,24 @@ export interface ValidatedClient {
 }
 
 /** `baseUrl` and `doc` are read at call time, so suites can create the client before boot. */
-export function validatedClient(target: () => { baseUrl: string; doc: Record<string, any> }, defaultKey: string): ValidatedClient {
+export function validatedClient(
+  target: () => { baseUrl: string; doc: Record<string, any> },
+  defaultKey: string,
+): ValidatedClient {
   return {
     async call(method, path, body, key = defaultKey) {
       const { baseUrl, doc } = target();
       const headers: Record<string, string> = { 'x-api-key': key };
       if (body !== undefined) headers['content-type'] = 'application/json';
-      const response = await fetch(`${baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const response = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       const parsed = await response.json();
-      expect(validateResponse(doc, { method, path, status: response.status, headers: response.headers, body: parsed })).toEqual([]);
+      expect(
+        validateResponse(doc, { method, path, status: response.status, headers: response.headers, body: parsed }),
+      ).toEqual([]);
       return { status: response.status, body: parsed };
     },
   };

@@ -20,7 +20,12 @@ export async function startWorkflows({ engines, env, reload }: ExtrasContext): P
   for (const workflow of WORKFLOWS) added[workflow.envVar] = sfn.stateMachineArns[workflow.name]!;
   Object.assign(env, added);
   reload();
-  const pollers = await startSqsPollers({ sqs: clients.sqs, queues: QUEUES, queueUrls: engines.queueUrls, visibilityTimeoutSeconds: 1 });
+  const pollers = await startSqsPollers({
+    sqs: clients.sqs,
+    queues: QUEUES,
+    queueUrls: engines.queueUrls,
+    visibilityTimeoutSeconds: 1,
+  });
   return {
     async close() {
       await pollers.stop(1000);
