@@ -152,7 +152,7 @@ describe('plain-text prices and several prices near one another', () => {
 
   it('a "Brand:" row names the brand when nothing else does; a size is no SKU', () => {
     const body = `<div><h1>Crew Tee</h1><span class="price">$12.00</span><button>Add to cart</button>
-<table><tr><td class="attrLabels">Material: </td><td>Cotton</td></tr><tr><td class="attrLabels">Brand: </td><td><span>Fruit of the Loom</span></td></tr></table>
+<table><tr><td class="attrLabels">Material: </td><td>Cotton</td></tr><tr><td class="attrLabels">${'\n\t\t\t\t\t\t\t\t\t\t\t\t\t\t'.repeat(4)}Brand: </td><td><span>Fruit of the Loom</span></td></tr></table>
 <div class="sku">7-8</div></div>`;
     const { merged } = readProductPage(page(body), 'https://tees.example/products/crew');
     expect(merged.brand).toBe('Fruit of the Loom');

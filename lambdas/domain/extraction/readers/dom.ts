@@ -300,7 +300,7 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
     }
     // Cheap test first: the label is the element's first (text) child.
     const firstChild = el.children[0];
-    if (firstChild?.type === 'text' && FACT_LABEL_TAGS.has(name) && labelledBrands.length < 3 && el.children.length <= 3 && (firstChild as unknown as { data: string }).data.length <= 60 && !next.noise) {
+    if (firstChild?.type === 'text' && FACT_LABEL_TAGS.has(name) && labelledBrands.length < 3 && el.children.length <= 3 && (firstChild as unknown as { data: string }).data.length <= 200 && !next.noise) {
       const own = (firstChild as unknown as { data: string }).data.trim();
       if (own.length <= 30 && BRAND_FIELD.test(own)) {
         let sib = el.nextSibling;
