@@ -47,11 +47,20 @@ export function domainHalf(url: string): 'A' | 'B' {
 }
 
 export function loadBenchmarkPages(): BenchPage[] {
-  const truth = JSON.parse(readFileSync(path.join(BENCH, 'ground-truth.json'), 'utf8')) as Record<string, Record<string, string[] | string>>;
+  const truth = JSON.parse(readFileSync(path.join(BENCH, 'ground-truth.json'), 'utf8')) as Record<
+    string,
+    Record<string, string[] | string>
+  >;
   const files = new Set(readdirSync(path.join(BENCH, 'html')));
   return Object.entries(truth)
     .filter(([id]) => files.has(`${id}.html.gz`))
-    .map(([id, t]) => ({ id, url: t.url as string, half: domainHalf(t.url as string), truth: t, html: gunzipSync(readFileSync(path.join(BENCH, 'html', `${id}.html.gz`))).toString('utf8') }));
+    .map(([id, t]) => ({
+      id,
+      url: t.url as string,
+      half: domainHalf(t.url as string),
+      truth: t,
+      html: gunzipSync(readFileSync(path.join(BENCH, 'html', `${id}.html.gz`))).toString('utf8'),
+    }));
 }
 
 export interface Prediction {
@@ -71,7 +80,11 @@ function currencyIso(token: string | null | undefined, url: string): string | nu
   return parsePrice(`${token} 1`, { countryCode: countryOf(url) }).currency ?? token;
 }
 
-const norm = (s: unknown) => String(s ?? '').trim().toLowerCase().replace(/\s+/g, ' ');
+const norm = (s: unknown) =>
+  String(s ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/\s+/g, ' ');
 
 function matches(field: string, predicted: unknown, accepted: string[], url: string): boolean {
   if (field === 'price') return accepted.some((a) => Math.abs(Number(a) - Number(predicted)) < 0.005);
@@ -85,8 +98,17 @@ export function score(pages: BenchPage[], predictions: Record<string, Prediction
   for (const page of pages) {
     const p = predictions[page.id] ?? {};
     // Upstream: availability is required; an empty prediction means InStock.
-    const availability = p.availability ? (/out|discontinued/i.test(p.availability) ? 'OutOfStock' : 'InStock') : 'InStock';
-    const values: Record<string, unknown> = { ...p, availability, InStock: availability === 'InStock' ? 'InStock' : null, OutOfStock: availability === 'OutOfStock' ? 'OutOfStock' : null };
+    const availability = p.availability
+      ? /out|discontinued/i.test(p.availability)
+        ? 'OutOfStock'
+        : 'InStock'
+      : 'InStock';
+    const values: Record<string, unknown> = {
+      ...p,
+      availability,
+      InStock: availability === 'InStock' ? 'InStock' : null,
+      OutOfStock: availability === 'OutOfStock' ? 'OutOfStock' : null,
+    };
     for (const f of FIELDS) {
       const accepted = (page.truth[f] as string[] | undefined) ?? [];
       const predicted = values[f];
@@ -122,7 +144,13 @@ export function predictWithEngine(pages: BenchPage[]): Record<string, Prediction
   const predictions: Record<string, Prediction> = {};
   for (const page of pages) {
     const { merged } = readProductPage(page.html, page.url, { countryCode: countryOf(page.url) });
-    predictions[page.id] = { price: merged.price, currency: merged.currency, availability: engineAvailability(merged.availability), sku: merged.sku, brand: merged.brand };
+    predictions[page.id] = {
+      price: merged.price,
+      currency: merged.currency,
+      availability: engineAvailability(merged.availability),
+      sku: merged.sku,
+      brand: merged.brand,
+    };
   }
   return predictions;
 }
@@ -133,23 +161,38 @@ function peer(name: string): Record<string, Prediction> {
 
 function metascraperShopping(): void {
   const dir = path.join(CORPORA, 'metascraper-shopping');
-  const expected = JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8')) as { cases: Array<{ file: string; url: string; asserted_by_test: { price: number | null } | null; read_off_page: Record<string, unknown> }> };
+  const expected = JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8')) as {
+    cases: Array<{
+      file: string;
+      url: string;
+      asserted_by_test: { price: number | null } | null;
+      read_off_page: Record<string, unknown>;
+    }>;
+  };
   let right = 0;
   let total = 0;
-  console.log('\nmetascraper-shopping (price; expected = upstream test assertion, else the page\'s agreed price)');
+  console.log("\nmetascraper-shopping (price; expected = upstream test assertion, else the page's agreed price)");
   for (const c of expected.cases) {
     const html = gunzipSync(readFileSync(path.join(dir, c.file))).toString('utf8');
     const { merged, classification } = readProductPage(html, c.url, { countryCode: 'us' });
-    const want = c.asserted_by_test ? c.asserted_by_test.price : ((c.read_off_page.price as number | undefined) ?? null);
+    const want = c.asserted_by_test
+      ? c.asserted_by_test.price
+      : ((c.read_off_page.price as number | undefined) ?? null);
     const ok = want == null ? merged.price == null : merged.price != null && Math.abs(merged.price - want) < 0.005;
     total++;
     if (ok) right++;
-    console.log(`  ${ok ? 'ok  ' : 'MISS'} ${path.basename(c.file).padEnd(28)} expected ${String(want).padEnd(8)} got ${String(merged.price).padEnd(8)} ${merged.currency ?? ''} compare_at ${merged.compareAt ?? '-'} avail ${merged.availability ?? '-'} product=${classification.isProduct} (${merged.provenance.price ?? 'none'})`);
+    console.log(
+      `  ${ok ? 'ok  ' : 'MISS'} ${path.basename(c.file).padEnd(28)} expected ${String(want).padEnd(8)} got ${String(merged.price).padEnd(8)} ${merged.currency ?? ''} compare_at ${merged.compareAt ?? '-'} avail ${merged.availability ?? '-'} product=${classification.isProduct} (${merged.provenance.price ?? 'none'})`,
+    );
   }
   console.log(`  ${right}/${total} prices right`);
 }
 
-function table(title: string, pages: BenchPage[], systems: Array<[string, Record<string, Prediction>]>): Record<string, Record<string, Counts>> {
+function table(
+  title: string,
+  pages: BenchPage[],
+  systems: Array<[string, Record<string, Prediction>]>,
+): Record<string, Record<string, Counts>> {
   const scored = Object.fromEntries(systems.map(([name, preds]) => [name, score(pages, preds)] as const));
   const domains = new Set(pages.map((p) => domainOf(p.url))).size;
   console.log(`\n${title}: ${pages.length} pages, ${domains} domains`);
@@ -166,11 +209,24 @@ export default async function main(): Promise<void> {
   const started = performance.now();
   const engine = predictWithEngine(pages);
   const ms = performance.now() - started;
-  const systems: Array<[string, Record<string, Prediction>]> = [['engine', engine], ['Zyte', peer('Zyte')], ['Diffbot', peer('Diffbot')], ['extruct', peer('extruct')]];
+  const systems: Array<[string, Record<string, Prediction>]> = [
+    ['engine', engine],
+    ['Zyte', peer('Zyte')],
+    ['Diffbot', peer('Diffbot')],
+    ['extruct', peer('extruct')],
+  ];
   console.log(`product-extraction-benchmark (development split), engine ${ms.toFixed(0)} ms total`);
   const all = table('in-sample: every page', pages, systems);
-  table('half A (domains looked at while changing rules)', pages.filter((p) => p.half === 'A'), systems);
-  const held = table('leave-domains-out: half B (domains not looked at since issue 11)', pages.filter((p) => p.half === 'B'), systems);
+  table(
+    'half A (domains looked at while changing rules)',
+    pages.filter((p) => p.half === 'A'),
+    systems,
+  );
+  const held = table(
+    'leave-domains-out: half B (domains not looked at since issue 11)',
+    pages.filter((p) => p.half === 'B'),
+    systems,
+  );
   console.log('\nengine in-sample vs leave-domains-out (gap = in-sample - held out)');
   for (const f of ['price', 'currency', 'availability', 'sku', 'brand']) {
     const a = f1(all.engine[f]);
@@ -185,7 +241,9 @@ export default async function main(): Promise<void> {
       const t = page.truth;
       const okP = ((t.price as string[]) ?? []).some((a) => Math.abs(Number(a) - Number(e.price)) < 0.005);
       if (!okP || process.env.BENCH_VERBOSE === 'all')
-        console.log(`${page.id.slice(0, 8)} ${okP ? 'ok' : 'XX'} price ${e.price} ${e.currency} truth ${JSON.stringify(t.price)} ${JSON.stringify(t.currency)} zyte ${z.price} | avail ${e.availability} truth ${JSON.stringify(t.availability)} | sku ${e.sku} truth ${JSON.stringify(t.sku)} | brand ${e.brand} truth ${JSON.stringify(t.brand)} | ${page.url.slice(0, 70)}`);
+        console.log(
+          `${page.id.slice(0, 8)} ${okP ? 'ok' : 'XX'} price ${e.price} ${e.currency} truth ${JSON.stringify(t.price)} ${JSON.stringify(t.currency)} zyte ${z.price} | avail ${e.availability} truth ${JSON.stringify(t.availability)} | sku ${e.sku} truth ${JSON.stringify(t.sku)} | brand ${e.brand} truth ${JSON.stringify(t.brand)} | ${page.url.slice(0, 70)}`,
+        );
     }
   }
   metascraperShopping();

@@ -10,7 +10,6 @@ import { startStoreSimulator } from '../stores';
 import { QUALITY_STORE_SPECS } from '../stores/quality-pages';
 import { CORPORA } from '../corpora';
 
-
 interface Tally {
   tp: number;
   fp: number;
@@ -39,7 +38,9 @@ function add(t: Tally, predictedNonProduct: boolean, isNonProduct: boolean, labe
 function report(name: string, t: Tally) {
   const p = t.tp + t.fp ? t.tp / (t.tp + t.fp) : 1;
   const r = t.tp + t.fn ? t.tp / (t.tp + t.fn) : 1;
-  console.log(`${name}: non_product precision ${p.toFixed(3)} recall ${r.toFixed(3)} (tp ${t.tp} fp ${t.fp} fn ${t.fn} tn ${t.tn})`);
+  console.log(
+    `${name}: non_product precision ${p.toFixed(3)} recall ${r.toFixed(3)} (tp ${t.tp} fp ${t.fp} fn ${t.fn} tn ${t.tn})`,
+  );
   for (const m of t.misses) console.log(`  ${m}`);
 }
 
@@ -57,7 +58,9 @@ function get(origin: string, host: string, pathAndQuery: string): Promise<{ stat
 }
 
 export default async function main(): Promise<void> {
-  const labels = JSON.parse(readFileSync(path.join(CORPORA, 'page-type-labels', 'labels.json'), 'utf8')) as { pages: Array<{ file: string; url: string; label: string }> };
+  const labels = JSON.parse(readFileSync(path.join(CORPORA, 'page-type-labels', 'labels.json'), 'utf8')) as {
+    pages: Array<{ file: string; url: string; label: string }>;
+  };
   const corpus: Tally = { tp: 0, fp: 0, fn: 0, tn: 0, misses: [] };
   for (const page of labels.pages) {
     if (page.label === 'ambiguous') continue;

@@ -9,7 +9,13 @@ import type { ExtractOptions, ExtractUrl, ProductRecord } from '../../lambdas/do
 import { startStoreSimulator, type StoreSimulator } from '../stores';
 import { crowdTruth, localPrice, titleOnlyTitles } from '../stores/quality-pages';
 
-const FLAGS: ExtractOptions = { enableEnrichment: false, enableReviews: false, enableImageTags: false, enableSimilarProducts: false, countryCode: 'us' };
+const FLAGS: ExtractOptions = {
+  enableEnrichment: false,
+  enableReviews: false,
+  enableImageTags: false,
+  enableSimilarProducts: false,
+  countryCode: 'us',
+};
 const INDEXES = Array.from({ length: 18 }, (_, i) => i);
 
 let sim: StoreSimulator;
@@ -17,8 +23,19 @@ let extract: ExtractUrl;
 
 beforeAll(async () => {
   sim = await startStoreSimulator({ productsPerStore: 18 });
-  const fetcher = createHttpFetcher({ resolve: sim.resolve, crawlDelayMs: 0, totalTimeoutMs: 3000, readTimeoutMs: 2500, retries: 1, retryBaseDelayMs: 20 });
-  extract = createExtractor({ fetcher, enricher: createOfflineEnricher(), now: () => new Date('2025-01-02T03:04:05.000Z') });
+  const fetcher = createHttpFetcher({
+    resolve: sim.resolve,
+    crawlDelayMs: 0,
+    totalTimeoutMs: 3000,
+    readTimeoutMs: 2500,
+    retries: 1,
+    retryBaseDelayMs: 20,
+  });
+  extract = createExtractor({
+    fetcher,
+    enricher: createOfflineEnricher(),
+    now: () => new Date('2025-01-02T03:04:05.000Z'),
+  });
 });
 
 afterAll(async () => {
@@ -74,7 +91,9 @@ describe('WooCommerce variable products: variation SKUs from the page', () => {
       expect(record.platform).toBe('woocommerce');
       expect(record.variants).toHaveLength(truth.variants.length);
       for (const v of truth.variants) {
-        const got = record.variants.find((x) => x.option1 === v.optionValues[0] && (v.optionValues.length < 2 || x.option2 === v.optionValues[1]));
+        const got = record.variants.find(
+          (x) => x.option1 === v.optionValues[0] && (v.optionValues.length < 2 || x.option2 === v.optionValues[1]),
+        );
         expect(got, `variant ${v.title} of ${truth.handle}`).toBeTruthy();
         expect(got!.sku).toBe(v.sku);
         expect(got!.price.current_value).toBe(v.price);
@@ -120,7 +139,11 @@ describe('plain-text prices in local currencies and scripts', () => {
       const shown = localPrice(truth);
       // The store's country is not known to the caller here: the default country applies.
       const record = await product(store.host, index);
-      expect({ text: shown.text, amount: record.price.current_value, currency: record.price.currency }).toEqual({ text: shown.text, amount: shown.amount, currency: shown.currency });
+      expect({ text: shown.text, amount: record.price.current_value, currency: record.price.currency }).toEqual({
+        text: shown.text,
+        amount: shown.amount,
+        currency: shown.currency,
+      });
       expect(record.title).toBe(truth.title);
     }
   });

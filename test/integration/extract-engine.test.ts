@@ -8,8 +8,20 @@ import { createExtractor } from '../../lambdas/domain/extraction/engine';
 import type { ExtractOptions, ExtractUrl, UrlResult } from '../../lambdas/domain/extraction/types';
 import { startStoreSimulator, type StoreSimulator } from '../stores';
 
-const FLAGS_OFF: ExtractOptions = { enableEnrichment: false, enableReviews: false, enableImageTags: false, enableSimilarProducts: false, countryCode: 'us' };
-const FLAGS_ON: ExtractOptions = { enableEnrichment: true, enableReviews: true, enableImageTags: true, enableSimilarProducts: true, countryCode: 'us' };
+const FLAGS_OFF: ExtractOptions = {
+  enableEnrichment: false,
+  enableReviews: false,
+  enableImageTags: false,
+  enableSimilarProducts: false,
+  countryCode: 'us',
+};
+const FLAGS_ON: ExtractOptions = {
+  enableEnrichment: true,
+  enableReviews: true,
+  enableImageTags: true,
+  enableSimilarProducts: true,
+  countryCode: 'us',
+};
 
 const PRODUCT_STORES = [
   'shopify-apparel.test',
@@ -36,8 +48,19 @@ let extract: ExtractUrl;
 
 beforeAll(async () => {
   sim = await startStoreSimulator({ productsPerStore: 12, slowDelayMs: 4000 });
-  const fetcher = createHttpFetcher({ resolve: sim.resolve, crawlDelayMs: 0, totalTimeoutMs: 1500, readTimeoutMs: 1200, retries: 2, retryBaseDelayMs: 20 });
-  extract = createExtractor({ fetcher, enricher: createOfflineEnricher(), now: () => new Date('2025-01-02T03:04:05.000Z') });
+  const fetcher = createHttpFetcher({
+    resolve: sim.resolve,
+    crawlDelayMs: 0,
+    totalTimeoutMs: 1500,
+    readTimeoutMs: 1200,
+    retries: 2,
+    retryBaseDelayMs: 20,
+  });
+  extract = createExtractor({
+    fetcher,
+    enricher: createOfflineEnricher(),
+    now: () => new Date('2025-01-02T03:04:05.000Z'),
+  });
 });
 
 afterAll(async () => {
@@ -119,7 +142,14 @@ describe('flags fill the optional parts', () => {
 });
 
 describe('non-product pages', () => {
-  for (const host of ['shopify-apparel.test', 'woo-home.test', 'magento-outfitters.test', 'jsonld-shop.test', 'dom-shop.test', 'prestashop-boutique.test']) {
+  for (const host of [
+    'shopify-apparel.test',
+    'woo-home.test',
+    'magento-outfitters.test',
+    'jsonld-shop.test',
+    'dom-shop.test',
+    'prestashop-boutique.test',
+  ]) {
     it(host, async () => {
       const store = sim.store(host);
       for (const kind of ['home', 'category', 'blog', 'search'] as const) {
@@ -135,7 +165,11 @@ describe('non-product pages', () => {
   }
 
   it('a missing page (404) must be corrected', async () => {
-    expectFailure(await extract('https://jsonld-shop.test/products/no-such-thing-99999', FLAGS_OFF), 'non_product_url', false);
+    expectFailure(
+      await extract('https://jsonld-shop.test/products/no-such-thing-99999', FLAGS_OFF),
+      'non_product_url',
+      false,
+    );
   });
 });
 
@@ -151,9 +185,21 @@ describe('failures map to the spec outcomes with the right retry flag', () => {
   });
 
   it('robots.txt disallow and bot walls', async () => {
-    expectFailure(await extract(sim.store('robots-blocked.test').productUrl(0), FLAGS_OFF), 'automated_access_not_permitted', true);
-    expectFailure(await extract(sim.store('bot-wall.test').productUrl(0), FLAGS_OFF), 'automated_access_not_permitted', true);
-    expectFailure(await extract('https://bot-wall.test/challenge-200', FLAGS_OFF), 'automated_access_not_permitted', true);
+    expectFailure(
+      await extract(sim.store('robots-blocked.test').productUrl(0), FLAGS_OFF),
+      'automated_access_not_permitted',
+      true,
+    );
+    expectFailure(
+      await extract(sim.store('bot-wall.test').productUrl(0), FLAGS_OFF),
+      'automated_access_not_permitted',
+      true,
+    );
+    expectFailure(
+      await extract('https://bot-wall.test/challenge-200', FLAGS_OFF),
+      'automated_access_not_permitted',
+      true,
+    );
   });
 
   it('timeouts, server errors, non-HTML and oversized pages', async () => {

@@ -137,11 +137,19 @@ const SIZES_APPAREL = ['S', 'M', 'L', 'XL'];
 const SIZES_SHOES = ['40', '41', '42', '43', '44'];
 const AUTHORS = ['Anna K.', 'Ben T.', 'Chloé M.', 'Dmitri P.', 'Eve S.'];
 
-const slug = (text: string) => text.toLowerCase().replace(/&/g, 'and').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/&/g, 'and')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 const roundPrice = (value: number) => Math.round(value * 100) / 100;
 
-
-export function generateProduct(store: Pick<StoreModel, 'host' | 'seed' | 'priceStyle' | 'behaviour'>, index: number, url: string): SimProduct {
+export function generateProduct(
+  store: Pick<StoreModel, 'host' | 'seed' | 'priceStyle' | 'behaviour'>,
+  index: number,
+  url: string,
+): SimProduct {
   const random = rng(store.seed, store.host, index);
   const category = pick(random, CATEGORIES);
   const title = `${pick(random, ADJECTIVES)} ${pick(random, MATERIALS)} ${pick(random, category.nouns)}`;
@@ -150,14 +158,19 @@ export function generateProduct(store: Pick<StoreModel, 'host' | 'seed' | 'price
   const sku = `${slug(brand).slice(0, 3).toUpperCase()}-${String(index).padStart(6, '0')}`;
   const id = String(7_000_000_000 + index * 7);
   const [low, high] = category.base;
-  const basePrice = roundPrice(Math.floor((low + random() * (high - low)) * store.priceStyle.scale) + (random() < 0.5 ? 0.99 : 0.95));
+  const basePrice = roundPrice(
+    Math.floor((low + random() * (high - low)) * store.priceStyle.scale) + (random() < 0.5 ? 0.99 : 0.95),
+  );
   const onSale = random() < 0.3;
   const baseCompareAt = onSale ? roundPrice(Math.ceil(basePrice * 1.25) + 0.99) : null;
 
   const options = category.options.map((name) => {
     if (name === 'Color') {
       const start = Math.floor(random() * COLORS.length);
-      return { name, values: [0, 1, 2].map((k) => COLORS[(start + k) % COLORS.length]).slice(0, 2 + Math.floor(random() * 2)) };
+      return {
+        name,
+        values: [0, 1, 2].map((k) => COLORS[(start + k) % COLORS.length]).slice(0, 2 + Math.floor(random() * 2)),
+      };
     }
     const sizes = category.type === 'Sneakers' ? SIZES_SHOES : SIZES_APPAREL;
     return { name, values: sizes.slice(0, 3 + Math.floor(random() * 2)) };
@@ -198,7 +211,9 @@ export function generateProduct(store: Pick<StoreModel, 'host' | 'seed' | 'price
     body: `Review ${k + 1} of the ${title}: ${pick(random, ['fits well', 'great quality', 'arrived quickly', 'colour as pictured'])}.`,
     date: `2024-0${1 + Math.floor(random() * 9)}-1${Math.floor(random() * 9)}`,
   }));
-  const averageRating = reviews.length ? roundPrice(reviews.reduce((sum, r) => sum + r.rating, 0) / reviews.length) : null;
+  const averageRating = reviews.length
+    ? roundPrice(reviews.reduce((sum, r) => sum + r.rating, 0) / reviews.length)
+    : null;
   const material = title.split(' ')[1];
   const description = `The ${title} by ${brand} is made from ${material.toLowerCase()} for everyday use. Designed to last, easy to care for.`;
   const features = ['Durable build', `${material} construction`, 'Free returns within 30 days'];
@@ -245,8 +260,18 @@ export function generateProduct(store: Pick<StoreModel, 'host' | 'seed' | 'price
   return product;
 }
 
-const usd: PriceStyle = { currency: 'USD', format: (n) => `$${n.toLocaleString('en-US', { minimumFractionDigits: 2 })}`, scale: 1, language: 'en' };
-const gbp: PriceStyle = { currency: 'GBP', format: (n) => `£${n.toLocaleString('en-GB', { minimumFractionDigits: 2 })}`, scale: 1, language: 'en' };
+const usd: PriceStyle = {
+  currency: 'USD',
+  format: (n) => `$${n.toLocaleString('en-US', { minimumFractionDigits: 2 })}`,
+  scale: 1,
+  language: 'en',
+};
+const gbp: PriceStyle = {
+  currency: 'GBP',
+  format: (n) => `£${n.toLocaleString('en-GB', { minimumFractionDigits: 2 })}`,
+  scale: 1,
+  language: 'en',
+};
 const eur: PriceStyle = {
   currency: 'EUR',
   // "1.299,99 €" with a no-break space, as German shops print it.
@@ -297,7 +322,13 @@ export const STORE_SPECS: StoreSpec[] = [
   { host: 'sfcc-fashion.test', name: 'SFCC Fashion', flavor: 'sfcc', markup: 'jsonld' },
   { host: 'wix-crafts.test', name: 'Wix Crafts', flavor: 'wix', markup: 'jsonld' },
   { host: 'squarespace-studio.test', name: 'Squarespace Studio', flavor: 'squarespace', markup: 'jsonld' },
-  { host: 'prestashop-boutique.test', name: 'PrestaShop Boutique', flavor: 'prestashop', markup: 'jsonld', priceStyle: eur },
+  {
+    host: 'prestashop-boutique.test',
+    name: 'PrestaShop Boutique',
+    flavor: 'prestashop',
+    markup: 'jsonld',
+    priceStyle: eur,
+  },
   { host: 'jsonld-shop.test', name: 'JSON-LD Shop', flavor: 'generic', markup: 'jsonld' },
   { host: 'productgroup-shop.test', name: 'ProductGroup Shop', flavor: 'generic', markup: 'productgroup' },
   { host: 'microdata-shop.test', name: 'Microdata Shop', flavor: 'generic', markup: 'microdata' },
@@ -305,30 +336,117 @@ export const STORE_SPECS: StoreSpec[] = [
   { host: 'dom-shop.test', name: 'Plain DOM Shop', flavor: 'generic', markup: 'dom' },
   { host: 'euro-shop.test', name: 'Euro Shop', flavor: 'generic', markup: 'jsonld', priceStyle: eur },
   { host: 'swiss-shop.test', name: 'Swiss Shop', flavor: 'generic', markup: 'jsonld', priceStyle: chf },
-  { host: 'stale-price.test', name: 'Stale Price Shop', flavor: 'generic', markup: 'jsonld', behaviour: 'stale-jsonld' },
+  {
+    host: 'stale-price.test',
+    name: 'Stale Price Shop',
+    flavor: 'generic',
+    markup: 'jsonld',
+    behaviour: 'stale-jsonld',
+  },
   { host: 'malformed-shop.test', name: 'Malformed Shop', flavor: 'generic', markup: 'malformed-jsonld' },
-  { host: 'robots-blocked.test', name: 'Robots Blocked', flavor: 'generic', markup: 'jsonld', behaviour: 'robots-blocked' },
+  {
+    host: 'robots-blocked.test',
+    name: 'Robots Blocked',
+    flavor: 'generic',
+    markup: 'jsonld',
+    behaviour: 'robots-blocked',
+  },
   { host: 'bot-wall.test', name: 'Bot Wall', flavor: 'generic', markup: 'jsonld', behaviour: 'bot-wall' },
   { host: 'rate-limited.test', name: 'Rate Limited', flavor: 'generic', markup: 'jsonld', behaviour: 'rate-limited' },
   { host: 'slow.test', name: 'Slow Shop', flavor: 'generic', markup: 'jsonld', behaviour: 'slow' },
   { host: 'flaky.test', name: 'Flaky Shop', flavor: 'generic', markup: 'jsonld', behaviour: 'flaky' },
-  { host: 'redirect-chain.test', name: 'Redirect Chain', flavor: 'generic', markup: 'jsonld', behaviour: 'redirect-chain' },
-  { host: 'redirect-private.test', name: 'Redirect Private', flavor: 'generic', markup: 'jsonld', behaviour: 'redirect-private' },
+  {
+    host: 'redirect-chain.test',
+    name: 'Redirect Chain',
+    flavor: 'generic',
+    markup: 'jsonld',
+    behaviour: 'redirect-chain',
+  },
+  {
+    host: 'redirect-private.test',
+    name: 'Redirect Private',
+    flavor: 'generic',
+    markup: 'jsonld',
+    behaviour: 'redirect-private',
+  },
   { host: 'non-html.test', name: 'PDF Shop', flavor: 'generic', markup: 'jsonld', behaviour: 'non-html' },
   { host: 'huge-page.test', name: 'Huge Page', flavor: 'generic', markup: 'jsonld', behaviour: 'huge' },
 ];
 
 /** URL layout per flavour: product, category, blog, search and cart paths. */
-export const PATHS: Record<Flavor, { product: (p: { handle: string; sku: string; index: number }) => string; category: string; blog: string; search: string; cart: string }> = {
-  shopify: { product: (p) => `/products/${p.handle}`, category: '/collections/all', blog: '/blogs/news/summer-lookbook', search: '/search?q=tee', cart: '/cart' },
-  woocommerce: { product: (p) => `/product/${p.handle}/`, category: '/product-category/home/', blog: '/2024/05/summer-lookbook/', search: '/?s=mug', cart: '/cart/' },
-  bigcommerce: { product: (p) => `/${p.handle}/`, category: '/shop-all/', blog: '/blog/summer-lookbook/', search: '/search.php?search_query=tee', cart: '/cart.php' },
-  magento: { product: (p) => `/${p.handle}.html`, category: '/women/tops.html', blog: '/blog/post/summer-lookbook', search: '/catalogsearch/result/?q=tee', cart: '/checkout/cart/' },
-  sfcc: { product: (p) => `/${p.handle}/${p.sku}.html`, category: '/womens/clothing/', blog: '/stories/summer-lookbook.html', search: '/search?q=tee', cart: '/cart' },
-  wix: { product: (p) => `/product-page/${p.handle}`, category: '/shop', blog: '/post/summer-lookbook', search: '/search?q=mug', cart: '/cart-page' },
-  squarespace: { product: (p) => `/shop/p/${p.handle}`, category: '/shop', blog: '/journal/summer-lookbook', search: '/search?q=mug', cart: '/cart' },
-  prestashop: { product: (p) => `/${p.index}-${p.handle}.html`, category: '/3-clothes', blog: '/blog/summer-lookbook', search: '/search?controller=search&s=tee', cart: '/cart?action=show' },
-  generic: { product: (p) => `/products/${p.handle}`, category: '/category/all', blog: '/blog/summer-lookbook', search: '/search?q=tee', cart: '/cart' },
+export const PATHS: Record<
+  Flavor,
+  {
+    product: (p: { handle: string; sku: string; index: number }) => string;
+    category: string;
+    blog: string;
+    search: string;
+    cart: string;
+  }
+> = {
+  shopify: {
+    product: (p) => `/products/${p.handle}`,
+    category: '/collections/all',
+    blog: '/blogs/news/summer-lookbook',
+    search: '/search?q=tee',
+    cart: '/cart',
+  },
+  woocommerce: {
+    product: (p) => `/product/${p.handle}/`,
+    category: '/product-category/home/',
+    blog: '/2024/05/summer-lookbook/',
+    search: '/?s=mug',
+    cart: '/cart/',
+  },
+  bigcommerce: {
+    product: (p) => `/${p.handle}/`,
+    category: '/shop-all/',
+    blog: '/blog/summer-lookbook/',
+    search: '/search.php?search_query=tee',
+    cart: '/cart.php',
+  },
+  magento: {
+    product: (p) => `/${p.handle}.html`,
+    category: '/women/tops.html',
+    blog: '/blog/post/summer-lookbook',
+    search: '/catalogsearch/result/?q=tee',
+    cart: '/checkout/cart/',
+  },
+  sfcc: {
+    product: (p) => `/${p.handle}/${p.sku}.html`,
+    category: '/womens/clothing/',
+    blog: '/stories/summer-lookbook.html',
+    search: '/search?q=tee',
+    cart: '/cart',
+  },
+  wix: {
+    product: (p) => `/product-page/${p.handle}`,
+    category: '/shop',
+    blog: '/post/summer-lookbook',
+    search: '/search?q=mug',
+    cart: '/cart-page',
+  },
+  squarespace: {
+    product: (p) => `/shop/p/${p.handle}`,
+    category: '/shop',
+    blog: '/journal/summer-lookbook',
+    search: '/search?q=mug',
+    cart: '/cart',
+  },
+  prestashop: {
+    product: (p) => `/${p.index}-${p.handle}.html`,
+    category: '/3-clothes',
+    blog: '/blog/summer-lookbook',
+    search: '/search?controller=search&s=tee',
+    cart: '/cart?action=show',
+  },
+  generic: {
+    product: (p) => `/products/${p.handle}`,
+    category: '/category/all',
+    blog: '/blog/summer-lookbook',
+    search: '/search?q=tee',
+    cart: '/cart',
+  },
 };
 
 export function buildStore(spec: StoreSpec, productCount: number, seed: number): StoreModel {
@@ -348,7 +466,8 @@ export function buildStore(spec: StoreSpec, productCount: number, seed: number):
     productCount,
     seed,
     product(index) {
-      if (!Number.isInteger(index) || index < 0 || index >= productCount) throw new RangeError(`no product ${index} in ${spec.host}`);
+      if (!Number.isInteger(index) || index < 0 || index >= productCount)
+        throw new RangeError(`no product ${index} in ${spec.host}`);
       let product = cache.get(index);
       if (!product) {
         product = generateProduct(store, index, '');

@@ -31,16 +31,116 @@ export interface CrawlStoreSpec extends StoreSpec {
 }
 
 export const CRAWL_STORE_SPECS: CrawlStoreSpec[] = [
-  { host: 'shopify-collections.test', name: 'Shopify Collections', flavor: 'shopify', markup: 'jsonld', kind: 'shopify', twist: 'none', defaultSize: 1200, htmlPageSize: 48, sitemapChildSize: 5000 },
-  { host: 'shopify-huge.test', name: 'Shopify Huge', flavor: 'shopify', markup: 'jsonld', kind: 'shopify', twist: 'none', defaultSize: 100_000, htmlPageSize: 48, sitemapChildSize: 5000 },
-  { host: 'shopify-locked.test', name: 'Shopify Locked', flavor: 'shopify', markup: 'jsonld', kind: 'shopify', twist: 'api-locked', defaultSize: 300, htmlPageSize: 48, sitemapChildSize: 5000 },
-  { host: 'shopify-robots.test', name: 'Shopify Robots', flavor: 'shopify', markup: 'jsonld', kind: 'shopify', twist: 'robots-forbid-api', defaultSize: 300, htmlPageSize: 48, sitemapChildSize: 5000 },
-  { host: 'shopify-throttled.test', name: 'Shopify Throttled', flavor: 'shopify', markup: 'jsonld', kind: 'shopify', twist: 'throttled', defaultSize: 600, htmlPageSize: 48, sitemapChildSize: 5000 },
-  { host: 'shopify-repeating.test', name: 'Shopify Repeating', flavor: 'shopify', markup: 'jsonld', kind: 'shopify', twist: 'repeating-pages', defaultSize: 600, htmlPageSize: 48, sitemapChildSize: 5000 },
-  { host: 'woo-categories.test', name: 'Woo Categories', flavor: 'woocommerce', markup: 'jsonld', kind: 'woocommerce', twist: 'none', defaultSize: 450, htmlPageSize: 24, sitemapChildSize: 1000 },
-  { host: 'woo-robots.test', name: 'Woo Robots', flavor: 'woocommerce', markup: 'jsonld', kind: 'woocommerce', twist: 'robots-forbid-api', defaultSize: 250, htmlPageSize: 24, sitemapChildSize: 1000 },
-  { host: 'sitemap-only.test', name: 'Sitemap Only', flavor: 'generic', markup: 'jsonld', kind: 'sitemap', twist: 'none', defaultSize: 1200, htmlPageSize: 48, sitemapChildSize: 500 },
-  { host: 'html-only.test', name: 'HTML Only', flavor: 'generic', markup: 'jsonld', kind: 'html', twist: 'none', defaultSize: 300, htmlPageSize: 24, sitemapChildSize: 500 },
+  {
+    host: 'shopify-collections.test',
+    name: 'Shopify Collections',
+    flavor: 'shopify',
+    markup: 'jsonld',
+    kind: 'shopify',
+    twist: 'none',
+    defaultSize: 1200,
+    htmlPageSize: 48,
+    sitemapChildSize: 5000,
+  },
+  {
+    host: 'shopify-huge.test',
+    name: 'Shopify Huge',
+    flavor: 'shopify',
+    markup: 'jsonld',
+    kind: 'shopify',
+    twist: 'none',
+    defaultSize: 100_000,
+    htmlPageSize: 48,
+    sitemapChildSize: 5000,
+  },
+  {
+    host: 'shopify-locked.test',
+    name: 'Shopify Locked',
+    flavor: 'shopify',
+    markup: 'jsonld',
+    kind: 'shopify',
+    twist: 'api-locked',
+    defaultSize: 300,
+    htmlPageSize: 48,
+    sitemapChildSize: 5000,
+  },
+  {
+    host: 'shopify-robots.test',
+    name: 'Shopify Robots',
+    flavor: 'shopify',
+    markup: 'jsonld',
+    kind: 'shopify',
+    twist: 'robots-forbid-api',
+    defaultSize: 300,
+    htmlPageSize: 48,
+    sitemapChildSize: 5000,
+  },
+  {
+    host: 'shopify-throttled.test',
+    name: 'Shopify Throttled',
+    flavor: 'shopify',
+    markup: 'jsonld',
+    kind: 'shopify',
+    twist: 'throttled',
+    defaultSize: 600,
+    htmlPageSize: 48,
+    sitemapChildSize: 5000,
+  },
+  {
+    host: 'shopify-repeating.test',
+    name: 'Shopify Repeating',
+    flavor: 'shopify',
+    markup: 'jsonld',
+    kind: 'shopify',
+    twist: 'repeating-pages',
+    defaultSize: 600,
+    htmlPageSize: 48,
+    sitemapChildSize: 5000,
+  },
+  {
+    host: 'woo-categories.test',
+    name: 'Woo Categories',
+    flavor: 'woocommerce',
+    markup: 'jsonld',
+    kind: 'woocommerce',
+    twist: 'none',
+    defaultSize: 450,
+    htmlPageSize: 24,
+    sitemapChildSize: 1000,
+  },
+  {
+    host: 'woo-robots.test',
+    name: 'Woo Robots',
+    flavor: 'woocommerce',
+    markup: 'jsonld',
+    kind: 'woocommerce',
+    twist: 'robots-forbid-api',
+    defaultSize: 250,
+    htmlPageSize: 24,
+    sitemapChildSize: 1000,
+  },
+  {
+    host: 'sitemap-only.test',
+    name: 'Sitemap Only',
+    flavor: 'generic',
+    markup: 'jsonld',
+    kind: 'sitemap',
+    twist: 'none',
+    defaultSize: 1200,
+    htmlPageSize: 48,
+    sitemapChildSize: 500,
+  },
+  {
+    host: 'html-only.test',
+    name: 'HTML Only',
+    flavor: 'generic',
+    markup: 'jsonld',
+    kind: 'html',
+    twist: 'none',
+    defaultSize: 300,
+    htmlPageSize: 24,
+    sitemapChildSize: 500,
+  },
 ];
 
 /** Products start, start + stride, ... (size of them) before removals. */
@@ -59,9 +159,17 @@ function collectionPlan(n: number): Array<{ handle: string; title: string; rule:
     { handle: 'home-living', title: 'Home & Living', rule: { start: homeStart, stride: 1, size: n - homeStart } },
     { handle: 'sale', title: 'Sale', rule: { start: 1, stride: 3, size: n > 1 ? Math.ceil((n - 1) / 3) : 0 } },
     { handle: 'bestsellers', title: 'Bestsellers', rule: { start: 0, stride: 10, size: Math.ceil(n / 10) } },
-    { handle: 'new-arrivals', title: 'New Arrivals', rule: { start: n - Math.min(37, n), stride: 1, size: Math.min(37, n) } },
+    {
+      handle: 'new-arrivals',
+      title: 'New Arrivals',
+      rule: { start: n - Math.min(37, n), stride: 1, size: Math.min(37, n) },
+    },
     // Exactly one full Shopify page when the store is big enough: the next page is empty.
-    { handle: 'staff-picks', title: 'Staff Picks', rule: { start: staffStart, stride: 2, size: Math.min(250, Math.ceil((n - staffStart) / 2)) } },
+    {
+      handle: 'staff-picks',
+      title: 'Staff Picks',
+      rule: { start: staffStart, stride: 2, size: Math.min(250, Math.ceil((n - staffStart) / 2)) },
+    },
     { handle: 'gift-ideas', title: 'Gift Ideas', rule: { start: Math.floor(n / 2), stride: 1, size: Math.min(1, n) } },
     { handle: 'archive', title: 'Archive', rule: { start: 0, stride: 1, size: 0 } },
   ];
@@ -140,7 +248,12 @@ function disallowFor(spec: CrawlStoreSpec): string[] {
 export function robotsPatternMatches(pattern: string, pathAndQuery: string): boolean {
   const anchored = pattern.endsWith('$');
   const body = anchored ? pattern.slice(0, -1) : pattern;
-  const regex = new RegExp(`^${body.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}${anchored ? '$' : ''}`);
+  const regex = new RegExp(
+    `^${body
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}${anchored ? '$' : ''}`,
+  );
   return regex.test(pathAndQuery);
 }
 
@@ -173,10 +286,15 @@ export function buildCrawlStore(spec: CrawlStoreSpec, size: number, seed: number
   };
 
   const collectionPath = (handle: string) =>
-    spec.kind === 'woocommerce' ? `/product-category/${handle}/` : spec.kind === 'html' ? `/category/${handle}` : `/collections/${handle}`;
+    spec.kind === 'woocommerce'
+      ? `/product-category/${handle}/`
+      : spec.kind === 'html'
+        ? `/category/${handle}`
+        : `/collections/${handle}`;
 
   /** Positions (k) of the removed products that the rule holds, ascending. */
-  const removedPositions = (rule: Rule) => removedSorted.filter((i) => inRule(rule, i)).map((i) => (i - rule.start) / rule.stride);
+  const removedPositions = (rule: Rule) =>
+    removedSorted.filter((i) => inRule(rule, i)).map((i) => (i - rule.start) / rule.stride);
 
   const liveSize = (rule: Rule) => rule.size - (removed.size ? removedPositions(rule).length : 0);
 

@@ -9,7 +9,8 @@ import { shopifyJsonProduct, signals, wooProduct } from './pages';
 
 export type CrawlReply = { status: number; headers?: Record<string, string | string[]>; body?: string | Buffer };
 
-const esc = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const esc = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const JSON_TYPE = 'application/json; charset=utf-8';
 const json = (value: unknown, status = 200, headers: Record<string, string> = {}): CrawlReply => ({
   status,
@@ -21,9 +22,17 @@ const htmlReply = (body: string, status = 200, headers: Record<string, string | 
   headers: { 'content-type': 'text/html; charset=utf-8', ...headers },
   body,
 });
-const xml = (body: string): CrawlReply => ({ status: 200, headers: { 'content-type': 'application/xml; charset=utf-8' }, body });
+const xml = (body: string): CrawlReply => ({
+  status: 200,
+  headers: { 'content-type': 'application/xml; charset=utf-8' },
+  body,
+});
 /** A `.xml.gz` file: gzip bytes as the body, not a Content-Encoding. */
-const gzFile = (body: string): CrawlReply => ({ status: 200, headers: { 'content-type': 'application/x-gzip' }, body: gzipSync(body) });
+const gzFile = (body: string): CrawlReply => ({
+  status: 200,
+  headers: { 'content-type': 'application/x-gzip' },
+  body: gzipSync(body),
+});
 
 const intParam = (value: string | null, fallback: number) => {
   const n = Number(value ?? fallback);
@@ -76,10 +85,19 @@ function card(catalog: CrawlCatalog, product: SimProduct): string {
 
 function homePage(catalog: CrawlCatalog): string {
   const links = catalog.collections
-    .map((c) => `<li class="collection-card"><a href="${esc(c.url.replace(/^https:\/\/[^/]+/, ''))}">${esc(c.title)}</a></li>`)
+    .map(
+      (c) =>
+        `<li class="collection-card"><a href="${esc(c.url.replace(/^https:\/\/[^/]+/, ''))}">${esc(c.title)}</a></li>`,
+    )
     .join('\n');
   const ld = `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'WebSite', name: catalog.store.name, url: `https://${catalog.host}/` })}</script>`;
-  return layout(catalog, catalog.store.name, ld, `<h1>${esc(catalog.store.name)}</h1>\n<ul class="collection-list">${links}</ul>`, 'page-home');
+  return layout(
+    catalog,
+    catalog.store.name,
+    ld,
+    `<h1>${esc(catalog.store.name)}</h1>\n<ul class="collection-list">${links}</ul>`,
+    'page-home',
+  );
 }
 
 /** URL of page n of a collection in the store's own pagination style. */
@@ -93,7 +111,8 @@ function collectionPage(catalog: CrawlCatalog, collection: SimCollection, page: 
   const total = collection.size();
   const pages = Math.max(1, Math.ceil(total / perPage));
   // Shopify answers an empty grid past the end; WordPress and the plain shops answer 404.
-  if (page > pages && catalog.kind !== 'shopify') return htmlReply(layout(catalog, 'Page not found', '', '<h1>404</h1>', 'page-404'), 404);
+  if (page > pages && catalog.kind !== 'shopify')
+    return htmlReply(layout(catalog, 'Page not found', '', '<h1>404</h1>', 'page-404'), 404);
   const products = collection.productIndexes((page - 1) * perPage, perPage).map((i) => catalog.store.product(i));
   const head = [
     `<link rel="canonical" href="${esc(pageUrl(catalog, collection, page))}">`,
@@ -102,7 +121,11 @@ function collectionPage(catalog: CrawlCatalog, collection: SimCollection, page: 
     `<script type="application/ld+json">${JSON.stringify({
       '@context': 'https://schema.org',
       '@type': 'ItemList',
-      itemListElement: products.map((p, k) => ({ '@type': 'ListItem', position: (page - 1) * perPage + k + 1, url: p.url })),
+      itemListElement: products.map((p, k) => ({
+        '@type': 'ListItem',
+        position: (page - 1) * perPage + k + 1,
+        url: p.url,
+      })),
     })}</script>`,
   ].join('\n');
   const rel = (n: number) => pageUrl(catalog, collection, n).replace(/^https:\/\/[^/]+/, '');
@@ -142,7 +165,9 @@ function productChild(catalog: CrawlCatalog, n: number): string | null {
   for (let i = start; i < Math.min(catalog.store.productCount, start + size); i++) {
     if (!catalog.isListed(i)) continue;
     const p = catalog.store.product(i);
-    rows.push(`<url><loc>${esc(p.url)}</loc><lastmod>2024-05-${String(1 + catalog.revision(i)).padStart(2, '0')}</lastmod><image:image><image:loc>${esc(p.images[0].url)}</image:loc></image:image></url>`);
+    rows.push(
+      `<url><loc>${esc(p.url)}</loc><lastmod>2024-05-${String(1 + catalog.revision(i)).padStart(2, '0')}</lastmod><image:image><image:loc>${esc(p.images[0].url)}</image:loc></image:image></url>`,
+    );
   }
   return urlSet(rows, true);
 }
@@ -151,7 +176,11 @@ const collectionsSitemap = (catalog: CrawlCatalog) =>
   urlSet(catalog.collections.map((c) => `<url><loc>${esc(c.url)}</loc><changefreq>daily</changefreq></url>`));
 
 const pagesSitemap = (catalog: CrawlCatalog) =>
-  urlSet([catalog.store.nonProductUrls.home, catalog.store.nonProductUrls.blog].map((u) => `<url><loc>${esc(u)}</loc></url>`));
+  urlSet(
+    [catalog.store.nonProductUrls.home, catalog.store.nonProductUrls.blog].map(
+      (u) => `<url><loc>${esc(u)}</loc></url>`,
+    ),
+  );
 
 function sitemapRoute(catalog: CrawlCatalog, pathname: string): CrawlReply | null {
   const base = `https://${catalog.host}`;
@@ -160,7 +189,13 @@ function sitemapRoute(catalog: CrawlCatalog, pathname: string): CrawlReply | nul
   switch (catalog.kind) {
     case 'shopify': {
       if (pathname === '/sitemap.xml') {
-        return xml(sitemapIndex([...numbers.map((n) => `${base}/sitemap_products_${n}.xml`), `${base}/sitemap_collections_1.xml`, `${base}/sitemap_pages_1.xml`]));
+        return xml(
+          sitemapIndex([
+            ...numbers.map((n) => `${base}/sitemap_products_${n}.xml`),
+            `${base}/sitemap_collections_1.xml`,
+            `${base}/sitemap_pages_1.xml`,
+          ]),
+        );
       }
       const child = /^\/sitemap_products_(\d+)\.xml$/.exec(pathname);
       if (child) {
@@ -175,7 +210,13 @@ function sitemapRoute(catalog: CrawlCatalog, pathname: string): CrawlReply | nul
       // Yoast's layout: product-sitemap.xml, product-sitemap2.xml, ...
       const childPath = (n: number) => `/product-sitemap${n === 1 ? '' : n}.xml`;
       if (pathname === '/sitemap.xml' || pathname === '/sitemap_index.xml') {
-        return xml(sitemapIndex([...numbers.map((n) => `${base}${childPath(n)}`), `${base}/product_cat-sitemap.xml`, `${base}/page-sitemap.xml`]));
+        return xml(
+          sitemapIndex([
+            ...numbers.map((n) => `${base}${childPath(n)}`),
+            `${base}/product_cat-sitemap.xml`,
+            `${base}/page-sitemap.xml`,
+          ]),
+        );
       }
       const child = /^\/product-sitemap(\d*)\.xml$/.exec(pathname);
       if (child) {
@@ -188,7 +229,13 @@ function sitemapRoute(catalog: CrawlCatalog, pathname: string): CrawlReply | nul
     }
     case 'sitemap': {
       if (pathname === '/sitemap_index.xml' || pathname === '/sitemap.xml') {
-        return xml(sitemapIndex([...numbers.map((n) => `${base}/sitemaps/products-${n}.xml.gz`), `${base}/sitemaps/collections-1.xml.gz`, `${base}/sitemaps/pages-1.xml`]));
+        return xml(
+          sitemapIndex([
+            ...numbers.map((n) => `${base}/sitemaps/products-${n}.xml.gz`),
+            `${base}/sitemaps/collections-1.xml.gz`,
+            `${base}/sitemaps/pages-1.xml`,
+          ]),
+        );
       }
       const child = /^\/sitemaps\/products-(\d+)\.xml\.gz$/.exec(pathname);
       if (child) {
@@ -224,7 +271,11 @@ function shopifyRoute(catalog: CrawlCatalog, url: URL, attempt: number, retryAft
     return json({ errors: '[API] Invalid API key or access token (unrecognized login or wrong password)' }, 401);
   }
   if (listing && catalog.twist === 'throttled' && attempt === 1) {
-    return json({ errors: 'Exceeded 2 calls per second for api client. Reduce request rates to resume uninterrupted service.' }, 429, { 'retry-after': String(retryAfterSeconds) });
+    return json(
+      { errors: 'Exceeded 2 calls per second for api client. Reduce request rates to resume uninterrupted service.' },
+      429,
+      { 'retry-after': String(retryAfterSeconds) },
+    );
   }
   if (productJson) {
     const index = indexOfHandle(catalog, `/products/${productJson[1]}`);
@@ -268,17 +319,31 @@ function wooRoute(catalog: CrawlCatalog, url: URL): CrawlReply | null {
   const { pathname, searchParams } = url;
   const prefix = '/wp-json/wc/store/v1/products';
   if (!pathname.startsWith(prefix)) return null;
-  const categoriesOf = (index: number) => catalog.collectionsOf(index).map((c) => ({ id: c.id, name: c.title, slug: c.handle, link: c.url }));
+  const categoriesOf = (index: number) =>
+    catalog.collectionsOf(index).map((c) => ({ id: c.id, name: c.title, slug: c.handle, link: c.url }));
   if (pathname === `${prefix}/categories`) {
     return json(
-      catalog.collections.map((c) => ({ id: c.id, name: c.title, slug: c.handle, description: '', parent: 0, count: c.size(), image: null, review_count: 0, permalink: c.url })),
+      catalog.collections.map((c) => ({
+        id: c.id,
+        name: c.title,
+        slug: c.handle,
+        description: '',
+        parent: 0,
+        count: c.size(),
+        image: null,
+        review_count: 0,
+        permalink: c.url,
+      })),
     );
   }
   const single = /^\/wp-json\/wc\/store\/v1\/products\/(\d+)$/.exec(pathname);
   if (single) {
     const index = Number(single[1]) - 100;
     if (!catalog.isListed(index)) {
-      return json({ code: 'woocommerce_rest_product_invalid_id', message: 'Invalid product ID.', data: { status: 404 } }, 404);
+      return json(
+        { code: 'woocommerce_rest_product_invalid_id', message: 'Invalid product ID.', data: { status: 404 } },
+        404,
+      );
     }
     return json(wooProduct(catalog.store, catalog.store.product(index), categoriesOf(index)));
   }
@@ -287,7 +352,11 @@ function wooRoute(catalog: CrawlCatalog, url: URL): CrawlReply | null {
   if (perPage < 1 || perPage > 100) {
     // As WordPress validates it: per_page is 1..100, never clamped.
     return json(
-      { code: 'rest_invalid_param', message: 'Invalid parameter(s): per_page', data: { status: 400, params: { per_page: 'per_page must be between 1 (inclusive) and 100 (inclusive)' } } },
+      {
+        code: 'rest_invalid_param',
+        message: 'Invalid parameter(s): per_page',
+        data: { status: 400, params: { per_page: 'per_page must be between 1 (inclusive) and 100 (inclusive)' } },
+      },
       400,
     );
   }
@@ -326,18 +395,37 @@ function indexOfHandle(catalog: CrawlCatalog, pathname: string): number | null {
   if (!match) return null;
   const index = Number(match[1]);
   if (index >= catalog.store.productCount) return null;
-  return catalog.store.productPath(index) === pathname || `${catalog.store.productPath(index)}/` === pathname ? index : null;
+  return catalog.store.productPath(index) === pathname || `${catalog.store.productPath(index)}/` === pathname
+    ? index
+    : null;
 }
 
 /**
  * A crawl store's reply, or null when the shared routes of server.ts serve the path (product
  * pages of listed products, Shopify product JSON, blog, cart, search, images).
  */
-export function crawlRoute(catalog: CrawlCatalog, url: URL, attempt: number, retryAfterSeconds: number): CrawlReply | null {
+export function crawlRoute(
+  catalog: CrawlCatalog,
+  url: URL,
+  attempt: number,
+  retryAfterSeconds: number,
+): CrawlReply | null {
   const { pathname, searchParams } = url;
-  const notFound = () => htmlReply(layout(catalog, 'Page not found', '', '<h1>404</h1><p>The page you were looking for does not exist.</p>', 'page-404'), 404);
-  if (pathname === '/robots.txt') return { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: robotsTxt(catalog) };
-  if (/^\/(sitemap|product-sitemap|product_cat-sitemap|page-sitemap|sitemaps\/)/.test(pathname)) return sitemapRoute(catalog, pathname) ?? notFound();
+  const notFound = () =>
+    htmlReply(
+      layout(
+        catalog,
+        'Page not found',
+        '',
+        '<h1>404</h1><p>The page you were looking for does not exist.</p>',
+        'page-404',
+      ),
+      404,
+    );
+  if (pathname === '/robots.txt')
+    return { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: robotsTxt(catalog) };
+  if (/^\/(sitemap|product-sitemap|product_cat-sitemap|page-sitemap|sitemaps\/)/.test(pathname))
+    return sitemapRoute(catalog, pathname) ?? notFound();
   if (pathname === '/' && !searchParams.has('s') && !searchParams.has('q')) return htmlReply(homePage(catalog));
 
   if (catalog.kind === 'shopify') {

@@ -96,8 +96,22 @@ ${s.bodyEnd}
 </html>`;
 }
 
-function offerJson(store: StoreModel, product: SimProduct, price: number, available: boolean, sku: string, url: string) {
-  return { '@type': 'Offer', price: price.toFixed(2), priceCurrency: store.priceStyle.currency, availability: availabilityUrl(available), sku, url };
+function offerJson(
+  store: StoreModel,
+  product: SimProduct,
+  price: number,
+  available: boolean,
+  sku: string,
+  url: string,
+) {
+  return {
+    '@type': 'Offer',
+    price: price.toFixed(2),
+    priceCurrency: store.priceStyle.currency,
+    availability: availabilityUrl(available),
+    sku,
+    url,
+  };
 }
 
 function productJsonLd(store: StoreModel, product: SimProduct): Record<string, unknown> {
@@ -115,10 +129,24 @@ function productJsonLd(store: StoreModel, product: SimProduct): Record<string, u
     offers:
       product.variants.length === 1
         ? offerJson(store, product, stale ?? product.price, product.available, product.sku, product.url)
-        : product.variants.map((v) => offerJson(store, product, stale ? v.compareAt! : v.price, v.available, v.sku, `${product.url}?variant=${v.id}`)),
+        : product.variants.map((v) =>
+            offerJson(
+              store,
+              product,
+              stale ? v.compareAt! : v.price,
+              v.available,
+              v.sku,
+              `${product.url}?variant=${v.id}`,
+            ),
+          ),
   };
   if (product.reviews.length) {
-    ld.aggregateRating = { '@type': 'AggregateRating', ratingValue: product.averageRating, reviewCount: product.reviews.length, bestRating: 5 };
+    ld.aggregateRating = {
+      '@type': 'AggregateRating',
+      ratingValue: product.averageRating,
+      reviewCount: product.reviews.length,
+      bestRating: 5,
+    };
     ld.review = product.reviews.map((r) => ({
       '@type': 'Review',
       author: { '@type': 'Person', name: r.author },
@@ -157,7 +185,11 @@ function faqJsonLd(product: SimProduct) {
   return {
     '@context': 'https://schema.org',
     '@type': 'FAQPage',
-    mainEntity: product.faqs.map((f) => ({ '@type': 'Question', name: f.question, acceptedAnswer: { '@type': 'Answer', text: f.answer } })),
+    mainEntity: product.faqs.map((f) => ({
+      '@type': 'Question',
+      name: f.question,
+      acceptedAnswer: { '@type': 'Answer', text: f.answer },
+    })),
   };
 }
 
@@ -215,7 +247,10 @@ function openGraphMeta(store: StoreModel, product: SimProduct): string {
 
 export function renderProductPage(store: StoreModel, product: SimProduct, related: SimProduct[]): string {
   const fmt = store.priceStyle.format;
-  const head: string[] = [`<link rel="canonical" href="${esc(product.url)}">`, `<meta name="description" content="${esc(product.description)}">`];
+  const head: string[] = [
+    `<link rel="canonical" href="${esc(product.url)}">`,
+    `<meta name="description" content="${esc(product.description)}">`,
+  ];
   const blocks: string[] = [];
   const ldScript = (value: unknown) => `<script type="application/ld+json">${scriptJson(value)}</script>`;
   switch (store.markup) {
@@ -243,16 +278,27 @@ export function renderProductPage(store: StoreModel, product: SimProduct, relate
 
   const options = product.options
     .map(
-      (o, k) => `<label>${esc(o.name)} <select name="option${k + 1}" data-option-name="${esc(o.name)}">${o.values
-        .map((v) => `<option value="${esc(v)}">${esc(v)}</option>`)
-        .join('')}</select></label>`,
+      (o, k) =>
+        `<label>${esc(o.name)} <select name="option${k + 1}" data-option-name="${esc(o.name)}">${o.values
+          .map((v) => `<option value="${esc(v)}">${esc(v)}</option>`)
+          .join('')}</select></label>`,
     )
     .join('\n');
-  const variantJson = product.variants.map((v) => ({ id: v.id, sku: v.sku, title: v.title, options: v.optionValues, price: v.price, available: v.available }));
+  const variantJson = product.variants.map((v) => ({
+    id: v.id,
+    sku: v.sku,
+    title: v.title,
+    options: v.optionValues,
+    price: v.price,
+    available: v.available,
+  }));
   const compare = product.compareAt !== null ? `<s class="price-compare">${esc(fmt(product.compareAt))}</s>` : '';
   const reviews = product.reviews.length
     ? `<section class="reviews"><h2>Reviews (${product.reviews.length})</h2>${product.reviews
-        .map((r) => `<article class="review"><strong>${esc(r.title)}</strong> <span class="rating">${r.rating}/5</span> <span class="author">${esc(r.author)}</span> <time>${r.date}</time><p>${esc(r.body)}</p></article>`)
+        .map(
+          (r) =>
+            `<article class="review"><strong>${esc(r.title)}</strong> <span class="rating">${r.rating}/5</span> <span class="author">${esc(r.author)}</span> <time>${r.date}</time><p>${esc(r.body)}</p></article>`,
+        )
         .join('')}</section>`
     : '';
   const faqs = product.faqs.length
@@ -260,7 +306,10 @@ export function renderProductPage(store: StoreModel, product: SimProduct, relate
     : '';
   const relatedBlock = related.length
     ? `<aside class="related"><h2>You may also like</h2>${related
-        .map((r) => `<div class="related-item"><a href="${esc(r.url)}">${esc(r.title)}</a> <span class="price">${esc(fmt(r.price))}</span></div>`)
+        .map(
+          (r) =>
+            `<div class="related-item"><a href="${esc(r.url)}">${esc(r.title)}</a> <span class="price">${esc(fmt(r.price))}</span></div>`,
+        )
         .join('')}</aside>`
     : '';
   const body = `${blocks.join('\n')}
@@ -284,7 +333,12 @@ ${relatedBlock}`;
   return layout(store, product.title, head.join('\n'), body);
 }
 
-export function renderListingPage(store: StoreModel, heading: string, products: SimProduct[], kind: 'home' | 'category' | 'search'): string {
+export function renderListingPage(
+  store: StoreModel,
+  heading: string,
+  products: SimProduct[],
+  kind: 'home' | 'category' | 'search',
+): string {
   const fmt = store.priceStyle.format;
   const head =
     kind === 'category'
@@ -298,10 +352,17 @@ export function renderListingPage(store: StoreModel, heading: string, products: 
         : '';
   const grid = products
     .map(
-      (p) => `<li class="product-card"><a href="${esc(p.url)}"><img src="${esc(p.images[0].url)}" alt=""><span class="title">${esc(p.title)}</span></a> <span class="price">${esc(fmt(p.price))}</span></li>`,
+      (p) =>
+        `<li class="product-card"><a href="${esc(p.url)}"><img src="${esc(p.images[0].url)}" alt=""><span class="title">${esc(p.title)}</span></a> <span class="price">${esc(fmt(p.price))}</span></li>`,
     )
     .join('\n');
-  return layout(store, heading, head, `<h1>${esc(heading)}</h1>\n<ul class="product-grid">${grid}</ul>`, `page-${kind}`);
+  return layout(
+    store,
+    heading,
+    head,
+    `<h1>${esc(heading)}</h1>\n<ul class="product-grid">${grid}</ul>`,
+    `page-${kind}`,
+  );
 }
 
 export function renderBlogPost(store: StoreModel, featured: SimProduct): string {
@@ -317,11 +378,23 @@ export function renderBlogPost(store: StoreModel, featured: SimProduct): string 
 }
 
 export function renderCart(store: StoreModel): string {
-  return layout(store, 'Your cart', '<meta name="robots" content="noindex">', '<h1>Your cart</h1><p>Your cart is empty.</p><a href="/">Continue shopping</a>', 'page-cart');
+  return layout(
+    store,
+    'Your cart',
+    '<meta name="robots" content="noindex">',
+    '<h1>Your cart</h1><p>Your cart is empty.</p><a href="/">Continue shopping</a>',
+    'page-cart',
+  );
 }
 
 export function renderNotFound(store: StoreModel): string {
-  return layout(store, 'Page not found', '', '<h1>404</h1><p>The page you were looking for does not exist.</p>', 'page-404');
+  return layout(
+    store,
+    'Page not found',
+    '',
+    '<h1>404</h1><p>The page you were looking for does not exist.</p>',
+    'page-404',
+  );
 }
 
 export function botWallPage(): string {
@@ -406,7 +479,11 @@ export function shopifyJsonProduct(product: SimProduct) {
 
 // --- WooCommerce Store API ---
 
-export function wooProduct(store: StoreModel, product: SimProduct, categories?: Array<{ id: number; name: string; slug: string }>) {
+export function wooProduct(
+  store: StoreModel,
+  product: SimProduct,
+  categories?: Array<{ id: number; name: string; slug: string }>,
+) {
   const minor = (n: number) => String(cents(n));
   const prices = (price: number, compareAt: number | null) => ({
     price: minor(price),
@@ -433,7 +510,13 @@ export function wooProduct(store: StoreModel, product: SimProduct, categories?: 
     prices: prices(product.price, product.compareAt),
     average_rating: product.averageRating === null ? '0' : product.averageRating.toFixed(2),
     review_count: product.reviews.length,
-    images: product.images.map((i, k) => ({ id: (product.index + 100) * 10 + k, src: i.url, thumbnail: i.url, alt: i.alt, name: `${product.handle}-${k + 1}.jpg` })),
+    images: product.images.map((i, k) => ({
+      id: (product.index + 100) * 10 + k,
+      src: i.url,
+      thumbnail: i.url,
+      alt: i.alt,
+      name: `${product.handle}-${k + 1}.jpg`,
+    })),
     categories: categories ?? [{ id: 1, name: product.productType, slug: product.productType.toLowerCase() }],
     tags: product.tags.map((t, k) => ({ id: k + 1, name: t, slug: t })),
     brands: [{ id: 1, name: product.brand, slug: product.brand.toLowerCase() }],
@@ -444,12 +527,13 @@ export function wooProduct(store: StoreModel, product: SimProduct, categories?: 
       has_variations: true,
       terms: o.values.map((v, j) => ({ id: j + 1, name: v, slug: v.toLowerCase() })),
     })),
-    variations: product.variants.length > 1
-      ? product.variants.map((v) => ({
-          id: Number(v.id),
-          attributes: product.options.map((o, k) => ({ name: o.name, value: v.optionValues[k].toLowerCase() })),
-        }))
-      : [],
+    variations:
+      product.variants.length > 1
+        ? product.variants.map((v) => ({
+            id: Number(v.id),
+            attributes: product.options.map((o, k) => ({ name: o.name, value: v.optionValues[k].toLowerCase() })),
+          }))
+        : [],
     is_purchasable: true,
     is_in_stock: product.available,
     add_to_cart: { text: 'Add to basket' },
@@ -467,7 +551,11 @@ export const SITEMAP_PAGE_SIZE = 5000;
 
 export function sitemapIndex(store: StoreModel): string {
   const pages = Math.max(1, Math.ceil(store.productCount / SITEMAP_PAGE_SIZE));
-  const entries = Array.from({ length: pages }, (_, k) => `<sitemap><loc>https://${store.host}/sitemap_products_${k + 1}.xml</loc><lastmod>2024-05-01</lastmod></sitemap>`);
+  const entries = Array.from(
+    { length: pages },
+    (_, k) =>
+      `<sitemap><loc>https://${store.host}/sitemap_products_${k + 1}.xml</loc><lastmod>2024-05-01</lastmod></sitemap>`,
+  );
   entries.push(`<sitemap><loc>https://${store.host}/sitemap_pages_1.xml</loc></sitemap>`);
   return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join('\n')}\n</sitemapindex>\n`;
 }
@@ -479,7 +567,9 @@ export function productSitemap(store: StoreModel, page: number): string | null {
   const rows: string[] = [];
   for (let i = start; i < end; i++) {
     const product = store.product(i);
-    rows.push(`<url><loc>${esc(product.url)}</loc><lastmod>2024-05-01</lastmod><changefreq>daily</changefreq><image:image><image:loc>${esc(product.images[0].url)}</image:loc><image:title>${esc(product.title)}</image:title></image:image></url>`);
+    rows.push(
+      `<url><loc>${esc(product.url)}</loc><lastmod>2024-05-01</lastmod><changefreq>daily</changefreq><image:image><image:loc>${esc(product.images[0].url)}</image:loc><image:title>${esc(product.title)}</image:title></image:image></url>`,
+    );
   }
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">\n${rows.join('\n')}\n</urlset>\n`;
 }
@@ -495,4 +585,7 @@ export const PDF_BYTES = Buffer.from(
 );
 
 /** 1x1 transparent PNG for image URLs. */
-export const PIXEL_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+export const PIXEL_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);

@@ -24,7 +24,13 @@ export interface QualityReply {
 
 export const QUALITY_STORE_SPECS: StoreSpec[] = [
   { host: 'shopify-json-only.test', name: 'Json Only Outfitters', flavor: 'shopify', markup: 'jsonld' },
-  { host: 'woo-variable.test', name: 'Variable Woo', flavor: 'woocommerce', markup: 'jsonld', priceStyle: PRICE_STYLES.gbp },
+  {
+    host: 'woo-variable.test',
+    name: 'Variable Woo',
+    flavor: 'woocommerce',
+    markup: 'jsonld',
+    priceStyle: PRICE_STYLES.gbp,
+  },
   { host: 'logo-heading.test', name: 'Logo Heading Goods', flavor: 'generic', markup: 'dom' },
   { host: 'title-only.test', name: 'Title Only Supply', flavor: 'generic', markup: 'dom' },
   { host: 'local-prices.test', name: 'Local Prices', flavor: 'generic', markup: 'dom' },
@@ -33,10 +39,20 @@ export const QUALITY_STORE_SPECS: StoreSpec[] = [
 
 export const QUALITY_HOSTS: ReadonlySet<string> = new Set(QUALITY_STORE_SPECS.map((s) => s.host));
 
-const esc = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const ld = (value: unknown) => `<script type="application/ld+json">${JSON.stringify(value).replace(/<\//g, '<\\/')}</script>`;
-const html = (body: string, headers: Record<string, string | string[]> = {}): QualityReply => ({ status: 200, headers: { 'content-type': 'text/html; charset=utf-8', ...headers }, body });
-const json = (value: unknown, status = 200): QualityReply => ({ status, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(value) });
+const esc = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const ld = (value: unknown) =>
+  `<script type="application/ld+json">${JSON.stringify(value).replace(/<\//g, '<\\/')}</script>`;
+const html = (body: string, headers: Record<string, string | string[]> = {}): QualityReply => ({
+  status: 200,
+  headers: { 'content-type': 'text/html; charset=utf-8', ...headers },
+  body,
+});
+const json = (value: unknown, status = 200): QualityReply => ({
+  status,
+  headers: { 'content-type': 'application/json; charset=utf-8' },
+  body: JSON.stringify(value),
+});
 const usd = (n: number) => `$${n.toFixed(2)}`;
 const availabilityUrl = (available: boolean) => `https://schema.org/${available ? 'InStock' : 'OutOfStock'}`;
 
@@ -57,8 +73,13 @@ ${body}
 
 // --- local currencies -------------------------------------------------------------------------
 
-const FULL_WIDTH = (text: string) => text.replace(/[0-9,.]/g, (c) => String.fromCharCode(c === ',' ? 0xff0c : c === '.' ? 0xff0e : 0xff10 + Number(c)));
-const ARABIC_INDIC = (text: string) => text.replace(/[0-9]/g, (c) => String.fromCharCode(0x660 + Number(c))).replace(/\./g, '\u066b').replace(/,/g, '\u066c');
+const FULL_WIDTH = (text: string) =>
+  text.replace(/[0-9,.]/g, (c) => String.fromCharCode(c === ',' ? 0xff0c : c === '.' ? 0xff0e : 0xff10 + Number(c)));
+const ARABIC_INDIC = (text: string) =>
+  text
+    .replace(/[0-9]/g, (c) => String.fromCharCode(0x660 + Number(c)))
+    .replace(/\./g, '\u066b')
+    .replace(/,/g, '\u066c');
 const group = (n: number, sep: string) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, sep);
 const decimal = (n: number, thousands: string, mark: string) => {
   const [whole, cents] = n.toFixed(2).split('.');
@@ -82,19 +103,75 @@ interface LocalStyle {
 
 /** One local style per product index (index modulo the list): the spec's countries' scripts. */
 export const LOCAL_STYLES: LocalStyle[] = [
-  { currency: 'JPY', lang: 'ja', rate: 150, whole: true, format: (n) => `￥${FULL_WIDTH(group(n, ','))}`, buy: 'カートに入れる' },
-  { currency: 'JPY', lang: 'ja', rate: 150, whole: true, format: (n) => `${group(n, ',')}円（税込）`, buy: '購入手続きへ' },
+  {
+    currency: 'JPY',
+    lang: 'ja',
+    rate: 150,
+    whole: true,
+    format: (n) => `￥${FULL_WIDTH(group(n, ','))}`,
+    buy: 'カートに入れる',
+  },
+  {
+    currency: 'JPY',
+    lang: 'ja',
+    rate: 150,
+    whole: true,
+    format: (n) => `${group(n, ',')}円（税込）`,
+    buy: '購入手続きへ',
+  },
   { currency: 'KRW', lang: 'ko', rate: 1300, whole: true, format: (n) => `${group(n, ',')}원`, buy: '장바구니 담기' },
-  { currency: 'RUB', lang: 'ru', rate: 90, whole: true, format: (n) => `${group(n, '\u00a0')}\u00a0₽`, buy: 'В корзину' },
-  { currency: 'PLN', lang: 'pl', rate: 4, whole: false, format: (n) => `${decimal(n, '\u00a0', ',')} zł`, buy: 'Dodaj do koszyka' },
+  {
+    currency: 'RUB',
+    lang: 'ru',
+    rate: 90,
+    whole: true,
+    format: (n) => `${group(n, '\u00a0')}\u00a0₽`,
+    buy: 'В корзину',
+  },
+  {
+    currency: 'PLN',
+    lang: 'pl',
+    rate: 4,
+    whole: false,
+    format: (n) => `${decimal(n, '\u00a0', ',')} zł`,
+    buy: 'Dodaj do koszyka',
+  },
   { currency: 'CZK', lang: 'cs', rate: 23, whole: true, format: (n) => `${group(n, ' ')} Kč`, buy: 'Vložit do košíku' },
   { currency: 'THB', lang: 'th', rate: 35, whole: true, format: (n) => `฿${group(n, ',')}`, buy: 'หยิบใส่ตะกร้า' },
-  { currency: 'VND', lang: 'vi', rate: 25000, whole: true, format: (n) => `${group(n, '.')}₫`, buy: 'Thêm vào giỏ hàng' },
+  {
+    currency: 'VND',
+    lang: 'vi',
+    rate: 25000,
+    whole: true,
+    format: (n) => `${group(n, '.')}₫`,
+    buy: 'Thêm vào giỏ hàng',
+  },
   { currency: 'INR', lang: 'hi', rate: 83, whole: true, format: (n) => `₹${indian(n)}`, buy: 'कार्ट में जोड़ें' },
-  { currency: 'TRY', lang: 'tr', rate: 32, whole: false, format: (n) => `${decimal(n, '.', ',')} TL`, buy: 'Sepete Ekle' },
+  {
+    currency: 'TRY',
+    lang: 'tr',
+    rate: 32,
+    whole: false,
+    format: (n) => `${decimal(n, '.', ',')} TL`,
+    buy: 'Sepete Ekle',
+  },
   { currency: 'UAH', lang: 'uk', rate: 40, whole: true, format: (n) => `${group(n, ' ')} грн`, buy: 'Купити' },
-  { currency: 'BRL', lang: 'pt-BR', rate: 5, whole: false, format: (n) => `R$ ${decimal(n, '.', ',')}`, buy: 'Comprar agora' },
-  { currency: 'SAR', lang: 'ar', rate: 3.75, whole: false, format: (n) => `${ARABIC_INDIC(n.toFixed(2))} ر.س`, buy: 'أضف إلى السلة' },
+  {
+    currency: 'BRL',
+    lang: 'pt-BR',
+    rate: 5,
+    whole: false,
+    format: (n) => `R$ ${decimal(n, '.', ',')}`,
+    buy: 'Comprar agora',
+  },
+  {
+    currency: 'SAR',
+    lang: 'ar',
+    rate: 3.75,
+    whole: false,
+    format: (n) => `${ARABIC_INDIC(n.toFixed(2))} ر.س`,
+    buy: 'أضف إلى السلة',
+  },
   { currency: 'HUF', lang: 'hu', rate: 360, whole: true, format: (n) => `${group(n, ' ')} Ft`, buy: 'Kosárba' },
   { currency: 'ILS', lang: 'he', rate: 3.7, whole: false, format: (n) => `₪${decimal(n, ',', '.')}`, buy: 'הוספה לסל' },
   { currency: 'TWD', lang: 'zh-TW', rate: 32, whole: true, format: (n) => `NT$${group(n, ',')}`, buy: '加入購物車' },
@@ -113,10 +190,19 @@ export function localPrice(product: SimProduct): { amount: number; currency: str
 // --- title-only ---------------------------------------------------------------------------------
 
 /** The <title> and og:title of a title-only page: the shop's name after or before the product's. */
-export function titleOnlyTitles(store: StoreModel, product: SimProduct): { title: string; ogTitle: string; siteName: string | null } {
+export function titleOnlyTitles(
+  store: StoreModel,
+  product: SimProduct,
+): { title: string; ogTitle: string; siteName: string | null } {
   const k = product.index % 3;
-  if (k === 0) return { title: `${product.title} | ${store.name}`, ogTitle: `${product.title} | ${store.name}`, siteName: store.name };
-  if (k === 1) return { title: `${store.name} – ${product.title}`, ogTitle: `${store.name} – ${product.title}`, siteName: null };
+  if (k === 0)
+    return {
+      title: `${product.title} | ${store.name}`,
+      ogTitle: `${product.title} | ${store.name}`,
+      siteName: store.name,
+    };
+  if (k === 1)
+    return { title: `${store.name} – ${product.title}`, ogTitle: `${store.name} – ${product.title}`, siteName: null };
   return { title: `${product.title} - ${store.name}`, ogTitle: product.title, siteName: null };
 }
 
@@ -126,7 +212,14 @@ const buyForm = (product: SimProduct, label = 'Add to cart') =>
   `<form class="buy" action="/cart/add" method="post"><input type="hidden" name="id" value="${product.variants[0].id}"><button type="submit" ${product.available ? '' : 'disabled'}>${esc(label)}</button></form>`;
 
 function shopifyJsonOnlyPage(store: StoreModel, product: SimProduct): string {
-  const offers = product.variants.map((v) => ({ '@type': 'Offer', sku: v.sku, price: v.price.toFixed(2), priceCurrency: store.priceStyle.currency, availability: availabilityUrl(v.available), url: `${product.url}?variant=${v.id}` }));
+  const offers = product.variants.map((v) => ({
+    '@type': 'Offer',
+    sku: v.sku,
+    price: v.price.toFixed(2),
+    priceCurrency: store.priceStyle.currency,
+    availability: availabilityUrl(v.available),
+    url: `${product.url}?variant=${v.id}`,
+  }));
   const head = `<link rel="preconnect" href="https://cdn.shopify.com"><script>window.Shopify = window.Shopify || {}; Shopify.shop = "${store.host}"; Shopify.currency = {"active":"${store.priceStyle.currency}","rate":"1.0"};</script>
 ${ld({ '@context': 'https://schema.org', '@type': 'Product', name: product.title, brand: { '@type': 'Brand', name: product.brand }, url: product.url, image: product.images.map((i) => i.url), offers })}`;
   const body = `<div id="shopify-section-product" class="shopify-section"><div class="product">
@@ -154,7 +247,10 @@ function wooVariablePage(store: StoreModel, product: SimProduct): string {
   }));
   const dataAttr = product.variants.length > 1 && useVariationData ? esc(JSON.stringify(variations)) : 'false';
   const selects = product.options
-    .map((o) => `<tr><th class="label"><label for="pa_${o.name.toLowerCase()}">${esc(o.name)}</label></th><td class="value"><select id="pa_${o.name.toLowerCase()}" name="${attr(o.name)}" data-attribute_name="${attr(o.name)}"><option value="">Choose an option</option>${o.values.map((v) => `<option value="${esc(v.toLowerCase())}">${esc(v)}</option>`).join('')}</select></td></tr>`)
+    .map(
+      (o) =>
+        `<tr><th class="label"><label for="pa_${o.name.toLowerCase()}">${esc(o.name)}</label></th><td class="value"><select id="pa_${o.name.toLowerCase()}" name="${attr(o.name)}" data-attribute_name="${attr(o.name)}"><option value="">Choose an option</option>${o.values.map((v) => `<option value="${esc(v.toLowerCase())}">${esc(v)}</option>`).join('')}</select></td></tr>`,
+    )
     .join('');
   const low = Math.min(...product.variants.map((v) => v.price));
   const high = Math.max(...product.variants.map((v) => v.price));
@@ -173,7 +269,12 @@ function wooVariablePage(store: StoreModel, product: SimProduct): string {
             name: `${product.title} - ${v.optionValues.join(', ')}`,
             sku: v.sku,
             ...Object.fromEntries(product.options.map((o, k) => [o.name.toLowerCase(), v.optionValues[k]])),
-            offers: { '@type': 'Offer', price: v.price.toFixed(2), priceCurrency: 'GBP', availability: availabilityUrl(v.available) },
+            offers: {
+              '@type': 'Offer',
+              price: v.price.toFixed(2),
+              priceCurrency: 'GBP',
+              availability: availabilityUrl(v.available),
+            },
           })),
         }
       : {
@@ -183,10 +284,20 @@ function wooVariablePage(store: StoreModel, product: SimProduct): string {
           sku: product.sku,
           url: product.url,
           brand: { '@type': 'Brand', name: product.brand },
-          offers: [{ '@type': 'AggregateOffer', lowPrice: low.toFixed(2), highPrice: high.toFixed(2), offerCount: product.variants.length, priceCurrency: 'GBP', availability: availabilityUrl(product.available) }],
+          offers: [
+            {
+              '@type': 'AggregateOffer',
+              lowPrice: low.toFixed(2),
+              highPrice: high.toFixed(2),
+              offerCount: product.variants.length,
+              priceCurrency: 'GBP',
+              availability: availabilityUrl(product.available),
+            },
+          ],
         };
   const head = `<link rel="stylesheet" href="https://${store.host}/wp-content/plugins/woocommerce/assets/css/woocommerce.css"><meta name="generator" content="WooCommerce 8.9.1">${ld(structured)}`;
-  const priceHtml = low === high ? `${symbol}${low.toFixed(2)}` : `${symbol}${low.toFixed(2)} – ${symbol}${high.toFixed(2)}`;
+  const priceHtml =
+    low === high ? `${symbol}${low.toFixed(2)}` : `${symbol}${low.toFixed(2)} – ${symbol}${high.toFixed(2)}`;
   const body = `<div id="product-${id}" class="product type-product post-${id} ${product.variants.length > 1 ? 'product-type-variable' : 'product-type-simple'}">
 <h1 class="product_title entry-title">${esc(product.title)}</h1>
 <p class="price"><span class="woocommerce-Price-amount amount"><bdi>${esc(priceHtml)}</bdi></span></p>
@@ -196,7 +307,13 @@ function wooVariablePage(store: StoreModel, product: SimProduct): string {
 </form>
 <div class="product_meta"><span class="sku_wrapper">SKU: <span class="sku">${esc(product.sku)}</span></span></div>
 </div>`;
-  return page('en-GB', `${product.title} – ${store.name}`, head, body, `product-template-default single single-product postid-${id} woocommerce woocommerce-page`);
+  return page(
+    'en-GB',
+    `${product.title} – ${store.name}`,
+    head,
+    body,
+    `product-template-default single single-product postid-${id} woocommerce woocommerce-page`,
+  );
 }
 
 function logoHeadingPage(store: StoreModel, product: SimProduct): string {
@@ -218,7 +335,11 @@ ${buyForm(product)}
 
 function titleOnlyPage(store: StoreModel, product: SimProduct): string {
   const t = titleOnlyTitles(store, product);
-  const head = [`<meta property="og:title" content="${esc(t.ogTitle)}">`, `<meta property="og:image" content="${esc(product.images[0].url)}">`, t.siteName ? `<meta property="og:site_name" content="${esc(t.siteName)}">` : ''].join('\n');
+  const head = [
+    `<meta property="og:title" content="${esc(t.ogTitle)}">`,
+    `<meta property="og:image" content="${esc(product.images[0].url)}">`,
+    t.siteName ? `<meta property="og:site_name" content="${esc(t.siteName)}">` : '',
+  ].join('\n');
   const body = `<div class="nav"><a href="/">${esc(store.name)}</a></div>
 <div class="item"><img src="${esc(product.images[0].url)}" alt="" width="600" height="600">
 <div class="info"><span class="price">${usd(product.price)}</span>
@@ -255,7 +376,12 @@ function priceCrowdPage(store: StoreModel, product: SimProduct, related: SimProd
     sku: product.sku,
     brand: { '@type': 'Brand', name: product.brand },
     // The theme's markup keeps the regular price while the page shows the sale price.
-    offers: { '@type': 'Offer', price: (was ?? p).toFixed(2), priceCurrency: 'USD', availability: availabilityUrl(product.available) },
+    offers: {
+      '@type': 'Offer',
+      price: (was ?? p).toFixed(2),
+      priceCurrency: 'USD',
+      availability: availabilityUrl(product.available),
+    },
   };
   const unit = Math.round((p / 4) * 100) / 100;
   const wasHtml = was != null ? `<span class="lbl">${wasLabel}</span> <span class="amount">${usd(was)}</span> ` : '';
@@ -275,7 +401,12 @@ ${buyForm(product)}
 }
 
 /** The shop-specific replies of a quality host, or null where the common routes apply. */
-export function qualityRoute(store: StoreModel, url: URL, productIndex: (pathname: string) => number | null, related: (index: number) => SimProduct[]): QualityReply | null {
+export function qualityRoute(
+  store: StoreModel,
+  url: URL,
+  productIndex: (pathname: string) => number | null,
+  related: (index: number) => SimProduct[],
+): QualityReply | null {
   const { pathname } = url;
   if (store.host === 'shopify-json-only.test') {
     const endpoint = /^\/products\/([^/]+)\.(js|json)$/.exec(pathname);
@@ -300,7 +431,8 @@ export function qualityRoute(store: StoreModel, url: URL, productIndex: (pathnam
   const index = productIndex(pathname);
   if (index === null) return null;
   const product = store.product(index);
-  const shopify: Record<string, string> = store.flavor === 'shopify' ? { 'x-shopid': '5550002', 'set-cookie': '_shopify_y=sim; path=/' } : {};
+  const shopify: Record<string, string> =
+    store.flavor === 'shopify' ? { 'x-shopid': '5550002', 'set-cookie': '_shopify_y=sim; path=/' } : {};
   switch (store.host) {
     case 'shopify-json-only.test':
       return html(shopifyJsonOnlyPage(store, product), shopify);

@@ -3,7 +3,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import { buildStore, flakyFailuresFor, listProductUrls, STORE_SPECS, type SimProduct, type StoreModel } from './catalog';
+import {
+  buildStore,
+  flakyFailuresFor,
+  listProductUrls,
+  STORE_SPECS,
+  type SimProduct,
+  type StoreModel,
+} from './catalog';
 import { buildCrawlStore, CRAWL_STORE_SPECS, type CrawlCatalog } from './crawl-catalog';
 import { crawlRoute } from './crawl-routes';
 import { QUALITY_HOSTS, QUALITY_STORE_SPECS, qualityRoute } from './quality-pages';
@@ -100,7 +107,11 @@ const json = (value: unknown, headers: Record<string, string> = {}): Reply => ({
   headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
   body: JSON.stringify(value),
 });
-const xml = (body: string): Reply => ({ status: 200, headers: { 'content-type': 'application/xml; charset=utf-8' }, body });
+const xml = (body: string): Reply => ({
+  status: 200,
+  headers: { 'content-type': 'application/xml; charset=utf-8' },
+  body,
+});
 const redirect = (status: number, location: string): Reply => ({ status, headers: { location }, body: '' });
 
 export async function startStoreSimulator(options: StoreSimulatorOptions = {}): Promise<StoreSimulator> {
@@ -110,7 +121,9 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
   const retryAfterSeconds = options.retryAfterSeconds ?? 1;
   const hugePageBytes = options.hugePageBytes ?? 8 * 1024 * 1024;
   const stores = STORE_SPECS.map((spec) => buildStore(spec, productsPerStore, seed));
-  const catalogs = CRAWL_STORE_SPECS.map((spec) => buildCrawlStore(spec, Math.max(1, options.storeSizes?.[spec.host] ?? spec.defaultSize), seed));
+  const catalogs = CRAWL_STORE_SPECS.map((spec) =>
+    buildCrawlStore(spec, Math.max(1, options.storeSizes?.[spec.host] ?? spec.defaultSize), seed),
+  );
   const catalogByHost = new Map(catalogs.map((c) => [c.host, c]));
   const crawlStores = catalogs.map((c) => c.store);
   // Extraction-quality hosts (quality-pages.ts): reachable and in `hosts`, not in `stores`.
@@ -133,7 +146,10 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
   };
 
   const related = (store: StoreModel, index: number): SimProduct[] =>
-    [1, 2].map((k) => (index + k) % store.productCount).filter((i) => i !== index).map((i) => store.product(i));
+    [1, 2]
+      .map((k) => (index + k) % store.productCount)
+      .filter((i) => i !== index)
+      .map((i) => store.product(i));
 
   /** Product index for a path, verified against the store's own URL layout. */
   function productIndexFor(store: StoreModel, pathname: string): number | null {
@@ -154,7 +170,8 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
       const reply = crawlRoute(catalog, url, attempt, retryAfterSeconds);
       if (reply) return reply;
     }
-    if (pathname === '/robots.txt') return { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: robotsTxt(store) };
+    if (pathname === '/robots.txt')
+      return { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: robotsTxt(store) };
     // Lets tests see exactly what a client sent (User-Agent, Accept-Language, Host).
     if (pathname === '/debug/headers') return json({ headers: req.headers, url: req.url });
 
@@ -163,7 +180,10 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
         if (pathname === '/challenge-200') return html(botWallPage(), 200);
         return html(botWallPage(), 403);
       case 'rate-limited':
-        if (attempt === 1) return html('<h1>Too many requests</h1>', 429, { 'retry-after': searchParams.get('retry_after') ?? String(retryAfterSeconds) });
+        if (attempt === 1)
+          return html('<h1>Too many requests</h1>', 429, {
+            'retry-after': searchParams.get('retry_after') ?? String(retryAfterSeconds),
+          });
         break;
       case 'flaky':
         if (pathname === '/always-down') return html('<h1>Service unavailable</h1>', 503);
@@ -181,7 +201,8 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
         break;
       }
       case 'redirect-private':
-        if (pathname === '/to-metadata') return redirect(302, 'http://169.254.169.254/latest/meta-data/iam/security-credentials/');
+        if (pathname === '/to-metadata')
+          return redirect(302, 'http://169.254.169.254/latest/meta-data/iam/security-credentials/');
         if (pathname === '/to-private') return redirect(302, 'http://10.0.0.5/admin');
         if (pathname === '/to-loopback') return redirect(302, `http://127.0.0.1:${port}/`);
         if (pathname === '/to-ipv6-mapped') return redirect(302, 'http://[::ffff:169.254.169.254]/');
@@ -209,31 +230,66 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
       return body ? xml(body) : html(renderNotFound(store), 404);
     }
     if (pathname === '/sitemap_pages_1.xml') return xml(pagesSitemap(store));
-    if (pathname.startsWith('/cdn/images/')) return { status: 200, headers: { 'content-type': 'image/png' }, body: PIXEL_PNG };
-    const quality = QUALITY_HOSTS.has(store.host) ? qualityRoute(store, url, (p) => productIndexFor(store, p), (i) => related(store, i)) : null;
+    if (pathname.startsWith('/cdn/images/'))
+      return { status: 200, headers: { 'content-type': 'image/png' }, body: PIXEL_PNG };
+    const quality = QUALITY_HOSTS.has(store.host)
+      ? qualityRoute(
+          store,
+          url,
+          (p) => productIndexFor(store, p),
+          (i) => related(store, i),
+        )
+      : null;
     if (quality) return quality;
 
-    const platformReply = store.flavor === 'shopify' ? shopifyRoute(store, url) : store.flavor === 'woocommerce' ? wooRoute(store, url) : null;
+    const platformReply =
+      store.flavor === 'shopify'
+        ? shopifyRoute(store, url)
+        : store.flavor === 'woocommerce'
+          ? wooRoute(store, url)
+          : null;
     if (platformReply) return platformReply;
 
     const headers: Record<string, string | string[]> =
-      store.flavor === 'shopify' ? { 'x-shopid': '5550001', 'x-shopify-stage': 'production', 'set-cookie': '_shopify_y=sim; path=/' } : {};
+      store.flavor === 'shopify'
+        ? { 'x-shopid': '5550001', 'x-shopify-stage': 'production', 'set-cookie': '_shopify_y=sim; path=/' }
+        : {};
     const index = productIndexFor(store, pathname);
-    if (index !== null) return html(renderProductPage(store, store.product(index), related(store, index)), 200, headers);
+    if (index !== null)
+      return html(renderProductPage(store, store.product(index), related(store, index)), 200, headers);
 
     const pages = store.nonProductUrls;
     const pathOf = (u: string) => new URL(u).pathname;
     const firstProducts = (n: number, offset = 0) =>
       Array.from({ length: Math.min(n, store.productCount - offset) }, (_, k) => store.product(offset + k));
     if (pathname === '/' && (searchParams.has('s') || searchParams.has('q'))) {
-      return html(renderListingPage(store, `Search results for "${searchParams.get('s') ?? searchParams.get('q')}"`, firstProducts(6), 'search'), 200, headers);
+      return html(
+        renderListingPage(
+          store,
+          `Search results for "${searchParams.get('s') ?? searchParams.get('q')}"`,
+          firstProducts(6),
+          'search',
+        ),
+        200,
+        headers,
+      );
     }
     if (pathname === '/') return html(renderListingPage(store, store.name, firstProducts(8), 'home'), 200, headers);
     if (pathname === pathOf(pages.category)) {
       const page = Math.max(1, Number(searchParams.get('page') ?? 1) || 1);
-      return html(renderListingPage(store, 'All products', firstProducts(24, Math.min(store.productCount, (page - 1) * 24)), 'category'), 200, headers);
+      return html(
+        renderListingPage(
+          store,
+          'All products',
+          firstProducts(24, Math.min(store.productCount, (page - 1) * 24)),
+          'category',
+        ),
+        200,
+        headers,
+      );
     }
-    if (pathname === pathOf(pages.search)) return html(renderListingPage(store, 'Search results', firstProducts(6), 'search'), 200, headers);
+    if (pathname === pathOf(pages.search))
+      return html(renderListingPage(store, 'Search results', firstProducts(6), 'search'), 200, headers);
     if (pathname === pathOf(pages.blog)) return html(renderBlogPost(store, store.product(0)), 200, headers);
     if (pathname === pathOf(pages.cart)) return html(renderCart(store), 200, headers);
     return html(renderNotFound(store), 404);
@@ -244,7 +300,8 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
     const endpoint = /^\/products\/([^/]+)\.(js|json)$/.exec(pathname);
     if (endpoint) {
       const index = productIndexFor(store, `/products/${endpoint[1]}`);
-      if (index === null) return { status: 404, headers: { 'content-type': 'application/json' }, body: '{"errors":"Not Found"}' };
+      if (index === null)
+        return { status: 404, headers: { 'content-type': 'application/json' }, body: '{"errors":"Not Found"}' };
       const product = store.product(index);
       return json(endpoint[2] === 'js' ? shopifyAjaxProduct(product) : { product: shopifyJsonProduct(product) });
     }
@@ -254,11 +311,22 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
       const page = Math.max(1, Number(searchParams.get('page') ?? 1) || 1);
       const start = (page - 1) * limit;
       const products = [];
-      for (let i = start; i < Math.min(store.productCount, start + limit); i++) products.push(shopifyJsonProduct(store.product(i)));
+      for (let i = start; i < Math.min(store.productCount, start + limit); i++)
+        products.push(shopifyJsonProduct(store.product(i)));
       return json({ products });
     }
     if (pathname === '/collections.json') {
-      return json({ collections: [{ id: 1, handle: 'all', title: 'All products', products_count: store.productCount, published_at: '2024-01-01T00:00:00-05:00' }] });
+      return json({
+        collections: [
+          {
+            id: 1,
+            handle: 'all',
+            title: 'All products',
+            products_count: store.productCount,
+            published_at: '2024-01-01T00:00:00-05:00',
+          },
+        ],
+      });
     }
     return null;
   }
@@ -270,14 +338,22 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
       const page = Math.max(1, Number(searchParams.get('page') ?? 1) || 1);
       const start = (page - 1) * perPage;
       const items = [];
-      for (let i = start; i < Math.min(store.productCount, start + perPage); i++) items.push(wooProduct(store, store.product(i)));
-      return json(items, { 'x-wp-total': String(store.productCount), 'x-wp-totalpages': String(Math.ceil(store.productCount / perPage)) });
+      for (let i = start; i < Math.min(store.productCount, start + perPage); i++)
+        items.push(wooProduct(store, store.product(i)));
+      return json(items, {
+        'x-wp-total': String(store.productCount),
+        'x-wp-totalpages': String(Math.ceil(store.productCount / perPage)),
+      });
     }
     const single = /^\/wp-json\/wc\/store\/v1\/products\/(\d+)$/.exec(pathname);
     if (single) {
       const index = Number(single[1]) - 100;
       if (index < 0 || index >= store.productCount) {
-        return { status: 404, headers: { 'content-type': 'application/json' }, body: '{"code":"woocommerce_rest_product_invalid_id","message":"Invalid product ID.","data":{"status":404}}' };
+        return {
+          status: 404,
+          headers: { 'content-type': 'application/json' },
+          body: '{"code":"woocommerce_rest_product_invalid_id","message":"Invalid product ID.","data":{"status":404}}',
+        };
       }
       return json(wooProduct(store, store.product(index)));
     }
@@ -298,7 +374,10 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
   }
 
   function streamHuge(res: http.ServerResponse, declared: boolean) {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...(declared ? { 'content-length': String(hugePageBytes) } : {}) });
+    res.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      ...(declared ? { 'content-length': String(hugePageBytes) } : {}),
+    });
     const chunk = Buffer.alloc(64 * 1024, 'x');
     let sent = 0;
     const pump = () => {
@@ -314,13 +393,24 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
     pump();
   }
 
-  const emptyCounts = (): RequestCounts => ({ total: 0, robots: 0, sitemap: 0, api: 0, listing: 0, product: 0, asset: 0, other: 0, throttled: 0 });
+  const emptyCounts = (): RequestCounts => ({
+    total: 0,
+    robots: 0,
+    sitemap: 0,
+    api: 0,
+    listing: 0,
+    product: 0,
+    asset: 0,
+    other: 0,
+    throttled: 0,
+  });
   function kindOf(store: StoreModel, pathname: string): Exclude<keyof RequestCounts, 'total' | 'throttled'> {
     if (pathname === '/robots.txt') return 'robots';
     if (/sitemap/.test(pathname)) return 'sitemap';
     if (pathname.startsWith('/wp-json/') || /\.(json|js)$/.test(pathname)) return 'api';
     if (pathname.startsWith('/cdn/')) return 'asset';
-    if (productIndexFor(store, pathname) !== null || productIndexFor(store, pathname.replace(/\/$/, '')) !== null) return 'product';
+    if (productIndexFor(store, pathname) !== null || productIndexFor(store, pathname.replace(/\/$/, '')) !== null)
+      return 'product';
     if (pathname === '/' || /^\/(collections|category|product-category)\//.test(pathname)) return 'listing';
     return 'other';
   }
@@ -342,7 +432,11 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
   }
 
   const handle = (fixedHost: string | null) => (req: http.IncomingMessage, res: http.ServerResponse) => {
-    const hostHeader = fixedHost ?? String(req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
+    const hostHeader =
+      fixedHost ??
+      String(req.headers.host ?? '')
+        .toLowerCase()
+        .replace(/:\d+$/, '');
     const store = byHost.get(hostHeader.replace(/^www\./, ''));
     if (!store) {
       res.writeHead(404, { 'content-type': 'text/plain' });
@@ -366,14 +460,20 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
     if (reply === 'slow-body') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.write('<!DOCTYPE html><html><body>');
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        res.end('</body></html>');
-      }, Number(url.searchParams.get('delay_ms') ?? slowDelayMs));
+      const timer = setTimeout(
+        () => {
+          timers.delete(timer);
+          res.end('</body></html>');
+        },
+        Number(url.searchParams.get('delay_ms') ?? slowDelayMs),
+      );
       timers.add(timer);
       return;
     }
-    const delay = store.behaviour === 'slow' && url.pathname !== '/robots.txt' ? Number(url.searchParams.get('delay_ms') ?? slowDelayMs) : 0;
+    const delay =
+      store.behaviour === 'slow' && url.pathname !== '/robots.txt'
+        ? Number(url.searchParams.get('delay_ms') ?? slowDelayMs)
+        : 0;
     if (delay > 0) {
       const timer = setTimeout(() => {
         timers.delete(timer);

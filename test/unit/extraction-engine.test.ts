@@ -5,11 +5,25 @@ import { describe, expect, it } from 'vitest';
 import { createOfflineEnricher } from '../../lambdas/domain/enrichment';
 import { createExtractor } from '../../lambdas/domain/extraction/engine';
 import type { ExtractOptions } from '../../lambdas/domain/extraction/types';
-import { FetchFailure, type FetchedPage, type FetchFailureKind, type FetchRequest, type PageFetcher } from '../../lambdas/ports/fetcher';
+import {
+  FetchFailure,
+  type FetchedPage,
+  type FetchFailureKind,
+  type FetchRequest,
+  type PageFetcher,
+} from '../../lambdas/ports/fetcher';
 
-const OPTIONS: ExtractOptions = { enableEnrichment: false, enableReviews: false, enableImageTags: false, enableSimilarProducts: false, countryCode: 'gb' };
+const OPTIONS: ExtractOptions = {
+  enableEnrichment: false,
+  enableReviews: false,
+  enableImageTags: false,
+  enableSimilarProducts: false,
+  countryCode: 'gb',
+};
 
-function fetcherOf(route: (request: FetchRequest) => Partial<FetchedPage> | Error): PageFetcher & { requests: FetchRequest[] } {
+function fetcherOf(
+  route: (request: FetchRequest) => Partial<FetchedPage> | Error,
+): PageFetcher & { requests: FetchRequest[] } {
   const requests: FetchRequest[] = [];
   return {
     requests,
@@ -17,7 +31,15 @@ function fetcherOf(route: (request: FetchRequest) => Partial<FetchedPage> | Erro
       requests.push(request);
       const answer = route(request);
       if (answer instanceof Error) throw answer;
-      return { requestedUrl: request.url, finalUrl: request.url, status: 200, headers: {}, contentType: 'text/html', body: '', ...answer };
+      return {
+        requestedUrl: request.url,
+        finalUrl: request.url,
+        status: 200,
+        headers: {},
+        contentType: 'text/html',
+        body: '',
+        ...answer,
+      };
     },
   };
 }
@@ -41,7 +63,10 @@ describe('createExtractor outcomes', () => {
       too_many_redirects: ['other', true],
     };
     for (const [kind, [outcome, retry]] of Object.entries(expected)) {
-      const extract = createExtractor({ fetcher: fetcherOf(() => new FetchFailure(kind as FetchFailureKind, `failed: ${kind}`)), enricher: createOfflineEnricher() });
+      const extract = createExtractor({
+        fetcher: fetcherOf(() => new FetchFailure(kind as FetchFailureKind, `failed: ${kind}`)),
+        enricher: createOfflineEnricher(),
+      });
       const result = await extract('https://shop.example/products/x', OPTIONS);
       expect([result.outcome, result.retry], kind).toEqual([outcome, retry]);
       expect(result.product).toBeNull();
@@ -61,10 +86,16 @@ describe('createExtractor outcomes', () => {
       [503, 'other', true],
     ];
     for (const [status, outcome, retry] of cases) {
-      const extract = createExtractor({ fetcher: fetcherOf(() => ({ status, body: '<h1>x</h1>' })), enricher: createOfflineEnricher() });
+      const extract = createExtractor({
+        fetcher: fetcherOf(() => ({ status, body: '<h1>x</h1>' })),
+        enricher: createOfflineEnricher(),
+      });
       const viaPage = await extract('https://shop.example/products/x', OPTIONS);
       expect([viaPage.outcome, viaPage.retry], `page ${status}`).toEqual([outcome, retry]);
-      const viaFailure = await createExtractor({ fetcher: fetcherOf(() => new FetchFailure('http_status', `HTTP ${status}`, { status })), enricher: createOfflineEnricher() })('https://shop.example/products/x', OPTIONS);
+      const viaFailure = await createExtractor({
+        fetcher: fetcherOf(() => new FetchFailure('http_status', `HTTP ${status}`, { status })),
+        enricher: createOfflineEnricher(),
+      })('https://shop.example/products/x', OPTIONS);
       expect([viaFailure.outcome, viaFailure.retry], `failure ${status}`).toEqual([outcome, retry]);
     }
   });
@@ -72,7 +103,14 @@ describe('createExtractor outcomes', () => {
   it('rejects malformed input before fetching', async () => {
     const fetcher = fetcherOf(() => ({ body: PRODUCT_HTML }));
     const extract = createExtractor({ fetcher, enricher: createOfflineEnricher() });
-    for (const input of ['', 'shop.example/products/x', 'mailto:a@b.c', 'https://user:pw@shop.example/x', 'https://nodot/x', 42 as unknown as string]) {
+    for (const input of [
+      '',
+      'shop.example/products/x',
+      'mailto:a@b.c',
+      'https://user:pw@shop.example/x',
+      'https://nodot/x',
+      42 as unknown as string,
+    ]) {
       const result = await extract(input, OPTIONS);
       expect(result.outcome).toBe('malformed_url');
       expect(result.retry).toBe(false);
@@ -93,25 +131,43 @@ describe('createExtractor outcomes', () => {
   });
 
   it('never reports success with an empty record', async () => {
-    const titleOnly = createExtractor({ fetcher: fetcherOf(() => ({ body: '<html><body><h1>Trail Runner</h1><button>Add to basket</button></body></html>' })), enricher: createOfflineEnricher() });
+    const titleOnly = createExtractor({
+      fetcher: fetcherOf(() => ({
+        body: '<html><body><h1>Trail Runner</h1><button>Add to basket</button></body></html>',
+      })),
+      enricher: createOfflineEnricher(),
+    });
     const result = await titleOnly('https://shop.example/products/trail-runner', OPTIONS);
     expect(result.success).toBe(false);
     expect(['other', 'non_product_url']).toContain(result.outcome);
     expect(result.message.length).toBeGreaterThan(10);
     const blank = createExtractor({ fetcher: fetcherOf(() => ({ body: '   ' })), enricher: createOfflineEnricher() });
     expect((await blank('https://shop.example/products/x', OPTIONS)).outcome).toBe('other');
-    const pdf = createExtractor({ fetcher: fetcherOf(() => ({ body: '%PDF', contentType: 'application/pdf' })), enricher: createOfflineEnricher() });
+    const pdf = createExtractor({
+      fetcher: fetcherOf(() => ({ body: '%PDF', contentType: 'application/pdf' })),
+      enricher: createOfflineEnricher(),
+    });
     expect((await pdf('https://shop.example/products/x', OPTIONS)).outcome).toBe('other');
   });
 
   it('never throws: unexpected fetcher and enricher errors become other/retry', async () => {
-    const broken = createExtractor({ fetcher: fetcherOf(() => new TypeError('socket exploded')), enricher: createOfflineEnricher() });
-    expect(await broken('https://shop.example/products/x', OPTIONS)).toMatchObject({ outcome: 'other', retry: true, product: null });
+    const broken = createExtractor({
+      fetcher: fetcherOf(() => new TypeError('socket exploded')),
+      enricher: createOfflineEnricher(),
+    });
+    expect(await broken('https://shop.example/products/x', OPTIONS)).toMatchObject({
+      outcome: 'other',
+      retry: true,
+      product: null,
+    });
     const badEnricher = createExtractor({
       fetcher: fetcherOf(() => ({ body: PRODUCT_HTML })),
       enricher: { enrich: async () => Promise.reject(new Error('model down')) },
     });
-    const result = await badEnricher('https://shop.example/products/trail-runner', { ...OPTIONS, enableEnrichment: true });
+    const result = await badEnricher('https://shop.example/products/trail-runner', {
+      ...OPTIONS,
+      enableEnrichment: true,
+    });
     expect(result).toMatchObject({ outcome: 'other', retry: true, success: false });
     // Customer-visible: never the raw exception text.
     expect(result.message).not.toContain('model down');

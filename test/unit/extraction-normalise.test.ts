@@ -18,13 +18,32 @@ const read = (rel: string) => {
   return rel.endsWith('.gz') ? gunzipSync(raw).toString('utf8') : raw.toString('utf8');
 };
 
-const SPEC_FIELDS = 'id title description description_html vendor brand url handle is_available attributes price images options variants store_canonical_url store_domain platform platform_id product_type taxonomy_product_category_id taxonomy_product_category_path tags video_url review_count average_rating rating_scale faqs reviews updated_at similar_products affiliate_link'.split(' ');
-const OFF: ExtractOptions = { enableEnrichment: false, enableReviews: false, enableImageTags: false, enableSimilarProducts: false, countryCode: 'us' };
-const ON: ExtractOptions = { enableEnrichment: true, enableReviews: true, enableImageTags: true, enableSimilarProducts: true, countryCode: 'us' };
+const SPEC_FIELDS =
+  'id title description description_html vendor brand url handle is_available attributes price images options variants store_canonical_url store_domain platform platform_id product_type taxonomy_product_category_id taxonomy_product_category_path tags video_url review_count average_rating rating_scale faqs reviews updated_at similar_products affiliate_link'.split(
+    ' ',
+  );
+const OFF: ExtractOptions = {
+  enableEnrichment: false,
+  enableReviews: false,
+  enableImageTags: false,
+  enableSimilarProducts: false,
+  countryCode: 'us',
+};
+const ON: ExtractOptions = {
+  enableEnrichment: true,
+  enableReviews: true,
+  enableImageTags: true,
+  enableSimilarProducts: true,
+  countryCode: 'us',
+};
 const PAGE = 'https://www.shop.example/products/ratio-eight?utm_source=x';
 
 async function ratioEight(options: ExtractOptions) {
-  const candidate = readShopifyProduct(JSON.parse(read('platform-json/shopify/product-js_ratio-eight.json')), PAGE, 'USD')!;
+  const candidate = readShopifyProduct(
+    JSON.parse(read('platform-json/shopify/product-js_ratio-eight.json')),
+    PAGE,
+    'USD',
+  )!;
   const merged = mergeCandidates([candidate], null);
   return normaliseProduct(merged, {
     pageUrl: PAGE,
@@ -102,7 +121,9 @@ describe('full product record', () => {
   });
 
   it('sanitises description HTML', () => {
-    const html = sanitizeDescriptionHtml('<p onclick="x()">Soft <b>cotton</b><script>alert(1)</script><img src=x onerror=y></p><a href="javascript:evil()">x</a>');
+    const html = sanitizeDescriptionHtml(
+      '<p onclick="x()">Soft <b>cotton</b><script>alert(1)</script><img src=x onerror=y></p><a href="javascript:evil()">x</a>',
+    );
     expect(html).toBe('<p>Soft <b>cotton</b></p><a rel="nofollow noopener">x</a>');
   });
 });
@@ -121,7 +142,9 @@ describe('page classification', () => {
   });
 
   it('labels the corpus non-product pages (blogs, news, repositories) as non-product', () => {
-    const labels = JSON.parse(read('page-type-labels/labels.json')) as { pages: Array<{ file: string; url: string; label: string }> };
+    const labels = JSON.parse(read('page-type-labels/labels.json')) as {
+      pages: Array<{ file: string; url: string; label: string }>;
+    };
     const nonProduct = labels.pages.filter((p) => p.label === 'non_product');
     expect(nonProduct.length).toBeGreaterThan(10);
     for (const page of nonProduct) {
@@ -133,7 +156,9 @@ describe('page classification', () => {
 
   it('labels real product pages as products', () => {
     for (const name of ['overstock', 'costco', 'wayfair', 'rejuvenation']) {
-      const expected = JSON.parse(read('metascraper-shopping/expected.json')) as { cases: Array<{ file: string; url: string }> };
+      const expected = JSON.parse(read('metascraper-shopping/expected.json')) as {
+        cases: Array<{ file: string; url: string }>;
+      };
       const c = expected.cases.find((x) => x.file.includes(name))!;
       expect(readProductPage(read(`metascraper-shopping/${c.file}`), c.url).classification.isProduct, name).toBe(true);
     }

@@ -7,7 +7,8 @@ import { readProductPage } from '../../lambdas/domain/extraction/page';
 import { parsePrice } from '../../lambdas/domain/extraction/price';
 import { readShopifyProduct } from '../../lambdas/domain/extraction/readers/platform-json';
 
-const page = (body: string, head = '', lang = 'en') => `<!DOCTYPE html><html lang="${lang}"><head><title>t</title>${head}</head><body>${body}</body></html>`;
+const page = (body: string, head = '', lang = 'en') =>
+  `<!DOCTYPE html><html lang="${lang}"><head><title>t</title>${head}</head><body>${body}</body></html>`;
 
 describe('Shopify .json: a value the source does not carry is unknown', () => {
   const json = {
@@ -35,10 +36,25 @@ describe('Shopify .json: a value the source does not carry is unknown', () => {
   it('the JSON-LD offers of the same SKUs fill availability; the product follows its variants', () => {
     const platform = readShopifyProduct(json, 'https://shop.example/products/tee', 'EUR')!;
     const offers = [
-      { '@type': 'Offer', sku: 'T-S', price: '10.00', priceCurrency: 'EUR', availability: 'https://schema.org/OutOfStock' },
-      { '@type': 'Offer', sku: 'T-M', price: '12.00', priceCurrency: 'EUR', availability: 'https://schema.org/InStock' },
+      {
+        '@type': 'Offer',
+        sku: 'T-S',
+        price: '10.00',
+        priceCurrency: 'EUR',
+        availability: 'https://schema.org/OutOfStock',
+      },
+      {
+        '@type': 'Offer',
+        sku: 'T-M',
+        price: '12.00',
+        priceCurrency: 'EUR',
+        availability: 'https://schema.org/InStock',
+      },
     ];
-    const html = page('<h1>Tee</h1>', `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'Product', name: 'Tee', offers })}</script>`);
+    const html = page(
+      '<h1>Tee</h1>',
+      `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'Product', name: 'Tee', offers })}</script>`,
+    );
     const { analysis } = readProductPage(html, 'https://shop.example/products/tee');
     const merged = mergeCandidates([platform, ...analysis.candidates], analysis.dom);
     expect(merged.variants.map((v) => [v.sku, v.availability])).toEqual([
@@ -52,8 +68,22 @@ describe('Shopify .json: a value the source does not carry is unknown', () => {
 describe('WooCommerce variation data', () => {
   it('data-product_variations gives each variation its SKU, price, stock and shown option values', () => {
     const variations = [
-      { variation_id: 501, sku: 'MUG-RED', display_price: 9.5, display_regular_price: 12, is_in_stock: true, attributes: { attribute_pa_color: 'red' } },
-      { variation_id: 502, sku: 'MUG-BLU', display_price: 9.5, display_regular_price: 9.5, is_in_stock: false, attributes: { attribute_pa_color: 'blue' } },
+      {
+        variation_id: 501,
+        sku: 'MUG-RED',
+        display_price: 9.5,
+        display_regular_price: 12,
+        is_in_stock: true,
+        attributes: { attribute_pa_color: 'red' },
+      },
+      {
+        variation_id: 502,
+        sku: 'MUG-BLU',
+        display_price: 9.5,
+        display_regular_price: 9.5,
+        is_in_stock: false,
+        attributes: { attribute_pa_color: 'blue' },
+      },
     ];
     const body = `<h1>Mug</h1><p class="price">£9.50</p><form class="variations_form cart" data-product_variations="${JSON.stringify(variations).replace(/"/g, '&quot;')}">
 <label for="pa_color">Colour</label><select id="pa_color" name="attribute_pa_color" data-attribute_name="attribute_pa_color"><option value="">Choose an option</option><option value="red">Red</option><option value="blue">Blue</option></select>
@@ -83,11 +113,29 @@ describe('WooCommerce variation data', () => {
       name: 'Mug',
       variesBy: ['https://schema.org/color'],
       hasVariant: [
-        { '@type': 'Product', sku: 'MUG-BLU', color: 'blue', offers: { '@type': 'Offer', price: '9.50', priceCurrency: 'GBP', availability: 'https://schema.org/OutOfStock' } },
-        { '@type': 'Product', sku: 'MUG-RED', color: 'red', offers: { '@type': 'Offer', price: '9.50', priceCurrency: 'GBP', availability: 'https://schema.org/InStock' } },
+        {
+          '@type': 'Product',
+          sku: 'MUG-BLU',
+          color: 'blue',
+          offers: {
+            '@type': 'Offer',
+            price: '9.50',
+            priceCurrency: 'GBP',
+            availability: 'https://schema.org/OutOfStock',
+          },
+        },
+        {
+          '@type': 'Product',
+          sku: 'MUG-RED',
+          color: 'red',
+          offers: { '@type': 'Offer', price: '9.50', priceCurrency: 'GBP', availability: 'https://schema.org/InStock' },
+        },
       ],
     };
-    const { analysis } = readProductPage(page('<h1>Mug</h1>', `<script type="application/ld+json">${JSON.stringify(group)}</script>`), 'https://woo.example/product/mug/');
+    const { analysis } = readProductPage(
+      page('<h1>Mug</h1>', `<script type="application/ld+json">${JSON.stringify(group)}</script>`),
+      'https://woo.example/product/mug/',
+    );
     const merged = mergeCandidates([platform, ...analysis.candidates], analysis.dom);
     expect(merged.variants.map((v) => [v.id, v.sku, v.price, v.currency, v.availability])).toEqual([
       ['501', 'MUG-RED', 9.5, 'GBP', 'InStock'],
@@ -98,10 +146,16 @@ describe('WooCommerce variation data', () => {
 
 describe('titles and headings', () => {
   it('the shop name comes off a document title, before or after', () => {
-    expect(withoutSiteName('Linen Shirt | Acme Goods', 'Acme Goods', 'https://acmegoods.com/p/1', null)).toBe('Linen Shirt');
-    expect(withoutSiteName('Acme Goods – Linen Shirt', null, 'https://www.acme-goods.com/p/1', null)).toBe('Linen Shirt');
+    expect(withoutSiteName('Linen Shirt | Acme Goods', 'Acme Goods', 'https://acmegoods.com/p/1', null)).toBe(
+      'Linen Shirt',
+    );
+    expect(withoutSiteName('Acme Goods – Linen Shirt', null, 'https://www.acme-goods.com/p/1', null)).toBe(
+      'Linen Shirt',
+    );
     expect(withoutSiteName('Air Max 90 - Nike', null, 'https://www.nike.com/t/1', null)).toBe('Air Max 90');
-    expect(withoutSiteName('Linen Shirt - Summer Sale', null, 'https://shop.example/p/1', 'Linen Shirt')).toBe('Linen Shirt');
+    expect(withoutSiteName('Linen Shirt - Summer Sale', null, 'https://shop.example/p/1', 'Linen Shirt')).toBe(
+      'Linen Shirt',
+    );
     // Nothing names the shop: the title stays whole.
     expect(withoutSiteName('Linen Shirt - Blue', null, 'https://shop.example/p/1', null)).toBe('Linen Shirt - Blue');
   });
@@ -133,12 +187,18 @@ describe('plain-text prices and several prices near one another', () => {
 
   it('everyday words are not currency codes, measures and sentences are not prices', () => {
     expect(parsePrice('See all 2 formats and editions').currency).toBeNull();
-    const body = '<div><h1>Lamp</h1><ul><li>Weight: 3.5 pounds</li><li>Final sale items (with prices ending in $.97)</li></ul><button>Add to cart</button></div>';
+    const body =
+      '<div><h1>Lamp</h1><ul><li>Weight: 3.5 pounds</li><li>Final sale items (with prices ending in $.97)</li></ul><button>Add to cart</button></div>';
     expect(readProductPage(page(body), 'https://lamp.example/products/lamp').merged.price).toBeNull();
   });
 
   it('the price paid beats was, unit, instalment, coupon and "also bought" prices, and stale markup', () => {
-    const ld = { '@context': 'https://schema.org', '@type': 'Product', name: 'Hoodie', offers: { '@type': 'Offer', price: '55.99', priceCurrency: 'USD' } };
+    const ld = {
+      '@context': 'https://schema.org',
+      '@type': 'Product',
+      name: 'Hoodie',
+      offers: { '@type': 'Offer', price: '55.99', priceCurrency: 'USD' },
+    };
     const body = `<div class="summary"><h1>Hoodie</h1>
 <div class="prices"><span>Was</span> <span class="amount">$55.99</span> <span class="amount">$43.99</span></div>
 <div><span class="amount">$11.00</span> / 100 g</div>
@@ -146,7 +206,10 @@ describe('plain-text prices and several prices near one another', () => {
 <div>Extra 10% off with code SAVE10: <span class="amount">$39.59</span></div>
 <button>Add to cart</button></div>
 <section class="more"><h2>Customers also bought</h2><div><a href="/p/2">Cap</a> <span class="amount">$5.00</span></div></section>`;
-    const { merged } = readProductPage(page(body, `<script type="application/ld+json">${JSON.stringify(ld)}</script>`), 'https://crowd.example/products/hoodie');
+    const { merged } = readProductPage(
+      page(body, `<script type="application/ld+json">${JSON.stringify(ld)}</script>`),
+      'https://crowd.example/products/hoodie',
+    );
     expect([merged.price, merged.compareAt, merged.currency]).toEqual([43.99, 55.99, 'USD']);
   });
 
@@ -160,8 +223,12 @@ describe('plain-text prices and several prices near one another', () => {
   });
 
   it('brand placeholders are skipped and a "brand:" label prefix is cut', () => {
-    const ld = (brand: string) => `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'Product', name: 'Oven', brand: { '@type': 'Brand', name: brand }, offers: { '@type': 'Offer', price: '109', priceCurrency: 'EUR' } })}</script>`;
+    const ld = (brand: string) =>
+      `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'Product', name: 'Oven', brand: { '@type': 'Brand', name: brand }, offers: { '@type': 'Offer', price: '109', priceCurrency: 'EUR' } })}</script>`;
     expect(readProductPage(page('<h1>Oven</h1>', ld('$metabrand')), 'https://a.example/p/1').merged.brand).toBeNull();
-    expect(readProductPage(page('<h1>Oven</h1>', ld('Ver mais artigos da Marca: Panasonic')), 'https://a.example/p/1').merged.brand).toBe('Panasonic');
+    expect(
+      readProductPage(page('<h1>Oven</h1>', ld('Ver mais artigos da Marca: Panasonic')), 'https://a.example/p/1').merged
+        .brand,
+    ).toBe('Panasonic');
   });
 });

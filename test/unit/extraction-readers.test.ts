@@ -34,10 +34,16 @@ describe('tolerant JSON', () => {
   });
 
   it('recovers the extruct samples with JS comments and control characters', () => {
-    for (const name of ['JSONLD_with_JS_comment', 'JSONLD_with_control_characters', 'JSONLD_with_control_characters_comment']) {
+    for (const name of [
+      'JSONLD_with_JS_comment',
+      'JSONLD_with_control_characters',
+      'JSONLD_with_control_characters_comment',
+    ]) {
       const $ = loadHtml(read(`extruct-samples/custom.invalid/${name}.html`));
       const expected = JSON.parse(read(`extruct-samples/custom.invalid/${name}.jsonld`));
-      const blocks = $('script[type="application/ld+json"]').toArray().map((el) => parseTolerantJson($(el).text()));
+      const blocks = $('script[type="application/ld+json"]')
+        .toArray()
+        .map((el) => parseTolerantJson($(el).text()));
       expect(blocks.filter(Boolean).length).toBe(Array.isArray(expected) ? expected.length : 1);
     }
   });
@@ -63,18 +69,27 @@ describe('JSON-LD', () => {
   });
 
   it('reads isVariantOf products from JSON-LD with // comments and skips URL-only stubs', () => {
-    const separate = readJsonLd(loadHtml(read('google-product-variants/single-page-separate-with-js-comments.html')), 'https://www.example.com/coat');
+    const separate = readJsonLd(
+      loadHtml(read('google-product-variants/single-page-separate-with-js-comments.html')),
+      'https://www.example.com/coat',
+    );
     expect(separate.product!.variants!.length).toBe(3);
     expect(separate.product!.variants!.map((v) => v.options)).toContainEqual([
       ['size', 'large'],
       ['color', 'light blue'],
     ]);
-    const green = readJsonLd(loadHtml(read('google-product-variants/multi-page-separate-green.html')), 'https://www.example.com/coat/green?size=small');
+    const green = readJsonLd(
+      loadHtml(read('google-product-variants/multi-page-separate-green.html')),
+      'https://www.example.com/coat/green?size=small',
+    );
     expect(green.product!.variants!.map((v) => v.sku)).toEqual(['44E01-M11000']);
   });
 
   it('does not treat an event ticket offer as a product', () => {
-    const page = readProductPage(read('extruct-samples/songkick/elysianfields.html'), 'https://www.songkick.com/concerts/elysian-fields');
+    const page = readProductPage(
+      read('extruct-samples/songkick/elysianfields.html'),
+      'https://www.songkick.com/concerts/elysian-fields',
+    );
     expect(page.analysis.jsonLd.product).toBeNull();
     expect(page.classification.isProduct).toBe(false);
   });
@@ -82,7 +97,10 @@ describe('JSON-LD', () => {
 
 describe('microdata', () => {
   it('reads the schema.org Executive Anvil example', () => {
-    const { product } = readMicrodata(loadHtml(read('extruct-samples/misc/product_microdata.html')), 'http://example.com/anvil');
+    const { product } = readMicrodata(
+      loadHtml(read('extruct-samples/misc/product_microdata.html')),
+      'http://example.com/anvil',
+    );
     expect(product!.title).toBe('Executive Anvil');
     expect(product!.price).toBe(119.99);
     expect(product!.currency).toBe('USD');
@@ -90,17 +108,24 @@ describe('microdata', () => {
   });
 
   it('reads several offers of a real page (3-pack and 6-pack)', () => {
-    const { product } = readMicrodata(loadHtml(read('extruct-samples/websites/microdata-with-description.html')), 'https://www.monsterpetsupplies.co.uk/');
+    const { product } = readMicrodata(
+      loadHtml(read('extruct-samples/websites/microdata-with-description.html')),
+      'https://www.monsterpetsupplies.co.uk/',
+    );
     expect(product!.offerPrices).toEqual(expect.arrayContaining([5.29, 9.56]));
     expect(product!.currency).toBe('GBP');
   });
 });
 
 describe('merged page readings on real retail pages', () => {
-  const shopping = (name: string, url: string) => readProductPage(read(`metascraper-shopping/html/${name}.html.gz`), url, { countryCode: 'us' });
+  const shopping = (name: string, url: string) =>
+    readProductPage(read(`metascraper-shopping/html/${name}.html.gz`), url, { countryCode: 'us' });
 
   it('prefers the displayed sale price over stale JSON-LD and keeps the regular one as compare-at (rejuvenation)', () => {
-    const { merged } = shopping('rejuvenation', 'https://www.rejuvenation.com/catalog/products/keystick-wall-sconce-aged-brass');
+    const { merged } = shopping(
+      'rejuvenation',
+      'https://www.rejuvenation.com/catalog/products/keystick-wall-sconce-aged-brass',
+    );
     expect(merged.price).toBe(120);
     expect(merged.compareAt).toBe(150);
     expect(merged.currency).toBe('USD');
@@ -113,7 +138,12 @@ describe('merged page readings on real retail pages', () => {
   });
 
   it('reads OpenGraph product prices (costco) and DOM-only prices (amazon)', () => {
-    expect(shopping('costco', 'https://www.costco.com/afa-stainless-33-inch-sink-and-semi-pro-faucet-combo.product.100432602.html').merged.price).toBe(329.99);
+    expect(
+      shopping(
+        'costco',
+        'https://www.costco.com/afa-stainless-33-inch-sink-and-semi-pro-faucet-combo.product.100432602.html',
+      ).merged.price,
+    ).toBe(329.99);
     expect(shopping('amazon', 'https://www.amazon.com/dp/B07G2L3JMM').merged.price).toBe(29.99);
     expect(shopping('amazon-gorilla', 'https://www.amazon.com/dp/B00N150YS4').merged.price).toBe(12.48);
   });
@@ -165,7 +195,17 @@ describe('platform JSON', () => {
 
   it('reads the Shopify .json form (decimal strings)', () => {
     const payload = JSON.parse(read('platform-json/shopify/product-js_ratio-eight.json'));
-    const asJson = { product: { ...payload, body_html: payload.description, variants: payload.variants.map((v: { price: number; compare_at_price: number }) => ({ ...v, price: (v.price / 100).toFixed(2), compare_at_price: (v.compare_at_price / 100).toFixed(2) })) } };
+    const asJson = {
+      product: {
+        ...payload,
+        body_html: payload.description,
+        variants: payload.variants.map((v: { price: number; compare_at_price: number }) => ({
+          ...v,
+          price: (v.price / 100).toFixed(2),
+          compare_at_price: (v.compare_at_price / 100).toFixed(2),
+        })),
+      },
+    };
     const p = readShopifyProduct(asJson, 'https://shop.example/products/ratio-eight', 'USD')!;
     expect(p.price).toBe(520);
     expect(p.variants!.find((v) => v.sku === 'white220')!.price).toBe(580);
@@ -184,10 +224,20 @@ describe('platform JSON', () => {
 
 describe('platform detection', () => {
   it('weighs signals: Shopify by header and markers, none on non-platform retail pages', () => {
-    expect(detectPlatform('<script>Shopify.shop = "x.myshopify.com"</script><link href="https://cdn.shopify.com/s/x.css">').platform).toBe('shopify');
-    expect(detectPlatform('<html></html>', { 'x-shopid': '123', 'set-cookie': ['_shopify_y=abc; path=/'] }).platform).toBe('shopify');
-    expect(detectPlatform('<script src="/static/version1/frontend/Magento/luma/x.js"></script><div data-mage-init="{}">').platform).toBe('magento');
-    expect(detectPlatform('<link href="/on/demandware.static/Sites-x/css.css">').platform).toBe('salesforce_commerce_cloud');
+    expect(
+      detectPlatform('<script>Shopify.shop = "x.myshopify.com"</script><link href="https://cdn.shopify.com/s/x.css">')
+        .platform,
+    ).toBe('shopify');
+    expect(
+      detectPlatform('<html></html>', { 'x-shopid': '123', 'set-cookie': ['_shopify_y=abc; path=/'] }).platform,
+    ).toBe('shopify');
+    expect(
+      detectPlatform('<script src="/static/version1/frontend/Magento/luma/x.js"></script><div data-mage-init="{}">')
+        .platform,
+    ).toBe('magento');
+    expect(detectPlatform('<link href="/on/demandware.static/Sites-x/css.css">').platform).toBe(
+      'salesforce_commerce_cloud',
+    );
     for (const name of ['overstock', 'costco', 'etsy', 'wayfair']) {
       expect(detectPlatform(read(`metascraper-shopping/html/${name}.html.gz`)).platform, name).toBeNull();
     }

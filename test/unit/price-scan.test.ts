@@ -30,7 +30,31 @@ function referenceScan(pattern: RegExp, text: string): Array<{ start: number; en
 function generatedTexts(tokens: readonly string[], count: number): string[] {
   let seed = 20240611;
   const next = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff), seed % n);
-  const pieces = ['1', '12', '1.299,99', ' ', '  ', '-', ':', '.', ',', 'a', 'Lamp', 'é', '\u0301', 'ı', 'İ', 'ſ', '\u212a', 'ß', '\u00a0', '😀', '\u200b', 'from ', ' now '];
+  const pieces = [
+    '1',
+    '12',
+    '1.299,99',
+    ' ',
+    '  ',
+    '-',
+    ':',
+    '.',
+    ',',
+    'a',
+    'Lamp',
+    'é',
+    '\u0301',
+    'ı',
+    'İ',
+    'ſ',
+    '\u212a',
+    'ß',
+    '\u00a0',
+    '😀',
+    '\u200b',
+    'from ',
+    ' now ',
+  ];
   const texts: string[] = [];
   for (let k = 0; k < count; k++) {
     let text = '';
@@ -64,7 +88,13 @@ describe('currency token scanner', () => {
     ['Lamp 12 L', [[8, 9]]],
     ['ZKč 5', []],
     ['€HT', [[0, 1]]],
-    ['usd 5 USD', [[0, 3], [6, 9]]],
+    [
+      'usd 5 USD',
+      [
+        [0, 3],
+        [6, 9],
+      ],
+    ],
   ])('%j -> %j', (text, spans) => {
     expect(scanCurrencyTokens(text).map((s) => [s.start, s.end])).toEqual(spans);
   });

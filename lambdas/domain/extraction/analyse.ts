@@ -73,9 +73,36 @@ function pageCurrencyOf(html: string, meta: ReturnType<typeof readMetaTags>): st
 
 // Languages written in one country's currency; other languages need a region ("pt-BR").
 const LANGUAGE_COUNTRY: Record<string, string> = {
-  ja: 'jp', ko: 'kr', th: 'th', vi: 'vn', he: 'il', iw: 'il', hu: 'hu', cs: 'cz', pl: 'pl', tr: 'tr', uk: 'ua', kk: 'kz',
-  da: 'dk', nb: 'no', nn: 'no', no: 'no', sv: 'se', ro: 'ro', bg: 'bg', el: 'gr', fi: 'fi', id: 'id', ms: 'my', hr: 'hr',
-  lt: 'lt', lv: 'lv', et: 'ee', sk: 'sk', sl: 'si', ru: 'ru',
+  ja: 'jp',
+  ko: 'kr',
+  th: 'th',
+  vi: 'vn',
+  he: 'il',
+  iw: 'il',
+  hu: 'hu',
+  cs: 'cz',
+  pl: 'pl',
+  tr: 'tr',
+  uk: 'ua',
+  kk: 'kz',
+  da: 'dk',
+  nb: 'no',
+  nn: 'no',
+  no: 'no',
+  sv: 'se',
+  ro: 'ro',
+  bg: 'bg',
+  el: 'gr',
+  fi: 'fi',
+  id: 'id',
+  ms: 'my',
+  hr: 'hr',
+  lt: 'lt',
+  lv: 'lv',
+  et: 'ee',
+  sk: 'sk',
+  sl: 'si',
+  ru: 'ru',
 };
 
 /** Country of a page's language tag: its region ("zh-CN" -> cn) or a one-country language. */
@@ -94,13 +121,23 @@ const letters = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu,
  * A document or og:title without the shop's name before or after the product's: the part that is
  * the og:site_name, names the host ("Acme Goods" on acme-goods.com), or is all the other title shares.
  */
-export function withoutSiteName(title: string, siteName: string | null, pageUrl: string, otherTitle: string | null): string {
-  const parts = title.split(TITLE_SEPARATORS).map((p) => p.trim()).filter(Boolean);
+export function withoutSiteName(
+  title: string,
+  siteName: string | null,
+  pageUrl: string,
+  otherTitle: string | null,
+): string {
+  const parts = title
+    .split(TITLE_SEPARATORS)
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (parts.length < 2) return title;
   let hostLabel = '';
   try {
     const labels = new URL(pageUrl).hostname.replace(/^www\d?\./, '').split('.');
-    hostLabel = letters(labels.length > 2 && labels.at(-2)!.length <= 3 ? labels.at(-3)! : labels.at(-2) ?? labels[0]);
+    hostLabel = letters(
+      labels.length > 2 && labels.at(-2)!.length <= 3 ? labels.at(-3)! : (labels.at(-2) ?? labels[0]),
+    );
   } catch {
     hostLabel = '';
   }
@@ -137,7 +174,9 @@ function shopifyAnalyticsProduct(html: string): { sku: string | null; vendor: st
   const start = at + 'var meta = '.length;
   const end = html.indexOf('};', start);
   if (end < 0 || end - start > 200_000) return null;
-  const parsed = parseTolerantJson(html.slice(start, end + 1)) as { product?: { vendor?: unknown; variants?: Array<{ sku?: unknown }> } } | null;
+  const parsed = parseTolerantJson(html.slice(start, end + 1)) as {
+    product?: { vendor?: unknown; variants?: Array<{ sku?: unknown }> };
+  } | null;
   const product = parsed?.product;
   if (!product || typeof product !== 'object') return null;
   const variants = Array.isArray(product.variants) ? product.variants : [];
@@ -148,7 +187,9 @@ function shopifyAnalyticsProduct(html: string): { sku: string | null; vendor: st
 
 /** htmlparser2 in HTML mode: several times faster than parse5 and lighter on memory. */
 export function loadHtml(html: string): CheerioAPI {
-  return cheerio.load(html, { xml: { xmlMode: false, decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true } });
+  return cheerio.load(html, {
+    xml: { xmlMode: false, decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  });
 }
 
 export function analysePage(html: string, url: string, options: AnalyseOptions = {}): PageAnalysis {
@@ -179,10 +220,18 @@ export function analysePage(html: string, url: string, options: AnalyseOptions =
     ogSiteName: meta.get('og:site_name'),
     htmlTitle,
     lang,
-    breadcrumbs: jsonLd.breadcrumbs.length ? jsonLd.breadcrumbs : microdata.breadcrumbs.length ? microdata.breadcrumbs : dom.breadcrumbs,
+    breadcrumbs: jsonLd.breadcrumbs.length
+      ? jsonLd.breadcrumbs
+      : microdata.breadcrumbs.length
+        ? microdata.breadcrumbs
+        : dom.breadcrumbs,
     faqs: [...jsonLd.faqs, ...microdata.faqs],
     productEntityCount: Math.max(jsonLd.productEntityCount, microdata.productEntityCount),
-    listingTypes: [...jsonLd.types, ...microdata.types].filter((t) => /^(ItemList|CollectionPage|SearchResultsPage|OfferCatalog|Blog|BlogPosting|Article|NewsArticle|Recipe|Event|MusicEvent|TheaterEvent|SportsEvent|Course|JobPosting|VideoObject|Movie|Person|SoftwareSourceCode|Report|TechArticle|ScholarlyArticle|LiveBlogPosting|Review|Restaurant|LocalBusiness)$/.test(t)),
+    listingTypes: [...jsonLd.types, ...microdata.types].filter((t) =>
+      /^(ItemList|CollectionPage|SearchResultsPage|OfferCatalog|Blog|BlogPosting|Article|NewsArticle|Recipe|Event|MusicEvent|TheaterEvent|SportsEvent|Course|JobPosting|VideoObject|Movie|Person|SoftwareSourceCode|Report|TechArticle|ScholarlyArticle|LiveBlogPosting|Review|Restaurant|LocalBusiness)$/.test(
+        t,
+      ),
+    ),
     platform: platform.platform,
   };
   // Shopify's analytics object (`var meta = {"product": ...}`) on every product page: the
@@ -194,10 +243,25 @@ export function analysePage(html: string, url: string, options: AnalyseOptions =
   }
   const embedded = readEmbeddedVariants($, html.includes('data-product_variations'));
   if (embedded.options.length || embedded.variants.length) {
-    const reference = jsonLd.product?.price ?? microdata.product?.price ?? openGraph?.price ?? dom.product.price ?? null;
+    const reference =
+      jsonLd.product?.price ?? microdata.product?.price ?? openGraph?.price ?? dom.product.price ?? null;
     dom.product.options = embedded.options;
     dom.product.variants = resolveEmbeddedPrices(embedded, reference, pageCurrency);
   }
-  const candidates = [jsonLd.product, microdata.product, openGraph, dom.product].filter((c): c is ProductCandidate => !!c);
-  return { $, url, facts, platform, jsonLd, microdata, openGraph, dom, candidates, pageCurrency, descriptionHtml: findDescriptionHtml($) };
+  const candidates = [jsonLd.product, microdata.product, openGraph, dom.product].filter(
+    (c): c is ProductCandidate => !!c,
+  );
+  return {
+    $,
+    url,
+    facts,
+    platform,
+    jsonLd,
+    microdata,
+    openGraph,
+    dom,
+    candidates,
+    pageCurrency,
+    descriptionHtml: findDescriptionHtml($),
+  };
 }

@@ -21,13 +21,21 @@ const KIND_REASON: Record<string, string> = {
   info: 'an information page',
 };
 
-export function classifyPage(analysis: PageAnalysis, merged: MergedProduct, platformConfirmed: boolean): PageClassification {
+export function classifyPage(
+  analysis: PageAnalysis,
+  merged: MergedProduct,
+  platformConfirmed: boolean,
+): PageClassification {
   const kind = urlKind(analysis.url);
   const { facts, dom } = analysis;
   const entities = facts.productEntityCount;
   const hasEntity = entities > 0 && (analysis.jsonLd.product || analysis.microdata.product);
   const listing = facts.listingTypes.some((t) => /^(ItemList|CollectionPage|SearchResultsPage|OfferCatalog)$/.test(t));
-  const article = facts.listingTypes.some((t) => /^(Blog|BlogPosting|Article|NewsArticle|Recipe|Event|MusicEvent|TheaterEvent|SportsEvent|Course|JobPosting|Movie|Person|SoftwareSourceCode|TechArticle|ScholarlyArticle|LiveBlogPosting|Report)$/.test(t));
+  const article = facts.listingTypes.some((t) =>
+    /^(Blog|BlogPosting|Article|NewsArticle|Recipe|Event|MusicEvent|TheaterEvent|SportsEvent|Course|JobPosting|Movie|Person|SoftwareSourceCode|TechArticle|ScholarlyArticle|LiveBlogPosting|Report)$/.test(
+      t,
+    ),
+  );
   let score = 0;
   const why: string[] = [];
   if (platformConfirmed) score += 5;
@@ -58,7 +66,12 @@ export function classifyPage(analysis: PageAnalysis, merged: MergedProduct, plat
     score -= 3;
     why.push(`it shows ${dom.productCardCount} product cards`);
   }
-  if (facts.ogType && /^(article|blog|website|video|music|profile|book)/.test(facts.ogType) && !hasEntity && !platformConfirmed) {
+  if (
+    facts.ogType &&
+    /^(article|blog|website|video|music|profile|book)/.test(facts.ogType) &&
+    !hasEntity &&
+    !platformConfirmed
+  ) {
     score -= facts.ogType === 'website' ? 1 : 3;
     if (facts.ogType !== 'website') why.push(`it declares og:type ${facts.ogType}`);
   }
@@ -67,6 +80,10 @@ export function classifyPage(analysis: PageAnalysis, merged: MergedProduct, plat
     why.push('no product price is shown');
   }
   const isProduct = score > 0;
-  const reason = isProduct ? '' : why.length ? `Not a product page: ${why.join('; ')}.` : 'Not a product page: no single product with a title and a price was found.';
+  const reason = isProduct
+    ? ''
+    : why.length
+      ? `Not a product page: ${why.join('; ')}.`
+      : 'Not a product page: no single product with a title and a price was found.';
   return { isProduct, score, reason };
 }

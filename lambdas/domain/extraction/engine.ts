@@ -31,20 +31,29 @@ export interface ExtractorDeps {
 /** A platform named by signals this strong stays named even when its probe fails. */
 const STRONG_SIGNALS = PLATFORM_THRESHOLD + 4;
 
-const result = (url: string, outcome: Exclude<Outcome, 'success'>, message: string, finalUrl?: string): UrlResult => failureResult(url, outcome, message, finalUrl);
+const result = (url: string, outcome: Exclude<Outcome, 'success'>, message: string, finalUrl?: string): UrlResult =>
+  failureResult(url, outcome, message, finalUrl);
 
 /** The engine takes absolute http(s) URLs only (callers normalise first); the rest is the one URL validation. */
 function validateUrl(raw: unknown): { ok: true; url: URL } | { ok: false; message: string } {
-  if (typeof raw !== 'string' || !/^\s*https?:\/\//i.test(raw)) return { ok: false, message: 'Malformed URL: not an absolute http(s) URL' };
+  if (typeof raw !== 'string' || !/^\s*https?:\/\//i.test(raw))
+    return { ok: false, message: 'Malformed URL: not an absolute http(s) URL' };
   const parsed = parseHttpUrl(raw);
   return parsed.ok ? parsed : { ok: false, message: `Malformed URL: ${parsed.problem}` };
 }
 
 function statusOutcome(status: number): { outcome: Exclude<Outcome, 'success'>; message: string } {
-  if (status === 404 || status === 410) return { outcome: 'non_product_url', message: `The page does not exist (HTTP ${status}): check the URL.` };
-  if (status === 401 || status === 403) return { outcome: 'automated_access_not_permitted', message: `The store refused automated access (HTTP ${status}).` };
-  if (status === 429) return { outcome: 'other', message: 'The store is rate limiting requests (HTTP 429); try again later.' };
-  if (status >= 500) return { outcome: 'other', message: `The store answered with a server error (HTTP ${status}); try again later.` };
+  if (status === 404 || status === 410)
+    return { outcome: 'non_product_url', message: `The page does not exist (HTTP ${status}): check the URL.` };
+  if (status === 401 || status === 403)
+    return {
+      outcome: 'automated_access_not_permitted',
+      message: `The store refused automated access (HTTP ${status}).`,
+    };
+  if (status === 429)
+    return { outcome: 'other', message: 'The store is rate limiting requests (HTTP 429); try again later.' };
+  if (status >= 500)
+    return { outcome: 'other', message: `The store answered with a server error (HTTP ${status}); try again later.` };
   return { outcome: 'other', message: `The store answered HTTP ${status}.` };
 }
 
@@ -55,9 +64,15 @@ function failureOutcome(failure: FetchFailure): { outcome: Exclude<Outcome, 'suc
     case 'blocked_address':
       return { outcome: 'malformed_url', message: text };
     case 'robots_disallowed':
-      return { outcome: 'automated_access_not_permitted', message: `The store's robots.txt does not allow fetching this page. ${text}`.trim() };
+      return {
+        outcome: 'automated_access_not_permitted',
+        message: `The store's robots.txt does not allow fetching this page. ${text}`.trim(),
+      };
     case 'bot_wall':
-      return { outcome: 'automated_access_not_permitted', message: `The store blocked automated access (bot protection). ${text}`.trim() };
+      return {
+        outcome: 'automated_access_not_permitted',
+        message: `The store blocked automated access (bot protection). ${text}`.trim(),
+      };
     case 'http_status':
       return failure.details.status ? statusOutcome(failure.details.status) : { outcome: 'other', message: text };
     case 'timeout':
@@ -80,7 +95,11 @@ const isHtml = (contentType: string) => !contentType || /html|xml/i.test(content
 
 /** The page's own product id: body class postid-N or the shortlink (product cards carry others). */
 function wooProductId(html: string): string | null {
-  return html.match(/<body[^>]*\bpostid-(\d+)\b/)?.[1] ?? html.match(/<link[^>]+rel=['"]shortlink['"][^>]+\?p=(\d+)/)?.[1] ?? null;
+  return (
+    html.match(/<body[^>]*\bpostid-(\d+)\b/)?.[1] ??
+    html.match(/<link[^>]+rel=['"]shortlink['"][^>]+\?p=(\d+)/)?.[1] ??
+    null
+  );
 }
 
 /** A probe answer counts only when it is the product at this page's path. */
@@ -108,7 +127,11 @@ export function createExtractor(deps: ExtractorDeps): ExtractUrl {
   }
 
   /** Confirms the platform by its own product endpoint and reads that JSON. */
-  async function probePlatform(analysis: PageAnalysis, page: FetchedPage, countryCode: string): Promise<{ platform: Platform | null; candidate: ProductCandidate | null }> {
+  async function probePlatform(
+    analysis: PageAnalysis,
+    page: FetchedPage,
+    countryCode: string,
+  ): Promise<{ platform: Platform | null; candidate: ProductCandidate | null }> {
     const detected = analysis.platform;
     const origin = new URL(page.finalUrl).origin;
     if (detected.platform === 'shopify') {
@@ -117,7 +140,11 @@ export function createExtractor(deps: ExtractorDeps): ExtractUrl {
         const base = `${origin}/products/${encodeURIComponent(handle)}`;
         const js = readShopifyProduct(await probeJson(`${base}.js`, countryCode), page.finalUrl, analysis.pageCurrency);
         if (js && samePath(js, page.finalUrl)) return { platform: 'shopify', candidate: js };
-        const json = readShopifyProduct(await probeJson(`${base}.json`, countryCode), page.finalUrl, analysis.pageCurrency);
+        const json = readShopifyProduct(
+          await probeJson(`${base}.json`, countryCode),
+          page.finalUrl,
+          analysis.pageCurrency,
+        );
         if (json && samePath(json, page.finalUrl)) return { platform: 'shopify', candidate: json };
       }
     }
@@ -127,19 +154,29 @@ export function createExtractor(deps: ExtractorDeps): ExtractUrl {
       const single = /<body[^>]*class="[^"]*\bsingle-product\b/.test(page.body) || /\/product\/[^/]+\/?$/.test(path);
       const id = wooProductId(page.body);
       const slug = path.split('/').filter(Boolean).pop();
-      const endpoint = !single ? null : id ? `${origin}/wp-json/wc/store/v1/products/${id}` : slug ? `${origin}/wp-json/wc/store/v1/products?slug=${encodeURIComponent(slug)}` : null;
+      const endpoint = !single
+        ? null
+        : id
+          ? `${origin}/wp-json/wc/store/v1/products/${id}`
+          : slug
+            ? `${origin}/wp-json/wc/store/v1/products?slug=${encodeURIComponent(slug)}`
+            : null;
       if (endpoint) {
         const payload = await probeJson(endpoint, countryCode);
         const items = (Array.isArray(payload) ? payload : [payload]).slice(0, 100);
         // The Store API answering at all confirms the platform; its product counts only when it
         // is this page's product.
-        const products = items.map((item) => readWooProduct(item, page.finalUrl)).filter((p): p is ProductCandidate => !!p);
+        const products = items
+          .map((item) => readWooProduct(item, page.finalUrl))
+          .filter((p): p is ProductCandidate => !!p);
         const mine = products.find((p) => samePath(p, page.finalUrl));
         if (mine) return { platform: 'woocommerce', candidate: mine };
         if (products.length) return { platform: 'woocommerce', candidate: null };
       }
     }
-    const keep = detected.platform && (detected.score >= STRONG_SIGNALS || (detected.platform !== 'shopify' && detected.platform !== 'woocommerce'));
+    const keep =
+      detected.platform &&
+      (detected.score >= STRONG_SIGNALS || (detected.platform !== 'shopify' && detected.platform !== 'woocommerce'));
     return { platform: keep ? detected.platform : null, candidate: null };
   }
 
@@ -162,8 +199,10 @@ export function createExtractor(deps: ExtractorDeps): ExtractUrl {
       const { outcome, message } = statusOutcome(page.status);
       return result(input, outcome, message, finalUrl);
     }
-    if (!isHtml(page.contentType)) return result(input, 'other', `The URL returns ${page.contentType}, not an HTML page.`, finalUrl);
-    if (!page.body.trim()) return result(input, 'other', 'The store returned an empty page; try again later.', finalUrl);
+    if (!isHtml(page.contentType))
+      return result(input, 'other', `The URL returns ${page.contentType}, not an HTML page.`, finalUrl);
+    if (!page.body.trim())
+      return result(input, 'other', 'The store returned an empty page; try again later.', finalUrl);
 
     const analysis = analysePage(page.body, finalUrl, { countryCode, headers: page.headers });
     const probe = await probePlatform(analysis, { ...page, finalUrl }, countryCode);
@@ -173,7 +212,12 @@ export function createExtractor(deps: ExtractorDeps): ExtractUrl {
     const identifier = merged.sku ?? merged.gtin ?? merged.mpn ?? merged.platformId;
     if (!merged.title || (merged.price == null && !identifier)) {
       const missing = !merged.title ? 'a product title' : 'a price or a product identifier';
-      return result(input, 'other', `The page looks like a product page but ${missing} could not be read from it.`, finalUrl);
+      return result(
+        input,
+        'other',
+        `The page looks like a product page but ${missing} could not be read from it.`,
+        finalUrl,
+      );
     }
     const product = await normaliseProduct(merged, {
       pageUrl: finalUrl,
@@ -187,13 +231,21 @@ export function createExtractor(deps: ExtractorDeps): ExtractUrl {
       pageDescriptionHtml: analysis.descriptionHtml,
       now: now(),
     });
-    return { url: input, product, success: true, outcome: 'success', retry: false, message: '', ...finalUrlField(input, finalUrl) };
+    return {
+      url: input,
+      product,
+      success: true,
+      outcome: 'success',
+      retry: false,
+      message: '',
+      ...finalUrlField(input, finalUrl),
+    };
   }
 
   return async (url, options) => {
     try {
       return await extract(url, options);
-    } catch (error) {
+    } catch (_error) {
       return unexpectedFailure(typeof url === 'string' ? url : String(url));
     }
   };

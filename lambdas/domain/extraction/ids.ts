@@ -12,7 +12,8 @@ export function uuidV5(name: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
-const TRACKING = /^(utm_\w+|gclid|fbclid|msclkid|mc_cid|mc_eid|ref|ref_|refccid|searchidx|guid|osp|kwds|rfmt|_pos|_sid|_ss|_psq|srsltid|spm|scm|cmpid|trk|tracking|affid|aff|afsrc|clickid)$/i;
+const TRACKING =
+  /^(utm_\w+|gclid|fbclid|msclkid|mc_cid|mc_eid|ref|ref_|refccid|searchidx|guid|osp|kwds|rfmt|_pos|_sid|_ss|_psq|srsltid|spm|scm|cmpid|trk|tracking|affid|aff|afsrc|clickid)$/i;
 
 /** The URL without tracking parameters or fragment, host lower-case, no trailing "?". */
 export function canonicalProductUrl(raw: string): string {

@@ -40,7 +40,22 @@ export interface MergedProduct {
   provenance: Record<string, Source | 'url'>;
 }
 
-type ScalarKey = 'title' | 'description' | 'descriptionHtml' | 'brand' | 'vendor' | 'sku' | 'gtin' | 'mpn' | 'platformId' | 'handle' | 'url' | 'productType' | 'category' | 'videoUrl' | 'availability';
+type ScalarKey =
+  | 'title'
+  | 'description'
+  | 'descriptionHtml'
+  | 'brand'
+  | 'vendor'
+  | 'sku'
+  | 'gtin'
+  | 'mpn'
+  | 'platformId'
+  | 'handle'
+  | 'url'
+  | 'productType'
+  | 'category'
+  | 'videoUrl'
+  | 'availability';
 
 const TITLE_ORDER: Source[] = ['platform_json', 'json_ld', 'microdata', 'dom', 'opengraph'];
 
@@ -62,7 +77,13 @@ export function choosePrice(candidates: ProductCandidate[], dom: DomReading | nu
   const sorted = ordered(candidates);
   const platform = sorted.find((c) => c.source === 'platform_json' && c.price != null);
   const anyCurrency = sorted.find((c) => c.currency)?.currency ?? null;
-  if (platform) return { price: platform.price!, currency: platform.currency ?? anyCurrency, compareAt: platform.compareAt ?? null, source: 'platform_json' };
+  if (platform)
+    return {
+      price: platform.price!,
+      currency: platform.currency ?? anyCurrency,
+      compareAt: platform.compareAt ?? null,
+      source: 'platform_json',
+    };
 
   const markup = sorted.filter((c) => c.source !== 'dom' && c.source !== 'platform_json' && c.price != null);
   const domCandidate = sorted.find((c) => c.source === 'dom' && c.price != null) ?? null;
@@ -77,7 +98,9 @@ export function choosePrice(candidates: ProductCandidate[], dom: DomReading | nu
     // of them is shown on the page as a current price.
     const distinct = markup.filter((m) => !same(m.price!, pick.price!));
     if (distinct.length) {
-      const namedAsRegular = markup.find((m) => markup.some((o) => o !== m && o.compareAt != null && same(o.compareAt, m.price!)));
+      const namedAsRegular = markup.find((m) =>
+        markup.some((o) => o !== m && o.compareAt != null && same(o.compareAt, m.price!)),
+      );
       const shownOnes = markup.filter((m) => isShown(m.price!));
       if (namedAsRegular) pick = markup.find((m) => m !== namedAsRegular && m.price! < namedAsRegular.price!) ?? pick;
       else if (shownOnes.length === 1) pick = shownOnes[0];
@@ -89,7 +112,11 @@ export function choosePrice(candidates: ProductCandidate[], dom: DomReading | nu
       const shownOffers = offerPrices.filter((n) => isShown(n));
       if (shownOffers.length) price = Math.min(...shownOffers);
     }
-    let compareAt = pick.compareAt ?? markup.find((m) => m.compareAt != null)?.compareAt ?? (offerPrices.find((n) => n > price && isStruck(n)) ?? null);
+    let compareAt =
+      pick.compareAt ??
+      markup.find((m) => m.compareAt != null)?.compareAt ??
+      offerPrices.find((n) => n > price && isStruck(n)) ??
+      null;
     let source: Source = pick.source;
     let currency = pick.currency ?? markup.find((m) => m.currency)?.currency ?? anyCurrency;
     // Stale markup: the page strikes the markup price through and shows a lower one.
@@ -101,12 +128,18 @@ export function choosePrice(candidates: ProductCandidate[], dom: DomReading | nu
     }
     // Markup rarely states a regular price; the page's struck-through one next to the same
     // current price does.
-    if (compareAt == null && domCandidate?.compareAt != null && same(domCandidate.price!, price)) compareAt = domCandidate.compareAt;
+    if (compareAt == null && domCandidate?.compareAt != null && same(domCandidate.price!, price))
+      compareAt = domCandidate.compareAt;
     return { price, currency, compareAt: compareAt != null && compareAt > price ? compareAt : null, source };
   }
   if (domCandidate) {
     const compareAt = domCandidate.compareAt ?? null;
-    return { price: domCandidate.price!, currency: domCandidate.currency ?? anyCurrency, compareAt: compareAt != null && compareAt > domCandidate.price! ? compareAt : null, source: 'dom' };
+    return {
+      price: domCandidate.price!,
+      currency: domCandidate.currency ?? anyCurrency,
+      compareAt: compareAt != null && compareAt > domCandidate.price! ? compareAt : null,
+      source: 'dom',
+    };
   }
   return { price: null, currency: anyCurrency, compareAt: null, source: null };
 }
@@ -115,7 +148,10 @@ function imageKey(url: string): string {
   return url
     .replace(/^https?:/, '')
     .replace(/\?.*$/, '')
-    .replace(/_(\d+x\d*|\d*x\d+|pico|icon|thumb|small|compact|medium|large|grande|original|master)(@\dx)?(?=\.[a-z0-9]+$)/i, '')
+    .replace(
+      /_(\d+x\d*|\d*x\d+|pico|icon|thumb|small|compact|medium|large|grande|original|master)(@\dx)?(?=\.[a-z0-9]+$)/i,
+      '',
+    )
     .toLowerCase();
 }
 
@@ -130,7 +166,8 @@ export function dedupeImages(images: ImageCandidate[]): ImageCandidate[] {
       existing.width ??= img.width ?? null;
       existing.height ??= img.height ?? null;
       existing.alt ??= img.alt ?? null;
-      if (img.variantIds?.length) existing.variantIds = [...new Set([...(existing.variantIds ?? []), ...img.variantIds])];
+      if (img.variantIds?.length)
+        existing.variantIds = [...new Set([...(existing.variantIds ?? []), ...img.variantIds])];
     }
   }
   return [...byKey.values()];
@@ -159,7 +196,11 @@ function sameVariant(v: VariantCandidate, other: VariantCandidate, chosen: Varia
   return chosen.filter((c) => optionKey(c) === key).length === 1;
 }
 
-export function mergeCandidates(candidates: ProductCandidate[], dom: DomReading | null, urlSku: string | null = null): MergedProduct {
+export function mergeCandidates(
+  candidates: ProductCandidate[],
+  dom: DomReading | null,
+  urlSku: string | null = null,
+): MergedProduct {
   const provenance: MergedProduct['provenance'] = {};
   const sorted = ordered(candidates);
   const pick = <K extends ScalarKey>(key: K, order?: Source[]): NonNullable<ProductCandidate[K]> | null => {
@@ -176,7 +217,9 @@ export function mergeCandidates(candidates: ProductCandidate[], dom: DomReading 
   const pickBrand = (): string | null => {
     for (const c of sorted) {
       // "See more from the brand: Panasonic" in any language: the value after the brand label.
-      const b = c.brand?.trim().replace(/^.{0,60}\b(brand|marca|marke|marque|merk|märke|marka|бренд|marchio)\s*:\s*/iu, '');
+      const b = c.brand
+        ?.trim()
+        .replace(/^.{0,60}\b(brand|marca|marke|marque|merk|märke|marka|бренд|marchio)\s*:\s*/iu, '');
       if (b && !/^[$%{[<]|^(your (brand|name) here|brand name|brand|null|undefined|none|n\/a|-)$/i.test(b)) {
         provenance.brand = c.source;
         return b;
@@ -189,7 +232,10 @@ export function mergeCandidates(candidates: ProductCandidate[], dom: DomReading 
   // Variants from the most trusted source, unless its variant prices disagree with the price
   // the shopper sees while another source's agree (stale markup again).
   const variantSources = sorted.filter((c) => c.variants?.length);
-  const agrees = (c: ProductCandidate) => price.price == null || !c.variants!.some((v) => v.price != null) || c.variants!.some((v) => v.price != null && same(v.price, price.price!));
+  const agrees = (c: ProductCandidate) =>
+    price.price == null ||
+    !c.variants!.some((v) => v.price != null) ||
+    c.variants!.some((v) => v.price != null && same(v.price, price.price!));
   const withVariants = variantSources.find(agrees) ?? variantSources[0];
   const optionSources = sorted.filter((c) => c.options?.length);
   const withOptions = withVariants?.options?.length ? withVariants : optionSources[0];
@@ -214,12 +260,19 @@ export function mergeCandidates(candidates: ProductCandidate[], dom: DomReading 
       id: v.id ?? twin.id ?? null,
       price,
       currency: v.currency ?? (v.price == null ? twin.currency : null) ?? null,
-      compareAt: v.compareAt ?? (v.price == null || (twin.price != null && same(twin.price, v.price)) ? twin.compareAt : null) ?? null,
+      compareAt:
+        v.compareAt ??
+        (v.price == null || (twin.price != null && same(twin.price, v.price)) ? twin.compareAt : null) ??
+        null,
       availability: v.availability ?? twin.availability ?? null,
     };
   });
   // Option names as the page labels them ("Size", not schema.org's "size").
-  const labelOf = (name: string) => [...optionSources].reverse().flatMap((c) => c.options ?? []).find((o) => o.name.toLowerCase() === name.toLowerCase())?.name ?? name;
+  const labelOf = (name: string) =>
+    [...optionSources]
+      .reverse()
+      .flatMap((c) => c.options ?? [])
+      .find((o) => o.name.toLowerCase() === name.toLowerCase())?.name ?? name;
   const options = (withOptions?.options ?? []).map((o) => ({ ...o, name: labelOf(o.name) }));
   for (const v of variants) v.options = v.options.map(([n, x]) => [labelOf(n), x] as [string, string]);
   const images = dedupeImages(sorted.flatMap((c) => c.images ?? []));

@@ -9,7 +9,38 @@ import { handleFromUrl } from './product-url';
 import type { ExtractOptions, Platform, ProductImage, ProductOption, ProductRecord, ProductVariant } from './types';
 import { cleanText, isAvailable } from './values';
 
-const ALLOWED_TAGS = ['p', 'br', 'ul', 'ol', 'li', 'strong', 'b', 'em', 'i', 'u', 'h2', 'h3', 'h4', 'h5', 'h6', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'span', 'div', 'a', 'blockquote', 'dl', 'dt', 'dd', 'sup', 'sub'];
+const ALLOWED_TAGS = [
+  'p',
+  'br',
+  'ul',
+  'ol',
+  'li',
+  'strong',
+  'b',
+  'em',
+  'i',
+  'u',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'span',
+  'div',
+  'a',
+  'blockquote',
+  'dl',
+  'dt',
+  'dd',
+  'sup',
+  'sub',
+];
 
 export function sanitizeDescriptionHtml(html: string | null): string | null {
   if (!html) return null;
@@ -24,8 +55,18 @@ export function sanitizeDescriptionHtml(html: string | null): string | null {
 
 export function htmlToPlainText(html: string | null): string | null {
   if (!html) return null;
-  const text = sanitizeHtml(html.replace(/<(br|\/p|\/div|\/li|\/h\d|\/tr)[^>]*>/gi, '$& '), { allowedTags: [], allowedAttributes: {} });
-  return cleanText(text.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'"));
+  const text = sanitizeHtml(html.replace(/<(br|\/p|\/div|\/li|\/h\d|\/tr)[^>]*>/gi, '$& '), {
+    allowedTags: [],
+    allowedAttributes: {},
+  });
+  return cleanText(
+    text
+      .replace(/&amp;/g, '&')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'"),
+  );
 }
 
 export interface NormaliseContext {
@@ -50,7 +91,11 @@ function sameSite(a: string, b: string): boolean {
   }
 }
 
-function deriveImageAttributes(image: ProductImage, variants: ProductVariant[], options: ProductOption[]): Record<string, unknown> {
+function deriveImageAttributes(
+  image: ProductImage,
+  variants: ProductVariant[],
+  options: ProductOption[],
+): Record<string, unknown> {
   // Only facts readable from the page: role by position, the variants it shows, option values
   // named in its alt text. Nothing is guessed from pixels.
   const alt = (image.alt_text ?? '').toLowerCase();
@@ -78,7 +123,12 @@ function deriveImageAttributes(image: ProductImage, variants: ProductVariant[], 
 
 export async function normaliseProduct(merged: MergedProduct, ctx: NormaliseContext): Promise<ProductRecord> {
   const { options: flags } = ctx;
-  const canonicalSource = merged.url && sameSite(merged.url, ctx.pageUrl) ? merged.url : ctx.canonicalUrl && sameSite(ctx.canonicalUrl, ctx.pageUrl) ? ctx.canonicalUrl : ctx.pageUrl;
+  const canonicalSource =
+    merged.url && sameSite(merged.url, ctx.pageUrl)
+      ? merged.url
+      : ctx.canonicalUrl && sameSite(ctx.canonicalUrl, ctx.pageUrl)
+        ? ctx.canonicalUrl
+        : ctx.pageUrl;
   const productUrl = canonicalProductUrl(canonicalSource);
   const id = uuidV5(productUrl);
   const host = new URL(ctx.pageUrl).hostname.toLowerCase();
@@ -96,7 +146,11 @@ export async function normaliseProduct(merged: MergedProduct, ctx: NormaliseCont
   }));
   const imageFor = (candidate: ImageCandidate | null | undefined): ProductImage | null => {
     if (!candidate) return null;
-    const key = (u: string) => u.replace(/^https?:/, '').replace(/\?.*$/, '').replace(/_(\d+x\d*|\d*x\d+)(?=\.[a-z]+$)/i, '');
+    const key = (u: string) =>
+      u
+        .replace(/^https?:/, '')
+        .replace(/\?.*$/, '')
+        .replace(/_(\d+x\d*|\d*x\d+)(?=\.[a-z]+$)/i, '');
     const found = images.find((im) => key(im.url) === key(candidate.url));
     if (found) return found;
     const added: ProductImage = {
@@ -113,16 +167,33 @@ export async function normaliseProduct(merged: MergedProduct, ctx: NormaliseCont
     return added;
   };
 
-  const productOptions: ProductOption[] = merged.options.slice(0, 3).map((o, i) => ({ name: o.name, values: o.values, position: i + 1 }));
+  const productOptions: ProductOption[] = merged.options
+    .slice(0, 3)
+    .map((o, i) => ({ name: o.name, values: o.values, position: i + 1 }));
   const sourceVariants: VariantCandidate[] = merged.variants.length
     ? merged.variants
-    : [{ sku: merged.sku, gtin: merged.gtin, url: productUrl, title: merged.title, options: [], price: merged.price, currency, compareAt: merged.compareAt, availability: merged.availability, image: merged.images[0] ?? null, id: null }];
+    : [
+        {
+          sku: merged.sku,
+          gtin: merged.gtin,
+          url: productUrl,
+          title: merged.title,
+          options: [],
+          price: merged.price,
+          currency,
+          compareAt: merged.compareAt,
+          availability: merged.availability,
+          image: merged.images[0] ?? null,
+          id: null,
+        },
+      ];
   const variants: ProductVariant[] = sourceVariants.slice(0, 250).map((v, index) => {
     const value = (i: number) => {
       const name = productOptions[i]?.name;
-      return name ? v.options.find(([n]) => n === name)?.[1] ?? null : null;
+      return name ? (v.options.find(([n]) => n === name)?.[1] ?? null) : null;
     };
-    const variantId = v.id ?? uuidV5(`${id}#variant#${v.sku ?? ''}#${v.options.map(([n, x]) => `${n}=${x}`).join('&')}#${index}`);
+    const variantId =
+      v.id ?? uuidV5(`${id}#variant#${v.sku ?? ''}#${v.options.map(([n, x]) => `${n}=${x}`).join('&')}#${index}`);
     const image = imageFor(v.image);
     if (image && !image.variant_ids.includes(variantId)) image.variant_ids.push(variantId);
     const price = v.price ?? null;
@@ -137,19 +208,28 @@ export async function normaliseProduct(merged: MergedProduct, ctx: NormaliseCont
       is_available: isAvailable(v.availability),
       // A variant carries only what was stated for it: no base price copied in.
       // Every price object carries its currency, stated or not for this variant.
-      price: { currency: v.currency ?? currency, current_value: price, compare_at_value: v.compareAt != null && price != null && v.compareAt > price ? v.compareAt : null },
+      price: {
+        currency: v.currency ?? currency,
+        current_value: price,
+        compare_at_value: v.compareAt != null && price != null && v.compareAt > price ? v.compareAt : null,
+      },
       image,
       affiliate_link: null,
     };
   });
   // Platform JSON names the variants of each image by platform id.
   merged.images.forEach((img, i) => {
-    for (const vid of img.variantIds ?? []) if (images[i] && variants.some((v) => v.id === vid) && !images[i].variant_ids.includes(vid)) images[i].variant_ids.push(vid);
+    for (const vid of img.variantIds ?? [])
+      if (images[i] && variants.some((v) => v.id === vid) && !images[i].variant_ids.includes(vid))
+        images[i].variant_ids.push(vid);
   });
-  if (flags.enableImageTags) for (const image of images) image.attributes = deriveImageAttributes(image, variants, productOptions);
+  if (flags.enableImageTags)
+    for (const image of images) image.attributes = deriveImageAttributes(image, variants, productOptions);
 
   const anyVariantKnown = variants.some((v) => v.is_available != null);
-  const isAvailableNow = anyVariantKnown ? variants.some((v) => v.is_available === true) : isAvailable(merged.availability);
+  const isAvailableNow = anyVariantKnown
+    ? variants.some((v) => v.is_available === true)
+    : isAvailable(merged.availability);
 
   const descriptionHtml = sanitizeDescriptionHtml(merged.descriptionHtml ?? ctx.pageDescriptionHtml);
   const description = merged.description ?? htmlToPlainText(descriptionHtml);
@@ -182,7 +262,11 @@ export async function normaliseProduct(merged: MergedProduct, ctx: NormaliseCont
     handle: merged.handle ?? handleFromUrl(productUrl),
     is_available: isAvailableNow,
     attributes: enrichment ? enrichment.attributes : null,
-    price: { currency: merged.price != null ? currency : currency ?? null, current_value: merged.price, compare_at_value: merged.compareAt },
+    price: {
+      currency: merged.price != null ? currency : (currency ?? null),
+      current_value: merged.price,
+      compare_at_value: merged.compareAt,
+    },
     images,
     options: productOptions,
     variants,
@@ -190,18 +274,23 @@ export async function normaliseProduct(merged: MergedProduct, ctx: NormaliseCont
     store_domain: host.replace(/^www\./, ''),
     platform: ctx.platform,
     platform_id: merged.platformId,
-    product_type: enrichment ? enrichment.product_type ?? merged.productType : null,
+    product_type: enrichment ? (enrichment.product_type ?? merged.productType) : null,
     taxonomy_product_category_id: enrichment ? enrichment.taxonomy_product_category_id : null,
     taxonomy_product_category_path: enrichment ? enrichment.taxonomy_product_category_path : null,
     tags: merged.tags,
     video_url: merged.videoUrl,
     review_count: rating?.count ?? null,
     average_rating: rating?.value ?? null,
-    rating_scale: rating?.value != null ? rating.scale ?? 5 : null,
-    faqs: flags.enableReviews ? ctx.faqs ?? [] : null,
+    rating_scale: rating?.value != null ? (rating.scale ?? 5) : null,
+    faqs: flags.enableReviews ? (ctx.faqs ?? []) : null,
     reviews: flags.enableReviews ? merged.reviews : null,
     updated_at: ctx.now.toISOString(),
-    similar_products: flags.enableSimilarProducts ? [...new Set([...merged.related, ...ctx.relatedUrls])].filter((u) => u !== productUrl).slice(0, 20).map((url) => ({ url })) : null,
+    similar_products: flags.enableSimilarProducts
+      ? [...new Set([...merged.related, ...ctx.relatedUrls])]
+          .filter((u) => u !== productUrl)
+          .slice(0, 20)
+          .map((url) => ({ url }))
+      : null,
     affiliate_link: null,
   };
 }

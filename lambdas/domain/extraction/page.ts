@@ -12,7 +12,10 @@ export interface PageReading {
   classification: PageClassification;
 }
 
-export function readAnalysedPage(analysis: PageAnalysis, platformCandidate: ProductCandidate | null = null): PageReading {
+export function readAnalysedPage(
+  analysis: PageAnalysis,
+  platformCandidate: ProductCandidate | null = null,
+): PageReading {
   const candidates = platformCandidate ? [platformCandidate, ...analysis.candidates] : analysis.candidates;
   const merged = mergeCandidates(candidates, analysis.dom, identifierFromUrl(analysis.url));
   const classification = classifyPage(analysis, merged, !!platformCandidate);

@@ -19,31 +19,136 @@ const SIGNALS: Signal[] = [
   { platform: 'shopify', weight: 5, where: 'header', header: 'x-shopify-stage', test: /./ },
   { platform: 'shopify', weight: 3, where: 'header', header: 'powered-by', test: /shopify/i },
   { platform: 'shopify', weight: 4, where: 'cookie', test: /(^|;\s*)(_shopify_y|_shopify_s|cart_sig|_shopify_sa_t)=/ },
-  { platform: 'shopify', weight: 3, where: 'html', test: /cdn\.shopify\.com|\/cdn\/shop\//, needles: ['cdn.shopify.com', '/cdn/shop/'] },
-  { platform: 'shopify', weight: 4, where: 'html', test: /Shopify\.shop\s*=|window\.Shopify\b|Shopify\.theme/, needles: ['Shopify'] },
-  { platform: 'shopify', weight: 2, where: 'html', test: /shopify-section|shopify-payment-button/, needles: ['shopify-'] },
-  { platform: 'woocommerce', weight: 4, where: 'html', test: /wp-content\/plugins\/woocommerce/, needles: ['wp-content/plugins/woocommerce'] },
-  { platform: 'woocommerce', weight: 3, where: 'html', test: /<body[^>]*class="[^"]*\bwoocommerce\b/, needles: ['woocommerce'] },
-  { platform: 'woocommerce', weight: 3, where: 'html', test: /\/wp-json\/wc\/store|wc-block|woocommerce-product-gallery|single_add_to_cart_button/, needles: ['/wp-json/wc/store', 'wc-block', 'woocommerce-product-gallery', 'single_add_to_cart_button'] },
-  { platform: 'woocommerce', weight: 2, where: 'cookie', test: /(^|;\s*)(woocommerce_items_in_cart|wp_woocommerce_session_)/ },
-  { platform: 'magento', weight: 4, where: 'html', test: /Mage\.Cookies|mage\/cookies|data-mage-init|Magento_(Catalog|Theme|Ui)/, needles: ['Mage.Cookies', 'mage/cookies', 'data-mage-init', 'Magento_'] },
-  { platform: 'magento', weight: 3, where: 'html', test: /\/static\/(version\d+\/)?frontend\//, needles: ['frontend/'] },
-  { platform: 'magento', weight: 3, where: 'cookie', test: /(^|;\s*)(mage-cache-sessid|mage-cache-storage|form_key|X-Magento-Vary)=/ },
+  {
+    platform: 'shopify',
+    weight: 3,
+    where: 'html',
+    test: /cdn\.shopify\.com|\/cdn\/shop\//,
+    needles: ['cdn.shopify.com', '/cdn/shop/'],
+  },
+  {
+    platform: 'shopify',
+    weight: 4,
+    where: 'html',
+    test: /Shopify\.shop\s*=|window\.Shopify\b|Shopify\.theme/,
+    needles: ['Shopify'],
+  },
+  {
+    platform: 'shopify',
+    weight: 2,
+    where: 'html',
+    test: /shopify-section|shopify-payment-button/,
+    needles: ['shopify-'],
+  },
+  {
+    platform: 'woocommerce',
+    weight: 4,
+    where: 'html',
+    test: /wp-content\/plugins\/woocommerce/,
+    needles: ['wp-content/plugins/woocommerce'],
+  },
+  {
+    platform: 'woocommerce',
+    weight: 3,
+    where: 'html',
+    test: /<body[^>]*class="[^"]*\bwoocommerce\b/,
+    needles: ['woocommerce'],
+  },
+  {
+    platform: 'woocommerce',
+    weight: 3,
+    where: 'html',
+    test: /\/wp-json\/wc\/store|wc-block|woocommerce-product-gallery|single_add_to_cart_button/,
+    needles: ['/wp-json/wc/store', 'wc-block', 'woocommerce-product-gallery', 'single_add_to_cart_button'],
+  },
+  {
+    platform: 'woocommerce',
+    weight: 2,
+    where: 'cookie',
+    test: /(^|;\s*)(woocommerce_items_in_cart|wp_woocommerce_session_)/,
+  },
+  {
+    platform: 'magento',
+    weight: 4,
+    where: 'html',
+    test: /Mage\.Cookies|mage\/cookies|data-mage-init|Magento_(Catalog|Theme|Ui)/,
+    needles: ['Mage.Cookies', 'mage/cookies', 'data-mage-init', 'Magento_'],
+  },
+  {
+    platform: 'magento',
+    weight: 3,
+    where: 'html',
+    test: /\/static\/(version\d+\/)?frontend\//,
+    needles: ['frontend/'],
+  },
+  {
+    platform: 'magento',
+    weight: 3,
+    where: 'cookie',
+    test: /(^|;\s*)(mage-cache-sessid|mage-cache-storage|form_key|X-Magento-Vary)=/,
+  },
   { platform: 'magento', weight: 3, where: 'header', header: 'x-magento-cache-debug', test: /./ },
   { platform: 'magento', weight: 3, where: 'header', header: 'x-magento-tags', test: /./ },
-  { platform: 'salesforce_commerce_cloud', weight: 5, where: 'html', test: /demandware\.static|\/on\/demandware\.store\//, needles: ['demandware.'] },
-  { platform: 'salesforce_commerce_cloud', weight: 3, where: 'cookie', test: /(^|;\s*)(dwsid|dwanonymous_\w+|dw_dnt|__cq_dnt)=/ },
-  { platform: 'salesforce_commerce_cloud', weight: 2, where: 'html', test: /dwvar_|dw\/image\/v2\//, needles: ['dwvar_', 'dw/image/v2/'] },
-  { platform: 'bigcommerce', weight: 5, where: 'html', test: /\bBCData\b|cdn\d*\.bigcommerce\.com|stencil-utils/, needles: ['BCData', 'bigcommerce.com', 'stencil-utils'] },
+  {
+    platform: 'salesforce_commerce_cloud',
+    weight: 5,
+    where: 'html',
+    test: /demandware\.static|\/on\/demandware\.store\//,
+    needles: ['demandware.'],
+  },
+  {
+    platform: 'salesforce_commerce_cloud',
+    weight: 3,
+    where: 'cookie',
+    test: /(^|;\s*)(dwsid|dwanonymous_\w+|dw_dnt|__cq_dnt)=/,
+  },
+  {
+    platform: 'salesforce_commerce_cloud',
+    weight: 2,
+    where: 'html',
+    test: /dwvar_|dw\/image\/v2\//,
+    needles: ['dwvar_', 'dw/image/v2/'],
+  },
+  {
+    platform: 'bigcommerce',
+    weight: 5,
+    where: 'html',
+    test: /\bBCData\b|cdn\d*\.bigcommerce\.com|stencil-utils/,
+    needles: ['BCData', 'bigcommerce.com', 'stencil-utils'],
+  },
   { platform: 'bigcommerce', weight: 3, where: 'cookie', test: /(^|;\s*)(SHOP_SESSION_TOKEN|fornax_anonymousId)=/ },
   { platform: 'bigcommerce', weight: 3, where: 'header', header: 'x-bc-storefront', test: /./ },
-  { platform: 'wix', weight: 5, where: 'html', test: /static\.wixstatic\.com|wix-warmup-data|_wixCssImports|wixBiSession/, needles: ['static.wixstatic.com', 'wix-warmup-data', '_wixCssImports', 'wixBiSession'] },
+  {
+    platform: 'wix',
+    weight: 5,
+    where: 'html',
+    test: /static\.wixstatic\.com|wix-warmup-data|_wixCssImports|wixBiSession/,
+    needles: ['static.wixstatic.com', 'wix-warmup-data', '_wixCssImports', 'wixBiSession'],
+  },
   { platform: 'wix', weight: 3, where: 'header', header: 'x-wix-request-id', test: /./ },
-  { platform: 'squarespace', weight: 5, where: 'html', test: /static1\.squarespace\.com|Static\.SQUARESPACE_CONTEXT|squarespace-cdn\.com/, needles: ['static1.squarespace.com', 'Static.SQUARESPACE_CONTEXT', 'squarespace-cdn.com'] },
+  {
+    platform: 'squarespace',
+    weight: 5,
+    where: 'html',
+    test: /static1\.squarespace\.com|Static\.SQUARESPACE_CONTEXT|squarespace-cdn\.com/,
+    needles: ['static1.squarespace.com', 'Static.SQUARESPACE_CONTEXT', 'squarespace-cdn.com'],
+  },
   { platform: 'squarespace', weight: 3, where: 'cookie', test: /(^|;\s*)(crumb|ss_cvr)=/ },
-  { platform: 'prestashop', weight: 5, where: 'html', test: /prestashop\s*=\s*\{|var prestashop\b|\/modules\/ps_\w+\//, needles: ['prestashop', '/modules/ps_'] },
+  {
+    platform: 'prestashop',
+    weight: 5,
+    where: 'html',
+    test: /prestashop\s*=\s*\{|var prestashop\b|\/modules\/ps_\w+\//,
+    needles: ['prestashop', '/modules/ps_'],
+  },
   { platform: 'prestashop', weight: 3, where: 'cookie', test: /(^|;\s*)PrestaShop-[0-9a-f]+=/ },
-  { platform: 'prestashop', weight: 2, where: 'html', test: /<meta name="generator" content="PrestaShop/i, needles: ['generator'] },
+  {
+    platform: 'prestashop',
+    weight: 2,
+    where: 'html',
+    test: /<meta name="generator" content="PrestaShop/i,
+    needles: ['generator'],
+  },
 ];
 
 export const PLATFORM_THRESHOLD = 4;
@@ -75,12 +180,15 @@ export interface PlatformDetection {
 function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | null {
   for (const [k, v] of Object.entries(headers)) {
     if (k.toLowerCase() !== name) continue;
-    return Array.isArray(v) ? v.join('; ') : v ?? null;
+    return Array.isArray(v) ? v.join('; ') : (v ?? null);
   }
   return null;
 }
 
-export function detectPlatform(html: string, headers: Record<string, string | string[] | undefined> = {}): PlatformDetection {
+export function detectPlatform(
+  html: string,
+  headers: Record<string, string | string[] | undefined> = {},
+): PlatformDetection {
   const scores: Partial<Record<Platform, number>> = {};
   const signals: string[] = [];
   const cookies = (() => {

@@ -1,7 +1,18 @@
 // What a URL's shape says: a product identifier in the path or query, the product's handle,
 // and whether the path is a typical non-product page (home, collection, search, cart, blog).
 
-const ID_PARAMS = ['sku', 'childsku', 'pid', 'productid', 'product_id', 'itemid', 'item_id', 'articleid', 'skuid', 'variant'];
+const ID_PARAMS = [
+  'sku',
+  'childsku',
+  'pid',
+  'productid',
+  'product_id',
+  'itemid',
+  'item_id',
+  'articleid',
+  'skuid',
+  'variant',
+];
 
 /** An identifier the URL carries: ?sku=…, /dp/<ASIN>, a trailing numeric id. Null when none. */
 export function identifierFromUrl(raw: string): string | null {
@@ -36,7 +47,9 @@ export function handleFromUrl(raw: string): string | null {
     const i = segments.findIndex((s) => s === 'products' || s === 'product' || s === 'p');
     const seg = i >= 0 && segments[i + 1] ? segments[i + 1] : segments[segments.length - 1];
     if (!seg) return null;
-    const handle = decodeURIComponent(seg).replace(/\.(html?|aspx?|php|js|json)$/i, '').toLowerCase();
+    const handle = decodeURIComponent(seg)
+      .replace(/\.(html?|aspx?|php|js|json)$/i, '')
+      .toLowerCase();
     return handle || null;
   } catch {
     return null;
@@ -65,12 +78,30 @@ export function urlKind(raw: string): UrlKind {
   const path = url.pathname.toLowerCase().replace(/\/+$/, '');
   const q = url.searchParams;
   if (path === '' || /^\/(index\.(html?|php))?$/.test(path) || /^\/[a-z]{2}([-_][a-z]{2})?$/.test(path)) return 'home';
-  if (/\/products?\/[^/]+/.test(path) || /\/(dp|gp\/product)\/[a-z0-9]{10}/.test(path) || /\/p\/[^/]+/.test(path) || /\/(item|itm|listing|artikel|produkt|produit|producto|prodotto|prod|pd|pdp)\/[^/]+/.test(path) || /\/p-[^/]+/.test(path)) return 'product';
-  if (/(^|\/)(search|suche|recherche|buscar|busca|cerca|zoeken|catalogsearch)(\/|$)/.test(path) || q.has('q') || q.has('s') && !path.includes('product')) return 'search';
+  if (
+    /\/products?\/[^/]+/.test(path) ||
+    /\/(dp|gp\/product)\/[a-z0-9]{10}/.test(path) ||
+    /\/p\/[^/]+/.test(path) ||
+    /\/(item|itm|listing|artikel|produkt|produit|producto|prodotto|prod|pd|pdp)\/[^/]+/.test(path) ||
+    /\/p-[^/]+/.test(path)
+  )
+    return 'product';
+  if (
+    /(^|\/)(search|suche|recherche|buscar|busca|cerca|zoeken|catalogsearch)(\/|$)/.test(path) ||
+    q.has('q') ||
+    (q.has('s') && !path.includes('product'))
+  )
+    return 'search';
   if (/(^|\/)(cart|basket|checkout|bag|warenkorb|panier|carrito|carrello|winkelwagen)(\/|$)/.test(path)) return 'cart';
   if (/(^|\/)(account|login|signin|sign-in|register|my-account|customer)(\/|$)/.test(path)) return 'account';
   if (/(^|\/)(blog|blogs|news|articles?|journal|magazine|stories|press)(\/|$)/.test(path)) return 'blog';
-  if (/(^|\/)(collections?|category|categories|c|shop|catalog|catalogue|department|brands?|tags?|product-category|kategorie|categorie|categoria)(\/|$)/.test(path)) return 'collection';
-  if (/(^|\/)(pages|about|contact|faq|help|policies|policy|terms|privacy|shipping|returns|stores?)(\/|$)/.test(path)) return 'info';
+  if (
+    /(^|\/)(collections?|category|categories|c|shop|catalog|catalogue|department|brands?|tags?|product-category|kategorie|categorie|categoria)(\/|$)/.test(
+      path,
+    )
+  )
+    return 'collection';
+  if (/(^|\/)(pages|about|contact|faq|help|policies|policy|terms|privacy|shipping|returns|stores?)(\/|$)/.test(path))
+    return 'info';
   return 'unknown';
 }

@@ -28,12 +28,26 @@ export function resultFor(input: string, result: UrlResult): UrlResult {
 }
 
 /** A failed or invalid result; `retry` follows the outcome's class (failed: true, invalid: false). */
-export function failureResult(url: string, outcome: Exclude<Outcome, 'success'>, message: string, landing?: string | null): UrlResult {
-  return { url, product: null, success: false, outcome, retry: OUTCOME_CLASS[outcome] === 'failed', message, ...finalUrlField(url, landing) };
+export function failureResult(
+  url: string,
+  outcome: Exclude<Outcome, 'success'>,
+  message: string,
+  landing?: string | null,
+): UrlResult {
+  return {
+    url,
+    product: null,
+    success: false,
+    outcome,
+    retry: OUTCOME_CLASS[outcome] === 'failed',
+    message,
+    ...finalUrlField(url, landing),
+  };
 }
 
 /** An input that is no http(s) URL; `problem` is our own validation's words (parseHttpUrl). */
-export const malformedResult = (input: string, problem: string): UrlResult => failureResult(input, 'malformed_url', `Malformed URL: ${problem}`);
+export const malformedResult = (input: string, problem: string): UrlResult =>
+  failureResult(input, 'malformed_url', `Malformed URL: ${problem}`);
 
 /** Anything that threw where a result was expected: `other`, retry true, a fixed text. */
 export const unexpectedFailure = (url: string): UrlResult => failureResult(url, 'other', UNEXPECTED_FAILURE_MESSAGE);

@@ -186,7 +186,8 @@ function splitDirective(line: string): { field: string; value: string } | null {
   if (parts.length < 2) return null;
   let candidate = parts[0];
   for (let i = 1; i < Math.min(parts.length, 3); i++) {
-    if (isKnownField(candidate.toLowerCase().trim())) return { field: candidate, value: line.slice(candidate.length + 1) };
+    if (isKnownField(candidate.toLowerCase().trim()))
+      return { field: candidate, value: line.slice(candidate.length + 1) };
     candidate += ` ${parts[i]}`;
   }
   return null;
@@ -238,7 +239,10 @@ function recode(text: string, keepEscaped: string, safe: string): string {
   let out = '';
   for (const byte of decoded) {
     const ch = String.fromCharCode(byte);
-    out += byte < 0x80 && (ALWAYS_SAFE.test(ch) || safe.includes(ch)) ? ch : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+    out +=
+      byte < 0x80 && (ALWAYS_SAFE.test(ch) || safe.includes(ch))
+        ? ch
+        : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   return out;
 }

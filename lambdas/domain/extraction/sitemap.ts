@@ -87,7 +87,9 @@ export function parseSitemap(input: string | Uint8Array, options: ParseSitemapOp
         bytes = gunzipSync(bytes, { maxOutputLength: maxBytes });
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
-        return empty(code === 'ERR_BUFFER_TOO_LARGE' ? `uncompressed sitemap exceeds ${maxBytes} bytes` : 'invalid gzip data');
+        return empty(
+          code === 'ERR_BUFFER_TOO_LARGE' ? `uncompressed sitemap exceeds ${maxBytes} bytes` : 'invalid gzip data',
+        );
       }
     }
     if (bytes.byteLength > maxBytes) return empty(`sitemap exceeds ${maxBytes} bytes`);
@@ -136,12 +138,16 @@ export function parseSitemap(input: string | Uint8Array, options: ParseSitemapOp
       changefreq: textOf(item.changefreq) || null,
       priority: toPriority(textOf(item.priority)),
       alternates: arrayOf(item.link)
-        .map((link) => (isRecord(link) ? absoluteUrl(decodeEntities(String(link['@_href'] ?? '')), options.baseUrl) : null))
+        .map((link) =>
+          isRecord(link) ? absoluteUrl(decodeEntities(String(link['@_href'] ?? '')), options.baseUrl) : null,
+        )
         .filter((href): href is string => href !== null),
       images: arrayOf(item.image).flatMap((image) => {
         if (!isRecord(image)) return [];
         const imageLoc = absoluteUrl(textOf(image.loc), options.baseUrl);
-        return imageLoc ? [{ loc: imageLoc, title: textOf(image.title) || null, caption: textOf(image.caption) || null }] : [];
+        return imageLoc
+          ? [{ loc: imageLoc, title: textOf(image.title) || null, caption: textOf(image.caption) || null }]
+          : [];
       }),
     });
   }

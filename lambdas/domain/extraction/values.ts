@@ -99,7 +99,12 @@ export function normaliseAvailability(value: unknown): Availability | null {
 
 export function isAvailable(availability: Availability | null | undefined): boolean | null {
   if (!availability) return null;
-  return availability === 'InStock' || availability === 'LimitedAvailability' || availability === 'PreOrder' || availability === 'BackOrder';
+  return (
+    availability === 'InStock' ||
+    availability === 'LimitedAvailability' ||
+    availability === 'PreOrder' ||
+    availability === 'BackOrder'
+  );
 }
 
 export function absoluteUrl(value: unknown, base: string): string | null {

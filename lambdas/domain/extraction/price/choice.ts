@@ -4,13 +4,15 @@ import type { FoundCurrency } from './scanner';
 import type { NumberSpan } from './numbers';
 import { COMMA, digitAt, DOT, HYPHEN, isAsciiLetter, isSpaceCode, PERCENT } from './chars';
 
-const UNIT_AFTER = /^\s?(?:ft|feet|foot|inch(?:es)?|in\.|cm|mm|km|m²|sq\s?ft|sqft|litre|liter|litres|liters|lbs?|oz|kg|mg|ml|gb|tb|mb|ghz|mhz|mah|w\b|v\b|hz|%|x\b|pcs|pieces|stk|ausgaben|issues)/i;
+const UNIT_AFTER =
+  /^\s?(?:ft|feet|foot|inch(?:es)?|in\.|cm|mm|km|m²|sq\s?ft|sqft|litre|liter|litres|liters|lbs?|oz|kg|mg|ml|gb|tb|mb|ghz|mhz|mah|w\b|v\b|hz|%|x\b|pcs|pieces|stk|ausgaben|issues)/i;
 const MONTH =
   /(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun(?:e)?|jul(?:y)?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)/i;
 const MONTH_BEFORE = new RegExp(`${MONTH.source}\\.?,?\\s*$`, 'i');
 const WAS = /\b(?:was|statt|avant|antes|prima)\b/i;
 const RANGE_JOIN = /^\s*(?:-|–|—|to|bis|à|a|al|до|tot|til|till)\s*$/i;
-const QUANTITY_BEFORE = /(?:заказ|qty|quantity|min\.?|артикул|код товара|sku|item\s*#?|model|art\.?\s*nr\.?)\s*[:#]?\s*$/i;
+const QUANTITY_BEFORE =
+  /(?:заказ|qty|quantity|min\.?|артикул|код товара|sku|item\s*#?|model|art\.?\s*nr\.?)\s*[:#]?\s*$/i;
 
 export interface Candidate {
   span: NumberSpan;
@@ -27,7 +29,8 @@ function rejectsAsPrice(text: string, span: NumberSpan): boolean {
   // Dates: "15.08.2017", "25-09", "July, 2004". (Spans hold no "/", so a date has two dots.)
   if (raw.indexOf('.') !== raw.lastIndexOf('.') && /^\d{1,2}[./]\d{1,2}[./]\d{2,4}$/.test(raw)) return true;
   if (next === HYPHEN && digitAt(text, end + 1)) return true;
-  if (start >= 2 && text.charCodeAt(start - 1) === HYPHEN && digitAt(text, start - 2) && /^\d{1,4}$/.test(raw)) return true;
+  if (start >= 2 && text.charCodeAt(start - 1) === HYPHEN && digitAt(text, start - 2) && /^\d{1,4}$/.test(raw))
+    return true;
   const windowStart = Math.max(0, start - 24);
   if (raw.length === 4 && /^\d{4}$/.test(raw) && MONTH_BEFORE.test(text.slice(windowStart, start))) return true;
   if (mayEndQuantityLabel(text, windowStart, start) && QUANTITY_BEFORE.test(text.slice(windowStart, start))) {
@@ -46,7 +49,7 @@ function mayEndQuantityLabel(text: string, from: number, to: number): boolean {
   }
   if (k < from) return false;
   const code = text.charCodeAt(k);
-  return code >= 0x80 || (code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a || code === DOT || code === 0x23;
+  return code >= 0x80 || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a) || code === DOT || code === 0x23;
 }
 
 /** Cheap pre-check for UNIT_AFTER: its units start with a Latin letter or "%", after one optional space. */
@@ -71,7 +74,8 @@ export function choosePrice(text: string, numbers: NumberSpan[], currencies: Fou
   for (const span of numbers) {
     if (rejectsAsPrice(text, span)) continue;
     const attached = attachedCurrency(text, span, currencies, numbers);
-    if (!attached.currency && mayStartUnit(text, span.end) && UNIT_AFTER.test(text.slice(span.end, span.end + 10))) continue;
+    if (!attached.currency && mayStartUnit(text, span.end) && UNIT_AFTER.test(text.slice(span.end, span.end + 10)))
+      continue;
     candidates.push(attached);
   }
   if (!candidates.length) return null;

@@ -19,7 +19,9 @@ export function findNumbers(text: string, euroSeparator: boolean): NumberSpan[] 
   for (let guard = 0; i < n && guard < 500; guard++) {
     // A digit, or ".5" / "..5".
     const startsNumber =
-      digitAt(text, i) || (text.charCodeAt(i) === DOT && (digitAt(text, i + 1) || (text.charCodeAt(i + 1) === DOT && digitAt(text, i + 2))));
+      digitAt(text, i) ||
+      (text.charCodeAt(i) === DOT &&
+        (digitAt(text, i + 1) || (text.charCodeAt(i + 1) === DOT && digitAt(text, i + 2))));
     if (!startsNumber) {
       i++;
       continue;
@@ -39,11 +41,22 @@ export function findNumbers(text: string, euroSeparator: boolean): NumberSpan[] 
         // "1'049", "1’049": an apostrophe between 3-digit groups.
         hasGap = true;
         j++;
-      } else if (ch === SPACE && digitAt(text, j - 1) && !hasSeparator && digitGroupAt(text, j + 1, 3) && groupLength(text, j) <= 3) {
+      } else if (
+        ch === SPACE &&
+        digitAt(text, j - 1) &&
+        !hasSeparator &&
+        digitGroupAt(text, j + 1, 3) &&
+        groupLength(text, j) <= 3
+      ) {
         // "1 298,00", "120 000 000": a space between 3-digit groups is a thousands separator.
         hasGap = true;
         j++;
-      } else if (ch === SPACE && isSeparatorCode(text.charCodeAt(j - 1)) && digitAt(text, j - 2) && digitGroupAt(text, j + 1, 2)) {
+      } else if (
+        ch === SPACE &&
+        isSeparatorCode(text.charCodeAt(j - 1)) &&
+        digitAt(text, j - 2) &&
+        digitGroupAt(text, j + 1, 2)
+      ) {
         // "559. 99", "130, 38": a stray space after the decimal separator.
         hasGap = true;
         j++;
@@ -91,7 +104,8 @@ export function numberValue(
   let s = raw;
   // Leading separators: ".75" is 0.75; in "$.750.30" the stray dot is noise.
   const lead = isSeparatorCode(s.charCodeAt(0)) ? (/^[.,]+/.exec(s)?.[0] ?? '') : '';
-  if (lead && decimalHint && lead.includes(decimalHint) && !s.slice(lead.length).includes(decimalHint)) return toNumber(`0.${withoutSeparators(s)}`);
+  if (lead && decimalHint && lead.includes(decimalHint) && !s.slice(lead.length).includes(decimalHint))
+    return toNumber(`0.${withoutSeparators(s)}`);
   if (lead) {
     const rest = s.slice(lead.length);
     s = /[.,]/.test(rest) ? rest : `.${rest}`;

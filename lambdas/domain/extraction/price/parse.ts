@@ -99,7 +99,9 @@ export function parsePrice(text: string | null | undefined, hints: PriceHints = 
   let amount: number | null = null;
   if (chosen) {
     const separator = hints.decimalSeparator === '€' ? null : (hints.decimalSeparator ?? null);
-    amount = chosen.span.euroDecimal ? toNumber(chosen.span.raw) : numberValue(chosen.span.raw, separator, currency, country);
+    amount = chosen.span.euroDecimal
+      ? toNumber(chosen.span.raw)
+      : numberValue(chosen.span.raw, separator, currency, country);
   }
   if (mayHoldFreeWord(source)) {
     if (FREE_SHIPPING.test(source)) {

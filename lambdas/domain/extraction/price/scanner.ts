@@ -186,7 +186,27 @@ export interface FoundCurrency {
   strength: number;
 }
 
-const CODE_WORDS = new Set(['all', 'top', 'cup', 'try', 'mop', 'bob', 'pen', 'gel', 'mad', 'sos', 'nio', 'bam', 'dop', 'ern', 'lak', 'std', 'fun', 'mvr', 'php']);
+const CODE_WORDS = new Set([
+  'all',
+  'top',
+  'cup',
+  'try',
+  'mop',
+  'bob',
+  'pen',
+  'gel',
+  'mad',
+  'sos',
+  'nio',
+  'bam',
+  'dop',
+  'ern',
+  'lak',
+  'std',
+  'fun',
+  'mvr',
+  'php',
+]);
 
 export function findCurrencies(text: string, wholeTextIsToken = false): FoundCurrency[] {
   const { tokens, codes } = currencyIndex();
@@ -212,7 +232,16 @@ function touchesNumber(text: string, start: number, end: number): boolean {
   for (let k = start - 1; k >= Math.max(0, start - 4); k--) {
     const code = text.charCodeAt(k);
     if (isDigitCode(code)) return true;
-    if (!isSpaceCode(code) && code !== 0x3a && code !== DOT && code !== COMMA && code !== 0x2d && code !== 0x2013 && code !== 0x2a) break;
+    if (
+      !isSpaceCode(code) &&
+      code !== 0x3a &&
+      code !== DOT &&
+      code !== COMMA &&
+      code !== 0x2d &&
+      code !== 0x2013 &&
+      code !== 0x2a
+    )
+      break;
   }
   // After: at most 2 of [\s:.], an optional dot, then a digit.
   // (Every index read here is below end + 4.)

@@ -39,21 +39,32 @@ export interface DomReading {
   h1Count: number;
 }
 
-const NOISE = /(^|[\s_-])(related|recommend\w*|similar|upsell|up-sell|cross-?sell\w*|carousel|also|recently|recent|you-may|youmay|bundle|footer|header|nav|navigation|menu|megamenu|breadcrumbs?|minicart|mini-cart|cart-drawer|drawer|sponsored|sidebar|reviews?|rating|banner|promo-bar|newsletter|cookie|modal|popup|accessories|complete-the-look|shop-the-look|strands|rr-|rrPlacement)([\s_-]|$)/i;
-const NOISE_LOOSE = /(related|recommend|similar|upsell|crosssell|cross-sell|carousel|alsobought|also-bought|alsoviewed|also-viewed|recentlyviewed|recently-viewed|youmayalsolike|you-may-also|sponsored|footer|megamenu|mini-?cart|cart-?drawer)/i;
+const NOISE =
+  /(^|[\s_-])(related|recommend\w*|similar|upsell|up-sell|cross-?sell\w*|carousel|also|recently|recent|you-may|youmay|bundle|footer|header|nav|navigation|menu|megamenu|breadcrumbs?|minicart|mini-cart|cart-drawer|drawer|sponsored|sidebar|reviews?|rating|banner|promo-bar|newsletter|cookie|modal|popup|accessories|complete-the-look|shop-the-look|strands|rr-|rrPlacement)([\s_-]|$)/i;
+const NOISE_LOOSE =
+  /(related|recommend|similar|upsell|crosssell|cross-sell|carousel|alsobought|also-bought|alsoviewed|also-viewed|recentlyviewed|recently-viewed|youmayalsolike|you-may-also|sponsored|footer|megamenu|mini-?cart|cart-?drawer)/i;
 const PRICE_ATTR = /price|prix|preis|precio|prezzo|preco|cena|prijs|pris|amount|cost|betrag/i;
 // Short words only count as whole words (camelCase split first): "a-size-base" is not a base price.
-const PRICE_NEGATIVE = /(installment|instalment|monthly|klarna|afterpay|financ|shipping|delivery|freight|saving|discount|percent|coupon|voucher|subtotal|minicart|(^|[^a-z])(per|unit|base|month|tax|vat|save|pct|off|label|range|filter|slider|points|reward|deposit|club|member|total|each|ppu|ppv|kg|liter)([^a-z]|$))/i;
-const OPTION_PICKER = /(swatch|twister|variation|variant-?(list|option|select)|option-?(list|value)|dropdown|size-?(list|selector|option)|color-?(list|selector|option)|select)/i;
-const PRICE_FORMER = /(old|was|regular|list|original|compare|strike|crossed|before|rrp|msrp|uvp|previous|retail|standard|reference|initial|prix-barre|barre|streich|tachado|full|non-?sale|high)/i;
-const PRICE_CURRENT = /(sale|current|now|final|special|our|actual|offer|promo|deal|selling|reduced|discounted|new|sell|buy|main|product-price|price--large|big|primary|display)/i;
+const PRICE_NEGATIVE =
+  /(installment|instalment|monthly|klarna|afterpay|financ|shipping|delivery|freight|saving|discount|percent|coupon|voucher|subtotal|minicart|(^|[^a-z])(per|unit|base|month|tax|vat|save|pct|off|label|range|filter|slider|points|reward|deposit|club|member|total|each|ppu|ppv|kg|liter)([^a-z]|$))/i;
+const OPTION_PICKER =
+  /(swatch|twister|variation|variant-?(list|option|select)|option-?(list|value)|dropdown|size-?(list|selector|option)|color-?(list|selector|option)|select)/i;
+const PRICE_FORMER =
+  /(old|was|regular|list|original|compare|strike|crossed|before|rrp|msrp|uvp|previous|retail|standard|reference|initial|prix-barre|barre|streich|tachado|full|non-?sale|high)/i;
+const PRICE_CURRENT =
+  /(sale|current|now|final|special|our|actual|offer|promo|deal|selling|reduced|discounted|new|sell|buy|main|product-price|price--large|big|primary|display)/i;
 const MAX_PARSED_PRICE_TEXTS = 60;
 // Words written against a price in the text around it (themes often label without classes).
-const FORMER_LABEL = /(?:^|[^\p{L}])(?:was|regular(?:\s+price)?|reg\.?|list\s+price|rrp|msrp|srp|compare\s+at|originally|original\s+price|before|instead\s+of|statt|uvp|früher|avant|prix\s+barré|antes|precio\s+anterior|prima|era|voor|tidligere|förut|ordinarie|normalpris|было|стара\s+ціна|定価|通常価格|原价|原價)\s*:?\s*$/iu;
-const INSTALMENT_LABEL = /(payments?\s+of|instal?lments?\s+of|interest[\s-]free|per\s+month|a\s+month|\/\s*mo\b|monthly|klarna|afterpay|affirm|sezzle|zip\s?pay|pay\s+in\s+\d|\d\s*x\s*$|raten|mensualit|cuotas|parcelas|rate\s+da|分期|月々|할부)/i;
-const COUPON_LABEL = /(coupon|voucher|promo\s*code|with\s+code|use\s+code|code\s+\S+\s*:?\s*$|gutschein|cupón|cupom|code\s+promo|クーポン|优惠券|쿠폰|member\s+price|club\s+price|with\s+subscription|subscribe\s*(&|and)\s*save)/i;
-const UNIT_AFTER_PRICE = /^\s*(\/|per\s|pro\s|je\s|each\b|ea\.?\b|le\s+(kg|litre)|\/?\s*(kg|g|100\s?g|l|100\s?ml|ml|m|m2|m²|lb|oz|st|stk|unit)\b)/i;
-const RELATED_HEADING = /(also\s+(bought|like|viewed|love|purchased)|you\s+may\s+(also\s+)?like|you\s+might\s+(also\s+)?like|related\s+products?|similar\s+(items|products)|recommended|recently\s+viewed|frequently\s+bought|complete\s+the\s+look|kunden\s+kauften\s+auch|das\s+könnte\s+dir|vous\s+aimerez|produits\s+similaires|también\s+te\s+puede|productos\s+relacionados|potrebbe\s+piacerti|prodotti\s+correlati|gerelateerde|anderen\s+kochten|похожие\s+товары|с\s+этим\s+товаром|おすすめ|関連商品|相关商品|猜你喜欢|추천\s*상품)/i;
+const FORMER_LABEL =
+  /(?:^|[^\p{L}])(?:was|regular(?:\s+price)?|reg\.?|list\s+price|rrp|msrp|srp|compare\s+at|originally|original\s+price|before|instead\s+of|statt|uvp|früher|avant|prix\s+barré|antes|precio\s+anterior|prima|era|voor|tidligere|förut|ordinarie|normalpris|было|стара\s+ціна|定価|通常価格|原价|原價)\s*:?\s*$/iu;
+const INSTALMENT_LABEL =
+  /(payments?\s+of|instal?lments?\s+of|interest[\s-]free|per\s+month|a\s+month|\/\s*mo\b|monthly|klarna|afterpay|affirm|sezzle|zip\s?pay|pay\s+in\s+\d|\d\s*x\s*$|raten|mensualit|cuotas|parcelas|rate\s+da|分期|月々|할부)/i;
+const COUPON_LABEL =
+  /(coupon|voucher|promo\s*code|with\s+code|use\s+code|code\s+\S+\s*:?\s*$|gutschein|cupón|cupom|code\s+promo|クーポン|优惠券|쿠폰|member\s+price|club\s+price|with\s+subscription|subscribe\s*(&|and)\s*save)/i;
+const UNIT_AFTER_PRICE =
+  /^\s*(\/|per\s|pro\s|je\s|each\b|ea\.?\b|le\s+(kg|litre)|\/?\s*(kg|g|100\s?g|l|100\s?ml|ml|m|m2|m²|lb|oz|st|stk|unit)\b)/i;
+const RELATED_HEADING =
+  /(also\s+(bought|like|viewed|love|purchased)|you\s+may\s+(also\s+)?like|you\s+might\s+(also\s+)?like|related\s+products?|similar\s+(items|products)|recommended|recently\s+viewed|frequently\s+bought|complete\s+the\s+look|kunden\s+kauften\s+auch|das\s+könnte\s+dir|vous\s+aimerez|produits\s+similaires|también\s+te\s+puede|productos\s+relacionados|potrebbe\s+piacerti|prodotti\s+correlati|gerelateerde|anderen\s+kochten|похожие\s+товары|с\s+этим\s+товаром|おすすめ|関連商品|相关商品|猜你喜欢|추천\s*상품)/i;
 /** A price: a currency mark or code touching a number, or a number with two decimals. */
 const PRICE_LIKE = /(?:[$€£¥₩₹₽₺₫฿₪₴₸]\s?|\b[A-Z]{3}\s?)?\d[\d.,]*/g;
 const moneyCount = (text: string) => {
@@ -63,16 +74,23 @@ const moneyCount = (text: string) => {
 };
 const MEASURE_TEXT = /\b(pounds?|lbs?|ounces?|oz|kg|grams?|inch(es)?|cm|mm|litres?|liters?|ml|watts?)\b/i;
 /** "Weight: ..." and other "Label: value" facts; a price label ("Price:", "Цена:") is fine. */
-const OTHER_LABEL = /^\s*(?!(?:[^:]*?)(price|preis|prix|precio|prezzo|preço|cena|цена|ціна|価格|价格|價格|가격|fiyat|giá|ราคา|מחיר|السعر|ár|pris|prijs|hinta|kaina|cijena|sale|now|our))[\p{L} ]{2,24}:\s*[^\s]/iu;
+const OTHER_LABEL =
+  /^\s*(?!(?:[^:]*?)(price|preis|prix|precio|prezzo|preço|cena|цена|ціна|価格|价格|價格|가격|fiyat|giá|ราคา|מחיר|السعر|ár|pris|prijs|hinta|kaina|cijena|sale|now|our))[\p{L} ]{2,24}:\s*[^\s]/iu;
 const FACT_LABEL_TAGS = new Set(['td', 'th', 'dt', 'span', 'div', 'label', 'strong', 'b', 'p']);
-const BRAND_FIELD = /^(brand|brand name|marke|marque|marca|merk|märke|marka|бренд|производитель|manufacturer|hersteller|fabricant|fabricante|ブランド|品牌|브랜드)\s*:?$/i;
+const BRAND_FIELD =
+  /^(brand|brand name|marke|marque|marca|merk|märke|marka|бренд|производитель|manufacturer|hersteller|fabricant|fabricante|ブランド|品牌|브랜드)\s*:?$/i;
 /** ASCII, Arabic-Indic, Persian and full-width digits. */
 const ANY_DIGIT = /[\d\u0660-\u0669\u06f0-\u06f9\uff10-\uff19]/;
-const LOGO_HINT = /(^|[\s_-])(logo|site-?(title|name|brand|logo)|brand-?(name|logo)|masthead|navbar-brand|header)([\s_-]|$)/i;
-const ADD_TO_CART = /(add[\s_-]?to[\s_-]?(cart|bag|basket|trolley)|addtocart|addtobag|addtobasket|buy[\s_-]?now|in den (warenkorb|einkaufswagen)|ajouter au panier|añadir a(l carrito| la cesta)|aggiungi al carrello|in winkelwagen|do koszyka|lägg i|kaufen|comprar|acheter|add to order|adicionar ao carrinho|legg i handlekurv|læg i kurv|lisää ostoskoriin|sepete ekle|加入购物车|加入購物車|立即购买|立即購買|カートに入れる|カートに追加|購入手続き|장바구니|바로\s?구매|в корзину|купить|купити|додати в кошик|do košíku|kosárba|หยิบใส่ตะกร้า|ใส่ตะกร้า|thêm vào giỏ|mua ngay|कार्ट में|أضف إلى السلة|أضف للسلة|הוספה לסל|הוסף לסל|tambah ke keranjang|masukkan keranjang|beli sekarang|себетке|adaugă în coș|adauga in cos|kosíka|košarico|ostukorvi|į krepšelį|grozā|submit-product|product-form__submit|single_add_to_cart)/i;
-const OUT_OF_STOCK = /(out of stock|sold out|currently unavailable|no longer available|not available|unavailable|temporarily unavailable|ausverkauft|nicht (mehr )?verfügbar|nicht lieferbar|derzeit nicht|épuisé|rupture de stock|indisponible|actuellement indisponible|agotado|sin stock|no disponible|esaurito|non disponibile|attualmente non disponibile|niet (meer )?(op voorraad|leverbaar|beschikbaar)|uitverkocht|brak w magazynie|niedostępny|slutsåld|ikke på lager|utsolgt|loppuunmyyty|stokta yok|esgotado|indisponível|нет в наличии|在庫切れ|discontinued)/i;
-const IN_STOCK = /(in stock|available now|ready to ship|auf lager|lieferbar|en stock|disponible|disponibile|op voorraad|på lager|dostępny|in magazzino|em estoque|在庫あり)/i;
-const SKU_LABEL = /(?:\bSKU|\bArt(?:ikel)?\.?[\s-]*(?:Nr|nummer|no)\.?|\bItem\s*(?:#|No\.?|number|code)|\bProduct\s*(?:code|ID|#|number|no\.?)|\bStyle\s*(?:#|No\.?|number|code)|\bR[ée]f(?:[ée]rence)?\.?|\bC[óo]digo|\bCodice(?:\s+articolo)?|\bCod\.|\bNumer\s+produktu|\bProduktnummer|\bArtikelnr\.?|\bBestellnummer|\bVarenummer|\bTuotenumero|\bWebcode|\bModel\s*(?:No\.?|#)?\s*(?=[:#])|\bItem\s*model\s*number|\bASIN|\bMatnr)\s*[:#.]?\s*((?=[A-Z0-9._/-]*\d)[A-Z0-9][A-Z0-9._/-]{2,30})/i;
+const LOGO_HINT =
+  /(^|[\s_-])(logo|site-?(title|name|brand|logo)|brand-?(name|logo)|masthead|navbar-brand|header)([\s_-]|$)/i;
+const ADD_TO_CART =
+  /(add[\s_-]?to[\s_-]?(cart|bag|basket|trolley)|addtocart|addtobag|addtobasket|buy[\s_-]?now|in den (warenkorb|einkaufswagen)|ajouter au panier|añadir a(l carrito| la cesta)|aggiungi al carrello|in winkelwagen|do koszyka|lägg i|kaufen|comprar|acheter|add to order|adicionar ao carrinho|legg i handlekurv|læg i kurv|lisää ostoskoriin|sepete ekle|加入购物车|加入購物車|立即购买|立即購買|カートに入れる|カートに追加|購入手続き|장바구니|바로\s?구매|в корзину|купить|купити|додати в кошик|do košíku|kosárba|หยิบใส่ตะกร้า|ใส่ตะกร้า|thêm vào giỏ|mua ngay|कार्ट में|أضف إلى السلة|أضف للسلة|הוספה לסל|הוסף לסל|tambah ke keranjang|masukkan keranjang|beli sekarang|себетке|adaugă în coș|adauga in cos|kosíka|košarico|ostukorvi|į krepšelį|grozā|submit-product|product-form__submit|single_add_to_cart)/i;
+const OUT_OF_STOCK =
+  /(out of stock|sold out|currently unavailable|no longer available|not available|unavailable|temporarily unavailable|ausverkauft|nicht (mehr )?verfügbar|nicht lieferbar|derzeit nicht|épuisé|rupture de stock|indisponible|actuellement indisponible|agotado|sin stock|no disponible|esaurito|non disponibile|attualmente non disponibile|niet (meer )?(op voorraad|leverbaar|beschikbaar)|uitverkocht|brak w magazynie|niedostępny|slutsåld|ikke på lager|utsolgt|loppuunmyyty|stokta yok|esgotado|indisponível|нет в наличии|在庫切れ|discontinued)/i;
+const IN_STOCK =
+  /(in stock|available now|ready to ship|auf lager|lieferbar|en stock|disponible|disponibile|op voorraad|på lager|dostępny|in magazzino|em estoque|在庫あり)/i;
+const SKU_LABEL =
+  /(?:\bSKU|\bArt(?:ikel)?\.?[\s-]*(?:Nr|nummer|no)\.?|\bItem\s*(?:#|No\.?|number|code)|\bProduct\s*(?:code|ID|#|number|no\.?)|\bStyle\s*(?:#|No\.?|number|code)|\bR[ée]f(?:[ée]rence)?\.?|\bC[óo]digo|\bCodice(?:\s+articolo)?|\bCod\.|\bNumer\s+produktu|\bProduktnummer|\bArtikelnr\.?|\bBestellnummer|\bVarenummer|\bTuotenumero|\bWebcode|\bModel\s*(?:No\.?|#)?\s*(?=[:#])|\bItem\s*model\s*number|\bASIN|\bMatnr)\s*[:#.]?\s*((?=[A-Z0-9._/-]*\d)[A-Z0-9][A-Z0-9._/-]{2,30})/i;
 
 interface Context {
   noise: boolean;
@@ -150,7 +168,8 @@ export function labelAround(el: Element, own: string): { before: string; after: 
       let before = text.slice(Math.max(0, at - 80), at);
       let cut = 0;
       // Back to the end of the price before: "Was $55.99 $43.99" labels only the first.
-      for (const m of before.matchAll(PRICE_LIKE)) if (/^\D/.test(m[0]) || /[.,]\d{2}$/.test(m[0])) cut = m.index + m[0].length;
+      for (const m of before.matchAll(PRICE_LIKE))
+        if (/^\D/.test(m[0]) || /[.,]\d{2}$/.test(m[0])) cut = m.index + m[0].length;
       if (cut) before = before.slice(cut);
       return { before, after: text.slice(at + own.length, at + own.length + 30) };
     }
@@ -175,7 +194,9 @@ function isLogoHeading(h: Element, pageUrl: string): boolean {
   const hint = `${h.attribs.class ?? ''} ${h.attribs.id ?? ''} ${parent?.type === 'tag' ? `${parent.attribs.class ?? ''} ${parent.attribs.id ?? ''}` : ''}`;
   if (LOGO_HINT.test(hint.replace(/header/gi, ''))) return true;
   const text = fullText(h, 120);
-  const hasImage = (n: AnyNode): boolean => n.type === 'tag' && ((n as Element).name === 'img' || (n as Element).name === 'svg' || (n as Element).children.some(hasImage));
+  const hasImage = (n: AnyNode): boolean =>
+    n.type === 'tag' &&
+    ((n as Element).name === 'img' || (n as Element).name === 'svg' || (n as Element).children.some(hasImage));
   if (!text) return hasImage(h);
   // The shop's name linking to the home page.
   const links = (function collect(n: AnyNode, out: Element[]): Element[] {
@@ -188,7 +209,12 @@ function isLogoHeading(h: Element, pageUrl: string): boolean {
   if (links.length === 1 && fullText(links[0], 120) === text) {
     const href = absoluteUrl(links[0].attribs.href, pageUrl);
     try {
-      if (href && new URL(href).pathname.replace(/\/(index\.\w+)?$/, '') === '' && new URL(href).host === new URL(pageUrl).host) return true;
+      if (
+        href &&
+        new URL(href).pathname.replace(/\/(index\.\w+)?$/, '') === '' &&
+        new URL(href).host === new URL(pageUrl).host
+      )
+        return true;
     } catch {
       return false;
     }
@@ -197,12 +223,17 @@ function isLogoHeading(h: Element, pageUrl: string): boolean {
 }
 
 /** Short texts inside `scope` that carry their own currency mark: the page's plain-text prices. */
-function plainTextPrices(scope: Element | null, hints: { currency: string | null; countryCode: string | null }, h1Order: number, orderEnd: number): PriceCandidate[] {
+function plainTextPrices(
+  scope: Element | null,
+  hints: { currency: string | null; countryCode: string | null },
+  h1Order: number,
+  orderEnd: number,
+): PriceCandidate[] {
   if (!scope) return [];
   const found: PriceCandidate[] = [];
   let budget = 1500;
   let parsed = 0;
-  let order = h1Order >= 0 ? h1Order : 0;
+  let order = Math.max(h1Order, 0);
   const walk = (el: Element, former: boolean) => {
     if (--budget < 0 || found.length >= 8 || parsed > 40) return;
     const name = el.name;
@@ -222,10 +253,26 @@ function plainTextPrices(scope: Element | null, hints: { currency: string | null
       if (words <= 4 && !MEASURE_TEXT.test(text) && !OTHER_LABEL.test(text) && parsePrice(text, {}).currency) {
         const price = parsePrice(text, hints);
         const label = labelAround(el, text);
-        const demoted = label && (INSTALMENT_LABEL.test(label.before) || COUPON_LABEL.test(label.before) || UNIT_AFTER_PRICE.test(label.after));
+        const demoted =
+          label &&
+          (INSTALMENT_LABEL.test(label.before) ||
+            COUPON_LABEL.test(label.before) ||
+            UNIT_AFTER_PRICE.test(label.after));
         const wasLabel = !!label && FORMER_LABEL.test(label.before);
         if (price.amount != null && price.amount > 0 && !/%/.test(text)) {
-          found.push({ amount: price.amount, currency: price.currency, text, score: demoted ? -2 : 3 - found.filter((f) => !f.former).length, order: orderEnd + order, former: struck || wasLabel, inMain: true, noise: false, composite: false, hidden: false, el });
+          found.push({
+            amount: price.amount,
+            currency: price.currency,
+            text,
+            score: demoted ? -2 : 3 - found.filter((f) => !f.former).length,
+            order: orderEnd + order,
+            former: struck || wasLabel,
+            inMain: true,
+            noise: false,
+            composite: false,
+            hidden: false,
+            el,
+          });
         }
       }
     }
@@ -235,7 +282,12 @@ function plainTextPrices(scope: Element | null, hints: { currency: string | null
   return found;
 }
 
-export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | null, currencyHint: string | null): DomReading {
+export function readDom(
+  $: CheerioAPI,
+  pageUrl: string,
+  countryCode: string | null,
+  currencyHint: string | null,
+): DomReading {
   const root = $.root()[0];
   let order = 0;
   const priceEls: Array<{ el: Element; ctx: Context; order: number; strength: number }> = [];
@@ -264,13 +316,33 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
     const hasClassId = !!(el.attribs.class || el.attribs.id);
     const classId = hasClassId ? `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}` : ' ';
     const next: Context = {
-      noise: ctx.noise || (hasClassId && name !== 'body' && name !== 'html' && name !== 'main' && (NOISE.test(classId) || NOISE_LOOSE.test(classId))) || name === 'footer' || name === 'nav' || name === 'header' || name === 'aside',
-      related: ctx.related || (hasClassId && name !== 'body' && /related|recommend|similar|also|upsell|cross-?sell/i.test(classId)),
+      noise:
+        ctx.noise ||
+        (hasClassId &&
+          name !== 'body' &&
+          name !== 'html' &&
+          name !== 'main' &&
+          (NOISE.test(classId) || NOISE_LOOSE.test(classId))) ||
+        name === 'footer' ||
+        name === 'nav' ||
+        name === 'header' ||
+        name === 'aside',
+      related:
+        ctx.related ||
+        (hasClassId && name !== 'body' && /related|recommend|similar|also|upsell|cross-?sell/i.test(classId)),
       picker: ctx.picker || (hasClassId && name !== 'body' && OPTION_PICKER.test(classId)),
-      former: ctx.former || name === 's' || name === 'del' || name === 'strike' || /line-through/i.test(el.attribs.style ?? ''),
+      former:
+        ctx.former ||
+        name === 's' ||
+        name === 'del' ||
+        name === 'strike' ||
+        /line-through/i.test(el.attribs.style ?? ''),
       hidden: ctx.hidden || el.attribs.hidden !== undefined || /display:\s*none/i.test(el.attribs.style ?? ''),
     };
-    if ((hasClassId && /breadcrumb/i.test(classId)) || (el.attribs['aria-label'] !== undefined && /breadcrumb/i.test(el.attribs['aria-label']))) {
+    if (
+      (hasClassId && /breadcrumb/i.test(classId)) ||
+      (el.attribs['aria-label'] !== undefined && /breadcrumb/i.test(el.attribs['aria-label']))
+    ) {
       $(el)
         .find('a, [itemprop=name]')
         .each((_, a) => {
@@ -278,29 +350,54 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
           if (t && t.length < 80 && !breadcrumbLinks.includes(t)) breadcrumbLinks.push(t);
         });
     }
-    if ((name === 'h2' || name === 'h3' || name === 'h4') && !next.noise && subheadings.length < 200) subheadings.push(el);
+    if ((name === 'h2' || name === 'h3' || name === 'h4') && !next.noise && subheadings.length < 200)
+      subheadings.push(el);
     if (name === 'h1' && !next.hidden) {
       h1s.push(el);
       h1Orders.set(el, order);
     }
     // Only the first buy control is used: later links need no test.
-    if (!buttons.length && (name === 'button' || name === 'input' || name === 'a' || el.attribs.role === 'button') && !next.noise) {
+    if (
+      !buttons.length &&
+      (name === 'button' || name === 'input' || name === 'a' || el.attribs.role === 'button') &&
+      !next.noise
+    ) {
       const label = `${attrs} ${el.attribs.value ?? ''} ${el.attribs['aria-label'] ?? ''} ${el.attribs.name ?? ''}`;
-      const text = name === 'input' ? el.attribs.value ?? '' : fullText(el, 80);
+      const text = name === 'input' ? (el.attribs.value ?? '') : fullText(el, 80);
       if (ADD_TO_CART.test(text) || ADD_TO_CART.test(label)) buttons.push(el);
     }
-    if (attrs.length > 2 && PRICE_ATTR.test(attrs) && name !== 'meta' && name !== 'link' && !(name === 'input' && el.attribs.type === 'hidden') && !/(filter|facet|slider|range)/i.test(classId)) {
+    if (
+      attrs.length > 2 &&
+      PRICE_ATTR.test(attrs) &&
+      name !== 'meta' &&
+      name !== 'link' &&
+      !(name === 'input' && el.attribs.type === 'hidden') &&
+      !/(filter|facet|slider|range)/i.test(classId)
+    ) {
       const strength = el.attribs.itemprop === 'price' ? 3 : /price/i.test(classId) ? 2 : 1;
       priceEls.push({ el, ctx: next, order, strength });
     }
     // itemprop sku/productID also counts outside an itemscope ("Ref : <span itemprop=productID>").
-    if (((hasClassId && /sku|product-?id|productcode|product-code|item-?number|article-?number|artnr|model-number/i.test(classId)) || el.attribs.itemprop === 'sku' || el.attribs.itemprop === 'productID') && !next.noise) {
+    if (
+      ((hasClassId &&
+        /sku|product-?id|productcode|product-code|item-?number|article-?number|artnr|model-number/i.test(classId)) ||
+        el.attribs.itemprop === 'sku' ||
+        el.attribs.itemprop === 'productID') &&
+      !next.noise
+    ) {
       const t = fullText(el, 120);
       if (t) skuTexts.push(t);
     }
     // Cheap test first: the label is the element's first (text) child.
     const firstChild = el.children[0];
-    if (firstChild?.type === 'text' && FACT_LABEL_TAGS.has(name) && labelledBrands.length < 3 && el.children.length <= 3 && (firstChild as unknown as { data: string }).data.length <= 200 && !next.noise) {
+    if (
+      firstChild?.type === 'text' &&
+      FACT_LABEL_TAGS.has(name) &&
+      labelledBrands.length < 3 &&
+      el.children.length <= 3 &&
+      (firstChild as unknown as { data: string }).data.length <= 200 &&
+      !next.noise
+    ) {
       const own = (firstChild as unknown as { data: string }).data.trim();
       if (own.length <= 30 && BRAND_FIELD.test(own)) {
         let sib = el.nextSibling;
@@ -319,11 +416,18 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
       const href = absoluteUrl(el.attribs.href, pageUrl);
       if (href && href !== pageUrl && !relatedLinks.includes(href) && relatedLinks.length < 50) relatedLinks.push(href);
     }
-    if (hasClassId && /(^|[\s_-])(product-?(card|tile|item|grid-item)|grid-product|productcard|product-box|product-thumb|card-product)([\s_-]|$)/i.test(classId)) productCardCount++;
+    if (
+      hasClassId &&
+      /(^|[\s_-])(product-?(card|tile|item|grid-item)|grid-product|productcard|product-box|product-thumb|card-product)([\s_-]|$)/i.test(
+        classId,
+      )
+    )
+      productCardCount++;
     for (const c of el.children) visit(c, next, depth + 1);
   };
   // The document root is not a tag: walk its children.
-  for (const c of (root as unknown as { children: AnyNode[] }).children) visit(c, { noise: false, related: false, picker: false, former: false, hidden: false }, 0);
+  for (const c of (root as unknown as { children: AnyNode[] }).children)
+    visit(c, { noise: false, related: false, picker: false, former: false, hidden: false }, 0);
 
   // Blocks headed "Customers also bought", "You may also like"...: other products' prices,
   // whatever their classes say. The heading's container, or (when that container also holds the
@@ -334,18 +438,30 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
     const t = fullText(h, 100);
     if (!t || t.length > 90 || !RELATED_HEADING.test(t)) continue;
     const parent = h.parent as Element | null;
-    if (!parent || parent.type !== 'tag' || parent.name === 'body' || parent.name === 'html') continue;
+    if (parent?.type !== 'tag' || parent.name === 'body' || parent.name === 'html') continue;
     if (!h1s.some((x) => contains(parent, x))) relatedBlocks.push(parent);
-    else for (let sib = h.nextSibling, k = 0; sib && k < 6; sib = sib.nextSibling) if (sib.type === 'tag') (relatedBlocks.push(sib as Element), k++);
+    else
+      for (let sib = h.nextSibling, k = 0; sib && k < 6; sib = sib.nextSibling) {
+        if (sib.type !== 'tag') continue;
+        relatedBlocks.push(sib as Element);
+        k++;
+      }
   }
   if (relatedBlocks.length) {
-    for (const p of priceEls) if (!p.ctx.noise && relatedBlocks.some((b) => contains(b, p.el))) p.ctx = { ...p.ctx, noise: true, related: true };
+    for (const p of priceEls)
+      if (!p.ctx.noise && relatedBlocks.some((b) => contains(b, p.el)))
+        p.ctx = { ...p.ctx, noise: true, related: true };
   }
   // The shop's logo is often the first h1 (an image, or the shop's name linking home): never the
   // product's heading.
   const headings = h1s.filter((h) => !isLogoHeading(h, pageUrl));
-  const h1 = headings.find((h) => !ancestors(h).some((a) => NOISE_LOOSE.test(`${a.attribs.class ?? ''} ${a.attribs.id ?? ''}`))) ?? headings[0] ?? null;
-  const h1Order = h1 ? h1Orders.get(h1) ?? -1 : -1;
+  const h1 =
+    headings.find(
+      (h) => !ancestors(h).some((a) => NOISE_LOOSE.test(`${a.attribs.class ?? ''} ${a.attribs.id ?? ''}`)),
+    ) ??
+    headings[0] ??
+    null;
+  const h1Order = h1 ? (h1Orders.get(h1) ?? -1) : -1;
   const button = buttons[0] ?? null;
   // The product area: the smallest element holding both the title and the buy button.
   let main: Element | null = h1 && button ? lowestCommonAncestor(h1, button) : null;
@@ -359,12 +475,15 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
   // candidates (and every distinct text only once) are parsed.
   const scored = [];
   for (const { el, ctx, order: o, strength } of priceEls) {
-    const raw = el.attribs.content ?? el.attribs['data-price'] ?? el.attribs['data-price-amount'] ?? el.attribs.value ?? null;
+    const raw =
+      el.attribs.content ?? el.attribs['data-price'] ?? el.attribs['data-price-amount'] ?? el.attribs.value ?? null;
     let text = fullText(el, 120);
     if (raw && /\d/.test(raw) && (!/\d/.test(text) || text.length > 60)) text = raw;
     // Prices inside related blocks are never chosen and never confirm markup: skip them.
     if (ctx.noise || !text || text.length > 80 || !/\d/.test(text)) continue;
-    const classId = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''} ${Object.keys(el.attribs).filter((k) => k.startsWith('data-')).join(' ')}`.replace(/([a-z])([A-Z])/g, '$1-$2');
+    const classId = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''} ${Object.keys(el.attribs)
+      .filter((k) => k.startsWith('data-'))
+      .join(' ')}`.replace(/([a-z])([A-Z])/g, '$1-$2');
     let former = ctx.former || PRICE_FORMER.test(classId);
     // Labels in the text around the price ("Was", "4 payments of", "with code", "/ 100 g").
     const label = !former && !ctx.picker ? labelAround(el, text) : null;
@@ -375,7 +494,8 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
     if (PRICE_NEGATIVE.test(classId)) score -= 3;
     if (former) score -= 5;
     if (label) {
-      if (INSTALMENT_LABEL.test(label.before) || /^\s*(x|×|\/\s*mo|per\s+month|a\s+month|monthly)\b/i.test(label.after)) score -= 6;
+      if (INSTALMENT_LABEL.test(label.before) || /^\s*(x|×|\/\s*mo|per\s+month|a\s+month|monthly)\b/i.test(label.after))
+        score -= 6;
       if (COUPON_LABEL.test(label.before)) score -= 5;
       if (UNIT_AFTER_PRICE.test(label.after)) score -= 4;
     }
@@ -401,7 +521,19 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
     if (parsed.amount == null || parsed.amount <= 0) continue;
     const score = c.score + (parsed.currency ? 1 : 0);
     displayedAmounts.add(parsed.amount);
-    priceCandidates.push({ amount: parsed.amount, currency: parsed.currency, text: c.text, score, order: c.o, former: c.former, inMain: c.inMain, noise: c.ctx.picker, hidden: c.ctx.hidden, composite: (c.text.match(/\d[\d.,'\s]*/g) ?? []).length > 1, el: c.el });
+    priceCandidates.push({
+      amount: parsed.amount,
+      currency: parsed.currency,
+      text: c.text,
+      score,
+      order: c.o,
+      former: c.former,
+      inMain: c.inMain,
+      noise: c.ctx.picker,
+      hidden: c.ctx.hidden,
+      composite: (c.text.match(/\d[\d.,'\s]*/g) ?? []).length > 1,
+      el: c.el,
+    });
   }
 
   // No price element scored: read plain-text prices (a currency mark in the text itself) in the
@@ -419,7 +551,13 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
   let compareAt: number | null = null;
   if (current) {
     const formers = priceCandidates
-      .filter((c) => c.former && !c.el.attribs.class?.match(NOISE) && c.amount > current.amount && (main ? c.inMain : Math.abs(c.order - current.order) < 60))
+      .filter(
+        (c) =>
+          c.former &&
+          !c.el.attribs.class?.match(NOISE) &&
+          c.amount > current.amount &&
+          (main ? c.inMain : Math.abs(c.order - current.order) < 60),
+      )
       .sort((a, b) => Math.abs(a.order - current.order) - Math.abs(b.order - current.order));
     compareAt = formers[0]?.amount ?? null;
   }
@@ -431,9 +569,16 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
   const availabilityEl = stockEls
     .map((e) => fullText(e, 200))
     .find((t) => t && t.length < 200 && (OUT_OF_STOCK.test(t) || IN_STOCK.test(t)));
-  if (availabilityEl) availability = OUT_OF_STOCK.test(availabilityEl) && !/^(in stock)/i.test(availabilityEl) ? 'OutOfStock' : 'InStock';
-  else if (button && !('disabled' in button.attribs) && !/disabled|sold-?out|unavailable/i.test(button.attribs.class ?? '')) availability = 'InStock';
-  else if (button && ('disabled' in button.attribs || /sold-?out|unavailable/i.test(button.attribs.class ?? ''))) availability = 'OutOfStock';
+  if (availabilityEl)
+    availability = OUT_OF_STOCK.test(availabilityEl) && !/^(in stock)/i.test(availabilityEl) ? 'OutOfStock' : 'InStock';
+  else if (
+    button &&
+    !('disabled' in button.attribs) &&
+    !/disabled|sold-?out|unavailable/i.test(button.attribs.class ?? '')
+  )
+    availability = 'InStock';
+  else if (button && ('disabled' in button.attribs || /sold-?out|unavailable/i.test(button.attribs.class ?? '')))
+    availability = 'OutOfStock';
   else if (scopeText && OUT_OF_STOCK.test(scopeText)) availability = 'OutOfStock';
 
   // SKU from labelled text ("SKU: 123", "Art.-Nr. 123") or sku-classed elements.
@@ -456,7 +601,10 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
   let brand: string | null = null;
   for (const t of brandTexts) {
     const b = t
-      .replace(/^(visit the|brand:|marke:|marca:|marque\s*:|by|besuchen sie den|besuche den|visita lo store di|visitez la boutique|visita la tienda de)\s*/i, '')
+      .replace(
+        /^(visit the|brand:|marke:|marca:|marque\s*:|by|besuchen sie den|besuche den|visita lo store di|visitez la boutique|visita la tienda de)\s*/i,
+        '',
+      )
       // "See more from the brand: Panasonic" in any language: the value after the brand label.
       .replace(/^.{0,60}\b(brand|marca|marke|marque|merk|märke|marka|бренд|marchio)\s*:\s*/i, '')
       .replace(/[\s-]*(store|shop)$/i, '')
@@ -467,7 +615,11 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
     }
   }
 
-  if (!brand) brand = labelledBrands.find((b) => !/\d{3,}/.test(b) && !/^(n\/a|none|-|does not apply|no aplica|non applicabile)$/i.test(b)) ?? null;
+  if (!brand)
+    brand =
+      labelledBrands.find(
+        (b) => !/\d{3,}/.test(b) && !/^(n\/a|none|-|does not apply|no aplica|non applicabile)$/i.test(b),
+      ) ?? null;
 
   const images: ImageCandidate[] = [];
   for (const { el, noise } of imgs) {
@@ -476,9 +628,16 @@ export function readDom($: CheerioAPI, pageUrl: string, countryCode: string | nu
     const cls = `${a.class ?? ''} ${a.id ?? ''} ${(el.parent as Element | null)?.attribs?.class ?? ''}`;
     const inMain = main ? contains(main, el) : /product|gallery|zoom|main|hero|primary|pdp/i.test(cls);
     if (!inMain) continue;
-    const src = a['data-zoom-image'] ?? a['data-large_image'] ?? a['data-src'] ?? a['data-old-hires'] ?? a.src ?? a.srcset?.split(/\s+/)[0];
+    const src =
+      a['data-zoom-image'] ??
+      a['data-large_image'] ??
+      a['data-src'] ??
+      a['data-old-hires'] ??
+      a.src ??
+      a.srcset?.split(/\s+/)[0];
     const url = absoluteUrl(src, pageUrl);
-    if (!url || /\.(svg|gif)(\?|$)/i.test(url) || /sprite|icon|logo|spinner|placeholder|pixel|blank/i.test(url)) continue;
+    if (!url || /\.(svg|gif)(\?|$)/i.test(url) || /sprite|icon|logo|spinner|placeholder|pixel|blank/i.test(url))
+      continue;
     const width = Number(a.width) || null;
     if (width != null && width < 80) continue;
     images.push({ url, width, height: Number(a.height) || null, alt: cleanText(a.alt) });

@@ -40,7 +40,11 @@ function readSelects($: CheerioAPI): EmbeddedVariants['options'] {
   const options: EmbeddedVariants['options'] = [];
   // Selects in a form or in a product block ("form select, [class*=product i] select" in one pass).
   const inBuyArea = (el: Element) => {
-    for (let p = el.parent as Element | null, k = 0; p && p.type === 'tag' && k < 60; p = p.parent as Element | null, k++) {
+    for (
+      let p = el.parent as Element | null, k = 0;
+      p && p.type === 'tag' && k < 60;
+      p = p.parent as Element | null, k++
+    ) {
       if (p.name === 'form' || /product/i.test(p.attribs.class ?? '')) return true;
     }
     return false;
@@ -64,7 +68,9 @@ function variantList(value: unknown): Json[] | null {
   const list = Array.isArray(value) ? value : value && typeof value === 'object' ? (value as Json).variants : null;
   if (!Array.isArray(list) || !list.length || list.length > 500) return null;
   const objects = list.filter((v): v is Json => !!v && typeof v === 'object');
-  const looksLikeVariants = objects.length === list.length && objects.every((v) => ('sku' in v || 'id' in v) && ('price' in v || 'options' in v || 'option1' in v));
+  const looksLikeVariants =
+    objects.length === list.length &&
+    objects.every((v) => ('sku' in v || 'id' in v) && ('price' in v || 'options' in v || 'option1' in v));
   return looksLikeVariants ? objects : null;
 }
 
@@ -78,8 +84,12 @@ export function readEmbeddedVariants($: CheerioAPI, wooVariations = true): Embed
     const list = variantList(parseTolerantJson(text));
     if (!list) continue;
     variants = list.map((v) => {
-      const values = Array.isArray(v.options) ? v.options.map(String) : [v.option1, v.option2, v.option3].filter((x) => x != null).map(String);
-      const pairs: Array<[string, string]> = values.slice(0, 3).map((value, i) => [options[i]?.name ?? `Option ${i + 1}`, value]);
+      const values = Array.isArray(v.options)
+        ? v.options.map(String)
+        : [v.option1, v.option2, v.option3].filter((x) => x != null).map(String);
+      const pairs: Array<[string, string]> = values
+        .slice(0, 3)
+        .map((value, i) => [options[i]?.name ?? `Option ${i + 1}`, value]);
       const available = typeof v.available === 'boolean' ? v.available : null;
       return {
         id: v.id != null ? String(v.id) : null,
@@ -98,7 +108,13 @@ export function readEmbeddedVariants($: CheerioAPI, wooVariations = true): Embed
   // Option values seen only in the variant list still belong to the options.
   if (variants.length && !options.length) {
     const names = [...new Set(variants.flatMap((v) => v.options.map(([n]) => n)))];
-    for (const name of names) options.push({ name, values: [...new Set(variants.map((v) => v.options.find(([n]) => n === name)?.[1]).filter((x): x is string => !!x))] });
+    for (const name of names)
+      options.push({
+        name,
+        values: [
+          ...new Set(variants.map((v) => v.options.find(([n]) => n === name)?.[1]).filter((x): x is string => !!x)),
+        ],
+      });
   }
   return { options, variants };
 }
@@ -115,10 +131,21 @@ function readWooVariations($: CheerioAPI, options: EmbeddedVariants['options']):
   if (!Array.isArray(list)) return [];
   const form = $('form[data-product_variations]').first();
   const shown = (attribute: string, value: string): [string, string] => {
-    const select = form.find('select').filter((_, el) => (el.attribs['data-attribute_name'] ?? el.attribs.name) === attribute).first();
-    const name = (select.length ? optionName($, select[0]) : null) ?? cleanText(attribute.replace(/^attribute_(pa_)?/, '').replace(/[-_]/g, ' ')) ?? attribute;
+    const select = form
+      .find('select')
+      .filter((_, el) => (el.attribs['data-attribute_name'] ?? el.attribs.name) === attribute)
+      .first();
+    const name =
+      (select.length ? optionName($, select[0]) : null) ??
+      cleanText(attribute.replace(/^attribute_(pa_)?/, '').replace(/[-_]/g, ' ')) ??
+      attribute;
     const label = options.find((o) => o.name.toLowerCase() === name.toLowerCase())?.name ?? name;
-    const option = value ? select.find('option').filter((_, o) => o.attribs.value === value).first() : null;
+    const option = value
+      ? select
+          .find('option')
+          .filter((_, o) => o.attribs.value === value)
+          .first()
+      : null;
     return [label, (option?.length ? cleanText(option.text()) : null) ?? value];
   };
   return list
@@ -145,10 +172,18 @@ function readWooVariations($: CheerioAPI, options: EmbeddedVariants['options']):
 }
 
 /** Decides the unit of embedded prices against a known display price: cents when 100x off. */
-export function resolveEmbeddedPrices(embedded: EmbeddedVariants, referencePrice: number | null, currency: string | null): VariantCandidate[] {
+export function resolveEmbeddedPrices(
+  embedded: EmbeddedVariants,
+  referencePrice: number | null,
+  currency: string | null,
+): VariantCandidate[] {
   const raw = embedded.variants.map((v) => v.rawPrice).filter((n): n is number => n != null);
   const allIntegers = raw.length > 0 && raw.every((n) => Number.isInteger(n));
-  const inMinor = allIntegers && referencePrice != null && raw.some((n) => Math.abs(n / 100 - referencePrice) < 0.005) && !raw.some((n) => Math.abs(n - referencePrice) < 0.005);
+  const inMinor =
+    allIntegers &&
+    referencePrice != null &&
+    raw.some((n) => Math.abs(n / 100 - referencePrice) < 0.005) &&
+    !raw.some((n) => Math.abs(n - referencePrice) < 0.005);
   return embedded.variants.map(({ rawPrice, ...v }) => ({
     ...v,
     price: rawPrice == null || rawPrice <= 0 ? null : inMinor ? Math.round(rawPrice) / 100 : rawPrice,

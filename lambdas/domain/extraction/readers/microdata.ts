@@ -4,7 +4,18 @@ import type { CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
 import { interpretSchemaNodes, type SchemaNode, type SchemaReading } from './schema-org';
 
-const URL_ATTR: Record<string, string> = { a: 'href', link: 'href', area: 'href', img: 'src', source: 'src', video: 'src', audio: 'src', iframe: 'src', embed: 'src', object: 'data' };
+const URL_ATTR: Record<string, string> = {
+  a: 'href',
+  link: 'href',
+  area: 'href',
+  img: 'src',
+  source: 'src',
+  video: 'src',
+  audio: 'src',
+  iframe: 'src',
+  embed: 'src',
+  object: 'data',
+};
 
 const isScope = (el: Element) => el.attribs.itemscope !== undefined || el.attribs.typeof !== undefined;
 const propNames = (el: Element): string[] =>
@@ -25,7 +36,7 @@ function textOf($: CheerioAPI, el: Element): string {
   return $(el).text().replace(/\s+/g, ' ').trim();
 }
 
-function valueOf($: CheerioAPI, el: Element): unknown {
+function propertyValue($: CheerioAPI, el: Element): unknown {
   if (isScope(el)) return scopeToNode($, el);
   const a = el.attribs;
   if (a.content !== undefined) return a.content;
@@ -53,7 +64,7 @@ function scopeToNode($: CheerioAPI, scope: Element, depth = 0): SchemaNode {
       const el = child as Element;
       const names = propNames(el);
       if (names.length) {
-        const value = isScope(el) ? scopeToNode($, el, depth + 1) : valueOf($, el);
+        const value = isScope(el) ? scopeToNode($, el, depth + 1) : propertyValue($, el);
         for (const name of names) add(name, value);
       }
       if (!isScope(el)) walk(el.children);

@@ -35,7 +35,11 @@ export function readOpenGraph(meta: MetaTags, pageUrl: string, countryCode: stri
   const currency = currencyCode(first('product:price:currency', 'og:price:currency', 'product:sale_price:currency'));
   const sale = markupPrice(first('product:sale_price:amount'), currency, countryCode);
   const amount = markupPrice(first('product:price:amount', 'og:price:amount', 'product:price'), currency, countryCode);
-  const standard = markupPrice(first('og:price:standard_amount', 'product:original_price:amount', 'product:price:standard_amount'), currency, countryCode);
+  const standard = markupPrice(
+    first('og:price:standard_amount', 'product:original_price:amount', 'product:price:standard_amount'),
+    currency,
+    countryCode,
+  );
   const price = sale ?? amount;
   const compareAt = sale != null && amount != null && amount > sale ? amount : standard;
   const images = meta
@@ -54,7 +58,12 @@ export function readOpenGraph(meta: MetaTags, pageUrl: string, countryCode: stri
     gtin: first('product:gtin', 'product:ean', 'product:upc'),
     url: absoluteUrl(first('og:url'), pageUrl),
     category: first('product:category'),
-    images: [...new Set(images)].map((url, i) => ({ url, width: i === 0 ? width : null, height: i === 0 ? height : null, alt: i === 0 ? first('og:image:alt') : null })),
+    images: [...new Set(images)].map((url, i) => ({
+      url,
+      width: i === 0 ? width : null,
+      height: i === 0 ? height : null,
+      alt: i === 0 ? first('og:image:alt') : null,
+    })),
     price,
     currency,
     compareAt,

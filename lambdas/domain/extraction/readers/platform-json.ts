@@ -9,13 +9,25 @@ type Json = Record<string, any>;
 
 function htmlText(html: string | null): string | null {
   if (!html) return null;
-  return cleanText(html.replace(/<(br|\/p|\/div|\/li|\/h\d)[^>]*>/gi, ' ').replace(/<[^>]+>/g, '').replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'"));
+  return cleanText(
+    html
+      .replace(/<(br|\/p|\/div|\/li|\/h\d)[^>]*>/gi, ' ')
+      .replace(/<[^>]+>/g, '')
+      .replace(/&nbsp;/g, ' ')
+      .replace(/&amp;/g, '&')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'"),
+  );
 }
 
 const positive = (n: number | null) => (n != null && n > 0 ? n : null);
 
 /** Shopify `.js` (cents) or `.json` ({product: ...}, "12.00" strings). */
-export function readShopifyProduct(payload: unknown, pageUrl: string, currency: string | null): ProductCandidate | null {
+export function readShopifyProduct(
+  payload: unknown,
+  pageUrl: string,
+  currency: string | null,
+): ProductCandidate | null {
   if (!payload || typeof payload !== 'object') return null;
   const wrapped = (payload as Json).product;
   const p: Json = wrapped && typeof wrapped === 'object' ? wrapped : (payload as Json);
@@ -27,7 +39,9 @@ export function readShopifyProduct(payload: unknown, pageUrl: string, currency: 
     if (inCents) return positive(parseMinorUnits(v as number, currency ?? 'USD'));
     return positive(toNumber(v));
   };
-  const optionNames: string[] = asArray<Json | string>(p.options).map((o) => (typeof o === 'string' ? o : String(o.name ?? '')));
+  const optionNames: string[] = asArray<Json | string>(p.options).map((o) =>
+    typeof o === 'string' ? o : String(o.name ?? ''),
+  );
   const imageList: Json[] = asArray<Json | string>(p.images).map((img, i) =>
     typeof img === 'string' ? { src: img, position: i + 1 } : img,
   );
@@ -51,7 +65,8 @@ export function readShopifyProduct(payload: unknown, pageUrl: string, currency: 
     optionNames.forEach((name, i) => {
       if (values[i] != null && !(name === 'Title' && values[i] === 'Default Title')) options.push([name, values[i]!]);
     });
-    const featured: Json | null = v.featured_image ?? (v.image_id ? imageList.find((i) => i.id === v.image_id) ?? null : null);
+    const featured: Json | null =
+      v.featured_image ?? (v.image_id ? (imageList.find((i) => i.id === v.image_id) ?? null) : null);
     const price = money(v.price);
     const compareAt = money(v.compare_at_price);
     const available = typeof v.available === 'boolean' ? v.available : null;
@@ -67,13 +82,28 @@ export function readShopifyProduct(payload: unknown, pageUrl: string, currency: 
       currency,
       compareAt: compareAt != null && price != null && compareAt > price ? compareAt : null,
       availability: available == null ? null : available ? 'InStock' : 'OutOfStock',
-      image: featured?.src ? { url: absoluteUrl(featured.src, pageUrl) ?? String(featured.src), width: toPositiveInt(featured.width), height: toPositiveInt(featured.height), alt: cleanText(featured.alt), variantIds: asArray(featured.variant_ids).map(String) } : null,
+      image: featured?.src
+        ? {
+            url: absoluteUrl(featured.src, pageUrl) ?? String(featured.src),
+            width: toPositiveInt(featured.width),
+            height: toPositiveInt(featured.height),
+            alt: cleanText(featured.alt),
+            variantIds: asArray(featured.variant_ids).map(String),
+          }
+        : null,
     } satisfies VariantCandidate;
   });
   const options = optionNames
     .map((name, i) => ({
       name,
-      values: [...new Set(p.variants.map((v: Json) => v[`option${i + 1}`]).filter((x: unknown) => x != null).map(String))] as string[],
+      values: [
+        ...new Set(
+          p.variants
+            .map((v: Json) => v[`option${i + 1}`])
+            .filter((x: unknown) => x != null)
+            .map(String),
+        ),
+      ] as string[],
     }))
     .filter((o) => !(o.name === 'Title' && o.values.length === 1 && o.values[0] === 'Default Title'));
   const priced = variants.filter((v) => v.price != null);
@@ -88,7 +118,11 @@ export function readShopifyProduct(payload: unknown, pageUrl: string, currency: 
         : variants.length && variants.every((v) => v.availability === 'OutOfStock')
           ? false
           : null;
-  const tags = Array.isArray(p.tags) ? p.tags.map(String) : typeof p.tags === 'string' ? p.tags.split(',').map((t: string) => t.trim()) : [];
+  const tags = Array.isArray(p.tags)
+    ? p.tags.map(String)
+    : typeof p.tags === 'string'
+      ? p.tags.split(',').map((t: string) => t.trim())
+      : [];
   const bodyHtml = typeof (p.description ?? p.body_html) === 'string' ? String(p.description ?? p.body_html) : null;
   const all = priced.map((v) => v.price!);
   return {
@@ -107,7 +141,8 @@ export function readShopifyProduct(payload: unknown, pageUrl: string, currency: 
     price: cheapest?.price ?? money(p.price),
     currency,
     compareAt: cheapest?.compareAt ?? null,
-    priceRange: all.length && Math.max(...all) > Math.min(...all) ? { min: Math.min(...all), max: Math.max(...all) } : null,
+    priceRange:
+      all.length && Math.max(...all) > Math.min(...all) ? { min: Math.min(...all), max: Math.max(...all) } : null,
     availability: available == null ? null : available ? 'InStock' : 'OutOfStock',
     options,
     variants,
@@ -129,7 +164,9 @@ export function readWooProduct(payload: unknown, pageUrl: string): ProductCandid
   };
   const price = money(prices.sale_price ?? prices.price) ?? money(prices.price);
   const regular = money(prices.regular_price);
-  const range = prices.price_range ? { min: money(prices.price_range.min_amount), max: money(prices.price_range.max_amount) } : null;
+  const range = prices.price_range
+    ? { min: money(prices.price_range.min_amount), max: money(prices.price_range.max_amount) }
+    : null;
   const images: ImageCandidate[] = asArray<Json>(p.images)
     .map((img) => ({ url: absoluteUrl(img.src, pageUrl) ?? '', alt: cleanText(img.alt) || null }))
     .filter((i) => i.url);
@@ -152,21 +189,30 @@ export function readWooProduct(payload: unknown, pageUrl: string): ProductCandid
     title: cleanText(htmlText(String(p.name))),
     descriptionHtml,
     description: htmlText(descriptionHtml) ?? htmlText(p.short_description ?? null),
-    brand: asArray<Json>(p.brands).map((b) => cleanText(b.name)).find(Boolean) ?? null,
+    brand:
+      asArray<Json>(p.brands)
+        .map((b) => cleanText(b.name))
+        .find(Boolean) ?? null,
     sku: cleanText(p.sku),
     platformId: p.id != null ? String(p.id) : null,
     handle: cleanText(p.slug),
     url: absoluteUrl(p.permalink, pageUrl),
-    productType: asArray<Json>(p.categories).map((c) => cleanText(c.name)).find(Boolean) ?? null,
+    productType:
+      asArray<Json>(p.categories)
+        .map((c) => cleanText(c.name))
+        .find(Boolean) ?? null,
     tags: asArray<Json>(p.tags).map((t) => String(t.name)),
     images,
     price: price ?? range?.min ?? null,
     currency,
     compareAt: regular != null && price != null && regular > price ? regular : null,
-    priceRange: range?.min != null && range.max != null && range.max > range.min ? { min: range.min, max: range.max } : null,
+    priceRange:
+      range?.min != null && range.max != null && range.max > range.min ? { min: range.min, max: range.max } : null,
     availability: p.is_in_stock === false ? 'OutOfStock' : p.is_in_stock === true ? 'InStock' : null,
     options,
     variants,
-    rating: toNumber(p.average_rating) ? { value: toNumber(p.average_rating), count: toPositiveInt(p.review_count), scale: 5 } : null,
+    rating: toNumber(p.average_rating)
+      ? { value: toNumber(p.average_rating), count: toPositiveInt(p.review_count), scale: 5 }
+      : null,
   };
 }

@@ -29,8 +29,31 @@ export interface SchemaReading {
   breadcrumbs: string[];
 }
 
-const PRODUCT_TYPES = new Set(['Product', 'ProductGroup', 'ProductModel', 'IndividualProduct', 'SomeProducts', 'Vehicle', 'Car', 'Motorcycle']);
-const OPTION_PROPS = ['color', 'size', 'material', 'pattern', 'suggestedAge', 'suggestedGender', 'width', 'depth', 'height', 'weight', 'flavor', 'scent', 'style'];
+const PRODUCT_TYPES = new Set([
+  'Product',
+  'ProductGroup',
+  'ProductModel',
+  'IndividualProduct',
+  'SomeProducts',
+  'Vehicle',
+  'Car',
+  'Motorcycle',
+]);
+const OPTION_PROPS = [
+  'color',
+  'size',
+  'material',
+  'pattern',
+  'suggestedAge',
+  'suggestedGender',
+  'width',
+  'depth',
+  'height',
+  'weight',
+  'flavor',
+  'scent',
+  'style',
+];
 
 export function typesOf(node: unknown): string[] {
   if (!node || typeof node !== 'object') return [];
@@ -152,7 +175,17 @@ interface OfferReading {
 }
 
 function readOffers(value: unknown, base: string, byId: Map<string, SchemaNode>, depth = 0): OfferReading {
-  const reading: OfferReading = { price: null, currency: null, compareAt: null, availability: null, url: null, sku: null, low: null, high: null, prices: [] };
+  const reading: OfferReading = {
+    price: null,
+    currency: null,
+    compareAt: null,
+    availability: null,
+    url: null,
+    sku: null,
+    low: null,
+    high: null,
+    prices: [],
+  };
   if (depth > 3) return reading;
   const prices: number[] = [];
   const availabilities: Array<ReturnType<typeof normaliseAvailability>> = [];
@@ -244,7 +277,9 @@ function optionNames(group: SchemaNode): string[] {
 }
 
 function isStub(node: SchemaNode): boolean {
-  return !node.name && !node.offers && !node.sku && !node.gtin && !node.gtin13 && !node.gtin14 && !node.color && !node.size;
+  return (
+    !node.name && !node.offers && !node.sku && !node.gtin && !node.gtin13 && !node.gtin14 && !node.color && !node.size
+  );
 }
 
 function toVariant(node: SchemaNode, names: string[], base: string, byId: Map<string, SchemaNode>): VariantCandidate {
@@ -280,11 +315,26 @@ function offersAsVariants(node: SchemaNode, base: string, byId: Map<string, Sche
   if (skus.size < offers.length && urls.size < offers.length) return [];
   return offers.map((o) => {
     const one = readOffers(o, base, byId);
-    return { sku: firstString(o.sku), url: absoluteUrl(o.url, base), title: cleanText(firstString(o.name)), options: [], price: one.price, currency: one.currency, compareAt: one.compareAt, availability: one.availability, gtin: firstString(o.gtin13 ?? o.gtin ?? null) };
+    return {
+      sku: firstString(o.sku),
+      url: absoluteUrl(o.url, base),
+      title: cleanText(firstString(o.name)),
+      options: [],
+      price: one.price,
+      currency: one.currency,
+      compareAt: one.compareAt,
+      availability: one.availability,
+      gtin: firstString(o.gtin13 ?? o.gtin ?? null),
+    };
   });
 }
 
-function productCandidate(node: SchemaNode, source: Source, base: string, byId: Map<string, SchemaNode>): ProductCandidate {
+function productCandidate(
+  node: SchemaNode,
+  source: Source,
+  base: string,
+  byId: Map<string, SchemaNode>,
+): ProductCandidate {
   const offer = readOffers(node.offers, base, byId);
   const offerVariants = offersAsVariants(node, base, byId);
   const facts: Record<string, string> = {};
@@ -311,25 +361,40 @@ function productCandidate(node: SchemaNode, source: Source, base: string, byId: 
     offerPrices: offer.prices,
     currency: offer.currency,
     compareAt: offer.compareAt,
-    priceRange: offer.low != null && offer.high != null && offer.high > offer.low ? { min: offer.low, max: offer.high } : null,
+    priceRange:
+      offer.low != null && offer.high != null && offer.high > offer.low ? { min: offer.low, max: offer.high } : null,
     availability: offer.availability,
     rating: readRating(node, byId),
     reviews: readReviews(node, byId),
-    videoUrl: absoluteUrl(resolveAll(node.video, byId)[0]?.contentUrl ?? resolveAll(node.video, byId)[0]?.embedUrl, base),
+    videoUrl: absoluteUrl(
+      resolveAll(node.video, byId)[0]?.contentUrl ?? resolveAll(node.video, byId)[0]?.embedUrl,
+      base,
+    ),
     facts,
     related,
     variants: offerVariants.length ? offerVariants : undefined,
   };
 }
 
-function groupCandidate(group: SchemaNode, variantNodes: SchemaNode[], source: Source, base: string, byId: Map<string, SchemaNode>): ProductCandidate {
+function groupCandidate(
+  group: SchemaNode,
+  variantNodes: SchemaNode[],
+  source: Source,
+  base: string,
+  byId: Map<string, SchemaNode>,
+): ProductCandidate {
   const candidate = productCandidate(group, source, base, byId);
   let names = optionNames(group);
   const concrete = variantNodes.filter((v) => !isStub(v));
   const variants = concrete.map((v) => toVariant(v, names, base, byId));
   if (!names.length) names = [...new Set(variants.flatMap((v) => v.options.map(([n]) => n)))];
   candidate.options = names
-    .map((name) => ({ name, values: [...new Set(variants.map((v) => v.options.find(([n]) => n === name)?.[1]).filter((x): x is string => !!x))] }))
+    .map((name) => ({
+      name,
+      values: [
+        ...new Set(variants.map((v) => v.options.find(([n]) => n === name)?.[1]).filter((x): x is string => !!x)),
+      ],
+    }))
     .filter((o) => o.values.length);
   candidate.variants = variants;
   candidate.platformId = firstString(group.productGroupID) ?? null;
@@ -343,9 +408,12 @@ function groupCandidate(group: SchemaNode, variantNodes: SchemaNode[], source: S
     if (Math.max(...all) > Math.min(...all)) candidate.priceRange = { min: Math.min(...all), max: Math.max(...all) };
   }
   if (!candidate.availability && variants.length) {
-    candidate.availability = variants.some((v) => v.availability === 'InStock') ? 'InStock' : variants.find((v) => v.availability)?.availability ?? null;
+    candidate.availability = variants.some((v) => v.availability === 'InStock')
+      ? 'InStock'
+      : (variants.find((v) => v.availability)?.availability ?? null);
   }
-  if (!candidate.images?.length) candidate.images = variants.map((v) => v.image).filter((i): i is ImageCandidate => !!i);
+  if (!candidate.images?.length)
+    candidate.images = variants.map((v) => v.image).filter((i): i is ImageCandidate => !!i);
   return candidate;
 }
 
@@ -354,7 +422,10 @@ function sameTarget(a: string | null | undefined, pageUrl: string): boolean {
   try {
     const x = new URL(a);
     const y = new URL(pageUrl);
-    return x.hostname.replace(/^www\./, '') === y.hostname.replace(/^www\./, '') && x.pathname.replace(/\/$/, '') === y.pathname.replace(/\/$/, '');
+    return (
+      x.hostname.replace(/^www\./, '') === y.hostname.replace(/^www\./, '') &&
+      x.pathname.replace(/\/$/, '') === y.pathname.replace(/\/$/, '')
+    );
   } catch {
     return false;
   }
@@ -376,17 +447,26 @@ export function interpretSchemaNodes(nodes: SchemaNode[], source: Source, pageUr
       }
     }
     if (t.includes('BreadcrumbList') && !breadcrumbs.length) {
-      const items = resolveAll(node.itemListElement, byId).sort((a, b) => (toNumber(a.position) ?? 0) - (toNumber(b.position) ?? 0));
+      const items = resolveAll(node.itemListElement, byId).sort(
+        (a, b) => (toNumber(a.position) ?? 0) - (toNumber(b.position) ?? 0),
+      );
       for (const item of items) {
         const inner = resolve(item.item, byId);
-        const name = cleanText(firstString(item.name) ?? (inner && typeof inner === 'object' ? firstString((inner as SchemaNode).name) : null));
+        const name = cleanText(
+          firstString(item.name) ??
+            (inner && typeof inner === 'object' ? firstString((inner as SchemaNode).name) : null),
+        );
         if (name) breadcrumbs.push(name);
       }
     }
   }
 
   const products = nodes.filter(isProductNode);
-  const distinct = new Set(products.filter((p) => !isGroupNode(p)).map((p) => firstString(p.sku) ?? firstString(p.name) ?? JSON.stringify(p).slice(0, 200)));
+  const distinct = new Set(
+    products
+      .filter((p) => !isGroupNode(p))
+      .map((p) => firstString(p.sku) ?? firstString(p.name) ?? JSON.stringify(p).slice(0, 200)),
+  );
   const groups = products.filter(isGroupNode);
   let productEntityCount = distinct.size + groups.length;
   let product: ProductCandidate | null = null;
@@ -415,7 +495,8 @@ export function interpretSchemaNodes(nodes: SchemaNode[], source: Source, pageUr
       const members = withParent.filter(([, g]) => groupKey(g!) === key).map(([p]) => p);
       for (const m of resolveAll(group.hasVariant, byId)) if (!members.includes(m)) members.push(m);
       product = groupCandidate(group, members, source, pageUrl, byId);
-      productEntityCount = new Set(withParent.map(([, g]) => groupKey(g!))).size + products.filter((p) => !memberOf(p)).length;
+      productEntityCount =
+        new Set(withParent.map(([, g]) => groupKey(g!))).size + products.filter((p) => !memberOf(p)).length;
     } else if (products.length) {
       const main =
         products.find((p) => sameTarget(absoluteUrl(p.url ?? p['@id'], pageUrl), pageUrl)) ??
