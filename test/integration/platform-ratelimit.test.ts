@@ -23,10 +23,16 @@ describe('dynamo rate limit store', () => {
     const stores = [storeFor(), storeFor(), storeFor()];
     const policy = { ratePerSecond: 10, burst: 12 };
     const now = 1_700_000_000_000;
+    const began = Date.now();
     const decisions = await Promise.all(
       Array.from({ length: 60 }, (_, i) => stores[i % 3].take('bucket-a', policy, now)),
     );
-    expect(decisions.filter((d) => d.allowed)).toHaveLength(12);
+    // A call that loses a race retries with its clock moved on by the real time spent (the
+    // bucket refills meanwhile), so a slow machine may admit one more per 100 ms elapsed.
+    const refilled = Math.floor((Date.now() - began) / (1000 / policy.ratePerSecond));
+    const allowed = decisions.filter((d) => d.allowed).length;
+    expect(allowed).toBeGreaterThanOrEqual(12);
+    expect(allowed).toBeLessThanOrEqual(12 + refilled);
     for (const d of decisions.filter((d) => !d.allowed)) expect(d.retryAfterSeconds).toBe(1);
   });
 

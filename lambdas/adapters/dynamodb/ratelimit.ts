@@ -24,8 +24,12 @@ import {
 } from '../../domain/ratelimit/policy';
 import { deadline, isConditionalFailure, rateItem } from './keys';
 
-/** Races between the two updates resolve within a couple of rounds; beyond that, refuse. */
-const MAX_ROUNDS = 4;
+/**
+ * A round lost to another caller moving TAT is retried; only a full bucket refuses. Bounded, so
+ * a pathological storm still answers (refusing); 4 rounds under-admitted with three clients on a
+ * loaded machine.
+ */
+const MAX_ROUNDS = 12;
 
 /** Buckets whose last written TAT is remembered (oldest forgotten first). */
 const KNOWN_TAT_MAX = 10_000;
