@@ -75,28 +75,36 @@ export function withCrashingWrites(store: ClaimingResultStore): ClaimingResultSt
   };
 }
 
+/**
+ * SQS at-least-once delivery, made frequent: re-sends a message once, at the configured rate.
+ * Each batch is duplicated at most once per process (the original's first receipt only), and a
+ * copy is never copied again.
+ */
+function duplicateOnce<M extends object>(
+  settings: FaultSettings,
+  random: () => number,
+  resend: ((message: M & { duplicateOf: string }) => Promise<void>) | undefined,
+): (message: M, key: string) => Promise<void> {
+  const duplicated = new Set<string>();
+  return async (message, key) => {
+    const copy = (message as { duplicateOf?: string }).duplicateOf;
+    if (!resend || settings.duplicateRate <= 0 || copy || duplicated.has(key)) return;
+    if (random() >= settings.duplicateRate) return;
+    if (duplicated.size >= 100_000) duplicated.clear();
+    duplicated.add(key);
+    await resend({ ...message, duplicateOf: key });
+  };
+}
+
 /** Extraction steps whose workers crash and whose messages are delivered twice, at the configured rates. */
 export function withFaults(deps: ExtractStepsDeps, settings: FaultSettings, options: FaultOptions = {}): ExtractSteps {
   const random = options.random ?? Math.random;
   const steps = createExtractSteps({ ...deps, results: withCrashingWrites(deps.results) });
-  // Each batch is duplicated at most once per process (the original's first receipt only).
-  const duplicated = new Set<string>();
+  const duplicate = duplicateOnce(settings, random, options.resend);
   return {
     ...steps,
     async processBatch(message) {
-      const key = `${message.executionId}/${message.batch.id}`;
-      const copy = (message as { duplicateOf?: string }).duplicateOf;
-      if (
-        settings.duplicateRate > 0 &&
-        options.resend &&
-        !copy &&
-        !duplicated.has(key) &&
-        random() < settings.duplicateRate
-      ) {
-        if (duplicated.size >= 100_000) duplicated.clear();
-        duplicated.add(key);
-        await options.resend({ ...message, duplicateOf: key });
-      }
+      await duplicate(message, `${message.executionId}/${message.batch.id}`);
       const crashAt = settings.crashRate > 0 && random() < settings.crashRate ? random() : undefined;
       const crash: CrashPoint | undefined = crashAt === undefined ? undefined : crashAt < 0.5 ? 'before' : 'after';
       return invocation.run({ crash }, () => steps.processBatch(message));
@@ -134,23 +142,11 @@ export function withCrawlFaults(
 ): CrawlSteps {
   const random = options.random ?? Math.random;
   const steps = build(() => withCrashingReads(fetcher()));
-  const duplicated = new Set<string>();
+  const duplicate = duplicateOnce(settings, random, options.resend);
   return {
     ...steps,
     async processBatch(message) {
-      const key = `${message.crawlId}/${message.batch.id}`;
-      const copy = (message as { duplicateOf?: string }).duplicateOf;
-      if (
-        settings.duplicateRate > 0 &&
-        options.resend &&
-        !copy &&
-        !duplicated.has(key) &&
-        random() < settings.duplicateRate
-      ) {
-        if (duplicated.size >= 100_000) duplicated.clear();
-        duplicated.add(key);
-        await options.resend({ ...message, duplicateOf: key });
-      }
+      await duplicate(message, `${message.crawlId}/${message.batch.id}`);
       if (!(settings.crashRate > 0 && random() < settings.crashRate)) return steps.processBatch(message);
       const readsLeft = Math.floor(random() * message.batch.pages.length);
       return crawlInvocation.run({ readsLeft }, () => steps.processBatch(message));

@@ -1,12 +1,10 @@
 // The crawl workflow's Lambda handlers over the container; the deployed worker modules
 // (crawl-*.ts) are one `defineWorker` line each. The end of a crawl (finalize, failure, refusal)
 // settles the vendor-mode extractions waiting for it.
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSRecord } from 'aws-lambda';
 import type { Container } from '../composition/container';
 import type { CrawlBatchMessage } from '../domain/crawl/steps';
-import { InjectedFault } from '../composition/faults';
-import { logger } from '../observability/logger';
-import { processSqsBatch } from './define';
+import { taskTokenConsumer } from './define';
 
 interface WorkMessage extends CrawlBatchMessage {
   TaskToken: string;
@@ -30,8 +28,6 @@ function parseWork(record: SQSRecord): WorkMessage | null {
   }
 }
 
-const log = (line: string, fields: Record<string, unknown>) => logger.warn(line, fields);
-
 async function ended<T>(deps: Container, crawlId: string, result: T): Promise<T> {
   await deps.crawl.jobs.settleWaiters(crawlId);
   return result;
@@ -52,41 +48,14 @@ export const crawlHandlers = {
     ended(deps, event.crawlId, await deps.crawl.steps.fail(event)),
 
   /** SQS consumer: one message = one batch of listing pages; a crashed message is a batch item failure (redelivered). */
-  worker: (event: SQSEvent, deps: Container): Promise<SQSBatchResponse> =>
-    processSqsBatch(event, async (record) => {
-      const message = parseWork(record);
-      if (!message) return log('crawl-worker: dropping a malformed message', { messageId: record.messageId });
-      try {
-        const outcome = await deps.crawl.steps.processBatch(message);
-        await deps.taskCallbacks.succeed(message.TaskToken, { batchId: message.batch.id, state: outcome.state });
-      } catch (error) {
-        if (!(error instanceof InjectedFault))
-          log('crawl-worker: batch failed, will be retried', {
-            messageId: record.messageId,
-            error: (error as Error).message,
-          });
-        throw error;
-      }
-    }),
+  worker: taskTokenConsumer('crawl-worker', parseWork, async (message, deps) => {
+    const outcome = await deps.crawl.steps.processBatch(message);
+    return { batchId: message.batch.id, state: outcome.state };
+  }),
 
   /** Dead-letter consumer: the batch's pages are recorded as failed (the crawl is then incomplete). */
-  deadLetters: (event: SQSEvent, deps: Container): Promise<SQSBatchResponse> =>
-    processSqsBatch(event, async (record) => {
-      const message = parseWork(record);
-      if (!message) return;
-      try {
-        const { abandoned } = await deps.crawl.steps.abandonBatch(message);
-        await deps.taskCallbacks.succeed(message.TaskToken, {
-          batchId: message.batch.id,
-          state: 'abandoned',
-          abandoned,
-        });
-      } catch (error) {
-        log('crawl-dlq: recording a dead-lettered batch failed, will be retried', {
-          messageId: record.messageId,
-          error: (error as Error).message,
-        });
-        throw error;
-      }
-    }),
+  deadLetters: taskTokenConsumer('crawl-dlq', parseWork, async (message, deps) => {
+    const { abandoned } = await deps.crawl.steps.abandonBatch(message);
+    return { batchId: message.batch.id, state: 'abandoned', abandoned };
+  }),
 };

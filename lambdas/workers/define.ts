@@ -4,6 +4,8 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { getContainer, type Container } from '../composition/container';
+import { InjectedFault } from '../composition/faults';
+import { logger } from '../observability/logger';
 import { ANNOTATIONS, executionIdOf, prepareTracing, traced } from '../observability/tracing';
 
 export type WorkerImpl<E, R> = (event: E, deps: Container, context?: Context) => Promise<R>;
@@ -44,4 +46,33 @@ export function processSqsBatch(
     throwOnFullBatchFailure: false,
     processInParallel: options.inParallel ?? false,
   });
+}
+
+/**
+ * An SQS consumer of a workflow's fan-out: each message carries a Step Functions task token, and
+ * the work's output reports the task's success. A body that can never be processed is dropped
+ * (its Map task then times out into the workflow's lost-batch step); a failed message is retried.
+ */
+export function taskTokenConsumer<M extends { TaskToken: string }>(
+  name: string,
+  parse: (record: SQSRecord) => M | null,
+  work: (message: M, deps: Container) => Promise<Record<string, unknown>>,
+): (event: SQSEvent, deps: Container) => Promise<SQSBatchResponse> {
+  return (event, deps) =>
+    processSqsBatch(event, async (record) => {
+      const message = parse(record);
+      if (!message) return logger.warn(`${name}: dropping a malformed message`, { messageId: record.messageId });
+      try {
+        await deps.taskCallbacks.succeed(message.TaskToken, await work(message, deps));
+      } catch (error) {
+        // An injected crash (benchmarks, tests) is expected: the redelivery is the point.
+        if (!(error instanceof InjectedFault)) {
+          logger.warn(`${name}: message failed, will be retried`, {
+            messageId: record.messageId,
+            error: (error as Error).message,
+          });
+        }
+        throw error;
+      }
+    });
 }

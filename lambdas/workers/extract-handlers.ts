@@ -1,11 +1,9 @@
 // The extraction workflow's Lambda handlers over the container; the deployed worker modules
 // (extract-*.ts) are one `defineWorker` line each.
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSRecord } from 'aws-lambda';
 import type { Container } from '../composition/container';
 import type { Batch, BatchMessage } from '../domain/extract-jobs/steps';
-import { InjectedFault } from '../composition/faults';
-import { logger } from '../observability/logger';
-import { processSqsBatch } from './define';
+import { taskTokenConsumer } from './define';
 
 interface WorkMessage extends BatchMessage {
   TaskToken: string;
@@ -32,8 +30,6 @@ function parseWork(record: SQSRecord): WorkMessage | null {
   }
 }
 
-const log = (line: string, fields: Record<string, unknown>) => logger.warn(line, fields);
-
 export const extractHandlers = {
   prepare: (event: { executionId: string }, deps: Container) => deps.extractSteps.prepare(event),
   lostBatch: (event: BatchMessage, deps: Container) => deps.extractSteps.abandonBatch(event),
@@ -41,44 +37,16 @@ export const extractHandlers = {
   fail: (event: { executionId: string }, deps: Container) => deps.extractSteps.fail(event),
 
   /** SQS consumer: one message = one batch; a crashed message is a batch item failure (redelivered). */
-  worker: (event: SQSEvent, deps: Container): Promise<SQSBatchResponse> =>
-    processSqsBatch(event, async (record) => {
-      const message = parseWork(record);
-      if (!message) return log('extract-worker: dropping a malformed message', { messageId: record.messageId });
-      try {
-        const outcome = await deps.extractSteps.processBatch(message);
-        await deps.taskCallbacks.succeed(message.TaskToken, { batchId: message.batch.id, state: outcome.state });
-      } catch (error) {
-        // An injected crash (benchmarks, tests) is expected: the redelivery is the point.
-        if (!(error instanceof InjectedFault))
-          log('extract-worker: batch failed, will be retried', {
-            messageId: record.messageId,
-            error: (error as Error).message,
-          });
-        throw error;
-      }
-    }),
+  worker: taskTokenConsumer('extract-worker', parseWork, async (message, deps) => {
+    const outcome = await deps.extractSteps.processBatch(message);
+    return { batchId: message.batch.id, state: outcome.state };
+  }),
 
   /** Dead-letter consumer: the batch's pending URLs become other/retry, then the Map goes on. */
-  deadLetters: (event: SQSEvent, deps: Container): Promise<SQSBatchResponse> =>
-    processSqsBatch(event, async (record) => {
-      const message = parseWork(record);
-      if (!message) return;
-      try {
-        const { abandoned } = await deps.extractSteps.abandonBatch(message);
-        await deps.taskCallbacks.succeed(message.TaskToken, {
-          batchId: message.batch.id,
-          state: 'abandoned',
-          abandoned,
-        });
-      } catch (error) {
-        log('extract-dlq: recording a dead-lettered batch failed, will be retried', {
-          messageId: record.messageId,
-          error: (error as Error).message,
-        });
-        throw error;
-      }
-    }),
+  deadLetters: taskTokenConsumer('extract-dlq', parseWork, async (message, deps) => {
+    const { abandoned } = await deps.extractSteps.abandonBatch(message);
+    return { batchId: message.batch.id, state: 'abandoned', abandoned };
+  }),
 
   /** Scheduled: fails executions past their deadline (also done on every status read). */
   reaper: (_event: unknown, deps: Container) => deps.executions.reapOverdue({ limit: 200 }),
