@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import type { LegacyProductRecord, MiniProductV1, MiniProductV2 } from '../../contracts/entities';
 import type { ProductRecord } from '../../domain/extraction/types';
-import type { CatalogItem, SearchFilters } from '../../domain/search/api';
+import type { CatalogItem, ProductSearch, SearchFilters, SearchRequest } from '../../domain/search/api';
 import type { RequestOf } from '../../contracts/operations';
 import { maskToFlags } from '../../domain/products/catalog';
 
@@ -197,4 +197,26 @@ export function toSearchFilters(filters: RequestFilters | undefined): SearchFilt
   }
   if (Object.keys(attributes).length) out.attributes = attributes;
   return Object.keys(out).length ? out : undefined;
+}
+
+/**
+ * /api/search and /api/regular-search: one body and one response (DECISIONS), differing only in
+ * the mode (query understood, or keywords and filters only).
+ */
+export async function legacySearchResponse(
+  search: ProductSearch,
+  body: RequestOf<'legacySearch'>['body'],
+  mode: SearchRequest['mode'],
+) {
+  const found = await search.search({
+    query: body.query,
+    mode,
+    filters: toSearchFilters(body.filters),
+    offset: (body.page - 1) * body.limit,
+    limit: body.limit,
+  });
+  return {
+    products: found.hits.map((hit) => legacySearchRecord(hit.item)),
+    meta: legacyMeta(found.total, body.page, body.limit),
+  };
 }
