@@ -6,28 +6,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../lambdas/config';
 import { createContainer } from '../../lambdas/composition/container';
 import { recordProductSeen } from '../../lambdas/domain/vendors/service';
+import { freePort, stopProcessGroup } from './_service-process';
 
 const REQUESTS = 2000;
 const CONCURRENCY = 16;
 const VENDORS = 50;
 const READY_TIMEOUT_MS = 120_000;
 const KEY = 'bench-key-0123456789abcdef';
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
@@ -165,24 +155,7 @@ export default async function main(): Promise<void> {
     );
   } finally {
     agent.destroy();
-    if (child.pid && child.exitCode === null) {
-      // The process group of the child we spawned (npx -> tsx -> node).
-      process.kill(-child.pid, 'SIGTERM');
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          try {
-            process.kill(-child.pid!, 'SIGKILL');
-          } catch {
-            // already gone
-          }
-          resolve();
-        }, 10_000);
-        child.once('exit', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
+    await stopProcessGroup(child);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -8,7 +8,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../lambdas/config';
@@ -16,22 +15,13 @@ import { createContainer } from '../../lambdas/composition/container';
 import type { ExtractOptions } from '../../lambdas/domain/extraction/types';
 import { rng } from '../stores';
 import { catalogStores, simToRecord } from './_search-catalog';
+import { freePort, stopProcessGroup } from './_service-process';
 
 const TOTAL = Number(process.argv[3] ?? 20_000);
 const QUERIES = 500;
 const KEY = 'bench-search-key-0123456789';
 const READY_TIMEOUT_MS = 120_000;
 const CATCH_UP_TIMEOUT_MS = 300_000;
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 
 const agent = new Agent({ keepAlive: true, maxSockets: 4 });
 
@@ -201,24 +191,7 @@ export default async function main(): Promise<void> {
     for (const row of rows) console.log(row);
   } finally {
     agent.destroy();
-    if (child.pid && child.exitCode === null) {
-      // The process group of the child we spawned (npx -> tsx -> node).
-      process.kill(-child.pid, 'SIGTERM');
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          try {
-            process.kill(-child.pid!, 'SIGKILL');
-          } catch {
-            // already gone
-          }
-          resolve();
-        }, 10_000);
-        child.once('exit', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
+    await stopProcessGroup(child);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

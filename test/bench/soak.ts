@@ -8,9 +8,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './_service-process';
 
 const ROUNDS = Number(process.env.SOAK_ROUNDS ?? 5);
 const REQUESTS = Number(process.env.SOAK_REQUESTS ?? 3000);
@@ -22,16 +22,6 @@ export const KEYS = Array.from({ length: 12 }, (_, i) => ({
   key: `soak-key-${String(i).padStart(2, '0')}-0123456789abcdef`,
   org: `soak-org-${i % 3}`,
 }));
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 
 const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
