@@ -10,16 +10,8 @@ import {
   readListingPage,
   CrawlRefused,
 } from '../../lambdas/domain/crawl/discovery';
-import { planWave } from '../../lambdas/domain/crawl/steps';
-import {
-  collectionKey,
-  SHOPIFY_PAGE_SIZE,
-  WOO_PAGE_SIZE,
-  type CrawlPlan,
-  type FoundListing,
-  type PageOutcome,
-  type Sequence,
-} from '../../lambdas/domain/crawl/model';
+import { planSequences, planWave } from '../../lambdas/domain/crawl/steps';
+import { collectionKey, type CrawlPlan, type FoundListing, type PageOutcome } from '../../lambdas/domain/crawl/model';
 import { startStoreSimulator, type StoreSimulator } from '../stores';
 import type { PageFetcher } from '../../lambdas/ports/fetcher';
 
@@ -47,63 +39,8 @@ async function crawlDirect(host: string, maxListings: number | null = null) {
   const origin = `https://${host}`;
   const choice = await determineMethod(fetcher, origin, 'us');
   const collections = await discoverCollections(fetcher, choice.origin, 'us', choice);
-  const sequences: Sequence[] = [];
-  const add = (s: Omit<Sequence, 'planned' | 'from' | 'open' | 'next' | 'order'>) =>
-    sequences.push({ ...s, planned: 0, from: 1, open: s.knownPages !== 0, next: null, order: sequences.length });
-  if (choice.method === 'shopify-json') {
-    add({
-      id: 'p',
-      kind: 'shopify-products',
-      collection: null,
-      primary: true,
-      url: `${choice.origin}/products.json?limit=${SHOPIFY_PAGE_SIZE}`,
-      pageSize: SHOPIFY_PAGE_SIZE,
-      knownPages: null,
-    });
-    collections.forEach((c, i) =>
-      add({
-        id: `c${i}`,
-        kind: 'shopify-products',
-        collection: c.key,
-        primary: false,
-        url: `${c.url}/products.json?limit=${SHOPIFY_PAGE_SIZE}`,
-        pageSize: SHOPIFY_PAGE_SIZE,
-        knownPages: c.statedCount === null ? null : Math.ceil(c.statedCount / SHOPIFY_PAGE_SIZE),
-      }),
-    );
-  } else if (choice.method === 'woo-store-api') {
-    add({
-      id: 'p',
-      kind: 'woo-products',
-      collection: null,
-      primary: true,
-      url: `${choice.origin}/wp-json/wc/store/v1/products?per_page=${WOO_PAGE_SIZE}`,
-      pageSize: WOO_PAGE_SIZE,
-      knownPages: choice.primaryCount === null ? null : Math.ceil(choice.primaryCount / WOO_PAGE_SIZE),
-    });
-    collections.forEach((c, i) =>
-      add({
-        id: `c${i}`,
-        kind: 'woo-products',
-        collection: c.key,
-        primary: false,
-        url: `${choice.origin}/wp-json/wc/store/v1/products?category=${c.wooId}&per_page=${WOO_PAGE_SIZE}`,
-        pageSize: WOO_PAGE_SIZE,
-        knownPages: c.statedCount === null ? null : Math.ceil(c.statedCount / WOO_PAGE_SIZE),
-      }),
-    );
-  } else if (choice.method === 'sitemap') {
-    choice.productSitemaps.forEach((url, i) =>
-      add({ id: `s${i}`, kind: 'sitemap', collection: null, primary: true, url, pageSize: 0, knownPages: 1 }),
-    );
-    collections.forEach((c, i) =>
-      add({ id: `c${i}`, kind: 'html', collection: c.key, primary: false, url: c.url, pageSize: 0, knownPages: null }),
-    );
-  } else {
-    collections.forEach((c, i) =>
-      add({ id: `c${i}`, kind: 'html', collection: c.key, primary: true, url: c.url, pageSize: 0, knownPages: null }),
-    );
-  }
+  // The state machine's own planning of the sequences (Analyzing collections).
+  const sequences = planSequences({ ...choice, collections });
   const plan = { sequences, maxListings } as CrawlPlan;
   const outcomes = new Map<string, PageOutcome>();
   const listings = new Map<string, FoundListing & { order: number }>();

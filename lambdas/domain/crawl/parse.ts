@@ -39,6 +39,19 @@ const sameSite = (url: string, origin: string) => {
 };
 
 /** A price object where the compare-at value counts only when above the price (Zyte's rule). */
+/** A platform JSON's `images` ({id?, src, width?, height?, position?}) as listing images; `statedPosition`: trust its `position`. */
+function imagesOf(raw: unknown, statedPosition: boolean): ListingImage[] {
+  return (Array.isArray(raw) ? raw : [])
+    .filter((i: any) => typeof i?.src === 'string')
+    .map((i: any, k: number) => ({
+      id: String(i.id ?? uuidV5(i.src)),
+      url: i.src,
+      width: int(i.width),
+      height: int(i.height),
+      position: (statedPosition ? int(i.position) : null) ?? k + 1,
+    }));
+}
+
 export function priceOf(current: number | null, compareAt: number | null, currency: string | null): ListingPrice {
   return {
     currency: currency ?? null,
@@ -73,15 +86,7 @@ export function shopifyListings(body: string, origin: string, currency: string |
       if (price === null) continue;
       if (!best || price < best.price) best = { price, compareAt: num(v?.compare_at_price) };
     }
-    const images: ListingImage[] = (Array.isArray(raw.images) ? raw.images : [])
-      .filter((i: any) => typeof i?.src === 'string')
-      .map((i: any, k: number) => ({
-        id: String(i.id ?? uuidV5(i.src)),
-        url: i.src,
-        width: int(i.width),
-        height: int(i.height),
-        position: int(i.position) ?? k + 1,
-      }));
+    const images = imagesOf(raw.images, true);
     listings.push({
       url: `${origin}/products/${encodeURIComponent(handle).replace(/%2F/gi, '/')}`,
       name: text(raw.title) || handle,
@@ -143,15 +148,7 @@ export function wooListings(body: string): FoundListing[] | null {
       const n = num(v);
       return n === null ? null : Math.round(n) / 10 ** minor;
     };
-    const images: ListingImage[] = (Array.isArray(raw.images) ? raw.images : [])
-      .filter((i: any) => typeof i?.src === 'string')
-      .map((i: any, k: number) => ({
-        id: String(i.id ?? uuidV5(i.src)),
-        url: i.src,
-        width: int(i.width),
-        height: int(i.height),
-        position: k + 1,
-      }));
+    const images = imagesOf(raw.images, false);
     listings.push({
       url,
       name: decodeHtml(text(raw.name)) || url,

@@ -176,6 +176,107 @@ export function planWave(plan: CrawlPlan, outcomes: Map<string, PageOutcome>, li
 
 export type CrawlSteps = ReturnType<typeof createCrawlSteps>;
 
+/**
+ * The listing-page sequences of a crawl (what Analyzing collections plans): the primary source
+ * of its method and one sequence per collection, with the pages known from stated counts.
+ */
+export function planSequences(
+  plan: Pick<CrawlPlan, 'method' | 'origin' | 'productSitemaps' | 'primaryCount'> & {
+    collections: Array<Pick<CrawlPlan['collections'][number], 'key' | 'url' | 'statedCount'> & { wooId?: number }>;
+  },
+): Sequence[] {
+  const sequences: Sequence[] = [];
+  const add = (seq: Omit<Sequence, 'planned' | 'from' | 'open' | 'next' | 'order'>) =>
+    sequences.push({
+      ...seq,
+      planned: 0,
+      from: 1,
+      open: seq.knownPages !== 0,
+      next: null,
+      order: sequences.length,
+    });
+  const pagesOf = (count: number | null, size: number) => (count === null ? null : Math.ceil(count / size));
+  const primaryCount = plan.primaryCount ?? null;
+  const { collections } = plan;
+  if (plan.method === 'shopify-json') {
+    // The largest collection's count is a lower bound of the store's products: read that many pages at once.
+    const largest = Math.max(0, ...collections.map((c) => c.statedCount ?? 0));
+    add({
+      id: 'p',
+      kind: 'shopify-products',
+      collection: null,
+      primary: true,
+      url: `${plan.origin}/products.json?limit=${SHOPIFY_PAGE_SIZE}`,
+      pageSize: SHOPIFY_PAGE_SIZE,
+      knownPages: null,
+      hintPages: Math.ceil(largest / SHOPIFY_PAGE_SIZE),
+    });
+    collections.forEach((c, i) => {
+      const handle = new URL(c.url).pathname.split('/').filter(Boolean).pop()!;
+      add({
+        id: `c${i}`,
+        kind: 'shopify-products',
+        collection: c.key,
+        primary: false,
+        url: `${plan.origin}/collections/${handle}/products.json?limit=${SHOPIFY_PAGE_SIZE}`,
+        pageSize: SHOPIFY_PAGE_SIZE,
+        knownPages: pagesOf(c.statedCount, SHOPIFY_PAGE_SIZE),
+      });
+    });
+  } else if (plan.method === 'woo-store-api') {
+    add({
+      id: 'p',
+      kind: 'woo-products',
+      collection: null,
+      primary: true,
+      url: `${plan.origin}/wp-json/wc/store/v1/products?per_page=${WOO_PAGE_SIZE}`,
+      pageSize: WOO_PAGE_SIZE,
+      knownPages: pagesOf(primaryCount, WOO_PAGE_SIZE),
+    });
+    collections.forEach((c, i) => {
+      if (c.wooId === undefined) return;
+      add({
+        id: `c${i}`,
+        kind: 'woo-products',
+        collection: c.key,
+        primary: false,
+        url: `${plan.origin}/wp-json/wc/store/v1/products?category=${c.wooId}&per_page=${WOO_PAGE_SIZE}`,
+        pageSize: WOO_PAGE_SIZE,
+        knownPages: pagesOf(c.statedCount, WOO_PAGE_SIZE),
+      });
+    });
+  } else if (plan.method === 'sitemap') {
+    plan.productSitemaps.forEach((url, i) =>
+      add({ id: `s${i}`, kind: 'sitemap', collection: null, primary: true, url, pageSize: 0, knownPages: 1 }),
+    );
+    collections.forEach((c, i) =>
+      add({
+        id: `c${i}`,
+        kind: 'html',
+        collection: c.key,
+        primary: false,
+        url: c.url,
+        pageSize: 0,
+        knownPages: null,
+      }),
+    );
+  } else {
+    // HTML only: the category pages are the listings' only source, so they count as found.
+    collections.forEach((c, i) =>
+      add({
+        id: `c${i}`,
+        kind: 'html',
+        collection: c.key,
+        primary: true,
+        url: c.url,
+        pageSize: 0,
+        knownPages: null,
+      }),
+    );
+  }
+  return sequences;
+}
+
 export function createCrawlSteps(deps: CrawlStepsDeps) {
   const { executions, store, catalog } = deps;
   const now = deps.now ?? (() => new Date());
@@ -290,96 +391,7 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
       const plan = await store.getPlan(crawlId);
       if (!plan || !(await running(crawlId))) return { crawlId, wave: 0, proceed: false, batches: [] as PageBatch[] };
       if (plan.wave > 0) return nextWave(plan, plan.wave); // a retried step: plan again from what is stored
-      const sequences: Sequence[] = [];
-      const add = (seq: Omit<Sequence, 'planned' | 'from' | 'open' | 'next' | 'order'>) =>
-        sequences.push({
-          ...seq,
-          planned: 0,
-          from: 1,
-          open: seq.knownPages !== 0,
-          next: null,
-          order: sequences.length,
-        });
-      const pagesOf = (count: number | null, size: number) => (count === null ? null : Math.ceil(count / size));
-      const primaryCount = plan.primaryCount ?? null;
-      const collections = plan.collections as Array<(typeof plan.collections)[number] & { wooId?: number }>;
-      if (plan.method === 'shopify-json') {
-        // The largest collection's count is a lower bound of the store's products: read that many pages at once.
-        const largest = Math.max(0, ...collections.map((c) => c.statedCount ?? 0));
-        add({
-          id: 'p',
-          kind: 'shopify-products',
-          collection: null,
-          primary: true,
-          url: `${plan.origin}/products.json?limit=${SHOPIFY_PAGE_SIZE}`,
-          pageSize: SHOPIFY_PAGE_SIZE,
-          knownPages: null,
-          hintPages: Math.ceil(largest / SHOPIFY_PAGE_SIZE),
-        });
-        collections.forEach((c, i) => {
-          const handle = new URL(c.url).pathname.split('/').filter(Boolean).pop()!;
-          add({
-            id: `c${i}`,
-            kind: 'shopify-products',
-            collection: c.key,
-            primary: false,
-            url: `${plan.origin}/collections/${handle}/products.json?limit=${SHOPIFY_PAGE_SIZE}`,
-            pageSize: SHOPIFY_PAGE_SIZE,
-            knownPages: pagesOf(c.statedCount, SHOPIFY_PAGE_SIZE),
-          });
-        });
-      } else if (plan.method === 'woo-store-api') {
-        add({
-          id: 'p',
-          kind: 'woo-products',
-          collection: null,
-          primary: true,
-          url: `${plan.origin}/wp-json/wc/store/v1/products?per_page=${WOO_PAGE_SIZE}`,
-          pageSize: WOO_PAGE_SIZE,
-          knownPages: pagesOf(primaryCount, WOO_PAGE_SIZE),
-        });
-        collections.forEach((c, i) => {
-          if (c.wooId === undefined) return;
-          add({
-            id: `c${i}`,
-            kind: 'woo-products',
-            collection: c.key,
-            primary: false,
-            url: `${plan.origin}/wp-json/wc/store/v1/products?category=${c.wooId}&per_page=${WOO_PAGE_SIZE}`,
-            pageSize: WOO_PAGE_SIZE,
-            knownPages: pagesOf(c.statedCount, WOO_PAGE_SIZE),
-          });
-        });
-      } else if (plan.method === 'sitemap') {
-        plan.productSitemaps.forEach((url, i) =>
-          add({ id: `s${i}`, kind: 'sitemap', collection: null, primary: true, url, pageSize: 0, knownPages: 1 }),
-        );
-        collections.forEach((c, i) =>
-          add({
-            id: `c${i}`,
-            kind: 'html',
-            collection: c.key,
-            primary: false,
-            url: c.url,
-            pageSize: 0,
-            knownPages: null,
-          }),
-        );
-      } else {
-        // HTML only: the category pages are the listings' only source, so they count as found.
-        collections.forEach((c, i) =>
-          add({
-            id: `c${i}`,
-            kind: 'html',
-            collection: c.key,
-            primary: true,
-            url: c.url,
-            pageSize: 0,
-            knownPages: null,
-          }),
-        );
-      }
-      plan.sequences = sequences;
+      plan.sequences = planSequences(plan);
       const first = await nextWave(plan, 1);
       await stepDone(crawlId, 3);
       return first;
