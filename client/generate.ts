@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import openapiTS, { astToString } from 'openapi-typescript';
+import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { openApiDocument } from '../lambdas/contracts/openapi';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -35,7 +35,7 @@ function biomeFormat(text: string, file: string): string {
 export async function generateSchemaSource(): Promise<string> {
   // openapi-typescript annotates the document's objects; give it a copy of the cached document.
   const document = structuredClone(openApiDocument());
-  const ast = await openapiTS(document as Parameters<typeof openapiTS>[0]);
+  const ast = await openapiTS(document as unknown as OpenAPI3);
   return biomeFormat(HEADER + astToString(ast), SCHEMA_FILE);
 }
 
