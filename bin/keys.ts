@@ -9,6 +9,7 @@
 import '../lambdas/local/quiet-warnings';
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dynamoAccountStore } from '../lambdas/adapters/dynamodb/accounts';
@@ -172,9 +173,16 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-try {
-  process.exitCode = await main(process.argv.slice(2));
-} catch (error) {
-  console.error(`keys: ${(error as Error).message}`);
-  process.exitCode = 2;
+/** The exit code of one keys command (also `pds keys ...`, bin/pds.ts). */
+export async function runKeys(argv: string[]): Promise<number> {
+  try {
+    return await main(argv);
+  } catch (error) {
+    console.error(`keys: ${(error as Error).message}`);
+    return 2;
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.exitCode = await runKeys(process.argv.slice(2));
 }
