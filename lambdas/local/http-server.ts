@@ -231,6 +231,20 @@ function writeResult(res: ServerResponse, result: APIGatewayProxyResultV2 | void
   res.end(body);
 }
 
+/** The local console and API reference (static files, lambdas/local/console.ts), outside the route table; loaded on first use. */
+const CONSOLE_PATH = /^\/(?:console|docs)(?:\/|$)/;
+
+async function serveConsolePath(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+  try {
+    (await import('./console')).serveConsole(req, res, pathname);
+  } catch (error) {
+    const message = (error as Error)?.message;
+    process.stderr.write(`${JSON.stringify({ level: 'error', message: 'console failed', error: message })}\n`);
+    if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ message: 'Internal Server Error' }));
+  }
+}
+
 export async function startHttpServer(opts: HttpServerOptions): Promise<RunningHttpServer> {
   const load = opts.loadHandler ?? defaultLoadHandler;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -254,6 +268,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
     } catch {
       url = new URL('http://localhost/');
     }
+    if (CONSOLE_PATH.test(url.pathname)) return serveConsolePath(req, res, url.pathname);
     const method = (req.method ?? 'GET').toUpperCase();
     const match = matchRoute(method, url.pathname);
     const route = match?.route ?? null;
