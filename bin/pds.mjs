@@ -4,4 +4,5 @@
 import { register } from 'tsx/esm/api';
 
 register();
-await import('./pds.ts');
+const { main } = await import('./pds.ts');
+process.exitCode = await main(process.argv.slice(2));

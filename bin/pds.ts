@@ -1,0 +1,676 @@
+// `pds`: the Product Data Service from a terminal or a script, over the typed client (client/).
+//   pds extract <file|urls...>   v2 extraction of URLs (a file holds one URL a line, or a JSON array)
+//   pds crawl <vendor>           v2 crawl of a store
+//   pds search "<query>"         v2 agentic search (live-verified), or --mini for the catalog search
+//   pds wait <execution-id>      follow an execution started with --no-wait
+//   pds keys ...                 API keys (bin/keys.ts: create, list, revoke, rate-limit)
+// Long work shows a live progress bar from the status operation when stdout is a terminal, plain
+// progress lines on stderr otherwise, and ends with a summary table; --json prints only JSON on
+// stdout. Exit codes: see EXIT (and `pds --help`).
+import { readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import cliProgress from 'cli-progress';
+import Table from 'cli-table3';
+import {
+  createPdsClient,
+  PdsApiError,
+  PdsTimeoutError,
+  PdsUnreachableError,
+  type Kind,
+  type PdsClient,
+  type PerUrlResult,
+  type PollIntervals,
+  type V2AgenticStatus,
+  type V2CrawlStatus,
+  type V2ExtractStatus,
+  type WaitProgress,
+  unwrap,
+} from '../client';
+
+export const EXIT = {
+  ok: 0,
+  someUrlsFailed: 1,
+  usage: 2,
+  auth: 3,
+  jobFailed: 4,
+  timeout: 5,
+  unreachable: 6,
+  serviceError: 7,
+  interrupted: 130,
+} as const;
+
+const EXIT_HELP = `
+Environment: PDS_BASE_URL (default http://127.0.0.1:3000), PDS_API_KEY.
+Exit codes:
+  0  done: every URL succeeded, the crawl or search completed (or started, with --no-wait)
+  1  the extraction completed but some URLs did not succeed (see the summary)
+  2  usage error: bad arguments, or the service refused the input (400, 404 unknown execution)
+  3  authentication: no API key, or the service refused it (401 invalid, 403 missing scope)
+  4  the execution failed or was cancelled
+  5  the maximum wait (--timeout) passed; the execution goes on (pds wait <id>)
+  6  the service could not be reached
+  7  the service answered with an unexpected error (5xx, 429 after retries)
+  130 interrupted (Ctrl-C) while waiting; the execution goes on (pds wait <id>)`;
+
+class UsageError extends Error {}
+
+/** The one place the CLI reads its environment. */
+function environment() {
+  return { baseUrl: process.env.PDS_BASE_URL, apiKey: process.env.PDS_API_KEY };
+}
+
+interface CommonOptions {
+  baseUrl: string;
+  apiKey?: string;
+  json?: boolean;
+  wait: boolean;
+  timeout: number;
+  pollInterval?: number;
+  quiet?: boolean;
+}
+
+const seconds = (what: string, max: number) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || n > max)
+    throw new InvalidArgumentError(`${what} must be a number of seconds above 0 and at most ${max}`);
+  return n;
+};
+
+const positiveInt = (what: string) => (value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 1_000_000) throw new InvalidArgumentError(`${what} must be 1..1000000`);
+  return n;
+};
+
+function withCommonOptions(command: Command): Command {
+  const env = environment();
+  return command
+    .addOption(
+      new Option('--base-url <url>', 'service base URL (env PDS_BASE_URL)').default(
+        env.baseUrl ?? 'http://127.0.0.1:3000',
+      ),
+    )
+    .addOption(new Option('--api-key <key>', 'API key (env PDS_API_KEY)').default(env.apiKey))
+    .option('--json', 'print only machine-readable JSON on stdout')
+    .option('--no-wait', 'print the execution id and return without waiting')
+    .option('--timeout <seconds>', 'maximum wait', seconds('--timeout', 7 * 24 * 3600), 3600)
+    .option(
+      '--poll-interval <seconds>',
+      "fixed polling interval (default: the spec's, 5-10 s extractions, 10-30 s crawls)",
+      seconds('--poll-interval', 3600),
+    )
+    .option('--quiet', 'no progress output');
+}
+
+function clientFor(options: CommonOptions): PdsClient {
+  try {
+    const url = new URL(options.baseUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
+  } catch {
+    throw new UsageError(`--base-url must be an http(s) URL, got ${JSON.stringify(options.baseUrl)}`);
+  }
+  if (!options.apiKey) throw new AuthMissing('an API key is needed: --api-key KEY or PDS_API_KEY');
+  return createPdsClient({ baseUrl: options.baseUrl, apiKey: options.apiKey });
+}
+
+class AuthMissing extends Error {}
+
+function intervalsFor(options: CommonOptions): Partial<PollIntervals> | undefined {
+  if (!options.pollInterval) return undefined;
+  const fixed = { minMs: options.pollInterval * 1000, maxMs: options.pollInterval * 1000 };
+  return { extract: fixed, extractWaitingOnCrawl: fixed, crawl: fixed, agentic: fixed };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output
+
+interface Output {
+  json: boolean;
+  tty: boolean;
+  out(text: string): void;
+  err(text: string): void;
+}
+
+function output(json: boolean): Output {
+  return {
+    json,
+    tty: Boolean(process.stdout.isTTY),
+    out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+    err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+  };
+}
+
+function table(head: string[], tty: boolean): Table.Table {
+  return new Table({ head, style: tty ? {} : { head: [], border: [] }, wordWrap: true });
+}
+
+const UNITS: Record<Kind, string> = { extract: 'URLs', crawl: 'listings', agentic: 'candidates' };
+
+function formatEta(secondsLeft: number): string {
+  if (!Number.isFinite(secondsLeft) || secondsLeft < 0) return '-';
+  if (secondsLeft < 60) return `${Math.ceil(secondsLeft)}s`;
+  const m = Math.floor(secondsLeft / 60);
+  return m < 60 ? `${m}m${String(Math.round(secondsLeft % 60)).padStart(2, '0')}s` : `${Math.floor(m / 60)}h${m % 60}m`;
+}
+
+/** Rate (per second) and ETA from one progress read. */
+function rateOf(p: WaitProgress): { rate: string; eta: string } {
+  const elapsed = p.elapsedMs / 1000;
+  const perSecond = elapsed > 0 ? p.processed / elapsed : 0;
+  const rate = perSecond >= 10 ? perSecond.toFixed(0) : perSecond.toFixed(1);
+  const eta =
+    p.status === 'completed' || p.status === 'failed'
+      ? '0s'
+      : p.total !== null && perSecond > 0
+        ? formatEta((p.total - p.processed) / perSecond)
+        : '-';
+  return { rate, eta };
+}
+
+/** One line of progress, for logs and pipes. */
+export function progressLine(p: WaitProgress): string {
+  const { rate, eta } = rateOf(p);
+  const unit = UNITS[p.kind];
+  if (p.kind === 'crawl') {
+    const step = p.step
+      ? ` step ${Math.min((p.stepsDone ?? 0) + 1, p.stepsTotal ?? 4)}/${p.stepsTotal} ${p.step},`
+      : '';
+    return `pds: ${p.executionId} ${p.status}${step} ${p.processed} ${unit} found, ${rate} ${unit}/s`;
+  }
+  const waiting = p.waitingFor ? ` waiting for crawl ${p.waitingFor},` : '';
+  const total = p.total ?? '?';
+  const percent = p.total ? ` (${Math.floor((100 * p.processed) / p.total)}%)` : '';
+  const step = p.kind === 'agentic' && p.step ? ` ${p.step},` : '';
+  return `pds: ${p.executionId} ${p.status},${waiting}${step} ${p.processed}/${total} ${unit}${percent}, ${rate} ${unit}/s, ETA ${eta}`;
+}
+
+interface Reporter {
+  update(p: WaitProgress): void;
+  stop(): void;
+}
+
+/** A cli-progress bar when stdout is a terminal; plain lines on stderr otherwise; nothing with --quiet. */
+function reporter(kind: Kind, io: Output, quiet: boolean): Reporter {
+  if (quiet) return { update() {}, stop() {} };
+  if (io.tty && !io.json) {
+    const format =
+      kind === 'crawl'
+        ? 'crawl   {bar} step {value}/{total} {step} | {processed} listings | {rate} listings/s | {status}'
+        : `${kind === 'extract' ? 'extract' : 'search '} {bar} {value}/{total} ${UNITS[kind]} | {rate}/s | ETA {eta} | {status}{step}`;
+    const bar = new cliProgress.SingleBar(
+      { format, hideCursor: true, stopOnComplete: false, clearOnComplete: false, etaBuffer: 20 },
+      cliProgress.Presets.shades_classic,
+    );
+    let started = false;
+    return {
+      update(p) {
+        const { rate, eta } = rateOf(p);
+        const value = kind === 'crawl' ? (p.stepsDone ?? 0) : p.processed;
+        const total = kind === 'crawl' ? p.stepsTotal || 4 : Math.max(p.total ?? 0, 1);
+        const payload = {
+          rate,
+          eta,
+          processed: p.processed,
+          status: p.waitingFor ? `waiting for ${p.waitingFor}` : p.status,
+          step: kind === 'crawl' ? (p.step ?? '') : p.step ? ` (${p.step})` : '',
+        };
+        if (!started) {
+          bar.start(total, value, payload);
+          started = true;
+        } else {
+          bar.setTotal(total);
+          bar.update(value, payload);
+        }
+      },
+      stop() {
+        if (started) bar.stop();
+      },
+    };
+  }
+  let last = '';
+  return {
+    update(p) {
+      const key = [p.status, p.processed, p.total, p.step, p.waitingFor].join('|');
+      if (key === last) return;
+      last = key;
+      io.err(progressLine(p));
+    },
+    stop() {},
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inputs
+
+const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
+const FILE_LIKE = /\.(txt|json|csv|lst|list)$/i;
+
+/** The URLs of `inputs`: each is a file (one URL a line, or a JSON array), `-` (stdin) or a URL. */
+export function readUrlInputs(inputs: string[], readStdin: () => string = () => readFileSync(0, 'utf8')): string[] {
+  const urls: string[] = [];
+  for (const input of inputs) {
+    if (input === '-') {
+      urls.push(...parseUrlList(readStdin(), 'stdin'));
+      continue;
+    }
+    let isFile = false;
+    if (!URL_LIKE.test(input)) {
+      try {
+        isFile = statSync(input).isFile();
+      } catch {
+        isFile = false;
+      }
+    }
+    if (isFile) urls.push(...parseUrlList(readFileSync(input, 'utf8'), input));
+    else if (!URL_LIKE.test(input) && FILE_LIKE.test(input)) throw new UsageError(`no such file: ${input}`);
+    else urls.push(input);
+  }
+  if (!urls.length) throw new UsageError('no URLs given (a file was empty?)');
+  if (urls.length > 1000)
+    throw new UsageError(`${urls.length} URLs: at most 1000 per extraction; split the input into several runs`);
+  return urls;
+}
+
+function parseUrlList(text: string, where: string): string[] {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('[')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(trimmed);
+    } catch (error) {
+      throw new UsageError(`${where}: not valid JSON (${(error as Error).message})`);
+    }
+    if (!Array.isArray(parsed) || !parsed.every((u) => typeof u === 'string'))
+      throw new UsageError(`${where}: a JSON input must be an array of URL strings`);
+    return parsed as string[];
+  }
+  return trimmed
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Commands
+
+interface Run {
+  client: PdsClient;
+  io: Output;
+  options: CommonOptions;
+  signal: AbortSignal;
+}
+
+async function follow<K extends Kind>(run: Run, kind: K, executionId: string) {
+  const report = reporter(kind, run.io, Boolean(run.options.quiet));
+  try {
+    return await run.client.waitFor(executionId, {
+      kind,
+      timeoutMs: run.options.timeout * 1000,
+      intervals: intervalsFor(run.options),
+      onProgress: (p) => report.update(p),
+      signal: run.signal,
+    });
+  } finally {
+    report.stop();
+  }
+}
+
+function started(run: Run, body: { execution_id: string }, kind: Kind): number {
+  if (run.io.json) run.io.out(JSON.stringify(body));
+  else {
+    run.io.out(`started ${body.execution_id} (${kind})`);
+    run.io.out(`follow it with: pds wait ${body.execution_id}`);
+  }
+  return EXIT.ok;
+}
+
+const OUTCOMES = ['success', 'non_product_url', 'malformed_url', 'automated_access_not_permitted', 'other'] as const;
+
+async function finishExtract(run: Run, status: V2ExtractStatus): Promise<number> {
+  const results: PerUrlResult[] = [];
+  for await (const page of run.client.extractResults(status.execution_id, { pageSize: 100, maxPages: 20 }))
+    results.push(...page);
+  const r = status.meta.result;
+  const code =
+    status.status === 'failed'
+      ? EXIT.jobFailed
+      : r.products_successful === r.products_requested
+        ? EXIT.ok
+        : EXIT.someUrlsFailed;
+  if (run.io.json) {
+    run.io.out(
+      JSON.stringify({
+        execution_id: status.execution_id,
+        status: status.status,
+        error: status.error,
+        credits_used: status.meta.credits_used,
+        duration_ms: status.meta.duration_ms,
+        result: r,
+        results,
+        exit_code: code,
+      }),
+    );
+    return code;
+  }
+  const counts = new Map<string, number>(OUTCOMES.map((o) => [o, 0]));
+  for (const result of results) counts.set(result.outcome, (counts.get(result.outcome) ?? 0) + 1);
+  const summary = table(['outcome', 'URLs'], run.io.tty);
+  for (const [outcome, n] of counts) summary.push([outcome, n]);
+  if (r.products_pending) summary.push(['pending (unfinished)', r.products_pending]);
+  summary.push(['total', r.products_requested]);
+  run.io.out(summary.toString());
+  const failures = results.map((result, i) => ({ result, i })).filter(({ result }) => !result.success);
+  if (failures.length) {
+    const shown = failures.slice(0, 50);
+    const detail = table(['#', 'URL', 'outcome', 'retry', 'message'], run.io.tty);
+    for (const { result, i } of shown)
+      detail.push([
+        i,
+        result.url.slice(0, 80),
+        result.outcome,
+        result.retry ? 'yes' : 'no',
+        result.message.slice(0, 80),
+      ]);
+    run.io.out(detail.toString());
+    if (failures.length > shown.length) run.io.out(`... and ${failures.length - shown.length} more (--json for all)`);
+  }
+  const seconds = status.meta.duration_ms === null ? '' : ` in ${(status.meta.duration_ms / 1000).toFixed(1)} s`;
+  run.io.out(
+    `${status.execution_id} ${status.status}${seconds}: ${r.products_successful}/${r.products_requested} URLs succeeded, ${status.meta.credits_used} credits${status.error ? ` (${status.error})` : ''}`,
+  );
+  return code;
+}
+
+function finishCrawl(run: Run, status: V2CrawlStatus): number {
+  const code = status.status === 'completed' ? EXIT.ok : EXIT.jobFailed;
+  if (run.io.json) {
+    run.io.out(JSON.stringify({ ...status, exit_code: code }));
+    return code;
+  }
+  const steps = table(['step', 'status'], run.io.tty);
+  for (const step of status.meta.steps) steps.push([step.name, step.status]);
+  run.io.out(steps.toString());
+  const totals = table(['vendor', 'listings', 'collections', 'duration'], run.io.tty);
+  totals.push([
+    status.meta.vendor,
+    status.meta.result.listings_total,
+    status.meta.result.collections_total,
+    status.meta.duration_ms === null ? '-' : `${(status.meta.duration_ms / 1000).toFixed(1)} s`,
+  ]);
+  run.io.out(totals.toString());
+  run.io.out(`${status.execution_id} ${status.status}${status.error ? `: ${status.error}` : ''}`);
+  return code;
+}
+
+interface SearchRow {
+  url: string;
+  product: {
+    title?: string | null;
+    price?: { current_value?: number | null; currency?: string | null } | null;
+    vendor?: string | null;
+    images?: unknown[];
+  };
+}
+
+function priceText(price: SearchRow['product']['price']): string {
+  if (!price || price.current_value === null || price.current_value === undefined) return '-';
+  return `${price.current_value} ${price.currency ?? ''}`.trim();
+}
+
+function finishSearch(
+  run: Run,
+  query: string,
+  rows: SearchRow[],
+  code: number,
+  extra: Record<string, unknown>,
+): number {
+  if (run.io.json) {
+    run.io.out(JSON.stringify({ query, ...extra, data: rows, exit_code: code }));
+    return code;
+  }
+  const t = table(['#', 'title', 'price', 'vendor', 'URL'], run.io.tty);
+  rows.forEach((row, i) => {
+    const vendor = row.product.vendor ?? new URL(row.url).hostname;
+    t.push([i + 1, (row.product.title ?? '').slice(0, 60), priceText(row.product.price), vendor, row.url.slice(0, 70)]);
+  });
+  run.io.out(rows.length ? t.toString() : `no results for "${query}"`);
+  if (extra.error) run.io.out(`search failed: ${extra.error}`);
+  return code;
+}
+
+async function extractCommand(run: Run, inputs: string[], flags: Record<string, any>): Promise<number> {
+  if (flags.vendor && inputs.length) throw new UsageError('give URLs or --vendor, not both');
+  if (!flags.vendor && !inputs.length) throw new UsageError('give a file, URLs or --vendor');
+  const options = {
+    enable_enrichment: Boolean(flags.enrichment),
+    enable_reviews: Boolean(flags.reviews),
+    enable_image_tags: Boolean(flags.imageTags),
+    enable_similar_products: Boolean(flags.similarProducts),
+    ...(flags.country ? { country_code: flags.country } : {}),
+  };
+  const body = flags.vendor
+    ? { vendor: flags.vendor as string, ...(flags.maxProducts ? { max_products: flags.maxProducts } : {}), ...options }
+    : { urls: readUrlInputs(inputs), ...options };
+  const start = await run.client.api.POST('/v2/extract', { body: body as any });
+  if (start.response.status === 400 && (start.error as any)?.invalid_urls) {
+    const invalid = (start.error as any).invalid_urls as Array<{ index: number; url: string; reason?: string }>;
+    if (run.io.json) run.io.out(JSON.stringify({ error: start.error, exit_code: EXIT.usage }));
+    else {
+      run.io.err(`pds: the service refused ${invalid.length} URL(s); nothing was started:`);
+      const t = table(['#', 'URL', 'problem'], run.io.tty);
+      for (const entry of invalid.slice(0, 50))
+        t.push([entry.index, String(entry.url).slice(0, 80), (entry as any).reason ?? (entry as any).message ?? '']);
+      run.io.err(t.toString());
+    }
+    return EXIT.usage;
+  }
+  const accepted = unwrap(start, 'POST /v2/extract');
+  if (!run.options.wait) return started(run, accepted, 'extract');
+  if (!run.io.json && !run.options.quiet) run.io.err(`pds: started ${accepted.execution_id}`);
+  return finishExtract(run, await follow(run, 'extract', accepted.execution_id));
+}
+
+async function crawlCommand(run: Run, vendor: string, flags: Record<string, any>): Promise<number> {
+  const body = {
+    vendor,
+    ...(flags.maxListings ? { max_listings: flags.maxListings } : {}),
+    ...(flags.country ? { country_code: flags.country } : {}),
+  };
+  const accepted = unwrap(await run.client.api.POST('/v2/crawl', { body: body as any }), 'POST /v2/crawl');
+  if (!run.options.wait) return started(run, accepted, 'crawl');
+  if (!run.io.json && !run.options.quiet) run.io.err(`pds: started ${accepted.execution_id}`);
+  return finishCrawl(run, await follow(run, 'crawl', accepted.execution_id));
+}
+
+async function searchCommand(run: Run, query: string, flags: Record<string, any>): Promise<number> {
+  if (!query.trim()) throw new UsageError('the query is empty');
+  if (flags.mini) {
+    const found = unwrap(
+      await run.client.api.POST('/v2/agentic-search-mini', {
+        body: { query, page_size: flags.limit ?? 10, enable_enrichment: Boolean(flags.enrichment) },
+      }),
+      'POST /v2/agentic-search-mini',
+    );
+    return finishSearch(run, query, found.data as SearchRow[], EXIT.ok, { credits_used: found.meta.credits_used });
+  }
+  const accepted = unwrap(
+    await run.client.api.POST('/v2/agentic-search', {
+      body: { query, page_size: Math.min(flags.limit ?? 8, 8), enable_enrichment: Boolean(flags.enrichment) },
+    }),
+    'POST /v2/agentic-search',
+  );
+  if (!run.options.wait) return started(run, accepted, 'agentic');
+  return finishAgentic(run, await follow(run, 'agentic', accepted.execution_id));
+}
+
+function finishAgentic(run: Run, status: V2AgenticStatus): number {
+  const code = status.status === 'completed' ? EXIT.ok : EXIT.jobFailed;
+  return finishSearch(run, status.meta.query, (status.data ?? []) as SearchRow[], code, {
+    execution_id: status.execution_id,
+    status: status.status,
+    error: status.error,
+    credits_used: status.meta.credits_used,
+  });
+}
+
+async function waitCommand(run: Run, executionId: string): Promise<number> {
+  if (executionId.startsWith('crawl-')) return finishCrawl(run, await follow(run, 'crawl', executionId));
+  if (executionId.startsWith('agentic-')) return finishAgentic(run, await follow(run, 'agentic', executionId));
+  if (executionId.startsWith('extract-')) return finishExtract(run, await follow(run, 'extract', executionId));
+  throw new UsageError(`${executionId} is not a v2 execution id (extract-..., crawl-... or agentic-...)`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Program
+
+function buildProgram(runAction: (options: CommonOptions, action: (run: Run) => Promise<number>) => Promise<void>) {
+  const program = new Command('pds')
+    .description('Product Data Service from the command line: extractions, crawls, searches and API keys.')
+    .exitOverride()
+    .configureOutput({ writeErr: (text) => process.stderr.write(text) })
+    .showHelpAfterError('(pds --help for usage)')
+    .addHelpText('after', EXIT_HELP);
+
+  withCommonOptions(
+    program
+      .command('extract')
+      .description('extract product URLs (v2); each argument is a URL, a file (one URL a line or a JSON array) or -')
+      .argument('[inputs...]', 'URLs, files, or - for stdin')
+      .option('--vendor <vendor>', "vendor mode: extract the store's listings (crawling it first when needed)")
+      .option('--max-products <n>', 'vendor mode: at most this many products', positiveInt('--max-products'))
+      .option('--enrichment', 'enable enrichment (+1 credit per product)')
+      .option('--reviews', 'enable reviews')
+      .option('--image-tags', 'enable image tags')
+      .option('--similar-products', 'enable similar products')
+      .option('--country <code>', 'country code (default us)'),
+  ).action((inputs: string[], flags: CommonOptions & Record<string, any>) =>
+    runAction(flags, (run) => extractCommand(run, inputs, flags)),
+  );
+
+  withCommonOptions(
+    program
+      .command('crawl')
+      .description("crawl a store's catalog (v2) and report its four steps")
+      .argument('<vendor>', 'hostname or any URL of the store')
+      .option('--max-listings <n>', 'stop after this many listings', positiveInt('--max-listings'))
+      .option('--country <code>', 'country code'),
+  ).action((vendor: string, flags: CommonOptions & Record<string, any>) =>
+    runAction(flags, (run) => crawlCommand(run, vendor, flags)),
+  );
+
+  withCommonOptions(
+    program
+      .command('search')
+      .description('search products (v2 agentic search: candidates verified on their live pages)')
+      .argument('<query>', 'what to look for, e.g. "red running shoes under 100"')
+      .option('--mini', 'the instant catalog search (/v2/agentic-search-mini) instead')
+      .option('--limit <n>', 'results wanted (agentic at most 8, mini at most 10)', positiveInt('--limit'))
+      .option('--enrichment', 'enable enrichment'),
+  ).action((query: string, flags: CommonOptions & Record<string, any>) =>
+    runAction(flags, (run) => searchCommand(run, query, flags)),
+  );
+
+  withCommonOptions(
+    program
+      .command('wait')
+      .description('follow an execution (extract-..., crawl-..., agentic-...) to its end and summarise it')
+      .argument('<execution-id>'),
+  ).action((executionId: string, flags: CommonOptions) => runAction(flags, (run) => waitCommand(run, executionId)));
+
+  program
+    .command('keys')
+    .description(
+      'API keys: create --org ORG [--scopes a,b] | list [--org ORG] | revoke <id> | rate-limit (pds keys --help)',
+    )
+    .allowUnknownOption()
+    .helpOption(false)
+    .argument('[args...]');
+  return program;
+}
+
+function describeError(error: unknown): { code: number; message: string; status?: number; body?: unknown } {
+  if (error instanceof UsageError) return { code: EXIT.usage, message: error.message };
+  if (error instanceof AuthMissing) return { code: EXIT.auth, message: error.message };
+  if (error instanceof PdsUnreachableError) return { code: EXIT.unreachable, message: error.message };
+  if (error instanceof PdsTimeoutError)
+    return { code: EXIT.timeout, message: `${error.message}; it goes on: pds wait ${error.executionId}` };
+  if (error instanceof PdsApiError) {
+    const code =
+      error.status === 401 || error.status === 403
+        ? EXIT.auth
+        : [400, 404, 409, 413, 415].includes(error.status)
+          ? EXIT.usage
+          : EXIT.serviceError;
+    return { code, message: error.message, status: error.status, body: error.body };
+  }
+  return { code: EXIT.serviceError, message: (error as Error)?.stack ?? String(error) };
+}
+
+export async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'keys') {
+    const { runKeys } = await import('./keys');
+    return runKeys(argv.slice(1));
+  }
+  let exitCode: number = EXIT.ok;
+  let json = false;
+  const interrupt = new AbortController();
+  const onSigint = () => interrupt.abort(new Error('interrupted'));
+  const program = buildProgram(async (options, action) => {
+    json = Boolean(options.json);
+    const io = output(json);
+    try {
+      process.once('SIGINT', onSigint);
+      // The client (base URL and key checks) only when a command gets past its own argument checks.
+      let client: PdsClient | undefined;
+      const run = {
+        io,
+        options,
+        signal: interrupt.signal,
+        get client() {
+          client ??= clientFor(options);
+          return client;
+        },
+      };
+      exitCode = await action(run);
+    } catch (error) {
+      if (interrupt.signal.aborted) {
+        io.err('pds: stopped waiting; the execution goes on (pds wait <id>)');
+        exitCode = EXIT.interrupted;
+        return;
+      }
+      const described = describeError(error);
+      exitCode = described.code;
+      io.err(`pds: ${described.message}`);
+      if (json)
+        io.out(
+          JSON.stringify({
+            error: {
+              message: described.message,
+              ...(described.status ? { status: described.status, body: described.body } : {}),
+            },
+            exit_code: described.code,
+          }),
+        );
+    } finally {
+      process.off('SIGINT', onSigint);
+    }
+  });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok;
+      if (error.code === 'commander.help') return EXIT.ok;
+      return EXIT.usage;
+    }
+    throw error;
+  }
+  return exitCode;
+}
+
+// `tsx bin/pds.ts ...` (npm run pds); `npx pds` goes through bin/pds.mjs, which calls main itself.
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.exitCode = await main(process.argv.slice(2));
+}
