@@ -1,8 +1,10 @@
 // Parse a page once and run every reader over it. Pure: HTML in, readings out; the engine adds
 // the platform probe and the record. Benchmarks call this directly (no network).
-import * as cheerio from 'cheerio';
 import type { CheerioAPI } from 'cheerio';
+import type { Element } from 'domhandler';
+import { textContent } from 'domutils';
 import type { PageFacts, ProductCandidate } from './candidate';
+import { attrOf, hasWord, parsePage, type PageDocument } from './document';
 import { detectPlatform, type PlatformDetection } from './platform';
 import { readDom, type DomReading } from './readers/dom';
 import { readEmbeddedVariants, resolveEmbeddedPrices } from './readers/embedded-variants';
@@ -34,27 +36,43 @@ export interface AnalyseOptions {
   headers?: Record<string, string | string[] | undefined>;
 }
 
-const DESCRIPTION_SELECTORS = [
-  '[itemprop="description"]',
-  '#product-description',
-  '.product-description',
-  '.product__description',
-  '.product-single__description',
-  '.woocommerce-product-details__short-description',
-  '#tab-description',
-  '#description',
-  '.description',
+// Where a page writes its long description, in priority order (as CSS: [itemprop="description"],
+// #product-description, .product-description, ...), each as a test of one element.
+const DESCRIPTION_SELECTORS: Array<(el: Element) => boolean> = [
+  (el) => el.attribs.itemprop === 'description',
+  (el) => el.attribs.id === 'product-description',
+  (el) => hasWord(el.attribs.class, 'product-description'),
+  (el) => hasWord(el.attribs.class, 'product__description'),
+  (el) => hasWord(el.attribs.class, 'product-single__description'),
+  (el) => hasWord(el.attribs.class, 'woocommerce-product-details__short-description'),
+  (el) => el.attribs.id === 'tab-description',
+  (el) => el.attribs.id === 'description',
+  (el) => hasWord(el.attribs.class, 'description'),
 ];
 
-function findDescriptionHtml($: CheerioAPI): string | null {
-  // One pass over the tree for all selectors, then the first match of each in priority order.
-  const matches = $(DESCRIPTION_SELECTORS.join(', '));
-  if (!matches.length) return null;
-  for (const selector of DESCRIPTION_SELECTORS) {
-    const el = matches.filter(selector).first();
-    if (!el.length || el.is('meta')) continue;
-    const html = el.html();
-    if (html && cleanText(el.text())?.length && el.text().trim().length >= 20) return html;
+function findDescriptionHtml(doc: PageDocument): string | null {
+  // One pass over the element list: the first element each selector selects.
+  const first: Array<Element | undefined> = new Array(DESCRIPTION_SELECTORS.length);
+  let left = DESCRIPTION_SELECTORS.length;
+  for (const el of doc.elements) {
+    const a = el.attribs;
+    // Every selector needs one of these attributes (most elements have none of them).
+    if (a.itemprop === undefined && a.id === undefined && a.class === undefined) continue;
+    for (let i = 0; i < DESCRIPTION_SELECTORS.length; i++) {
+      if (first[i] === undefined && DESCRIPTION_SELECTORS[i](el)) {
+        first[i] = el;
+        left--;
+      }
+    }
+    if (!left) break;
+  }
+  for (const el of first) {
+    if (!el || el.name === 'meta') continue;
+    const text = textContent(el);
+    if (cleanText(text)?.length && text.trim().length >= 20) {
+      const html = doc.$(el).html();
+      if (html) return html;
+    }
   }
   return null;
 }
@@ -185,26 +203,26 @@ function shopifyAnalyticsProduct(html: string): { sku: string | null; vendor: st
   return { sku, vendor: cleanText(product.vendor) };
 }
 
-/** htmlparser2 in HTML mode: several times faster than parse5 and lighter on memory. */
+/** A page's document for the readers (one parse; see document.ts). */
 export function loadHtml(html: string): CheerioAPI {
-  return cheerio.load(html, {
-    xml: { xmlMode: false, decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  });
+  return parsePage(html).$;
 }
 
 export function analysePage(html: string, url: string, options: AnalyseOptions = {}): PageAnalysis {
-  const $ = loadHtml(html);
+  const doc = parsePage(html);
+  const $ = doc.$;
   const countryCode = options.countryCode ?? null;
   const meta = readMetaTags($);
   const jsonLd = readJsonLd($, url);
   const microdata = readMicrodata($, url);
   const openGraph = readOpenGraph(meta, url, countryCode);
   const pageCurrency = pageCurrencyOf(html, meta) ?? jsonLd.product?.currency ?? microdata.product?.currency ?? null;
-  const lang = $('html').attr('lang') ?? null;
+  const lang = attrOf(doc.byName('html')[0], 'lang') ?? null;
   // The page's own language tag says where its prices are written (zh-CN "¥" is yuan, ja "¥"
   // yen; "1.299" in cs is a thousand): it outranks the caller's default country for the DOM.
   const dom = readDom($, url, langCountry(lang) ?? countryCode, pageCurrency);
-  const htmlTitle = cleanText($('title').first().text());
+  const titleEl = doc.byName('title')[0];
+  const htmlTitle = cleanText(titleEl ? textContent(titleEl) : '');
   const siteName = meta.get('og:site_name');
   if (openGraph?.title) openGraph.title = withoutSiteName(openGraph.title, siteName, url, htmlTitle);
   // No heading and no markup title: the document title without the shop's name.
@@ -212,7 +230,7 @@ export function analysePage(html: string, url: string, options: AnalyseOptions =
     dom.product.title = withoutSiteName(htmlTitle, siteName, url, null);
   }
   const platform = detectPlatform(html, options.headers ?? {});
-  const canonical = absoluteUrl($('link[rel="canonical"]').attr('href'), url);
+  const canonical = absoluteUrl(attrOf(doc.select('link[rel="canonical"]')?.[0], 'href'), url);
   const facts: PageFacts = {
     url,
     canonicalUrl: canonical,
@@ -262,6 +280,6 @@ export function analysePage(html: string, url: string, options: AnalyseOptions =
     dom,
     candidates,
     pageCurrency,
-    descriptionHtml: findDescriptionHtml($),
+    descriptionHtml: findDescriptionHtml(doc),
   };
 }
