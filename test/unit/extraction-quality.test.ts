@@ -232,3 +232,91 @@ describe('plain-text prices and several prices near one another', () => {
     ).toBe('Panasonic');
   });
 });
+
+describe('SKU classes: where the product reference is stated', () => {
+  const ldScript = (value: unknown) => `<script type="application/ld+json">${JSON.stringify(value)}</script>`;
+
+  it('microdata productID is the SKU when no sku is stated; a prefixed id ("isbn:") is not', () => {
+    const body = (id: string) => `<div itemscope itemtype="http://schema.org/Product"><h1 itemprop="name">Sport bra</h1>
+<p class="desc">Ref : <span itemprop="productID">${id}</span></p>
+<span itemprop="offers" itemscope itemtype="http://schema.org/Offer"><meta itemprop="price" content="20.00"><meta itemprop="priceCurrency" content="EUR"></span>
+<button>Ajouter au panier</button></div>`;
+    const { merged } = readProductPage(page(body('VE900')), 'https://shop.example/p/bra');
+    expect([merged.sku, merged.provenance.sku]).toEqual(['VE900', 'microdata']);
+    expect(readProductPage(page(body('isbn:9780000000001')), 'https://shop.example/p/bra').merged.sku).toBeNull();
+  });
+
+  it('markup listing each size as its own Product gives variant SKUs: the shown product reference wins', () => {
+    const sizes = ['38', '39', '40'].map((size) => ({
+      '@context': 'https://schema.org',
+      '@type': 'Product',
+      name: 'FLAT BOOTS',
+      sku: `84518927-040-${size}`,
+      offers: { '@type': 'Offer', price: '69.95', priceCurrency: 'EUR' },
+    }));
+    const body = `<div class="product"><h1>FLAT BOOTS</h1><span class="main-price">69.95 EUR</span>
+<p class="product-color"><span>Black</span> - <span data-qa-qualifier="product-reference">1002/710</span></p>
+<button>Add to bag</button></div>`;
+    const { merged } = readProductPage(page(body, ldScript(sizes)), 'https://shop.example/en/flat-boots-p1002710.html');
+    expect(merged.sku).toBe('1002/710');
+    expect(merged.provenance.sku).toBe('dom');
+    // One Product only: its SKU stands, whatever the page shows.
+    const single = readProductPage(page(body, ldScript(sizes[0])), 'https://shop.example/en/flat-boots-p1002710.html');
+    expect(single.merged.sku).toBe('84518927-040-38');
+    // Variants but nothing shown: the variant SKU is still better than none.
+    const bare = body.replace(/<p class="product-color">.*<\/p>/, '');
+    expect(readProductPage(page(bare, ldScript(sizes)), 'https://shop.example/en/x.html').merged.sku).toBe(
+      '84518927-040-38',
+    );
+  });
+
+  it('data-product-sku on the buy form (Magento) or a product-reference class (PrestaShop); a price is no SKU', () => {
+    const form = `<div class="product-info-main"><h1>Joust Duffle Bag</h1><span class="price">$34.00</span>
+<form data-product-sku="24-MB01" action="/checkout/cart/add"><button>Add to Cart</button></form></div>
+<div class="related"><form data-product-sku="24-MB99"><button>Add to Cart</button></form></div>`;
+    expect(readProductPage(page(form), 'https://m2.example/joust-duffle-bag.html').merged.sku).toBe('24-MB01');
+    const presta = `<div><h1>Hummingbird T-shirt</h1><span class="current-price">€23.90</span>
+<div class="product-reference"><label>Reference </label><span>demo_1</span></div><button>Add to cart</button></div>`;
+    expect(readProductPage(page(presta), 'https://ps.example/men/1-hummingbird.html').merged.sku).toBe('demo_1');
+    const price = `<div><h1>Mug</h1><div class="product-ref-price">59.99</div><button>Add to cart</button></div>`;
+    expect(readProductPage(page(price), 'https://mugs.example/p/mug').merged.sku).toBeNull();
+  });
+});
+
+describe('brand classes', () => {
+  it('a microdata Brand scope on a <meta> names the brand in content', () => {
+    const body = `<div itemscope itemtype="http://schema.org/Product"><meta itemprop="sku" content="545642356">
+<meta itemtype="http://schema.org/Brand" itemscope itemprop="brand" content="CALVIN KLEIN">
+<h1 itemprop="name">Zeķes CALVIN KLEIN Brooklyn</h1><button>Pievienot grozam</button></div>`;
+    expect(readProductPage(page(body, '', 'lv'), 'https://shop.example/lat/ck-brooklyn.html').merged.brand).toBe(
+      'CALVIN KLEIN',
+    );
+  });
+
+  it('a byline brand with digits in a words-long name counts; counts and placeholders do not', () => {
+    const byline = (text: string) =>
+      `<div><h1>Potato Chips</h1><a id="bylineInfo" href="/b/365">${text}</a><span class="price">$2.99</span><button>Add to Cart</button></div>`;
+    expect(
+      readProductPage(page(byline('Brand: 365 by Whole Foods Market')), 'https://a.example/dp/1').merged.brand,
+    ).toBe('365 by Whole Foods Market');
+    expect(readProductPage(page(byline('4,512 ratings')), 'https://a.example/dp/1').merged.brand).toBeNull();
+    // A placeholder in a brand-classed element yields to the "Manufacturer:" row.
+    const row = `<div><h1>The Movement Revisited</h1><span class="brand">Your name here</span><span class="price">$9.49</span>
+<button>Add to Cart</button><ul><li><span class="a-text-bold">Manufacturer
+:
+</span> <span>Mack Avenue Records</span></li></ul></div>`;
+    expect(readProductPage(page(row), 'https://a.example/dp/2').merged.brand).toBe('Mack Avenue Records');
+  });
+
+  it("a link to the brand's page beside the heading names the brand; one in the menu does not", () => {
+    const body = (link: string) => `<nav><a href="/brand/GUESS/">GUESS</a></nav>
+<div class="product"><h1>Soma Rosso</h1>${link}<span class="price">110,00 €</span><button>Add to cart</button></div>`;
+    expect(
+      readProductPage(
+        page(body('<a href="/lat/brand/MONNALISA/" title="MONNALISA"><img src="/b.png" alt="MONNALISA"></a>')),
+        'https://shop.example/p/1',
+      ).merged.brand,
+    ).toBe('MONNALISA');
+    expect(readProductPage(page(body('')), 'https://shop.example/p/1').merged.brand).toBeNull();
+  });
+});

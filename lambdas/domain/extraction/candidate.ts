@@ -47,6 +47,11 @@ export interface ProductCandidate {
   brand?: string | null;
   vendor?: string | null;
   sku?: string | null;
+  /**
+   * The SKU names one variant, not the product: markup lists each size or colour as its own
+   * Product of the same name. A product-level reference shown on the page wins over it.
+   */
+  skuOfVariant?: boolean;
   gtin?: string | null;
   mpn?: string | null;
   platformId?: string | null;

@@ -7,6 +7,7 @@
 import type { Availability, ImageCandidate, ProductCandidate, Source, VariantCandidate } from './candidate';
 import { SOURCE_TRUST } from './candidate';
 import type { DomReading } from './readers/dom';
+import { isBrandPlaceholder } from './values';
 
 export interface MergedProduct {
   title: string | null;
@@ -220,7 +221,7 @@ export function mergeCandidates(
       const b = c.brand
         ?.trim()
         .replace(/^.{0,60}\b(brand|marca|marke|marque|merk|märke|marka|бренд|marchio)\s*:\s*/iu, '');
-      if (b && !/^[$%{[<]|^(your (brand|name) here|brand name|brand|null|undefined|none|n\/a|-)$/i.test(b)) {
+      if (b && !isBrandPlaceholder(b)) {
         provenance.brand = c.source;
         return b;
       }
@@ -277,6 +278,16 @@ export function mergeCandidates(
   for (const v of variants) v.options = v.options.map(([n, x]) => [labelOf(n), x] as [string, string]);
   const images = dedupeImages(sorted.flatMap((c) => c.images ?? []));
   let sku = pick('sku');
+  // A variant's SKU (markup listing each size as a Product) yields to the product's own reference
+  // stated by another source (the page's "Ref." / product-reference element).
+  const skuSource = sorted.find((c) => c.sku && c.source === provenance.sku);
+  if (skuSource?.skuOfVariant) {
+    const product = sorted.find((c) => c.sku && !c.skuOfVariant && c.sku !== sku);
+    if (product) {
+      sku = product.sku!;
+      provenance.sku = product.source;
+    }
+  }
   if (!sku && urlSku) {
     sku = urlSku;
     provenance.sku = 'url';

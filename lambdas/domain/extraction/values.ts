@@ -118,3 +118,20 @@ export function absoluteUrl(value: unknown, base: string): string | null {
     return null;
   }
 }
+
+/** Template placeholders and empty words that are no brand ("$metabrand", "{{ brand }}", "Your name here"). */
+export function isBrandPlaceholder(value: string): boolean {
+  return /^[$%{[<]|^(your (brand|name) here|brand name|brand|null|undefined|none|n\/a|-|does not apply|no aplica|non applicabile)$/i.test(
+    value.trim(),
+  );
+}
+
+/**
+ * A brand written as text is words, not a code or a count: a run of three or more digits is
+ * allowed only beside at least two words ("365 by Whole Foods Market", not "4,512 ratings").
+ */
+export function brandShaped(value: string): boolean {
+  if (!value || value.length > 60) return false;
+  if (!/\d{3,}/.test(value)) return true;
+  return (value.match(/\p{L}{2,}/gu)?.length ?? 0) >= 3;
+}

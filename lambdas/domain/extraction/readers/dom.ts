@@ -6,7 +6,7 @@ import type { CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
 import type { Availability, ImageCandidate, ProductCandidate } from '../candidate';
 import { parsePrice } from '../price';
-import { absoluteUrl, cleanText } from '../values';
+import { absoluteUrl, brandShaped, cleanText, isBrandPlaceholder } from '../values';
 
 export interface PriceCandidate {
   amount: number;
@@ -91,6 +91,21 @@ const IN_STOCK =
   /(in stock|available now|ready to ship|auf lager|lieferbar|en stock|disponible|disponibile|op voorraad|på lager|dostępny|in magazzino|em estoque|在庫あり)/i;
 const SKU_LABEL =
   /(?:\bSKU|\bArt(?:ikel)?\.?[\s-]*(?:Nr|nummer|no)\.?|\bItem\s*(?:#|No\.?|number|code)|\bProduct\s*(?:code|ID|#|number|no\.?)|\bStyle\s*(?:#|No\.?|number|code)|\bR[ée]f(?:[ée]rence)?\.?|\bC[óo]digo|\bCodice(?:\s+articolo)?|\bCod\.|\bNumer\s+produktu|\bProduktnummer|\bArtikelnr\.?|\bBestellnummer|\bVarenummer|\bTuotenumero|\bWebcode|\bModel\s*(?:No\.?|#)?\s*(?=[:#])|\bItem\s*model\s*number|\bASIN|\bMatnr)\s*[:#.]?\s*((?=[A-Z0-9._/-]*\d)[A-Z0-9][A-Z0-9._/-]{2,30})/i;
+
+const SKU_CLASS =
+  /sku|product-?id|productcode|product-code|item-?number|article-?number|artnr|model-number|product-?ref(?:erence)?(?![a-z])/i;
+/** A data attribute's value naming the element as the product's SKU or reference. */
+const SKU_DATA_VALUE = /^(?:product[-_]?)?(?:sku|ref|reference|item[-_]?number|article[-_]?number|product[-_]?code)$/i;
+/** A bare SKU: letters, digits and separators with a digit; no size or range ("7-8", "40/42"), no price. */
+const SKU_VALUE = /^(?=[^\s]*\d)(?!\d{1,3}(?:[-/]\d{1,3})?$)(?!\d+[.,]\d{2}$)[A-Z0-9][A-Z0-9._/-]{2,30}$/i;
+
+function skuDataHint(el: Element): boolean {
+  const a = el.attribs;
+  for (const k in a) if (k.startsWith('data-') && a[k].length <= 24 && SKU_DATA_VALUE.test(a[k])) return true;
+  return false;
+}
+
+const BRAND_PATH = /\/(brands?|marken?|marques?|marcas?|merken?|brand-?page)\/[^/?#]{2,}/i;
 
 interface Context {
   noise: boolean;
@@ -295,9 +310,11 @@ export function readDom(
   const h1s: Element[] = [];
   const h1Orders = new Map<Element, number>();
   const skuTexts: string[] = [];
+  const dataSkus: Array<{ el: Element; value: string; order: number }> = [];
   const brandTexts: string[] = [];
   /** Values of "Brand:" rows (th/td, dt/dd, label + value): used when nothing else names one. */
   const labelledBrands: string[] = [];
+  const brandLinks: Array<{ el: Element; order: number }> = [];
   const imgs: Array<{ el: Element; order: number; noise: boolean }> = [];
   const relatedLinks: string[] = [];
   const stockEls: Element[] = [];
@@ -377,16 +394,23 @@ export function readDom(
       const strength = el.attribs.itemprop === 'price' ? 3 : /price/i.test(classId) ? 2 : 1;
       priceEls.push({ el, ctx: next, order, strength });
     }
-    // itemprop sku/productID also counts outside an itemscope ("Ref : <span itemprop=productID>").
+    // itemprop sku/productID also counts outside an itemscope ("Ref : <span itemprop=productID>"),
+    // and so does an element a data attribute names as the product's reference or SKU.
+    const hasData = attrs.includes(' data-');
     if (
-      ((hasClassId &&
-        /sku|product-?id|productcode|product-code|item-?number|article-?number|artnr|model-number/i.test(classId)) ||
+      ((hasClassId && SKU_CLASS.test(classId)) ||
         el.attribs.itemprop === 'sku' ||
-        el.attribs.itemprop === 'productID') &&
+        el.attribs.itemprop === 'productID' ||
+        (hasData && skuDataHint(el))) &&
       !next.noise
     ) {
       const t = fullText(el, 120);
       if (t) skuTexts.push(t);
+    }
+    // data-sku="..." / data-product-sku="..." on the product's form or container.
+    if (hasData && !next.noise && !next.related && dataSkus.length < 20) {
+      const v = el.attribs['data-sku'] ?? el.attribs['data-product-sku'] ?? el.attribs['data-product_sku'];
+      if (v && SKU_VALUE.test(v.trim())) dataSkus.push({ el, value: v.trim(), order });
     }
     // Cheap test first: the label is the element's first (text) child.
     const firstChild = el.children[0];
@@ -410,6 +434,15 @@ export function readDom(
       const t = fullText(el, 120);
       if (t && t.length < 80) brandTexts.push(t);
     }
+    // A link to the brand's page ("/brand/calvin-klein/"): its title, image alt or text.
+    if (
+      name === 'a' &&
+      !next.noise &&
+      !next.related &&
+      brandLinks.length < 10 &&
+      BRAND_PATH.test(el.attribs.href ?? '')
+    )
+      brandLinks.push({ el, order });
     if (hasClassId && !next.noise && stockEls.length < 40 && /availability|stock/i.test(classId)) stockEls.push(el);
     if (name === 'img') imgs.push({ el, order, noise: next.noise });
     if (next.related && name === 'a') {
@@ -590,13 +623,18 @@ export function readDom(
       break;
     }
     const bare = t.trim();
-    // A bare value is a SKU only when it is no size or range ("7-8", "40/42").
-    if (/^[A-Z0-9][A-Z0-9._/-]{2,30}$/i.test(bare) && /\d/.test(bare) && !/^\d{1,3}([-/]\d{1,3})?$/.test(bare)) {
+    // A bare value is a SKU only when it is no size or range ("7-8", "40/42") and no price.
+    if (SKU_VALUE.test(bare)) {
       sku = bare;
       break;
     }
   }
   if (!sku && scopeText) sku = scopeText.match(SKU_LABEL)?.[1] ?? null;
+  // Last: a data-sku attribute in the product area (or after the heading), not a related card's.
+  if (!sku && dataSkus.length) {
+    const inArea = dataSkus.find((d) => (main ? contains(main, d.el) : h1Order >= 0 && d.order >= h1Order));
+    sku = inArea?.value ?? null;
+  }
 
   let brand: string | null = null;
   for (const t of brandTexts) {
@@ -609,17 +647,24 @@ export function readDom(
       .replace(/^.{0,60}\b(brand|marca|marke|marque|merk|märke|marka|бренд|marchio)\s*:\s*/i, '')
       .replace(/[\s-]*(store|shop)$/i, '')
       .trim();
-    if (b && b.length <= 60 && !/\d{3,}/.test(b)) {
+    if (b && brandShaped(b) && !isBrandPlaceholder(b)) {
       brand = b;
       break;
     }
   }
 
-  if (!brand)
-    brand =
-      labelledBrands.find(
-        (b) => !/\d{3,}/.test(b) && !/^(n\/a|none|-|does not apply|no aplica|non applicabile)$/i.test(b),
-      ) ?? null;
+  if (!brand) brand = labelledBrands.find((b) => brandShaped(b) && !isBrandPlaceholder(b)) ?? null;
+  // Last: a brand-page link in the product area, or just after the heading.
+  if (!brand && h1)
+    for (const { el, order: o } of brandLinks) {
+      if (!(main ? contains(main, el) : o > h1Order && o - h1Order < 40)) continue;
+      const img = $(el).find('img').first();
+      const b = cleanText(el.attribs.title ?? img.attr('alt') ?? fullText(el, 80));
+      if (b && brandShaped(b) && !isBrandPlaceholder(b) && !/\b(all|more|see|view|shop|visit)\b/i.test(b)) {
+        brand = b;
+        break;
+      }
+    }
 
   const images: ImageCandidate[] = [];
   for (const { el, noise } of imgs) {

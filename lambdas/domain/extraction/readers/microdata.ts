@@ -71,6 +71,9 @@ function scopeToNode($: CheerioAPI, scope: Element, depth = 0): SchemaNode {
     }
   };
   walk(scope.children);
+  // <meta itemprop="brand" itemscope itemtype="schema.org/Brand" content="X">: a scope on an
+  // element with no children states its name in `content`.
+  if (Object.keys(node).length <= 1 && scope.attribs.content?.trim()) node.name = scope.attribs.content.trim();
   return node;
 }
 

@@ -265,6 +265,16 @@ function readReviews(node: SchemaNode, byId: Map<string, SchemaNode>): Review[] 
     .filter((r) => r.body || r.rating != null || r.title);
 }
 
+/**
+ * schema.org `productID` when a node states no `sku` ("Ref : <span itemprop=productID>"): the
+ * shop's own identifier. Prefixed identifiers ("isbn:...", "gtin13:...") and URLs are not a SKU.
+ */
+function productIdOf(node: SchemaNode): string | null {
+  const id = firstString(node.productID)?.trim();
+  if (!id || id.length > 40 || /^[a-z][\w-]*:/i.test(id) || /\s/.test(id)) return null;
+  return id;
+}
+
 function gtinOf(node: SchemaNode): string | null {
   return firstString(node.gtin13 ?? node.gtin ?? node.gtin12 ?? node.gtin14 ?? node.gtin8 ?? null);
 }
@@ -351,7 +361,7 @@ function productCandidate(
     title: cleanText(firstString(node.name)),
     description: htmlToText(node.description),
     brand: brandName(node.brand, byId),
-    sku: firstString(node.sku) ?? offer.sku,
+    sku: firstString(node.sku) ?? offer.sku ?? productIdOf(node),
     gtin: gtinOf(node),
     mpn: firstString(node.mpn),
     url: absoluteUrl(node.url, base),
@@ -415,6 +425,17 @@ function groupCandidate(
   if (!candidate.images?.length)
     candidate.images = variants.map((v) => v.image).filter((i): i is ImageCandidate => !!i);
   return candidate;
+}
+
+/**
+ * Several Products of one name with distinct SKUs and no ProductGroup: each size or colour of one
+ * product listed as its own Product, so their SKUs are variant SKUs.
+ */
+function ungroupedVariants(products: SchemaNode[]): boolean {
+  if (products.length < 2) return false;
+  const names = new Set(products.map((p) => cleanText(firstString(p.name))?.toLowerCase() ?? ''));
+  const skus = new Set(products.map((p) => firstString(p.sku)).filter(Boolean));
+  return names.size === 1 && !names.has('') && skus.size === products.length;
 }
 
 function sameTarget(a: string | null | undefined, pageUrl: string): boolean {
@@ -504,6 +525,7 @@ export function interpretSchemaNodes(nodes: SchemaNode[], source: Source, pageUr
         products.find((p) => p.name) ??
         products[0];
       product = productCandidate(main, source, pageUrl, byId);
+      if (ungroupedVariants(products)) product.skuOfVariant = true;
     }
   }
   return { product, productEntityCount, types, faqs, breadcrumbs };
