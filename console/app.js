@@ -690,8 +690,9 @@ async function showSearch(query) {
   }
   if (!current(mine)) return;
   const products = found?.products ?? [];
+  const total = found.meta?.totalItems ?? products.length;
   note.textContent = products.length
-    ? `${found.meta?.totalItems ?? products.length} products; the best ${products.length} shown.`
+    ? `${total} ${total === 1 ? 'product' : 'products'}${total > products.length ? `; the best ${products.length} shown` : ''}.`
     : 'Nothing found.';
   results.replaceChildren(
     ...products.map((p) => {
