@@ -57,14 +57,14 @@ export function withCrashingWrites(store: ClaimingResultStore): ClaimingResultSt
   };
   return {
     ...store,
-    async readBatch(executionId, batch) {
-      const read = await store.readBatch(executionId, batch);
+    async readBatch(executionId, batch, options) {
+      const read = await store.readBatch(executionId, batch, options);
       if (invocation.getStore()?.crash && read.claim?.results) throw new InjectedFault();
       return read;
     },
-    async claimBatch(executionId, batchId, results) {
+    async claimBatch(executionId, batchId, results, products) {
       crashBefore();
-      const claimed = await store.claimBatch(executionId, batchId, results);
+      const claimed = await store.claimBatch(executionId, batchId, results, products);
       if (invocation.getStore()?.crash === 'after') throw new InjectedFault();
       return claimed;
     },

@@ -1,6 +1,8 @@
 // Per-URL entries of an extraction: one item per input index, written pending at start and moved
 // to done exactly once (conditional update), so a redelivered batch never records twice.
 import type { UrlResult } from '../domain/extraction/types';
+import type { Execution } from '../domain/executions/model';
+import type { ClaimedProduct } from './products';
 
 export interface UrlEntry {
   index: number;
@@ -34,6 +36,12 @@ export interface ExtractResultStore {
 export interface BatchClaim {
   batchId: string;
   results: Map<number, UrlResult> | null;
+  /**
+   * The products the winner stored and which of them it found new (no first-seen mark when it
+   * read the batch): the claim decides, so their marks go in batch writes, not one conditional
+   * write each. Empty for claims without products.
+   */
+  products: ClaimedProduct[];
 }
 
 /**
@@ -42,16 +50,21 @@ export interface BatchClaim {
  * conditional write per entry.
  */
 export interface ClaimingResultStore extends ExtractResultStore {
-  /** The batch's entries (as get()) and its claim, in one read. */
+  /**
+   * The batch's entries (as get()) and its claim, in one read (one BatchGet); with
+   * `withExecution`, the execution item too (null when missing), in the same read.
+   */
   readBatch(
     executionId: string,
     batch: { id: string; indices: number[] },
-  ): Promise<{ entries: UrlEntry[]; claim: BatchClaim | null }>;
+    options?: { withExecution?: boolean },
+  ): Promise<{ entries: UrlEntry[]; claim: BatchClaim | null; execution?: Execution | null }>;
   /** Stores the claim unless one exists; returns the claim that holds (this one when won). */
   claimBatch(
     executionId: string,
     batchId: string,
     results: ReadonlyArray<{ index: number; result: UrlResult }>,
+    products?: readonly ClaimedProduct[],
   ): Promise<{ won: boolean; claim: BatchClaim }>;
   /** Every claim of the execution by batch id. */
   claims(executionId: string): Promise<Map<string, BatchClaim>>;

@@ -34,6 +34,16 @@ export interface ProductStore {
   }): Promise<{ items: StoredProduct[]; total: number }>;
 }
 
+/** A stored product of an extract batch as its batch claim keeps it (see BatchClaim.products). */
+export interface ClaimedProduct {
+  url: string;
+  vendor: string | null;
+  /** The record's updated_at; also the first-seen instant of a new product. */
+  at: string;
+  /** No first-seen mark when the batch was read: counted for its vendor once the claim holds. */
+  isNew: boolean;
+}
+
 /**
  * A product store that also writes many records at once (the DynamoDB adapter): one round trip
  * per 25 records instead of one each, for the extract worker's batches.
@@ -41,4 +51,13 @@ export interface ProductStore {
 export interface BatchProductStore extends ProductStore {
   /** put() for each record; firstSeen in the same order (a URL listed twice is new at most once). */
   putAll(records: StoredProduct[]): Promise<Array<{ firstSeen: boolean }>>;
+  /** Writes the records only (no first-seen marks): one batch write per 25. */
+  putRecords(records: StoredProduct[]): Promise<void>;
+  /** The URLs (of these) that have a first-seen mark: one BatchGet per 100. */
+  seenBefore(urls: readonly string[]): Promise<Set<string>>;
+  /**
+   * Writes first-seen marks without a condition (batch writes of 25): the caller decided these
+   * URLs are new (an extract batch's claim). Writing the same mark again changes nothing read.
+   */
+  markFirstSeen(marks: ReadonlyArray<{ url: string; at: string }>): Promise<void>;
 }

@@ -1,30 +1,44 @@
 // Counts AWS SDK calls by command name in this process (benchmarks only): every SDK client's
 // send() goes through the one base class, patched here once.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 
 export interface CallCounter {
   /** Calls since the last reset, by command name, most frequent first. */
   counts(): Array<[string, number]>;
+  /** Calls made inside `aside` since the last reset (the bench's own status polls), by command name. */
+  asideCounts(): Array<[string, number]>;
+  /** Runs fn with its SDK calls counted apart (asideCounts), not in counts(). */
+  aside<T>(fn: () => Promise<T>): Promise<T>;
   reset(): void;
 }
+
+const apart = new AsyncLocalStorage<true>();
 
 let counter: CallCounter | undefined;
 
 export function countSdkCalls(): CallCounter {
   if (counter) return counter;
   const calls = new Map<string, number>();
+  const asideCalls = new Map<string, number>();
   const base = Object.getPrototypeOf(DynamoDBClient.prototype) as {
     send: (command: object, ...rest: unknown[]) => unknown;
   };
   const send = base.send;
   base.send = function (this: unknown, command: object, ...rest: unknown[]) {
     const name = command.constructor.name;
-    calls.set(name, (calls.get(name) ?? 0) + 1);
+    const into = apart.getStore() ? asideCalls : calls;
+    into.set(name, (into.get(name) ?? 0) + 1);
     return send.call(this, command, ...rest);
   };
   counter = {
     counts: () => [...calls].sort((a, b) => b[1] - a[1]),
-    reset: () => calls.clear(),
+    asideCounts: () => [...asideCalls].sort((a, b) => b[1] - a[1]),
+    aside: (fn) => apart.run(true, fn),
+    reset: () => {
+      calls.clear();
+      asideCalls.clear();
+    },
   };
   return counter;
 }

@@ -54,7 +54,7 @@ export function memoryResultStore(): ClaimingResultStore & {
         claim: claimsOf.get(executionId)?.get(batch.id) ?? null,
       };
     },
-    async claimBatch(executionId, batchId, results) {
+    async claimBatch(executionId, batchId, results, products = []) {
       let claims = claimsOf.get(executionId);
       if (!claims) claimsOf.set(executionId, (claims = new Map()));
       const existing = claims.get(batchId);
@@ -63,6 +63,7 @@ export function memoryResultStore(): ClaimingResultStore & {
       const claim: BatchClaim = {
         batchId,
         results: new Map(results.map(({ index, result }) => [index, structuredClone(result) as UrlResult])),
+        products: structuredClone([...products]),
       };
       claims.set(batchId, claim);
       return { won: true, claim };

@@ -85,6 +85,9 @@ function fromItem(item: Record<string, any>): Execution {
   };
 }
 
+/** An execution item as the execution (the extract worker reads it together with its batch). */
+export const executionFromItem = fromItem;
+
 /** SET clauses for a patch; names and values are added to the given maps. */
 function patchClauses(patch: ExecutionPatch, names: Record<string, string>, values: Record<string, unknown>): string[] {
   const sets: string[] = [];

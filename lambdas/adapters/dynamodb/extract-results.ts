@@ -5,11 +5,12 @@
 //               result_gz (gzip of it, for records above 32 KB: DynamoDB items stop at 400 KB)
 //   batch claim pk EXEC#<executionId>  sk BATCH#<batch id>
 //               written once (conditional put): results_gz = gzip of [[index, result], ...], or
-//               no results when they would not fit one item (entries are then recorded one by one)
+//               no results when they would not fit one item (entries are then recorded one by one);
+//               products = JSON of the products the winner stored and which it found new
+//
+// A worker reads its batch (the execution item, the claim and every entry) in one BatchGet.
 import { gzipSync, gunzipSync } from 'node:zlib';
 import {
-  BatchGetCommand,
-  BatchWriteCommand,
   GetCommand,
   PutCommand,
   QueryCommand,
@@ -17,15 +18,17 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import type { BatchClaim, ClaimingResultStore, UrlEntry } from '../../ports/extract-results';
+import type { ClaimedProduct } from '../../ports/products';
 import type { UrlResult } from '../../domain/extraction/types';
 import { isConditionalFailure } from './keys';
 import { SCHEMA, urlIndexPart } from './schema';
+import { batchGet, batchPut } from './batch';
+import { executionFromItem } from './executions';
 
 const INLINE_LIMIT = 32 * 1024;
 /** Claims keep their results below this (DynamoDB items stop at 400 KB; room left for keys). */
 const CLAIM_RESULTS_LIMIT = 350 * 1024;
 const MAX_ENTRIES = 200_000;
-const MAX_UNPROCESSED_ROUNDS = 8;
 
 const pk = (executionId: string) => SCHEMA.urlEntry.pk({ executionId });
 const sk = (index: number) => SCHEMA.urlEntry.sk({ index: urlIndexPart(index) });
@@ -44,9 +47,10 @@ function decodeResult(item: Record<string, any>): UrlResult | null {
 const claimKey = (executionId: string, batchId: string) => SCHEMA.batchClaim.key({ executionId, batchId });
 
 function claimFromItem(item: Record<string, any>): BatchClaim {
-  if (!item.results_gz) return { batchId: item.batch_id, results: null };
+  const products: ClaimedProduct[] = typeof item.products === 'string' ? JSON.parse(item.products) : [];
+  if (!item.results_gz) return { batchId: item.batch_id, results: null, products };
   const pairs = JSON.parse(gunzipSync(Buffer.from(item.results_gz)).toString('utf8')) as Array<[number, UrlResult]>;
-  return { batchId: item.batch_id, results: new Map(pairs) };
+  return { batchId: item.batch_id, results: new Map(pairs), products };
 }
 
 const fromItem = (item: Record<string, any>): UrlEntry => ({
@@ -58,29 +62,15 @@ const fromItem = (item: Record<string, any>): UrlEntry => ({
   result: decodeResult(item),
 });
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tableName: string): ClaimingResultStore {
   /** Items by key (sk), consistent reads, unprocessed keys retried. */
-  async function readKeys(executionId: string, sks: string[]): Promise<Array<Record<string, any>>> {
-    const unique = [...new Set(sks)];
-    const found: Array<Record<string, any>> = [];
-    for (let i = 0; i < unique.length; i += 100) {
-      let keys: Array<Record<string, string>> = unique
-        .slice(i, i + 100)
-        .map((key) => ({ pk: pk(executionId), sk: key }));
-      for (let round = 0; keys.length; round++) {
-        if (round >= MAX_UNPROCESSED_ROUNDS) throw new Error('The table kept refusing reads (unprocessed keys)');
-        if (round) await pause(50 * 2 ** round);
-        const out = await documents.send(
-          new BatchGetCommand({ RequestItems: { [tableName]: { Keys: keys, ConsistentRead: true } } }),
-        );
-        found.push(...(out.Responses?.[tableName] ?? []));
-        keys = (out.UnprocessedKeys?.[tableName]?.Keys ?? []) as typeof keys;
-      }
-    }
-    return found;
-  }
+  const readKeys = (executionId: string, sks: string[]) =>
+    batchGet(
+      documents,
+      tableName,
+      [...new Set(sks)].map((key) => ({ pk: pk(executionId), sk: key })),
+      { consistent: true },
+    );
 
   async function queryFrom(executionId: string, from: number, limit: number): Promise<UrlEntry[]> {
     const entries: UrlEntry[] = [];
@@ -105,29 +95,21 @@ export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tabl
 
   return {
     async putEntries(executionId, entries) {
-      for (let i = 0; i < entries.length; i += 25) {
-        let requests = entries.slice(i, i + 25).map((entry) => ({
-          PutRequest: {
-            Item: {
-              pk: pk(executionId),
-              sk: sk(entry.index),
-              entity: 'url-entry',
-              index: entry.index,
-              input: entry.input,
-              url: entry.url,
-              dup_of: entry.dup_of,
-              state: entry.state,
-              ...(entry.result ? { outcome: entry.result.outcome, ...encodeResult(entry.result) } : {}),
-            },
-          },
-        }));
-        for (let round = 0; requests.length; round++) {
-          if (round >= MAX_UNPROCESSED_ROUNDS) throw new Error('The table kept refusing writes (unprocessed items)');
-          if (round) await pause(50 * 2 ** round);
-          const out = await documents.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }));
-          requests = (out.UnprocessedItems?.[tableName] ?? []) as typeof requests;
-        }
-      }
+      await batchPut(
+        documents,
+        tableName,
+        entries.map((entry) => ({
+          pk: pk(executionId),
+          sk: sk(entry.index),
+          entity: 'url-entry',
+          index: entry.index,
+          input: entry.input,
+          url: entry.url,
+          dup_of: entry.dup_of,
+          state: entry.state,
+          ...(entry.result ? { outcome: entry.result.outcome, ...encodeResult(entry.result) } : {}),
+        })),
+      );
     },
 
     async record(executionId, index, result) {
@@ -161,18 +143,32 @@ export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tabl
       return items.map(fromItem).sort((a, b) => a.index - b.index);
     },
 
-    async readBatch(executionId, batch) {
+    async readBatch(executionId, batch, options = {}) {
       const claimSk = claimKey(executionId, batch.id).sk;
-      const items = await readKeys(executionId, [claimSk, ...batch.indices.map(sk)]);
-      const claimItem = items.find((item) => item.sk === claimSk);
-      const entries = items
-        .filter((item) => item.sk !== claimSk)
-        .map(fromItem)
-        .sort((a, b) => a.index - b.index);
-      return { entries, claim: claimItem ? claimFromItem(claimItem) : null };
+      const executionSk = SCHEMA.execution.key({ id: executionId }).sk;
+      // The execution item shares the entries' partition (EXEC#<id>): one BatchGet reads all three.
+      const items = await readKeys(executionId, [
+        ...(options.withExecution ? [executionSk] : []),
+        claimSk,
+        ...batch.indices.map(sk),
+      ]);
+      let claimItem: Record<string, any> | undefined;
+      let executionItem: Record<string, any> | undefined;
+      const entries: UrlEntry[] = [];
+      for (const item of items) {
+        if (item.sk === claimSk) claimItem = item;
+        else if (options.withExecution && item.sk === executionSk) executionItem = item;
+        else entries.push(fromItem(item));
+      }
+      entries.sort((a, b) => a.index - b.index);
+      return {
+        entries,
+        claim: claimItem ? claimFromItem(claimItem) : null,
+        ...(options.withExecution ? { execution: executionItem ? executionFromItem(executionItem) : null } : {}),
+      };
     },
 
-    async claimBatch(executionId, batchId, results) {
+    async claimBatch(executionId, batchId, results, products = []) {
       const gz = gzipSync(JSON.stringify(results.map(({ index, result }) => [index, result])));
       const fits = gz.length <= CLAIM_RESULTS_LIMIT;
       try {
@@ -184,13 +180,18 @@ export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tabl
               entity: 'batch-claim',
               batch_id: batchId,
               ...(fits ? { results_gz: gz } : {}),
+              ...(products.length ? { products: JSON.stringify(products) } : {}),
             },
             ConditionExpression: 'attribute_not_exists(pk)',
           }),
         );
         return {
           won: true,
-          claim: { batchId, results: fits ? new Map(results.map(({ index, result }) => [index, result])) : null },
+          claim: {
+            batchId,
+            results: fits ? new Map(results.map(({ index, result }) => [index, result])) : null,
+            products: [...products],
+          },
         };
       } catch (error) {
         if (!isConditionalFailure(error)) throw error;

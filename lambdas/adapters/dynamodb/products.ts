@@ -4,27 +4,19 @@
 //                   gsi1 PRODUCTS#<vendor> / <updated_at>#<hash>#<cc>   (a vendor's feed)
 //                   gsi2 PRODUCTS / <updated_at>#<hash>#<cc>            (the all-vendor feed)
 //                   record as JSON string `product`, or gzip `product_gz` above 32 KB
-//   first-seen mark pk PRODUCT#<hash>  sk FIRST_SEEN   (conditional put: who writes it first
-//                   reports newProduct, so a product counts once for its vendor)
+//   first-seen mark pk PRODUCT#<hash>  sk FIRST_SEEN   (single records: conditional put, who
+//                   writes it first reports newProduct, so a product counts once for its vendor;
+//                   extract batches: the batch claim decides which are new, then batch writes)
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import {
-  BatchGetCommand,
-  BatchWriteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { BatchProductStore, StoredProduct } from '../../ports/products';
 import { isConditionalFailure } from './keys';
 import { SCHEMA } from './schema';
+import { batchGet, batchPut } from './batch';
 
 const INLINE_LIMIT = 32 * 1024;
 const MAX_FEED_ITEMS = 20_000;
-const MAX_UNPROCESSED_ROUNDS = 8;
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const hashOf = (url: string) => createHash('sha256').update(url).digest('hex').slice(0, 32);
 const recordKey = (url: string, country: string) =>
@@ -61,7 +53,12 @@ function toItem(record: StoredProduct): Record<string, unknown> {
   };
 }
 
-const firstSeenKey = (url: string) => SCHEMA.productFirstSeen.key({ urlHash: hashOf(url) });
+export const firstSeenKey = (url: string) => SCHEMA.productFirstSeen.key({ urlHash: hashOf(url) });
+const firstSeenItem = (url: string, at: string) => ({
+  ...firstSeenKey(url),
+  url,
+  first_seen_at: at,
+});
 
 export function dynamoProductStore(documents: DynamoDBDocumentClient, tableName: string): BatchProductStore {
   /** The conditional put that elects the one caller who reports the URL as new. */
@@ -70,7 +67,7 @@ export function dynamoProductStore(documents: DynamoDBDocumentClient, tableName:
       await documents.send(
         new PutCommand({
           TableName: tableName,
-          Item: { ...firstSeenKey(record.url), url: record.url, first_seen_at: record.updated_at },
+          Item: firstSeenItem(record.url, record.updated_at),
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );
@@ -82,39 +79,16 @@ export function dynamoProductStore(documents: DynamoDBDocumentClient, tableName:
   }
 
   /** URLs (of these) that already have a first-seen mark. */
-  async function seenBefore(urls: string[]): Promise<Set<string>> {
-    const seen = new Set<string>();
-    const unique = [...new Set(urls)];
-    for (let i = 0; i < unique.length; i += 100) {
-      let keys: Array<Record<string, string>> = unique.slice(i, i + 100).map(firstSeenKey);
-      for (let round = 0; keys.length; round++) {
-        if (round >= MAX_UNPROCESSED_ROUNDS) throw new Error('The table kept refusing reads (unprocessed keys)');
-        if (round) await pause(50 * 2 ** round);
-        const out = await documents.send(
-          new BatchGetCommand({
-            RequestItems: {
-              [tableName]: { Keys: keys, ProjectionExpression: '#url', ExpressionAttributeNames: { '#url': 'url' } },
-            },
-          }),
-        );
-        for (const item of out.Responses?.[tableName] ?? []) seen.add(item.url);
-        keys = (out.UnprocessedKeys?.[tableName]?.Keys ?? []) as typeof keys;
-      }
-    }
-    return seen;
+  async function seenBefore(urls: readonly string[]): Promise<Set<string>> {
+    const items = await batchGet(documents, tableName, [...new Set(urls)].map(firstSeenKey), {
+      consistent: true,
+      projection: '#url',
+      names: { '#url': 'url' },
+    });
+    return new Set(items.map((item) => item.url as string));
   }
 
-  async function writeAll(items: Array<Record<string, unknown>>): Promise<void> {
-    for (let i = 0; i < items.length; i += 25) {
-      let requests = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
-      for (let round = 0; requests.length; round++) {
-        if (round >= MAX_UNPROCESSED_ROUNDS) throw new Error('The table kept refusing writes (unprocessed items)');
-        if (round) await pause(50 * 2 ** round);
-        const out = await documents.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }));
-        requests = (out.UnprocessedItems?.[tableName] ?? []) as typeof requests;
-      }
-    }
-  }
+  const writeAll = (items: Array<Record<string, unknown>>) => batchPut(documents, tableName, items);
 
   return {
     async put(record) {
@@ -137,6 +111,18 @@ export function dynamoProductStore(documents: DynamoDBDocumentClient, tableName:
       );
       const winners = new Set(elected.filter(([, won]) => won).map(([record]) => record));
       return records.map((record) => ({ firstSeen: winners.has(record) }));
+    },
+
+    async putRecords(records) {
+      const byKey = new Map(records.map((record) => [`${hashOf(record.url)}#${record.country.toLowerCase()}`, record]));
+      await writeAll([...byKey.values()].map(toItem));
+    },
+
+    seenBefore,
+
+    async markFirstSeen(marks) {
+      const byUrl = new Map(marks.map((mark) => [mark.url, mark]));
+      await writeAll([...byUrl.values()].map(({ url, at }) => firstSeenItem(url, at)));
     },
 
     async get(url, country) {

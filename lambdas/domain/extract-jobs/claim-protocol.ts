@@ -6,6 +6,7 @@
 import type { UrlResult } from '../extraction/types';
 import type { Executions } from '../executions/service';
 import type { BatchClaim, ClaimingResultStore, UrlEntry } from '../../ports/extract-results';
+import type { ClaimedProduct } from '../../ports/products';
 import { countEntries } from './model';
 import { eachLimited } from './concurrency';
 
@@ -129,9 +130,13 @@ export function createClaimProtocol({ executions, results, writeConcurrency }: C
     return lostRace ? undefined : [...stored.values()];
   }
 
-  /** Stores the batch's results unless another delivery did: the claim that holds. */
-  const claim = (executionId: string, batch: Batch, outcomes: ReadonlyArray<{ index: number; result: UrlResult }>) =>
-    results.claimBatch(executionId, batch.id, outcomes);
+  /** Stores the batch's results (and the products it stored) unless another delivery did: the claim that holds. */
+  const claim = (
+    executionId: string,
+    batch: Batch,
+    outcomes: ReadonlyArray<{ index: number; result: UrlResult }>,
+    products: readonly ClaimedProduct[] = [],
+  ) => results.claimBatch(executionId, batch.id, outcomes, products);
 
   return { claim, copyClaim, settle, countWhenComplete, countAsFinal, recordEntryByEntry };
 }

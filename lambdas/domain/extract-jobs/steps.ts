@@ -7,7 +7,7 @@ import type { ExtractUrl, UrlResult } from '../extraction/types';
 import { failureResult, groupDuplicates, resultFor, unexpectedFailure } from '../extraction/results';
 import { TERMINAL } from '../executions/model';
 import type { Executions } from '../executions/service';
-import type { ClaimingResultStore, UrlEntry } from '../../ports/extract-results';
+import type { BatchClaim, ClaimingResultStore, UrlEntry } from '../../ports/extract-results';
 import type { ProductCatalog } from '../products/catalog';
 import { BATCH_URLS, countEntries, creditsPerSuccess, optionsOf } from './model';
 import { eachLimited, type Limiter } from './concurrency';
@@ -74,6 +74,22 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
     );
   const entryResult = (entry: UrlEntry, result: UrlResult) => resultFor(entry.input, result);
 
+  // Whether an execution is still wanted (not cancelled, failed or done), read at most once a
+  // second per execution and shared by every batch this process handles: a cancel stops the
+  // rest of each batch within about a second.
+  const wanted = new Map<string, { at: number; alive: Promise<boolean> }>();
+  const stillWanted = (executionId: string): Promise<boolean> => {
+    const known = wanted.get(executionId);
+    if (known && Date.now() - known.at < 1000) return known.alive;
+    if (!known && wanted.size >= 1000) wanted.clear();
+    const alive = executions.get(executionId).then(
+      (current) => !!current && !TERMINAL.has(current.status),
+      () => true,
+    );
+    wanted.set(executionId, { at: Date.now(), alive });
+    return alive;
+  };
+
   return {
     planBatches,
 
@@ -114,33 +130,38 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
       const { executionId, batch } = message;
       if (!deps.extractUrl) throw new Error('processBatch needs extractUrl');
       const extractUrl = deps.extractUrl;
-      const execution = await executions.get(executionId);
+      const catalog = deps.catalog;
+      // The execution, the batch's claim and its entries: one read.
+      const read = await results.readBatch(executionId, batch, { withExecution: true });
+      const execution = read.execution !== undefined ? read.execution : await executions.get(executionId);
       if (!execution || TERMINAL.has(execution.status)) return { state: 'skipped', counted: false };
+      if (!wanted.has(executionId)) wanted.set(executionId, { at: Date.now(), alive: Promise.resolve(true) });
       const options = optionsOf(execution);
       const perSuccess = creditsPerSuccess(options);
 
-      const { entries, claim: existing } = await results.readBatch(executionId, batch);
+      const { entries, claim: existing } = read;
+      // A delivery that claimed this batch may have stopped before marking its new products.
+      if (existing && catalog) await catalog.finishClaimed(existing.products);
       // Another delivery stored this batch already: finish its work (copy, count), fetch nothing.
       if (existing?.results)
         return { state: 'done', counted: await protocol.settle(executionId, batch, entries, existing, perSuccess) };
       const todo = groupDuplicates(entries).filter((group) => group.some((e) => e.state === 'pending') && group[0].url);
+      const urlOf = (group: UrlEntry[]) => group.find((e) => e.url)!.url!;
 
-      let stopped = false;
-      let checkedAt = Date.now();
-      const stillWanted = async () => {
-        // Re-read the execution at most once a second: a cancel stops the rest of the batch.
-        if (Date.now() - checkedAt < 1000) return !stopped;
-        checkedAt = Date.now();
-        const current = await executions.get(executionId);
-        stopped = !current || TERMINAL.has(current.status);
-        return !stopped;
-      };
+      // Which products are known already (their first-seen marks), read while the pages load.
+      const seenRead =
+        catalog && todo.length ? catalog.seenBefore(todo.map(urlOf)) : Promise.resolve(new Set<string>());
+      seenRead.catch(() => undefined);
 
       // 1. Extract every URL (bounded concurrency).
       const extracted: Array<ExtractedGroup & { url: string }> = [];
+      let stopped = false;
       const extractGroup = async (group: UrlEntry[]) => {
-        if (!(await stillWanted())) return;
-        const url = group.find((e) => e.url)!.url!;
+        if (stopped || !(await stillWanted(executionId))) {
+          stopped = true;
+          return;
+        }
+        const url = urlOf(group);
         let result: UrlResult;
         try {
           result = await extractUrl(url, options);
@@ -153,30 +174,43 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
       if (slots) await eachLimited(todo, todo.length, (group) => slots.run(() => extractGroup(group)));
       else await eachLimited(todo, deps.urlConcurrency ?? 4, extractGroup);
 
-      // 2. Store the products in one batch write, before any result says success, so a crash
-      //    after recording never leaves a success without its stored product.
-      if (deps.catalog) {
-        const products = extracted.flatMap(({ url, result }) =>
-          result.success && result.product ? [{ url, product: result.product }] : [],
-        );
-        await deps.catalog.rememberAll(products, options);
-      }
+      // 2. Store the products (batch writes), before any result says success, so a crash after
+      //    recording never leaves a success without its stored product.
+      const stored = catalog
+        ? await catalog.storeBatch(
+            extracted.flatMap(({ url, result }) =>
+              result.success && result.product ? [{ url, product: result.product }] : [],
+            ),
+            options,
+            await seenRead,
+          )
+        : undefined;
 
-      // 3. Claim the batch with these results (the first writer wins), copy the claim that
-      //    holds to the entries, count it once. Without a claim (none extracted, or a claim
+      // 3. Claim the batch with these results and products (the first writer wins): the winner
+      //    marks its new products and counts them for their vendors; the claim that holds is
+      //    copied to the entries and counted once. Without a claim (none extracted, or a claim
       //    already taken without results): entry by entry.
       const state: 'done' | 'stopped' = stopped ? 'stopped' : 'done';
-      const oneByOne = async () => {
+      let claim: BatchClaim | null = null;
+      let won = false;
+      try {
+        if (!existing && extracted.length)
+          ({ won, claim } = await protocol.claim(executionId, batch, outcomesOf(extracted), stored?.products));
+      } catch (error) {
+        stored?.release();
+        throw error;
+      }
+      const published = stored ? stored.publish(won) : Promise.resolve();
+      const finish = async () => {
+        if (claim?.results) return protocol.settle(executionId, batch, entries, claim, perSuccess);
         const known = await protocol.recordEntryByEntry(executionId, entries, extracted, entryResult);
         // A stopped batch's entries are its final word; otherwise count once every entry is done.
         return stopped
           ? protocol.countAsFinal(executionId, batch, perSuccess, known)
           : protocol.countWhenComplete(executionId, batch, perSuccess, known);
       };
-      if (existing || !extracted.length) return { state, counted: await oneByOne() };
-      const { claim } = await protocol.claim(executionId, batch, outcomesOf(extracted));
-      if (!claim.results) return { state, counted: await oneByOne() };
-      return { state, counted: await protocol.settle(executionId, batch, entries, claim, perSuccess) };
+      const [counted] = await Promise.all([finish(), published]);
+      return { state, counted };
     },
 
     /**

@@ -2,7 +2,7 @@
 // country, tell the vendor store about it, and serve a fresh stored record instead of a new
 // fetch when the caller allows it (the synchronous /api/product(s) path).
 import type { ExtractOptions, ProductRecord } from '../extraction/types';
-import type { BatchProductStore, ProductFlags, StoredProduct } from '../../ports/products';
+import type { BatchProductStore, ClaimedProduct, ProductFlags, StoredProduct } from '../../ports/products';
 import type { VendorStore } from '../../ports/vendors';
 import { vendorKey } from '../extraction/url';
 import { recordProductSeen, recordProductsSeen } from '../vendors/service';
@@ -77,10 +77,55 @@ async function tellVendors(
   await Promise.all([...perVendor].map(([vendor, seen]) => recordProductsSeen(vendors, { vendor, ...seen })));
 }
 
+/** One vendor update per vendor of these products: the new ones counted, the newest instant. */
+async function tellVendorsOf(vendors: VendorStore, products: readonly ClaimedProduct[], countNew: boolean) {
+  const perVendor = new Map<string, { newProducts: number; updatedAt: string }>();
+  for (const product of products) {
+    if (!product.vendor) continue;
+    const seen = perVendor.get(product.vendor) ?? { newProducts: 0, updatedAt: product.at };
+    if (countNew && product.isNew) seen.newProducts++;
+    if (product.at > seen.updatedAt) seen.updatedAt = product.at;
+    perVendor.set(product.vendor, seen);
+  }
+  await Promise.all([...perVendor].map(([vendor, seen]) => recordProductsSeen(vendors, { vendor, ...seen })));
+}
+
+/**
+ * An extract batch's stored products, between its record writes and its claim: `publish` once
+ * the claim is decided (or `release` when the batch ends without one).
+ */
+export interface StoredBatch {
+  /** The records written, in input order; isNew when the URL had no first-seen mark when read. */
+  products: ClaimedProduct[];
+  /**
+   * Won: the claim holds these products (this batch's), so the new ones get their first-seen
+   * marks (batch writes) and are counted for their vendors. Lost: another delivery's claim
+   * counts; this one only moves its vendors' latest update to the records it wrote.
+   */
+  publish(won: boolean): Promise<void>;
+  /** Ends the batch's turn without telling anything (a failure before publish). */
+  release(): void;
+}
+
 export function createProductCatalog(deps: ProductCatalogDeps) {
   const now = deps.now ?? (() => new Date());
   let nextInstant = 0;
   let vendorTurn: Promise<void> = Promise.resolve();
+
+  /**
+   * Distinct instants, 1 ms apart in list order, in blocks that never overlap between calls, and
+   * a turn for telling the vendors in the order of the blocks: a vendor is never sent an older
+   * instant than it has, which would cost the vendor store a second write.
+   */
+  function reserve(count: number) {
+    const base = Math.max(now().getTime(), nextInstant);
+    nextInstant = base + count;
+    const previousTurn = vendorTurn;
+    let endTurn!: () => void;
+    vendorTurn = new Promise<void>((resolve) => (endTurn = resolve));
+    return { base, previousTurn, endTurn };
+  }
+
   return {
     /** Stores a successful extraction of `url` and counts it for its vendor (new only the first time). */
     async remember(url: string, options: ExtractOptions, product: ProductRecord): Promise<{ newProduct: boolean }> {
@@ -110,11 +155,7 @@ export function createProductCatalog(deps: ProductCatalogDeps) {
       options: ExtractOptions,
     ): Promise<Array<{ newProduct: boolean }>> {
       if (!items.length) return [];
-      const base = Math.max(now().getTime(), nextInstant);
-      nextInstant = base + items.length;
-      const previousTurn = vendorTurn;
-      let endTurn!: () => void;
-      vendorTurn = new Promise<void>((resolve) => (endTurn = resolve));
+      const { base, previousTurn, endTurn } = reserve(items.length);
       try {
         const records: StoredProduct[] = items.map(({ url, product }, i) => ({
           url,
@@ -145,6 +186,80 @@ export function createProductCatalog(deps: ProductCatalogDeps) {
       const wanted = flagsOf(options);
       if (!covers(stored.flags, wanted)) return null;
       return maskToFlags(stored.product, wanted);
+    },
+
+    /** The URLs (of these) already counted for their vendor (a first-seen mark exists). */
+    seenBefore: (urls: readonly string[]) => deps.store.seenBefore(urls),
+
+    /**
+     * The extract worker's records before its claim: written in batch writes (no first-seen
+     * marks yet: the claim decides which products are new), `seen` = the URLs with a mark.
+     */
+    async storeBatch(
+      items: ReadonlyArray<{ url: string; product: ProductRecord }>,
+      options: ExtractOptions,
+      seen: ReadonlySet<string>,
+    ): Promise<StoredBatch> {
+      const { base, previousTurn, endTurn } = reserve(items.length);
+      let ended = false;
+      const release = () => {
+        if (ended) return;
+        ended = true;
+        endTurn();
+      };
+      try {
+        const records: StoredProduct[] = items.map(({ url, product }, i) => ({
+          url,
+          country: options.countryCode,
+          vendor: vendorKey(product.url || url) ?? vendorKey(url),
+          product,
+          flags: flagsOf(options),
+          updated_at: new Date(base + i).toISOString(),
+        }));
+        if (records.length) await deps.store.putRecords(records);
+        // Each URL new at most once, for its first record in the list.
+        const counted = new Set<string>();
+        const products = records.map((record): ClaimedProduct => {
+          const isNew = !seen.has(record.url) && !counted.has(record.url);
+          if (isNew) counted.add(record.url);
+          return { url: record.url, vendor: record.vendor, at: record.updated_at, isNew };
+        });
+        return {
+          products,
+          release,
+          async publish(won) {
+            try {
+              if (!products.length) return;
+              if (won) {
+                const marks = products.filter((p) => p.isNew).map(({ url, at }) => ({ url, at }));
+                if (marks.length) await deps.store.markFirstSeen(marks);
+              }
+              await previousTurn;
+              if (deps.vendors) await tellVendorsOf(deps.vendors, products, won);
+            } finally {
+              release();
+            }
+          },
+        };
+      } catch (error) {
+        release();
+        throw error;
+      }
+    },
+
+    /**
+     * A claim found written by an earlier delivery: the new products it holds whose first-seen
+     * marks are missing (that delivery stopped between its claim and its marks) get them now and
+     * are counted for their vendors; the rest was done already.
+     */
+    async finishClaimed(products: readonly ClaimedProduct[]): Promise<void> {
+      const fresh = products.filter((p) => p.isNew);
+      if (!fresh.length) return;
+      const marked = await deps.store.seenBefore(fresh.map((p) => p.url));
+      const missing = fresh.filter((p) => !marked.has(p.url));
+      if (!missing.length) return;
+      await deps.store.markFirstSeen(missing.map(({ url, at }) => ({ url, at })));
+      if (deps.vendors) await tellVendorsOf(deps.vendors, missing, true);
     },
 
     listUpdated: deps.store.listUpdated.bind(deps.store),
