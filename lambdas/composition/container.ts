@@ -54,6 +54,7 @@ import type { SearchService } from '../domain/search/service';
 import type { Crawl } from './crawl';
 import { dynamoListingStore } from '../adapters/dynamodb/listings';
 import { lazyAsync, onceAsync } from './lazy';
+import type { IdempotentStarts } from './idempotency';
 
 /** The one source of time for use-cases that need "now"; tests pass a fake one. */
 export interface Clock {
@@ -96,6 +97,8 @@ export interface Container {
   readonly agentic: Agentic;
   /** Crawls, listings and collections, vendor-mode extraction. */
   readonly crawl: Crawl;
+  /** Start operations with an Idempotency-Key (Powertools idempotency, records in the table). */
+  readonly idempotency: IdempotentStarts;
 
   // workflow plumbing
   readonly workflows: WorkflowEngine;
@@ -223,6 +226,9 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     get crawl() {
       return crawlOnce();
     },
+    get idempotency() {
+      return idempotencyOnce();
+    },
     get workflows() {
       return workflows();
     },
@@ -281,6 +287,12 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     lazyAsync<SearchService, Pick<SearchService, 'cursor'>>(searchModule, {
       cursor: () => searchLoaded?.cursor() ?? null,
     }),
+  );
+  const idempotencyOnce = once(() =>
+    lazyAsync<IdempotentStarts>(async () =>
+      // Powertools dates records by the system clock, so the store does too (not a test clock).
+      (await import('./idempotency')).createIdempotentStarts(documents, table),
+    ),
   );
   const agenticOnce = once(() => lazyAsync<Agentic>(async () => (await import('./agentic')).createAgentic(container)));
   // The listing store is a thin adapter (and has a synchronous member): built directly.

@@ -4,6 +4,12 @@ import { z } from 'zod';
 import { ROUTES, type Route } from '../topology/routes';
 import { AuthErrorBody, LegacyErrorBody, V2ErrorBody } from './common';
 import { CONTRACTS, type OperationContract } from './operations';
+import {
+  IDEMPOTENCY_CONFLICT,
+  IDEMPOTENCY_PARAMETER,
+  IDEMPOTENCY_RESPONSE_HEADER,
+  IDEMPOTENT_OPERATIONS,
+} from './idempotency';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -92,7 +98,9 @@ function operationObject(
   const responses: Record<string, unknown> = {
     [String(contract.success.status)]: {
       description: contract.success.description ?? (contract.success.status === 202 ? 'Accepted' : 'OK'),
-      headers: requestIdHeader,
+      headers: IDEMPOTENT_OPERATIONS.has(route.operationId)
+        ? { ...requestIdHeader, ...IDEMPOTENCY_RESPONSE_HEADER }
+        : requestIdHeader,
       content: jsonContent(collector.convert(contract.success.schema, 'output')),
     },
   };
@@ -112,6 +120,7 @@ function operationObject(
       responses['404'] = error('NOT_FOUND: unknown execution id, or one of another organization');
     if (contract.errors?.includes(409))
       responses['409'] = error('CONFLICT: the execution already finished, or waits on a crawl');
+    if (IDEMPOTENT_OPERATIONS.has(route.operationId)) responses['409'] = error(IDEMPOTENCY_CONFLICT);
     if (contract.body) {
       responses['413'] = error('PAYLOAD_TOO_LARGE: request body over 1 MiB');
       responses['415'] = error('UNSUPPORTED_MEDIA_TYPE: the body is not application/json');
@@ -134,6 +143,7 @@ function operationObject(
     parameters: [
       ...parametersOf(collector, contract.params, 'path'),
       ...parametersOf(collector, contract.query, 'query'),
+      ...(IDEMPOTENT_OPERATIONS.has(route.operationId) ? [IDEMPOTENCY_PARAMETER] : []),
     ],
     ...(contract.body
       ? { requestBody: { required: true, content: jsonContent(collector.convert(contract.body, 'input')) } }

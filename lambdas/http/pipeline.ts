@@ -16,6 +16,12 @@ import { logRequest, logWarning } from './log';
 import { ANNOTATIONS, annotate, executionIdInBody, prepareTracing, traced } from '../observability/tracing';
 import { recordRequest } from '../observability/api-metrics';
 import {
+  IDEMPOTENCY_HEADER,
+  IDEMPOTENT_OPERATIONS,
+  idempotencyKeyProblem,
+  REPLAYED_HEADER,
+} from '../contracts/idempotency';
+import {
   AUTH_REQUIRED_MESSAGE,
   errorResult,
   INVALID_KEY_MESSAGE,
@@ -58,6 +64,8 @@ interface PipelineState {
   principal?: { org: string; keyId: string; scopes: Scope[] };
   input?: { body: unknown; query: unknown; params: unknown };
   extraHeaders: Record<string, string>;
+  /** A start operation's valid Idempotency-Key header, when sent. */
+  idempotencyKey?: string;
   /** The usage write, started as soon as the caller is known and awaited before responding. */
   metering?: Promise<void>;
 }
@@ -279,6 +287,14 @@ const parseAndValidate = (
 ): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult, Error, Context> => ({
   before: (request) => {
     const { state, event } = request as PipelineRequest;
+    if (IDEMPOTENT_OPERATIONS.has(state.route.operationId)) {
+      const key = event.headers?.[IDEMPOTENCY_HEADER];
+      if (key !== undefined) {
+        const problem = idempotencyKeyProblem(key);
+        if (problem) throw new AppError('INVALID_PARAMETER', problem, { parameter: 'Idempotency-Key' });
+        state.idempotencyKey = key;
+      }
+    }
     const body = contract.body ? validate(contract.body, readBody(event), 'body') : {};
     state.input = {
       params: validate(contract.params, event.pathParameters ?? {}, 'path'),
@@ -294,24 +310,36 @@ export function defineRoute<Op extends OperationId>(operationId: Op, impl: Route
   const contract: OperationContract = CONTRACTS[operationId];
 
   const core = async (event: APIGatewayProxyEventV2, lambdaContext: Context): Promise<HttpResult> => {
-    void lambdaContext;
     const { state } = current.get(event)!;
     const deps = (state.deps ??= getContainer());
     // A call counts itself: usage read by this very call already includes it. Other routes do
     // not wait for the write here; finalize awaits it before answering.
     if (route.scope === 'usage') await state.metering;
     const principal = state.principal ?? { org: '', keyId: '', scopes: [] };
-    const result = await impl(state.input as RequestOf<Op>, {
-      ...principal,
-      requestId: state.requestId,
-      family: route.family,
-      route,
-      deps,
-      now: new Date(state.startedAt),
-    });
-    return jsonResult(result.status ?? contract.success.status, result.body, state.requestId, {
+    const run = async () => {
+      const result = await impl(state.input as RequestOf<Op>, {
+        ...principal,
+        requestId: state.requestId,
+        family: route.family,
+        route,
+        deps,
+        now: new Date(state.startedAt),
+      });
+      return { status: result.status ?? contract.success.status, body: result.body, headers: result.headers };
+    };
+    // A start with an Idempotency-Key runs once per organization and key; a repeat replays it.
+    const idempotent = state.idempotencyKey !== undefined && state.principal !== undefined;
+    const result = idempotent
+      ? await deps.idempotency.run(
+          { org: principal.org, key: state.idempotencyKey!, operation: operationId, body: state.input?.body ?? {} },
+          run,
+          lambdaContext?.getRemainingTimeInMillis?.(),
+        )
+      : { ...(await run()), replayed: false };
+    return jsonResult(result.status, result.body, state.requestId, {
       ...state.extraHeaders,
       ...result.headers,
+      ...(result.replayed ? { [REPLAYED_HEADER]: 'true' } : {}),
     });
   };
 

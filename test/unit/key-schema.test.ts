@@ -108,6 +108,12 @@ describe('key schema', () => {
             "sk": "DEADLINE#ID",
           },
         },
+        "idempotencyRecord": {
+          "table": {
+            "pk": "IDEMPOTENCY#KEY",
+            "sk": "IDEMPOTENCY",
+          },
+        },
         "listing": {
           "gsi2": {
             "gsi2pk": "LISTINGS#SHARD",

@@ -208,6 +208,13 @@ export const SCHEMA = {
       "one collection page's URLs as a crawl read it: Query begins_with CRAWL#MEM#<collection># at the crawl's end",
     ],
   }),
+  idempotencyRecord: declare({
+    entity: 'idempotencyRecord',
+    table: { pk: 'IDEMPOTENCY#{key}', sk: 'IDEMPOTENCY' },
+    access: [
+      'a start with an Idempotency-Key (Powertools idempotency): conditional Put of the in-progress record, Update with the response, Delete when the start failed, consistent GetItem of an existing one; expiresAt is the TTL attribute',
+    ],
+  }),
   crawlWaiter: declare({
     entity: 'crawlWaiter',
     table: { pk: 'EXEC#{id}', sk: 'CRAWL#WAITER#{executionId}' },

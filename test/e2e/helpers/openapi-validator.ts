@@ -106,8 +106,9 @@ export function validateResponse(doc: Schema, response: ResponseToCheck): string
   const declared = operation.responses?.[String(response.status)];
   if (!declared) return [`${where}: status not declared for ${match.route.operationId}`];
   const errors: string[] = [];
-  for (const header of Object.keys(declared.headers ?? {})) {
-    if (!response.headers.has(header)) errors.push(`${where}: missing header ${header}`);
+  for (const [header, spec] of Object.entries<{ required?: boolean }>(declared.headers ?? {})) {
+    // Headers are expected unless declared optional (`required: false`, e.g. Idempotent-Replayed).
+    if (!response.headers.has(header) && spec?.required !== false) errors.push(`${where}: missing header ${header}`);
   }
   const schema = declared.content?.['application/json']?.schema;
   if (schema) errors.push(...validateSchema(schema, response.body, doc).map((e) => `${where}: ${e}`));

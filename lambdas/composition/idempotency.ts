@@ -1,0 +1,126 @@
+// Idempotent starts: Powertools' idempotency utility (makeIdempotent + IdempotencyConfig) around
+// a start operation, with its records in the one table (adapters/dynamodb/idempotency.ts).
+//
+//   key        hash of [organization, Idempotency-Key]: keys never collide across organizations
+//   payload    hash of [operation, validated body]: the same key with another body or on another
+//              start operation is 409 CONFLICT
+//   window     24 h (expiresAfterSeconds); records carry a TTL attribute
+//   in flight  a second request while the first runs is 409 CONFLICT (Powertools'
+//              IdempotencyAlreadyInProgressError); a start that crashed mid-way holds its key for
+//              at most IN_PROGRESS_LOCK_MS (or the Lambda's remaining time), then the next request runs
+//   failures   a start that throws (4xx/5xx) deletes its record, so a retry can succeed
+//
+// Loaded on the first start with a key (lazy capability): other routes never load Powertools.
+import type { JSONValue } from '@aws-lambda-powertools/commons/types';
+import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoIdempotencyStore } from '../adapters/dynamodb/idempotency';
+import { storeFailure } from '../adapters/dynamodb/keys';
+import { AppError } from '../domain/errors';
+
+/** A first response is replayed for this long. */
+export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
+/** Longest a start may hold its key while in progress when no Lambda deadline is known. */
+export const IN_PROGRESS_LOCK_MS = 60_000;
+
+export interface StartRequest {
+  org: string;
+  /** The Idempotency-Key header. */
+  key: string;
+  operation: string;
+  /** The validated request body. */
+  body: unknown;
+}
+
+export interface StartResponse {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface IdempotentStarts {
+  /**
+   * Runs `start` at most once per (org, key) within the window and returns its response; a
+   * repeat returns the first response with `replayed` true. Conflicts are AppError CONFLICT.
+   */
+  run(
+    request: StartRequest,
+    start: () => Promise<StartResponse>,
+    remainingMs?: number,
+  ): Promise<StartResponse & { replayed: boolean }>;
+}
+
+/** A start that answered an error without throwing: returned to the caller, never remembered. */
+class FailedStart extends Error {
+  constructor(readonly response: StartResponse) {
+    super('start failed');
+  }
+}
+
+const REPLAYED = Symbol('replayed');
+
+export function createIdempotentStarts(
+  documents: DynamoDBDocumentClient,
+  tableName: string,
+  options: { clock?: () => number } = {},
+): IdempotentStarts {
+  const persistenceStore = new DynamoIdempotencyStore(documents, tableName, options.clock);
+  const config = new IdempotencyConfig({
+    eventKeyJmesPath: '[org, key]',
+    payloadValidationJmesPath: '[operation, body]',
+    throwOnNoIdempotencyKey: true,
+    expiresAfterSeconds: IDEMPOTENCY_WINDOW_SECONDS,
+    hashFunction: 'sha256',
+    // A replayed record is marked so the caller can say so (Idempotent-Replayed header).
+    responseHook: (response) => ({ ...(response as object), [REPLAYED]: true }) as unknown as JSONValue,
+  });
+
+  const once = makeIdempotent(
+    async (_request: StartRequest, start: () => Promise<StartResponse>): Promise<StartResponse> => {
+      const response = await start();
+      if (response.status >= 400) throw new FailedStart(response);
+      // Stored as JSON: what is replayed is exactly what the client was sent.
+      return JSON.parse(JSON.stringify(response)) as StartResponse;
+    },
+    // A fixed prefix (not the Lambda's name): one key space for every start operation.
+    { persistenceStore, config, keyPrefix: 'start', dataIndexArgument: 0 },
+  );
+
+  return {
+    async run(request, start, remainingMs) {
+      // The in-progress lock lasts as long as this start can still be running.
+      const lockMs = Math.min(remainingMs ?? IN_PROGRESS_LOCK_MS, IN_PROGRESS_LOCK_MS);
+      config.registerLambdaContext({ getRemainingTimeInMillis: () => lockMs } as never);
+      try {
+        const response = (await once(request as unknown as StartRequest, start)) as StartResponse & {
+          [REPLAYED]?: true;
+        };
+        const { [REPLAYED]: replayed, ...first } = response;
+        return { ...first, replayed: replayed === true };
+      } catch (error) {
+        if (error instanceof FailedStart) return { ...error.response, replayed: false };
+        throw asAppError(error);
+      }
+    },
+  };
+}
+
+function asAppError(error: unknown): unknown {
+  const name = (error as { name?: string } | null)?.name;
+  if (name === 'IdempotencyValidationError')
+    return new AppError(
+      'CONFLICT',
+      'This Idempotency-Key was already used with another request body or operation in the last 24 hours; use a new key for a new start',
+      {},
+      'Send a new Idempotency-Key for a different request',
+    );
+  if (name === 'IdempotencyAlreadyInProgressError')
+    return new AppError(
+      'CONFLICT',
+      'A request with this Idempotency-Key is still in progress; retry once it has answered',
+      {},
+      'Retry in a few seconds to receive the first response',
+    );
+  if (name === 'IdempotencyPersistenceLayerError') return storeFailure((error as Error).cause);
+  return error;
+}
