@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpFetcher } from '../../lambdas/adapters/http-fetch';
 import { createOfflineEnricher } from '../../lambdas/domain/enrichment';
 import { createExtractor } from '../../lambdas/domain/extraction/engine';
+import { readProductPage } from '../../lambdas/domain/extraction/page';
 import type { ExtractOptions, ExtractUrl, ProductRecord } from '../../lambdas/domain/extraction/types';
 import { startStoreSimulator, type StoreSimulator } from '../stores';
 import { crowdTruth, localPrice, titleOnlyTitles } from '../stores/quality-pages';
@@ -20,10 +21,11 @@ const INDEXES = Array.from({ length: 18 }, (_, i) => i);
 
 let sim: StoreSimulator;
 let extract: ExtractUrl;
+let fetcher: ReturnType<typeof createHttpFetcher>;
 
 beforeAll(async () => {
   sim = await startStoreSimulator({ productsPerStore: 18 });
-  const fetcher = createHttpFetcher({
+  fetcher = createHttpFetcher({
     resolve: sim.resolve,
     crawlDelayMs: 0,
     totalTimeoutMs: 3000,
@@ -161,5 +163,51 @@ describe('several prices near one another', () => {
       if (truth.compareAt != null) onSale++;
     }
     expect(onSale).toBeGreaterThan(0);
+  });
+});
+
+describe("where the SKU and brand are stated outside a Product's sku/brand", () => {
+  it('variant-per-Product markup, productID, data attributes, Brand meta scope, brand link and byline', async () => {
+    const store = sim.store('sku-reference.test');
+    const kinds = new Set<number>();
+    let variantMarkup = 0;
+    for (const index of INDEXES.slice(0, 9)) {
+      const truth = store.product(index);
+      const record = await product(store.host, index);
+      const url = store.productUrl(index);
+      expect({ brand: record.brand, price: record.price.current_value }, url).toEqual({
+        brand: truth.brand,
+        price: truth.price,
+      });
+      if (index % 3 === 0 && truth.variants.length > 1) {
+        // Each size listed as its own Product: the variants carry their own SKU, price and stock.
+        expect(
+          record.variants.map((v) => [v.sku, v.price.current_value, v.is_available]),
+          url,
+        ).toEqual(truth.variants.map((v) => [v.sku, v.price, v.available]));
+        variantMarkup++;
+      } else {
+        // No variant data on the page: the one variant carries the product's SKU.
+        expect(
+          record.variants.map((v) => v.sku),
+          url,
+        ).toEqual([truth.sku]);
+      }
+      everyPriceHasItsCurrency(record);
+      kinds.add(index % 3);
+    }
+    expect(kinds.size).toBe(3);
+    expect(variantMarkup).toBeGreaterThan(0);
+  });
+
+  it("the product's own SKU is the shown reference, not a variant's (the page as fetched)", async () => {
+    const store = sim.store('sku-reference.test');
+    for (const index of INDEXES.slice(0, 9)) {
+      const truth = store.product(index);
+      const url = store.productUrl(index);
+      const page = await fetcher.fetch({ url });
+      const { merged } = readProductPage(page.body, url, { countryCode: 'us' });
+      expect({ sku: merged.sku, brand: merged.brand }, url).toEqual({ sku: truth.sku, brand: truth.brand });
+    }
   });
 });

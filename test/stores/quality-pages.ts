@@ -12,6 +12,14 @@
 //   local language. Truth: localPrice(product).
 // - price-crowd.test: a "was" price by label only, a per-unit price, an instalment, a coupon price
 //   and related products' prices around the real one; JSON-LD carries the old price on sale items.
+// - sku-reference.test: where the product's SKU and brand are stated when not in a Product's
+//   `sku`/`brand` (truth: product.sku, product.brand), by product.index % 3:
+//   0: JSON-LD lists each variant as its own Product of the same name (variant SKUs, no brand);
+//      the product reference is shown in an element a data attribute names, the brand as a link
+//      to the brand's page beside the heading;
+//   1: microdata with `productID` only ("Ref : ...") and a Brand scope on a <meta content>;
+//   2: no markup: `data-product-sku` on the buy form (related cards carry theirs too), the brand
+//      in a byline "Brand: ...".
 import type { SimProduct, StoreModel, StoreSpec } from './catalog';
 import { PRICE_STYLES } from './catalog';
 import { shopifyJsonProduct, wooProduct } from './pages';
@@ -35,6 +43,7 @@ export const QUALITY_STORE_SPECS: StoreSpec[] = [
   { host: 'title-only.test', name: 'Title Only Supply', flavor: 'generic', markup: 'dom' },
   { host: 'local-prices.test', name: 'Local Prices', flavor: 'generic', markup: 'dom' },
   { host: 'price-crowd.test', name: 'Price Crowd', flavor: 'generic', markup: 'jsonld' },
+  { host: 'sku-reference.test', name: 'Reference Goods', flavor: 'generic', markup: 'jsonld' },
 ];
 
 export const QUALITY_HOSTS: ReadonlySet<string> = new Set(QUALITY_STORE_SPECS.map((s) => s.host));
@@ -400,6 +409,61 @@ ${buyForm(product)}
   return page('en', `${product.title} | ${store.name}`, ld(structured), body);
 }
 
+function skuReferencePage(store: StoreModel, product: SimProduct, related: SimProduct[]): string {
+  const k = product.index % 3;
+  const brandSlug = product.brand.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  const price = `<span class="price">${usd(product.price)}</span>`;
+  let head = '';
+  let summary: string;
+  if (k === 0) {
+    head = ld(
+      product.variants.map((v) => ({
+        '@context': 'https://schema.org',
+        '@type': 'Product',
+        name: product.title,
+        sku: v.sku,
+        offers: {
+          '@type': 'Offer',
+          price: v.price.toFixed(2),
+          priceCurrency: 'USD',
+          availability: availabilityUrl(v.available),
+        },
+      })),
+    );
+    summary = `<h1>${esc(product.title)}</h1>
+<a class="maker" href="/brand/${brandSlug}/" title="${esc(product.brand)}"><img src="/cdn/images/brand-${brandSlug}.png" alt="${esc(product.brand)}" width="60" height="30"></a>
+${price}
+<p class="product-color"><span>${esc(product.variants[0].optionValues[0] ?? '')}</span> - <span data-qa-qualifier="product-reference">${esc(product.sku)}</span></p>
+${buyForm(product)}`;
+  } else if (k === 1) {
+    summary = `<div itemscope itemtype="http://schema.org/Product">
+<meta itemtype="http://schema.org/Brand" itemscope itemprop="brand" content="${esc(product.brand)}">
+<h1 itemprop="name">${esc(product.title)}</h1>
+<span itemprop="offers" itemscope itemtype="http://schema.org/Offer"><meta itemprop="price" content="${product.price.toFixed(2)}"><meta itemprop="priceCurrency" content="USD"><link itemprop="availability" href="${availabilityUrl(product.available)}"></span>
+${price}
+<p class="desc">Ref : <span itemprop="productID">${esc(product.sku)}</span></p>
+${buyForm(product)}
+</div>`;
+  } else {
+    summary = `<h1>${esc(product.title)}</h1>
+<div class="byline"><a id="bylineInfo" href="/search?q=${brandSlug}">Brand: ${esc(product.brand)}</a></div>
+${price}
+<form data-product-sku="${esc(product.sku)}" action="/cart/add" method="post"><button type="submit" ${product.available ? '' : 'disabled'}>Add to Cart</button></form>`;
+  }
+  const cards = related
+    .map(
+      (r) =>
+        `<div class="card"><a href="${esc(r.url)}">${esc(r.title)}</a> <span class="price">${usd(r.price)}</span><form data-product-sku="${esc(r.sku)}"><button>Add to Cart</button></form></div>`,
+    )
+    .join('');
+  const body = `<div class="top"><a href="/">${esc(store.name)}</a></div>
+<div class="product"><img src="${esc(product.images[0].url)}" alt="" width="600" height="600">
+<div class="summary">${summary}</div>
+<p>${esc(product.description)}</p></div>
+<section class="related-products"><h2>You may also like</h2>${cards}</section>`;
+  return page('en', `${product.title} | ${store.name}`, head, body);
+}
+
 /** The shop-specific replies of a quality host, or null where the common routes apply. */
 export function qualityRoute(
   store: StoreModel,
@@ -446,6 +510,8 @@ export function qualityRoute(
       return html(localPricesPage(store, product));
     case 'price-crowd.test':
       return html(priceCrowdPage(store, product, related(index)));
+    case 'sku-reference.test':
+      return html(skuReferencePage(store, product, related(index)));
     default:
       return null;
   }

@@ -525,7 +525,11 @@ export function interpretSchemaNodes(nodes: SchemaNode[], source: Source, pageUr
         products.find((p) => p.name) ??
         products[0];
       product = productCandidate(main, source, pageUrl, byId);
-      if (ungroupedVariants(products)) product.skuOfVariant = true;
+      if (ungroupedVariants(products)) {
+        product.skuOfVariant = true;
+        // Each Product is one variant: its SKU, price and stock, options where it states them.
+        product.variants ??= products.map((p) => toVariant(p, [], pageUrl, byId));
+      }
     }
   }
   return { product, productEntityCount, types, faqs, breadcrumbs };
