@@ -173,17 +173,18 @@ function rateOf(p: WaitProgress): { rate: string; eta: string } {
 export function progressLine(p: WaitProgress): string {
   const { rate, eta } = rateOf(p);
   const unit = UNITS[p.kind];
+  const parts = [`pds: ${p.executionId} ${p.status}`];
   if (p.kind === 'crawl') {
-    const step = p.step
-      ? ` step ${Math.min((p.stepsDone ?? 0) + 1, p.stepsTotal ?? 4)}/${p.stepsTotal} ${p.step},`
-      : '';
-    return `pds: ${p.executionId} ${p.status}${step} ${p.processed} ${unit} found, ${rate} ${unit}/s`;
+    const total = p.stepsTotal || 4;
+    if (p.step) parts.push(`step ${Math.min((p.stepsDone ?? 0) + 1, total)}/${total} ${p.step}`);
+    parts.push(`${p.processed} ${unit} found`, `${rate} ${unit}/s`);
+    return parts.join(', ');
   }
-  const waiting = p.waitingFor ? ` waiting for crawl ${p.waitingFor},` : '';
-  const total = p.total ?? '?';
+  if (p.waitingFor) parts.push(`waiting for crawl ${p.waitingFor}`);
+  if (p.kind === 'agentic' && p.step) parts.push(`step ${p.step}`);
   const percent = p.total ? ` (${Math.floor((100 * p.processed) / p.total)}%)` : '';
-  const step = p.kind === 'agentic' && p.step ? ` ${p.step},` : '';
-  return `pds: ${p.executionId} ${p.status},${waiting}${step} ${p.processed}/${total} ${unit}${percent}, ${rate} ${unit}/s, ETA ${eta}`;
+  parts.push(`${p.processed}/${p.total ?? '?'} ${unit}${percent}`, `${rate} ${unit}/s`, `ETA ${eta}`);
+  return parts.join(', ');
 }
 
 interface Reporter {

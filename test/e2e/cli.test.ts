@@ -1,0 +1,271 @@
+// The `pds` CLI as a child process (node bin/pds.mjs, the `npx pds` entry) against the local
+// service (in this process: embedded engines, state machines, pollers, HTTP on loopback) and the
+// store simulator: progress lines captured from stderr, summary tables on stdout, --json parsed,
+// --no-wait then `pds wait`, `pds keys` on the running server, and the exit codes of a partial
+// success, a bad key, bad arguments, a refused input, an unreachable service and the maximum wait.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalService, type LocalService } from '../../lambdas/local/service';
+import { startStoreSimulator, type StoreSimulator } from '../stores';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const KEY = 'cli-e2e-key-org-a-0000001';
+const STEPS = ['Determining crawl method', 'Discovering collections', 'Analyzing collections', 'Extracting listings'];
+/** A child that runs longer than this is killed and the test fails. */
+const CHILD_LIMIT_MS = 150_000;
+
+let service: LocalService;
+let sim: StoreSimulator;
+let work: string;
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `pds ...args` as a child process with the service's URL and key in its environment. */
+function pds(args: string[], env: Record<string, string | undefined> = {}): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'pds.mjs'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, PDS_BASE_URL: service.url, PDS_API_KEY: KEY, NO_COLOR: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`pds ${args.join(' ')} still running after ${CHILD_LIMIT_MS} ms\n${stderr}`));
+    }, CHILD_LIMIT_MS);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const FAST = ['--poll-interval', '0.2'];
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'pds-cli-e2e-'));
+  sim = await startStoreSimulator({ productsPerStore: 40, storeSizes: { 'woo-categories.test': 60 } });
+  service = await startLocalService({
+    port: 0,
+    dataDir: join(work, 'data'),
+    env: {
+      PDS_RESOLVE: sim.resolveEnv,
+      PDS_CRAWL_DELAY_MS: '0',
+      PDS_FAULT_RATE: '0',
+      PDS_DUPLICATE_RATE: '0',
+      PDS_LOG_LEVEL: 'error',
+    },
+    bootstrapKeys: `${KEY}:org-a`,
+    queueRetrySeconds: 1,
+    log: () => undefined,
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await service?.stop(1000);
+  await sim?.close();
+});
+
+/** Cells of a cli-table3 row that starts with `first` (borders stripped). */
+function row(table: string, first: string): string[] | undefined {
+  for (const line of table.split('\n')) {
+    const cells = line
+      .split('│')
+      .map((c) => c.trim())
+      .filter(Boolean);
+    if (cells[0] === first) return cells;
+  }
+  return undefined;
+}
+
+describe('pds extract', () => {
+  let titles: string[] = [];
+
+  it('extracts a file of URLs: progress lines on stderr, an outcome table, exit 1 when some URLs failed', async () => {
+    const good = [sim.store('jsonld-shop.test').productUrl(2), sim.store('shopify-apparel.test').productUrl(3)];
+    const blocked = sim.store('robots-blocked.test').productUrl(4);
+    const notProduct = sim.store('jsonld-shop.test').nonProductUrls.blog;
+    const file = join(work, 'urls.txt');
+    writeFileSync(file, `# a comment\n${good[0]}\n\n${blocked}\n${good[1]}\n${notProduct}\n`);
+
+    const ran = await pds(['extract', file, ...FAST]);
+    expect(ran.code, ran.stderr).toBe(1);
+    const id = /pds: started (extract-urls-[0-9a-f-]{36})/.exec(ran.stderr)?.[1];
+    expect(id).toBeDefined();
+    const progress = ran.stderr.split('\n').filter((line) => line.startsWith(`pds: ${id} `));
+    expect(progress.length).toBeGreaterThan(0);
+    for (const line of progress)
+      expect(line).toMatch(
+        /^pds: \S+ (pending|running|completed), \d+\/(4|\?) URLs( \(\d+%\))?, [\d.]+ URLs\/s, ETA \S+$/,
+      );
+    expect(progress.at(-1)).toMatch(/completed, 4\/4 URLs \(100%\), [\d.]+ URLs\/s, ETA 0s$/);
+
+    expect(row(ran.stdout, 'outcome')).toEqual(['outcome', 'URLs']);
+    expect(row(ran.stdout, 'success')).toEqual(['success', '2']);
+    expect(row(ran.stdout, 'automated_access_not_permitted')).toEqual(['automated_access_not_permitted', '1']);
+    expect(row(ran.stdout, 'non_product_url')).toEqual(['non_product_url', '1']);
+    expect(row(ran.stdout, 'total')).toEqual(['total', '4']);
+    // The failures, by input position.
+    expect(row(ran.stdout, '1')?.slice(1, 4)).toEqual([blocked, 'automated_access_not_permitted', 'yes']);
+    expect(row(ran.stdout, '3')?.slice(1, 4)).toEqual([notProduct, 'non_product_url', 'no']);
+    expect(ran.stdout).toMatch(new RegExp(`${id} completed in [\\d.]+ s: 2/4 URLs succeeded, \\d+ credits`));
+  });
+
+  it('--json prints one JSON document only; a JSON-array file; exit 0 when every URL succeeded', async () => {
+    const urls = [sim.store('woo-home.test').productUrl(5), sim.store('microdata-shop.test').productUrl(6)];
+    const file = join(work, 'urls.json');
+    writeFileSync(file, JSON.stringify(urls));
+    const ran = await pds(['extract', file, '--json', ...FAST]);
+    expect(ran.code, ran.stderr).toBe(0);
+    const out = JSON.parse(ran.stdout);
+    expect(ran.stdout.trim().split('\n')).toHaveLength(1);
+    expect(out).toMatchObject({
+      status: 'completed',
+      error: null,
+      exit_code: 0,
+      result: { products_requested: 2, products_successful: 2 },
+    });
+    expect(out.results.map((r: any) => [r.url, r.outcome])).toEqual(urls.map((u) => [u, 'success']));
+    titles = out.results.map((r: any) => r.product.title);
+    // Progress still goes to stderr (not a terminal), never to stdout.
+    expect(ran.stderr).toMatch(/completed, 2\/2 URLs/);
+  });
+
+  it('--no-wait returns the execution id at once; `pds wait <id>` follows it to the summary', async () => {
+    const url = sim.store('opengraph-shop.test').productUrl(7);
+    const startedRun = await pds(['extract', url, '--no-wait', '--json']);
+    expect(startedRun.code, startedRun.stderr).toBe(0);
+    const started = JSON.parse(startedRun.stdout);
+    expect(started).toMatchObject({ status: 'pending', meta: { url_count: 1 } });
+    const waited = await pds(['wait', started.execution_id, '--json', ...FAST]);
+    expect(waited.code, waited.stderr).toBe(0);
+    expect(JSON.parse(waited.stdout)).toMatchObject({ execution_id: started.execution_id, status: 'completed' });
+  });
+
+  it('exit 2 with the refused URLs when the service rejects the input; nothing is started', async () => {
+    const ran = await pds(['extract', 'https://jsonld-shop.test/p/1', 'mailto:someone@example.com', '--json']);
+    expect(ran.code).toBe(2);
+    const out = JSON.parse(ran.stdout);
+    expect(out.exit_code).toBe(2);
+    expect(out.error.error.code).toBe('INVALID_PARAMETER');
+    expect(out.error.invalid_urls.map((u: any) => u.index)).toEqual([1]);
+  });
+
+  it('exit 5 at the maximum wait, naming the command that resumes', async () => {
+    const ran = await pds(['extract', sim.store('slow.test').productUrl(1), '--timeout', '0.5', ...FAST]);
+    expect(ran.code).toBe(5);
+    expect(ran.stderr).toMatch(/did not finish within .*pds wait extract-urls-/);
+  });
+
+  describe('pds search', () => {
+    it('finds what was extracted: agentic search (--json) and the mini search (table)', async () => {
+      expect(titles).toHaveLength(2);
+      const agentic = await pds(['search', titles[0]!, '--json', ...FAST]);
+      expect(agentic.code, agentic.stderr).toBe(0);
+      const out = JSON.parse(agentic.stdout);
+      expect(out.status).toBe('completed');
+      expect(out.data.map((d: any) => d.product.title)).toContain(titles[0]);
+
+      const mini = await pds(['search', titles[1]!, '--mini', '--limit', '3']);
+      expect(mini.code, mini.stderr).toBe(0);
+      expect(row(mini.stdout, '#')).toEqual(['#', 'title', 'price', 'vendor', 'URL']);
+      expect(mini.stdout).toContain(titles[1]!.slice(0, 60));
+    });
+  });
+});
+
+describe('pds crawl', () => {
+  it('crawls a store: progress lines with the steps, a steps table, the listings found, exit 0', async () => {
+    const host = 'woo-categories.test';
+    const ran = await pds(['crawl', host, ...FAST]);
+    expect(ran.code, ran.stderr).toBe(0);
+    const progress = ran.stderr.split('\n').filter((line) => /^pds: crawl-/.test(line));
+    expect(progress.length).toBeGreaterThan(0);
+    for (const line of progress)
+      expect(line).toMatch(
+        /^pds: crawl-\S+ (pending|running|completed)(, step \d\/4 [A-Z][a-z ]+)?, \d+ listings found, [\d.]+ listings\/s$/,
+      );
+    expect(progress.some((line) => /, step \d\/4 /.test(line))).toBe(true);
+    expect(progress.at(-1)).toMatch(/ completed, \d+ listings found/);
+    for (const step of STEPS) expect(row(ran.stdout, step)).toEqual([step, 'completed']);
+    expect(row(ran.stdout, host)?.[1]).toBe(String(sim.catalog(host).listingCount()));
+  });
+});
+
+describe('pds keys', () => {
+  it('creates a key on the running server (bin/keys.ts) that the CLI can then use', async () => {
+    const created = await pds([
+      'keys',
+      'create',
+      '--org',
+      'cli-org',
+      '--scopes',
+      'search',
+      '--data-dir',
+      service.dataDir,
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    const key = /^key: +(\S+)$/m.exec(created.stdout)?.[1];
+    expect(key).toBeDefined();
+    const used = await pds(['search', 'shirt', '--mini', '--json'], { PDS_API_KEY: key });
+    expect(used.code, used.stderr).toBe(0);
+    expect(Array.isArray(JSON.parse(used.stdout).data)).toBe(true);
+    // The key has only the search scope: an extraction is refused (403) -> exit 3.
+    const refused = await pds(['extract', 'https://jsonld-shop.test/p/1', '--api-key', key!]);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toMatch(/HTTP 403/);
+    expect((await pds(['keys', 'bogus'])).code).toBe(2);
+  });
+});
+
+describe('exit codes', () => {
+  it('3 for a bad key (and for none), with the JSON error under --json', async () => {
+    const bad = await pds(['crawl', 'woo-categories.test', '--json'], { PDS_API_KEY: 'not-a-real-key-000000000' });
+    expect(bad.code).toBe(3);
+    expect(JSON.parse(bad.stdout)).toMatchObject({
+      exit_code: 3,
+      error: { status: 401, body: { error: 'Invalid API key' } },
+    });
+    const none = await pds(['crawl', 'woo-categories.test'], { PDS_API_KEY: '' });
+    expect(none.code).toBe(3);
+    expect(none.stderr).toContain('PDS_API_KEY');
+  });
+
+  it('2 for bad arguments, before anything is sent', async () => {
+    const missing = await pds(['crawl']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("missing required argument 'vendor'");
+    expect((await pds(['extract', 'https://a.test/p', '--timeout', 'soon'])).code).toBe(2);
+    expect((await pds(['extract', join(work, 'no-such-file.txt')])).code).toBe(2);
+    expect((await pds(['frobnicate'])).code).toBe(2);
+    expect((await pds(['wait', 'not-an-execution'])).code).toBe(2);
+    expect((await pds(['extract', 'https://a.test/p', '--base-url', 'ftp://x'])).code).toBe(2);
+  });
+
+  it('6 when the service cannot be reached; 0 for --help', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const ran = await pds(['crawl', 'woo-categories.test'], { PDS_BASE_URL: `http://127.0.0.1:${port}` });
+    expect(ran.code).toBe(6);
+    expect(ran.stderr).toMatch(/cannot reach/);
+    const help = await pds(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Exit codes:');
+  });
+});
