@@ -199,7 +199,7 @@ function reporter(kind: Kind, io: Output, quiet: boolean): Reporter {
     const format =
       kind === 'crawl'
         ? 'crawl   {bar} step {value}/{total} {step} | {processed} listings | {rate} listings/s | {status}'
-        : `${kind === 'extract' ? 'extract' : 'search '} {bar} {value}/{total} ${UNITS[kind]} | {rate}/s | ETA {eta} | {status}{step}`;
+        : `${kind === 'extract' ? 'extract' : 'search '} {bar} {value}/{total} ${UNITS[kind]} | {rate}/s | ETA {remaining} | {status}{step}`;
     const bar = new cliProgress.SingleBar(
       { format, hideCursor: true, stopOnComplete: false, clearOnComplete: false, etaBuffer: 20 },
       cliProgress.Presets.shades_classic,
@@ -212,7 +212,7 @@ function reporter(kind: Kind, io: Output, quiet: boolean): Reporter {
         const total = kind === 'crawl' ? p.stepsTotal || 4 : Math.max(p.total ?? 0, 1);
         const payload = {
           rate,
-          eta,
+          remaining: eta,
           processed: p.processed,
           status: p.waitingFor ? `waiting for ${p.waitingFor}` : p.status,
           step: kind === 'crawl' ? (p.step ?? '') : p.step ? ` (${p.step})` : '',

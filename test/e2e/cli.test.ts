@@ -56,6 +56,37 @@ function pds(args: string[], env: Record<string, string | undefined> = {}): Prom
 
 const FAST = ['--poll-interval', '0.2'];
 
+const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
+
+/** `pds ...args` under a pseudo-terminal (util-linux or BSD `script`), so stdout is a TTY. */
+function pdsInTerminal(args: string[]): Promise<Ran> {
+  const command = [process.execPath, join(ROOT, 'bin', 'pds.mjs'), ...args].map(quote).join(' ');
+  const scriptArgs =
+    process.platform === 'linux' ? ['-qec', command, '/dev/null'] : ['-q', '/dev/null', 'sh', '-c', command];
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', scriptArgs, {
+      cwd: ROOT,
+      env: { ...process.env, PDS_BASE_URL: service.url, PDS_API_KEY: KEY, COLUMNS: '160' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`script ${command} still running after ${CHILD_LIMIT_MS} ms`));
+    }, CHILD_LIMIT_MS);
+    child.on('error', (error) =>
+      reject(new Error(`the terminal test needs \`script\` (util-linux, or BSD script): ${error.message}`)),
+    );
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'pds-cli-e2e-'));
   sim = await startStoreSimulator({ productsPerStore: 40, storeSizes: { 'woo-categories.test': 60 } });
@@ -154,6 +185,18 @@ describe('pds extract', () => {
     const waited = await pds(['wait', started.execution_id, '--json', ...FAST]);
     expect(waited.code, waited.stderr).toBe(0);
     expect(JSON.parse(waited.stdout)).toMatchObject({ execution_id: started.execution_id, status: 'completed' });
+  });
+
+  it('in a terminal: a live progress bar (processed/total, rate, ETA) and the summary table', async () => {
+    const urls = [sim.store('jsonld-shop.test').productUrl(8), sim.store('dom-shop.test').productUrl(9)];
+    const ran = await pdsInTerminal(['extract', ...urls, ...FAST]);
+    expect(ran.code, ran.stdout + ran.stderr).toBe(0);
+    // The bar redraws in place (carriage returns / cursor moves), no plain progress lines.
+    const plain = ran.stdout.replace(/\x1b(\[[0-9;?]*[A-Za-z]|[78])/g, '');
+    expect(plain).toMatch(/extract [\u2588\u2591]+ 2\/2 URLs \| [\d.]+\/s \| ETA 0s \| completed/);
+    expect(plain).not.toMatch(/^pds: extract-urls-\S+ running,/m);
+    expect(plain).toMatch(/success\s*│\s*2/);
+    expect(plain).toMatch(/2\/2 URLs succeeded/);
   });
 
   it('exit 2 with the refused URLs when the service rejects the input; nothing is started', async () => {
