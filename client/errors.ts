@@ -42,7 +42,7 @@ function messageOf(body: unknown): string {
   if (typeof body === 'string') return body.slice(0, 300) || '(empty body)';
   const b = body as { error?: unknown; message?: unknown } | null;
   if (b && typeof b.error === 'string') return b.error;
-  if (b && b.error && typeof (b.error as { message?: unknown }).message === 'string')
+  if (b?.error && typeof (b.error as { message?: unknown }).message === 'string')
     return (b.error as { message: string }).message;
   return JSON.stringify(body)?.slice(0, 300) ?? '(empty body)';
 }
