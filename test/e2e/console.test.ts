@@ -142,6 +142,7 @@ const finished = (body: any) => body.status === 'completed' || body.status === '
 
 /** A browser tab that records every request it makes, page errors and CSP reports. */
 async function openTab(): Promise<{ context: BrowserContext; page: Page; requests: string[]; problems: string[] }> {
+  if (missingBrowser) throw missingBrowser;
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const requests: string[] = [];
   const problems: string[] = [];
@@ -212,8 +213,17 @@ const offOrigin = (requests: string[]) =>
     (url) => !url.startsWith(`${service.url}/`) && !url.startsWith('data:') && !/^https?:\/\/[^/]+\.test\//.test(url),
   );
 
+/** Set when no Chromium was found: every test then fails with its message (none is skipped). */
+let missingBrowser: Error | undefined;
+
 beforeAll(async () => {
-  const executablePath = chromiumExecutable();
+  let executablePath: string;
+  try {
+    executablePath = chromiumExecutable();
+  } catch (error) {
+    missingBrowser = error as Error;
+    return;
+  }
   mkdirSync(SHOTS, { recursive: true });
   sim = await startStoreSimulator({ productsPerStore: 20, storeSizes: { [CRAWLED]: 60 } });
   gate = await startGate(sim.port);
@@ -328,8 +338,8 @@ describe('console in headless Chromium', () => {
       .toMatch(/^(pending|running|processing)$/);
     await expect
       .poll(() => gatedRow.locator('.progress-text').textContent(), { timeout: UI_WAIT_MS })
-      .toMatch(/^2 \/ 3 URLs/);
-    // Two pages read, the held one not: still unfinished on screen.
+      .toMatch(/^[0-2] \/ 3 URLs/);
+    // The held page keeps it unfinished on screen (how many of the other two show depends on when their batch reports).
     expect(await gatedRow.getAttribute('data-status')).toMatch(/^(pending|running|processing)$/);
     await shot(page, '02-executions-live');
     gate.release(heldPath);
