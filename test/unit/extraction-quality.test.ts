@@ -270,6 +270,31 @@ describe('SKU classes: where the product reference is stated', () => {
     );
   });
 
+  it('a ProductGroup without sku is referenced by its productGroupID; a loose <meta itemprop=sku> by content', () => {
+    const group = {
+      '@context': 'https://schema.org',
+      '@type': 'ProductGroup',
+      name: 'Tee',
+      productGroupID: 'TEE-100',
+      variesBy: 'https://schema.org/size',
+      hasVariant: ['S', 'M'].map((size) => ({
+        '@type': 'Product',
+        name: `Tee ${size}`,
+        size,
+        sku: `TEE-100-${size}`,
+        offers: { '@type': 'Offer', price: '10.00', priceCurrency: 'EUR' },
+      })),
+    };
+    const { merged } = readProductPage(
+      page('<h1>Tee</h1><button>Add to cart</button>', ldScript(group)),
+      'https://t.example/p/tee',
+    );
+    expect(merged.sku).toBe('TEE-100');
+    expect(merged.variants.map((v) => v.sku)).toEqual(['TEE-100-S', 'TEE-100-M']);
+    const loose = `<div><h1>Lamp</h1><meta itemprop="sku" content="LMP-77"><span class="price">$40.00</span><button>Add to cart</button></div>`;
+    expect(readProductPage(page(loose), 'https://l.example/p/lamp').merged.sku).toBe('LMP-77');
+  });
+
   it('data-product-sku on the buy form (Magento) or a product-reference class (PrestaShop); a price is no SKU', () => {
     const form = `<div class="product-info-main"><h1>Joust Duffle Bag</h1><span class="price">$34.00</span>
 <form data-product-sku="24-MB01" action="/checkout/cart/add"><button>Add to Cart</button></form></div>

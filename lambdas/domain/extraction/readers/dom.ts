@@ -404,7 +404,8 @@ export function readDom(
         (hasData && skuDataHint(el))) &&
       !next.noise
     ) {
-      const t = fullText(el, 120);
+      // <meta itemprop="sku" content="..."> states it in content.
+      const t = el.name === 'meta' ? (el.attribs.content?.trim() ?? '') : fullText(el, 120);
       if (t) skuTexts.push(t);
     }
     // data-sku="..." / data-product-sku="..." on the product's form or container.

@@ -408,6 +408,8 @@ function groupCandidate(
     .filter((o) => o.values.length);
   candidate.variants = variants;
   candidate.platformId = firstString(group.productGroupID) ?? null;
+  // The group's own identifier is the product's reference when the group states no SKU.
+  if (!firstString(group.sku)) candidate.sku = productIdOf({ productID: group.productGroupID }) ?? candidate.sku;
   const priced = variants.filter((v) => v.price != null);
   if (candidate.price == null && priced.length) {
     const cheapest = priced.reduce((a, b) => (b.price! < a.price! ? b : a));
