@@ -111,6 +111,16 @@ export interface PdsClientOptions {
   maxRateLimitRetries?: number;
   /** Longest single Retry-After wait honoured (default 60 s; longer ones are capped). */
   maxRetryAfterMs?: number;
+  /**
+   * Retries of a request that is safe to repeat (GET, or a start carrying an Idempotency-Key) after
+   * a network failure or a 502/503/504 (default 2, after 0.5 s and 1 s).
+   */
+  maxNetworkRetries?: number;
+  /**
+   * Give every start operation without an Idempotency-Key header a fresh one (default true), so the
+   * retries above can never start the same work twice.
+   */
+  idempotentStarts?: boolean;
   /** Sleeps (tests record them); default a timer that an AbortSignal cancels. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** The fetch to use (default globalThis.fetch). */
@@ -138,6 +148,17 @@ export interface PdsClient {
 }
 
 const MAX_POLLS = 100_000;
+
+/** The start operations (POST), which accept an Idempotency-Key. */
+const START_PATHS = new Set([
+  '/v2/extract',
+  '/v2/crawl',
+  '/v2/agentic-search',
+  '/v1/products',
+  '/v1/extract',
+  '/v1/crawl',
+]);
+const IDEMPOTENCY_HEADER = 'idempotency-key';
 
 export const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
   new Promise((resolve, reject) => {
@@ -254,22 +275,42 @@ export function createPdsClient(options: PdsClientOptions): PdsClient {
   const baseFetch = options.fetch ?? globalThis.fetch;
   const defaultIntervals: PollIntervals = { ...SPEC_POLL_INTERVALS, ...options.intervals };
 
-  /** fetch with bounded 429 retries after Retry-After; network failures become PdsUnreachableError. */
+  const maxNetworkRetries = options.maxNetworkRetries ?? 2;
+
+  /**
+   * fetch with bounded 429 retries after Retry-After, and bounded retries of a repeatable request
+   * (GET, or a start with an Idempotency-Key) after a network failure or a 502/503/504; a network
+   * failure left over becomes PdsUnreachableError.
+   */
   const fetchWithRetry = async (request: Request): Promise<Response> => {
-    for (let attempt = 0; ; attempt++) {
-      const copy = attempt < maxRetries ? request.clone() : request;
+    const repeatable = request.method === 'GET' || request.method === 'HEAD' || request.headers.has(IDEMPOTENCY_HEADER);
+    let rateLimited = 0;
+    let failures = 0;
+    let conflicts = 0;
+    for (let attempt = 0; attempt <= maxRetries + maxNetworkRetries + 3; attempt++) {
       let response: Response;
       try {
-        response = await baseFetch(copy);
+        response = await baseFetch(request.clone());
       } catch (error) {
         if ((error as Error)?.name === 'AbortError') throw error;
-        throw new PdsUnreachableError(baseUrl, error);
+        if (!repeatable || failures >= maxNetworkRetries) throw new PdsUnreachableError(baseUrl, error);
+        await sleep(500 * 2 ** failures++, request.signal);
+        continue;
       }
-      if (response.status !== 429 || attempt >= maxRetries) return response;
-      const wait = Math.min(maxRetryAfterMs, retryAfterMs(response.headers, 1000 * 2 ** attempt));
+      let wait: number | undefined;
+      if (response.status === 429 && rateLimited < maxRetries) {
+        wait = Math.min(maxRetryAfterMs, retryAfterMs(response.headers, 1000 * 2 ** rateLimited++));
+      } else if (repeatable && [502, 503, 504].includes(response.status) && failures < maxNetworkRetries) {
+        wait = 500 * 2 ** failures++;
+      } else if (response.status === 409 && failures > 0 && request.headers.has(IDEMPOTENCY_HEADER) && conflicts < 3) {
+        // A retried start whose first attempt is still being answered: ask again a moment later.
+        wait = 1000 * ++conflicts;
+      }
+      if (wait === undefined) return response;
       await response.body?.cancel();
       await sleep(wait, request.signal);
     }
+    throw new PdsUnreachableError(baseUrl, new Error('too many retries'));
   };
 
   const api = createClient<paths>({
@@ -277,6 +318,15 @@ export function createPdsClient(options: PdsClientOptions): PdsClient {
     headers: { 'x-api-key': options.apiKey },
     fetch: fetchWithRetry,
   });
+  if (options.idempotentStarts ?? true) {
+    api.use({
+      onRequest({ request, schemaPath }) {
+        if (request.method === 'POST' && START_PATHS.has(schemaPath) && !request.headers.has(IDEMPOTENCY_HEADER))
+          request.headers.set(IDEMPOTENCY_HEADER, globalThis.crypto.randomUUID());
+        return request;
+      },
+    });
+  }
 
   async function waitFor<K extends Kind, F extends Family = 'v2'>(
     executionId: string,

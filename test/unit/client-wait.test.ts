@@ -22,15 +22,31 @@ type Handler = (req: IncomingMessage, body: string) => Reply;
 let server: Server;
 let baseUrl: string;
 let handler: Handler = () => ({ status: 500, body: { error: 'no handler' } });
-const seen: Array<{ method: string; url: string; key: string | undefined; body: string }> = [];
+const seen: Array<{
+  method: string;
+  url: string;
+  key: string | undefined;
+  body: string;
+  idempotencyKey: string | undefined;
+}> = [];
 
 beforeAll(async () => {
   server = createServer((req: IncomingMessage, res: ServerResponse) => {
     let body = '';
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
-      seen.push({ method: req.method!, url: req.url!, key: req.headers['x-api-key'] as string | undefined, body });
+      seen.push({
+        method: req.method!,
+        url: req.url!,
+        key: req.headers['x-api-key'] as string | undefined,
+        body,
+        idempotencyKey: req.headers['idempotency-key'] as string | undefined,
+      });
       const reply = handler(req, body);
+      if (reply.status === 0) {
+        req.socket.destroy();
+        return;
+      }
       res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
       res.end(JSON.stringify(reply.body));
     });
@@ -273,6 +289,71 @@ describe('requests', () => {
     expect(seen).toHaveLength(4);
   });
 
+  it('gives every start a fresh Idempotency-Key unless one is given; other calls get none', async () => {
+    handler = () => ({ status: 202, body: { execution_id: 'x', status: 'pending', meta: { credits_used: 0 } } });
+    const { client } = recordingClient();
+    await client.api.POST('/v2/crawl', { body: { vendor: 'a.test' } });
+    await client.api.POST('/v2/crawl', { body: { vendor: 'a.test' } });
+    await client.api.POST('/v2/extract', {
+      body: { urls: ['https://a.test/p'] },
+      headers: { 'Idempotency-Key': 'mine-1' },
+    });
+    handler = () => ({ status: 200, body: { success: true, data: [] } });
+    await client.api.POST('/v2/affiliate', { body: { urls: ['https://a.test/p'] } } as any);
+    const keys = seen.map((s) => s.idempotencyKey);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[1]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keys[0]).not.toBe(keys[1]);
+    expect(keys.slice(2)).toEqual(['mine-1', undefined]);
+    const { client: plain } = recordingClient({ idempotentStarts: false });
+    await plain.api.POST('/v2/crawl', { body: { vendor: 'a.test' } });
+    expect(seen.at(-1)!.idempotencyKey).toBeUndefined();
+  });
+
+  it('retries a start with its Idempotency-Key after a dropped connection and a 503, with the same key', async () => {
+    let calls = 0;
+    handler = () => {
+      calls++;
+      if (calls === 1) return { status: 0, body: null };
+      if (calls === 2) return { status: 503, body: { error: { code: 'INTERNAL_ERROR' } } };
+      return { status: 202, body: { execution_id: 'x7', status: 'pending', meta: { credits_used: 0 } } };
+    };
+    const { client, sleeps } = recordingClient();
+    const { data } = await client.api.POST('/v2/crawl', { body: { vendor: 'a.test' } });
+    expect(data?.execution_id).toBe('x7');
+    expect(sleeps).toEqual([500, 1000]);
+    expect(seen).toHaveLength(3);
+    expect(new Set(seen.map((s) => s.idempotencyKey)).size).toBe(1);
+    expect(seen.every((s) => s.body === '{"vendor":"a.test"}')).toBe(true);
+  });
+
+  it('asks again when a retried start finds its first attempt still in progress (409)', async () => {
+    let calls = 0;
+    handler = () => {
+      calls++;
+      if (calls === 1) return { status: 0, body: null };
+      if (calls === 2) return { status: 409, body: { error: { code: 'CONFLICT' } } };
+      return { status: 202, body: { execution_id: 'x8', status: 'pending', meta: { credits_used: 0 } } };
+    };
+    const { client, sleeps } = recordingClient();
+    const { data } = await client.api.POST('/v2/extract', { body: { urls: ['https://a.test/p'] } });
+    expect(data?.execution_id).toBe('x8');
+    expect(sleeps).toEqual([500, 1000]);
+  });
+
+  it('never repeats a request that is not safe to repeat: a 409 without a retry, a dropped POST without a key', async () => {
+    handler = () => ({ status: 409, body: { error: { code: 'CONFLICT' } } });
+    const { client, sleeps } = recordingClient();
+    const { response } = await client.api.POST('/v2/extract', { body: { urls: ['https://a.test/p'] } });
+    expect(response.status).toBe(409);
+    handler = () => ({ status: 0, body: null });
+    await expect(
+      client.api.POST('/v2/affiliate', { body: { urls: ['https://a.test/p'] } } as any),
+    ).rejects.toBeInstanceOf(PdsUnreachableError);
+    expect(seen).toHaveLength(2);
+    expect(sleeps).toEqual([]);
+  });
+
   it('reads Retry-After in seconds, and falls back without a usable one', () => {
     expect(retryAfterMs(new Headers({ 'retry-after': '3600' }), 1)).toBe(3_600_000);
     expect(retryAfterMs(new Headers({ 'retry-after': 'soon' }), 1234)).toBe(1234);
@@ -284,8 +365,17 @@ describe('requests', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const client = createPdsClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: 'k' });
+    const sleeps: number[] = [];
+    const client = createPdsClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      apiKey: 'k',
+      sleep: async (ms) => {
+        sleeps.push(ms);
+      },
+    });
     await expect(client.api.GET('/v2/vendors')).rejects.toBeInstanceOf(PdsUnreachableError);
+    // A GET is repeatable: two more tries, 0.5 s and 1 s apart, before giving up.
+    expect(sleeps).toEqual([500, 1000]);
   });
 
   it('pages through every per-URL result following has_next', async () => {
