@@ -345,3 +345,26 @@ describe('brand classes', () => {
     expect(readProductPage(page(body('')), 'https://shop.example/p/1').merged.brand).toBeNull();
   });
 });
+
+describe('currency of an ambiguous mark, from the page itself', () => {
+  const shown = (lang: string | null, price: string, head = '') =>
+    `<!DOCTYPE html><html${lang ? ` lang="${lang}"` : ''}><head><title>t</title>${head}</head><body><div class="product"><h1>Blue Lamp</h1><span class="price">${price}</span><button>Add to cart</button></div></body></html>`;
+  it.each([
+    ['en-CA', '$25.00', '', 'CAD'],
+    ['es-MX', '$250.00', '', 'MXN'],
+    ['zh-TW', '$250', '', 'TWD'],
+    ['zh-HK', '$250', '', 'HKD'],
+    ['es-CL', '$2.500', '', 'CLP'],
+    [null, '$25.00 CAD', '', 'CAD'],
+    [null, '$25.00', '<meta property="og:price:currency" content="CAD">', 'CAD'],
+    ['sv', '250 kr', '', 'SEK'],
+    ['da', '250 kr.', '', 'DKK'],
+    ['en-ZA', 'R 250.00', '', 'ZAR'],
+    ['en-PK', 'Rs 2,500', '', 'PKR'],
+  ])('lang %s, "%s" %s -> %s (caller default: us)', (lang, price, head, currency) => {
+    const { merged } = readProductPage(shown(lang, price, head), 'https://x.example/products/lamp', {
+      countryCode: 'us',
+    });
+    expect(merged.currency).toBe(currency);
+  });
+});

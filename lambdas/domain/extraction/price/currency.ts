@@ -139,7 +139,7 @@ TND|DT|د.ت|د.ت.
 TOP|T$
 TRY|TL|₺
 TTD|TT$|$
-TWD|NT$|NT
+TWD|NT$|NT|$
 TZS|TSh
 UAH|₴|грн|грн.|hrn
 UGX|USh
