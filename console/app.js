@@ -524,7 +524,7 @@ async function showExtraction(id, page) {
                 ),
                 h('td', {}, chip(r.outcome)),
                 h('td', {}, r.success ? '' : r.retry ? 'yes' : 'no'),
-                h('td', {}, r.message ?? ''),
+                h('td', { className: 'message' }, r.message ?? ''),
                 h('td', {}, productCell(r.product)),
               ),
             ),

@@ -44,6 +44,11 @@ const seeded = { crawl: '', extraction: '', gated: '', searchWord: '', searchTit
 const SHOPIFY_PRODUCTS = 10;
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
+/** What the page functions use of the browser (the project's TypeScript has no DOM library). */
+interface BrowserGlobals {
+  sessionStorage: { length: number; getItem(name: string): string | null };
+}
+
 /** Chromium from PDS_CHROMIUM or PATH; none is a failure that says how to install it (never a skip). */
 function chromiumExecutable(): string {
   const fromEnv = process.env.PDS_CHROMIUM;
@@ -298,7 +303,7 @@ describe('console in headless Chromium', () => {
     await page.locator('#api-key').fill('not-a-key-of-this-service-000');
     await page.locator('#key-submit').click();
     await expect.poll(() => page.locator('#key-error').textContent(), { timeout: UI_WAIT_MS }).toBe('Invalid API key');
-    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await page.evaluate(() => (globalThis as unknown as BrowserGlobals).sessionStorage.length)).toBe(0);
     expect(await page.locator('#executions').count()).toBe(0);
     expect(problems).toEqual([]);
     await context.close();
@@ -307,7 +312,9 @@ describe('console in headless Chromium', () => {
   it("lists the organization's executions with live progress, an extraction's per-URL outcomes and a crawl's four steps", async () => {
     const { context, page, requests, problems } = await openTab();
     await enterKey(page, KEY_A);
-    expect(await page.evaluate(() => sessionStorage.getItem('pds.console.apiKey'))).toBe(KEY_A);
+    expect(
+      await page.evaluate(() => (globalThis as unknown as BrowserGlobals).sessionStorage.getItem('pds.console.apiKey')),
+    ).toBe(KEY_A);
 
     // Finished executions, read once.
     const extractionRow = page.locator(`tr[data-execution-id="${seeded.extraction}"]`);
@@ -410,7 +417,9 @@ describe('console in headless Chromium', () => {
     await expect
       .poll(
         () =>
-          cards.locator('img').evaluateAll((imgs) => imgs.every((img) => (img as HTMLImageElement).naturalWidth > 0)),
+          cards
+            .locator('img')
+            .evaluateAll((imgs) => imgs.every((img) => (img as unknown as { naturalWidth: number }).naturalWidth > 0)),
         { timeout: UI_WAIT_MS },
       )
       .toBe(true);
