@@ -368,3 +368,26 @@ describe('currency of an ambiguous mark, from the page itself', () => {
     expect(merged.currency).toBe(currency);
   });
 });
+
+describe('the price as shown to pay inside one price element', () => {
+  const shown = (inner: string) =>
+    `<!DOCTYPE html><html lang="en-US"><head><title>t</title></head><body><div class="product"><h1>Blue Lamp</h1>${inner}<button>Add to cart</button></div></body></html>`;
+  it.each([
+    ['superscript cents', '<span class="price"><sup>$</sup>25<sup>99</sup></span>', 25.99],
+    ['a struck-through part in the same box', '<div class="price"><s>$50.00</s> $40.00</div>', 40],
+    [
+      'a Shopify "money" span beside a unit price',
+      '<span class="money">$40.00</span> <span class="unit-price">$8.00/oz</span>',
+      40,
+    ],
+    [
+      'a box whose only amount is struck through',
+      '<div class="price"><del>$50.00</del></div><div class="now">$40.00</div>',
+      40,
+    ],
+  ])('%s', (_, inner, price) => {
+    expect(readProductPage(shown(inner), 'https://x.example/products/lamp', { countryCode: 'us' }).merged.price).toBe(
+      price,
+    );
+  });
+});

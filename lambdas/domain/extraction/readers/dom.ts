@@ -43,7 +43,7 @@ const NOISE =
   /(^|[\s_-])(related|recommend\w*|similar|upsell|up-sell|cross-?sell\w*|carousel|also|recently|recent|you-may|youmay|bundle|footer|header|nav|navigation|menu|megamenu|breadcrumbs?|minicart|mini-cart|cart-drawer|drawer|sponsored|sidebar|reviews?|rating|banner|promo-bar|newsletter|cookie|modal|popup|accessories|complete-the-look|shop-the-look|strands|rr-|rrPlacement)([\s_-]|$)/i;
 const NOISE_LOOSE =
   /(related|recommend|similar|upsell|crosssell|cross-sell|carousel|alsobought|also-bought|alsoviewed|also-viewed|recentlyviewed|recently-viewed|youmayalsolike|you-may-also|sponsored|footer|megamenu|mini-?cart|cart-?drawer)/i;
-const PRICE_ATTR = /price|prix|preis|precio|prezzo|preco|cena|prijs|pris|amount|cost|betrag/i;
+const PRICE_ATTR = /price|prix|preis|precio|prezzo|preco|cena|prijs|pris|amount|cost|betrag|money/i;
 // Short words only count as whole words (camelCase split first): "a-size-base" is not a base price.
 const PRICE_NEGATIVE =
   /(installment|instalment|monthly|klarna|afterpay|financ|shipping|delivery|freight|saving|discount|percent|coupon|voucher|subtotal|minicart|(^|[^a-z])(per|unit|base|month|tax|vat|save|pct|off|label|range|filter|slider|points|reward|deposit|club|member|total|each|ppu|ppv|kg|liter)([^a-z]|$))/i;
@@ -145,6 +145,34 @@ function fullText(el: AnyNode, limit = 400): string {
   };
   walk(el);
   return out.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * A price element's text twice in one walk: all of it, and as shown to pay (struck-through
+ * s/del/strike parts left out, a superscript after digits read as cents: "$25<sup>99</sup>").
+ */
+function priceTexts(el: Element, limit = 120): { full: string; shown: string } {
+  let full = '';
+  let shown = '';
+  let budget = 3000;
+  const walk = (n: AnyNode, struck: boolean) => {
+    if (full.length > limit || --budget < 0) return;
+    if (n.type === 'text') {
+      const data = (n as unknown as { data: string }).data;
+      full += data;
+      if (!struck) shown += data;
+    } else if (n.type === 'tag') {
+      const e = n as Element;
+      const name = e.name;
+      if (name === 'script' || name === 'style' || name === 'noscript') return;
+      const inner = struck || name === 's' || name === 'del' || name === 'strike';
+      if (name === 'sup' && !inner && /\d$/.test(shown) && /^\s*\d{2}\s*$/.test(fullText(e, 8))) shown += '.';
+      for (const c of e.children) walk(c, inner);
+    }
+  };
+  walk(el, false);
+  const squash = (t: string) => t.replace(/\s+/g, ' ').trim();
+  return { full: squash(full), shown: squash(shown) };
 }
 
 function ancestors(el: Element): Element[] {
@@ -511,14 +539,22 @@ export function readDom(
   for (const { el, ctx, order: o, strength } of priceEls) {
     const raw =
       el.attribs.content ?? el.attribs['data-price'] ?? el.attribs['data-price-amount'] ?? el.attribs.value ?? null;
-    let text = fullText(el, 120);
+    const texts = priceTexts(el);
+    let text = texts.full;
+    // What the shopper reads as the price: struck-through parts left out, superscript cents
+    // ("$25<sup>99</sup>") as decimals.
+    let struckOnly = false;
+    if (texts.shown !== texts.full) {
+      if (/\d/.test(texts.shown)) text = texts.shown;
+      else struckOnly = true;
+    }
     if (raw && /\d/.test(raw) && (!/\d/.test(text) || text.length > 60)) text = raw;
     // Prices inside related blocks are never chosen and never confirm markup: skip them.
     if (ctx.noise || !text || text.length > 80 || !/\d/.test(text)) continue;
     const classId = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''} ${Object.keys(el.attribs)
       .filter((k) => k.startsWith('data-'))
       .join(' ')}`.replace(/([a-z])([A-Z])/g, '$1-$2');
-    let former = ctx.former || PRICE_FORMER.test(classId);
+    let former = ctx.former || struckOnly || PRICE_FORMER.test(classId);
     // Labels in the text around the price ("Was", "4 payments of", "with code", "/ 100 g").
     const label = !former && !ctx.picker ? labelAround(el, text) : null;
     if (label && FORMER_LABEL.test(label.before)) former = true;
