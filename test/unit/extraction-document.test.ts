@@ -38,11 +38,36 @@ describe('extraction document index', () => {
     expect(pages.length).toBeGreaterThan(100);
   });
 
-  it('lists every element in document order and answers each indexed selector as cheerio does', () => {
+  it('tokenizes edge cases as htmlparser2 does (entities, quotes, comments, scripts, unclosed input)', () => {
+    const cases = [
+      'a &amp; b &lt; c &#x41;&#66; &notanentity; & < > x',
+      '<p title="a &quot;b&quot; &amp; c" data-x=\'it&apos;s "q"\' data-y=plain&amp;z>t</p>',
+      '<div class="one two"  id = "x" hidden>text<br/>more</div>',
+      '<!-- comment with < and > and -- inside --><!----><!--->x',
+      '<script>if (a < b && c > d) { s = "</div>"; }</script><style>a>b{}</style>',
+      '<script type="application/ld+json">{"a":"<\\/script>"}</script>',
+      '<title>A &amp; B <b>not a tag</b></title><textarea>x &lt; y</textarea>',
+      '<![CDATA[ cdata ]]><?php echo 1 ?><!DOCTYPE html>',
+      '<p attr="unterminated',
+      'trailing text &amp',
+      "<a href='x'>&#128512; &eacute;&Eacute; \u00e9\u4e2d\u6587 </a>",
+      '',
+    ];
+    for (const html of cases) {
+      const doc = parsePage(html);
+      const reference = cheerio.load(html, PARSE_OPTIONS);
+      expect(doc.$.html(), html).toBe(reference.html());
+      expect(doc.$.root().text(), html).toBe(reference.root().text());
+    }
+  });
+
+  it('builds the tree cheerio builds, lists its elements in order and answers each indexed selector as cheerio does', () => {
     let compared = 0;
     for (const page of pages) {
       const doc = parsePage(page.html);
       const reference = cheerio.load(page.html, PARSE_OPTIONS);
+      // Serialised with entities re-encoded, so decoded text and attribute values compare too.
+      expect(doc.$.html() === reference.html(), `${page.name}: same tree`).toBe(true);
       const mine = positions(doc.$.root()[0]);
       const theirs = positions(reference.root()[0]);
       expect(

@@ -7,7 +7,7 @@
 import * as cheerio from 'cheerio';
 import type { CheerioAPI } from 'cheerio';
 import { DomHandler, type Element } from 'domhandler';
-import { Parser } from 'htmlparser2';
+import { Parser, Tokenizer } from 'htmlparser2';
 
 /** htmlparser2 in HTML mode: several times faster than parse5 and lighter on memory. */
 export const PARSE_OPTIONS = {
@@ -15,6 +15,67 @@ export const PARSE_OPTIONS = {
 } as const;
 // What cheerio.load hands htmlparser2 for PARSE_OPTIONS (its flattened options).
 const PARSER_OPTIONS = { xmlMode: false, decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true };
+
+/** The parts of htmlparser2's tokenizer the subclass below reads and overrides (private in its types). */
+interface TokenizerInternals {
+  buffer: string;
+  index: number;
+  offset: number;
+  decodeEntities: boolean;
+  stateText(c: number): void;
+  handleInAttributeValue(c: number, quote: number): void;
+  fastForwardTo(c: number): boolean;
+}
+const LT = 0x3c;
+const AMP = 0x26;
+const DOUBLE_QUOTE = 0x22;
+const TEXT_STOP = /[<&]/g;
+const DOUBLE_QUOTED_STOP = /["&]/g;
+const SINGLE_QUOTED_STOP = /['&]/g;
+const CHARS: string[] = [];
+
+/**
+ * htmlparser2's tokenizer with its per-character loop skipped where a character cannot change
+ * anything: in text only `<` and `&` do something (with entities decoded), in a quoted attribute
+ * value only its quote and `&`, and a wait for one character is an indexOf. The tokens, and so
+ * the tree, are the same (test/unit/extraction-document.test.ts compares both on every corpus page).
+ */
+class SkippingTokenizer extends (Tokenizer as unknown as new (
+  options: { xmlMode?: boolean; decodeEntities?: boolean },
+  cbs: unknown,
+) => TokenizerInternals) {
+  /** Moves to just before the next match of `stop` after the current character (or the end). */
+  private skipTo(stop: RegExp): void {
+    const from = this.index - this.offset + 1;
+    stop.lastIndex = from;
+    const at = stop.test(this.buffer) ? stop.lastIndex - 1 : this.buffer.length;
+    // The parse loop moves one character on after each state call.
+    this.index = at + this.offset - 1;
+  }
+
+  override stateText(c: number): void {
+    if (c !== LT && c !== AMP && this.decodeEntities) this.skipTo(TEXT_STOP);
+    else super.stateText(c);
+  }
+
+  override handleInAttributeValue(c: number, quote: number): void {
+    if (c !== quote && c !== AMP && this.decodeEntities)
+      this.skipTo(quote === DOUBLE_QUOTE ? DOUBLE_QUOTED_STOP : SINGLE_QUOTED_STOP);
+    else super.handleInAttributeValue(c, quote);
+  }
+
+  override fastForwardTo(c: number): boolean {
+    const at = this.buffer.indexOf((CHARS[c] ??= String.fromCharCode(c)), this.index - this.offset + 1);
+    if (at >= 0) {
+      this.index = at + this.offset;
+      return true;
+    }
+    this.index = this.buffer.length + this.offset - 1;
+    return false;
+  }
+}
+
+const TOKENIZING_OPTIONS = { ...PARSER_OPTIONS, Tokenizer: SkippingTokenizer as unknown as typeof Tokenizer };
 
 /** domhandler's tree builder, also keeping every element in the order it was opened. */
 class ListingHandler extends DomHandler {
@@ -74,7 +135,7 @@ export class PageDocument {
 
   constructor(html: string) {
     const handler = new ListingHandler(undefined, PARSER_OPTIONS);
-    new Parser(handler, PARSER_OPTIONS).end(html);
+    new Parser(handler, TOKENIZING_OPTIONS).end(html);
     this.elements = handler.elements;
     const base = cheerio.load(handler.root, PARSE_OPTIONS);
     // `$` answers the whole-document selectors above from the element list and hands every other
