@@ -86,22 +86,61 @@ const positiveInt = (what: string) => (value: string) => {
 
 function withCommonOptions(command: Command): Command {
   const env = environment();
+  return (
+    command
+      .addOption(
+        new Option('--base-url <url>', 'service base URL (env PDS_BASE_URL)').default(
+          env.baseUrl ?? 'http://127.0.0.1:3000',
+        ),
+      )
+      // No default shown: help output must never print a key taken from the environment.
+      .addOption(new Option('--api-key <key>', 'API key (env PDS_API_KEY)'))
+      .option('--json', 'print only machine-readable JSON on stdout')
+      .option('--no-wait', 'print the execution id and return without waiting')
+      .option('--timeout <seconds>', 'maximum wait', seconds('--timeout', 7 * 24 * 3600), 3600)
+      .option(
+        '--poll-interval <seconds>',
+        "fixed polling interval (default: the spec's, 5-10 s extractions, 10-30 s crawls)",
+        seconds('--poll-interval', 3600),
+      )
+      .option('--quiet', 'no progress output')
+  );
+}
+
+const WEBHOOK_EVENTS = ['started', 'progress', 'completed', 'failed'];
+
+/** Options of the commands that start an execution: Idempotency-Key and webhook. */
+function withStartOptions(command: Command): Command {
   return command
-    .addOption(
-      new Option('--base-url <url>', 'service base URL (env PDS_BASE_URL)').default(
-        env.baseUrl ?? 'http://127.0.0.1:3000',
-      ),
-    )
-    .addOption(new Option('--api-key <key>', 'API key (env PDS_API_KEY)').default(env.apiKey))
-    .option('--json', 'print only machine-readable JSON on stdout')
-    .option('--no-wait', 'print the execution id and return without waiting')
-    .option('--timeout <seconds>', 'maximum wait', seconds('--timeout', 7 * 24 * 3600), 3600)
     .option(
-      '--poll-interval <seconds>',
-      "fixed polling interval (default: the spec's, 5-10 s extractions, 10-30 s crawls)",
-      seconds('--poll-interval', 3600),
+      '--idempotency-key <key>',
+      'send this Idempotency-Key: running the same command again within 24 h returns the first execution (default: a fresh key per run, so the client may retry the start safely)',
     )
-    .option('--quiet', 'no progress output');
+    .option('--webhook <url>', 'signed webhook deliveries for this execution to this URL')
+    .option(
+      '--webhook-events <events>',
+      `comma-separated subset of ${WEBHOOK_EVENTS.join(',')} (default all)`,
+      (value: string) => {
+        const events = value.split(',').map((e) => e.trim());
+        const unknown = events.filter((e) => !WEBHOOK_EVENTS.includes(e));
+        if (!events.length || unknown.length)
+          throw new InvalidArgumentError(
+            `unknown webhook event(s) ${unknown.join(', ')}; use ${WEBHOOK_EVENTS.join(', ')}`,
+          );
+        return events;
+      },
+    );
+}
+
+/** The webhook body field and Idempotency-Key header a start sends. */
+function startExtras(flags: Record<string, any>) {
+  if (flags.webhookEvents && !flags.webhook) throw new UsageError('--webhook-events needs --webhook <url>');
+  return {
+    body: flags.webhook
+      ? { webhook: { url: flags.webhook, ...(flags.webhookEvents ? { events: flags.webhookEvents } : {}) } }
+      : {},
+    headers: flags.idempotencyKey ? { 'Idempotency-Key': String(flags.idempotencyKey) } : {},
+  };
 }
 
 function clientFor(options: CommonOptions): PdsClient {
@@ -111,8 +150,9 @@ function clientFor(options: CommonOptions): PdsClient {
   } catch {
     throw new UsageError(`--base-url must be an http(s) URL, got ${JSON.stringify(options.baseUrl)}`);
   }
-  if (!options.apiKey) throw new AuthMissing('an API key is needed: --api-key KEY or PDS_API_KEY');
-  return createPdsClient({ baseUrl: options.baseUrl, apiKey: options.apiKey });
+  const apiKey = options.apiKey ?? environment().apiKey;
+  if (!apiKey) throw new AuthMissing('an API key is needed: --api-key KEY or PDS_API_KEY');
+  return createPdsClient({ baseUrl: options.baseUrl, apiKey });
 }
 
 class AuthMissing extends Error {}
@@ -451,10 +491,14 @@ async function extractCommand(run: Run, inputs: string[], flags: Record<string, 
     enable_similar_products: Boolean(flags.similarProducts),
     ...(flags.country ? { country_code: flags.country } : {}),
   };
+  const extras = startExtras(flags);
   const body = flags.vendor
     ? { vendor: flags.vendor as string, ...(flags.maxProducts ? { max_products: flags.maxProducts } : {}), ...options }
     : { urls: readUrlInputs(inputs), ...options };
-  const start = await run.client.api.POST('/v2/extract', { body: body as any });
+  const start = await run.client.api.POST('/v2/extract', {
+    body: { ...body, ...extras.body } as any,
+    headers: extras.headers,
+  });
   if (start.response.status === 400 && (start.error as any)?.invalid_urls) {
     const invalid = (start.error as any).invalid_urls as Array<{ index: number; url: string; reason?: string }>;
     if (run.io.json) run.io.out(JSON.stringify({ error: start.error, exit_code: EXIT.usage }));
@@ -474,12 +518,17 @@ async function extractCommand(run: Run, inputs: string[], flags: Record<string, 
 }
 
 async function crawlCommand(run: Run, vendor: string, flags: Record<string, any>): Promise<number> {
+  const extras = startExtras(flags);
   const body = {
     vendor,
     ...(flags.maxListings ? { max_listings: flags.maxListings } : {}),
     ...(flags.country ? { country_code: flags.country } : {}),
+    ...extras.body,
   };
-  const accepted = unwrap(await run.client.api.POST('/v2/crawl', { body: body as any }), 'POST /v2/crawl');
+  const accepted = unwrap(
+    await run.client.api.POST('/v2/crawl', { body: body as any, headers: extras.headers }),
+    'POST /v2/crawl',
+  );
   if (!run.options.wait) return started(run, accepted, 'crawl');
   if (!run.io.json && !run.options.quiet) run.io.err(`pds: started ${accepted.execution_id}`);
   return finishCrawl(run, await follow(run, 'crawl', accepted.execution_id));
@@ -487,6 +536,9 @@ async function crawlCommand(run: Run, vendor: string, flags: Record<string, any>
 
 async function searchCommand(run: Run, query: string, flags: Record<string, any>): Promise<number> {
   if (!query.trim()) throw new UsageError('the query is empty');
+  const extras = startExtras(flags);
+  if (flags.mini && (flags.webhook || flags.idempotencyKey))
+    throw new UsageError('--mini answers at once: --webhook and --idempotency-key apply to the agentic search only');
   if (flags.mini) {
     const found = unwrap(
       await run.client.api.POST('/v2/agentic-search-mini', {
@@ -498,7 +550,13 @@ async function searchCommand(run: Run, query: string, flags: Record<string, any>
   }
   const accepted = unwrap(
     await run.client.api.POST('/v2/agentic-search', {
-      body: { query, page_size: Math.min(flags.limit ?? 8, 8), enable_enrichment: Boolean(flags.enrichment) },
+      body: {
+        query,
+        page_size: Math.min(flags.limit ?? 8, 8),
+        enable_enrichment: Boolean(flags.enrichment),
+        ...extras.body,
+      } as any,
+      headers: extras.headers,
     }),
     'POST /v2/agentic-search',
   );
@@ -535,40 +593,46 @@ function buildProgram(runAction: (options: CommonOptions, action: (run: Run) => 
     .addHelpText('after', EXIT_HELP);
 
   withCommonOptions(
-    program
-      .command('extract')
-      .description('extract product URLs (v2); each argument is a URL, a file (one URL a line or a JSON array) or -')
-      .argument('[inputs...]', 'URLs, files, or - for stdin')
-      .option('--vendor <vendor>', "vendor mode: extract the store's listings (crawling it first when needed)")
-      .option('--max-products <n>', 'vendor mode: at most this many products', positiveInt('--max-products'))
-      .option('--enrichment', 'enable enrichment (+1 credit per product)')
-      .option('--reviews', 'enable reviews')
-      .option('--image-tags', 'enable image tags')
-      .option('--similar-products', 'enable similar products')
-      .option('--country <code>', 'country code (default us)'),
+    withStartOptions(
+      program
+        .command('extract')
+        .description('extract product URLs (v2); each argument is a URL, a file (one URL a line or a JSON array) or -')
+        .argument('[inputs...]', 'URLs, files, or - for stdin')
+        .option('--vendor <vendor>', "vendor mode: extract the store's listings (crawling it first when needed)")
+        .option('--max-products <n>', 'vendor mode: at most this many products', positiveInt('--max-products'))
+        .option('--enrichment', 'enable enrichment (+1 credit per product)')
+        .option('--reviews', 'enable reviews')
+        .option('--image-tags', 'enable image tags')
+        .option('--similar-products', 'enable similar products')
+        .option('--country <code>', 'country code (default us)'),
+    ),
   ).action((inputs: string[], flags: CommonOptions & Record<string, any>) =>
     runAction(flags, (run) => extractCommand(run, inputs, flags)),
   );
 
   withCommonOptions(
-    program
-      .command('crawl')
-      .description("crawl a store's catalog (v2) and report its four steps")
-      .argument('<vendor>', 'hostname or any URL of the store')
-      .option('--max-listings <n>', 'stop after this many listings', positiveInt('--max-listings'))
-      .option('--country <code>', 'country code'),
+    withStartOptions(
+      program
+        .command('crawl')
+        .description("crawl a store's catalog (v2) and report its four steps")
+        .argument('<vendor>', 'hostname or any URL of the store')
+        .option('--max-listings <n>', 'stop after this many listings', positiveInt('--max-listings'))
+        .option('--country <code>', 'country code'),
+    ),
   ).action((vendor: string, flags: CommonOptions & Record<string, any>) =>
     runAction(flags, (run) => crawlCommand(run, vendor, flags)),
   );
 
   withCommonOptions(
-    program
-      .command('search')
-      .description('search products (v2 agentic search: candidates verified on their live pages)')
-      .argument('<query>', 'what to look for, e.g. "red running shoes under 100"')
-      .option('--mini', 'the instant catalog search (/v2/agentic-search-mini) instead')
-      .option('--limit <n>', 'results wanted (agentic at most 8, mini at most 10)', positiveInt('--limit'))
-      .option('--enrichment', 'enable enrichment'),
+    withStartOptions(
+      program
+        .command('search')
+        .description('search products (v2 agentic search: candidates verified on their live pages)')
+        .argument('<query>', 'what to look for, e.g. "red running shoes under 100"')
+        .option('--mini', 'the instant catalog search (/v2/agentic-search-mini) instead')
+        .option('--limit <n>', 'results wanted (agentic at most 8, mini at most 10)', positiveInt('--limit'))
+        .option('--enrichment', 'enable enrichment'),
+    ),
   ).action((query: string, flags: CommonOptions & Record<string, any>) =>
     runAction(flags, (run) => searchCommand(run, query, flags)),
   );

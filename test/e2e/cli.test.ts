@@ -99,6 +99,8 @@ beforeAll(async () => {
       PDS_FAULT_RATE: '0',
       PDS_DUPLICATE_RATE: '0',
       PDS_LOG_LEVEL: 'error',
+      // The webhook receiver of the --webhook test listens on loopback.
+      PDS_WEBHOOK_ALLOW_PRIVATE: 'true',
     },
     bootstrapKeys: `${KEY}:org-a`,
     queueRetrySeconds: 1,
@@ -197,6 +199,44 @@ describe('pds extract', () => {
     expect(plain).not.toMatch(/^pds: extract-urls-\S+ running,/m);
     expect(plain).toMatch(/success\s*│\s*2/);
     expect(plain).toMatch(/2\/2 URLs succeeded/);
+  });
+
+  it('--idempotency-key: the same command run twice answers the first execution', async () => {
+    const url = sim.store('jsonld-shop.test').productUrl(11);
+    const args = ['extract', url, '--no-wait', '--json', '--idempotency-key', `cli-test-${Date.now()}`];
+    const first = await pds(args);
+    const second = await pds(args);
+    expect(first.code, first.stderr).toBe(0);
+    expect(second.code, second.stderr).toBe(0);
+    expect(JSON.parse(second.stdout).execution_id).toBe(JSON.parse(first.stdout).execution_id);
+    const other = await pds(['extract', url, '--no-wait', '--json']);
+    expect(JSON.parse(other.stdout).execution_id).not.toBe(JSON.parse(first.stdout).execution_id);
+  });
+
+  it('--webhook: the execution is delivered to the receiver (completed event, signed)', async () => {
+    const received: Array<{ headers: Record<string, unknown>; body: any }> = [];
+    const receiver = createServer((req, res) => {
+      let text = '';
+      req.on('data', (chunk) => (text += chunk));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body: JSON.parse(text) });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      const url = sim.store('shopify-apparel.test').productUrl(12);
+      const ran = await pds(['extract', url, '--json', '--webhook', hook, '--webhook-events', 'completed', ...FAST]);
+      expect(ran.code, ran.stderr).toBe(0);
+      const id = JSON.parse(ran.stdout).execution_id;
+      for (let i = 0; i < 300 && !received.length; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(received.map((d) => [d.headers['x-pds-event'], d.body.data.execution_id])).toEqual([['completed', id]]);
+      expect(received[0]!.headers['x-pds-signature']).toMatch(/^v1=[0-9a-f]{64}$/);
+    } finally {
+      await new Promise<void>((resolve) => receiver.close(() => resolve()));
+    }
+    expect((await pds(['crawl', 'a.test', '--webhook-events', 'finished'])).code).toBe(2);
   });
 
   it('exit 2 with the refused URLs when the service rejects the input; nothing is started', async () => {
