@@ -133,9 +133,25 @@ async function servedPaths() {
 let generation = 0;
 const timers = new Set();
 
-/** Runs `fn` after `ms` unless the view changed meanwhile. */
+/** Live updates of one view stop after this long (the spec advises a client-side maximum wait); a reload resumes them. */
+const MAX_LIVE_MS = 60 * 60 * 1000;
+let viewStarted = Date.now();
+
+/** Runs `fn` after `ms` unless the view changed meanwhile or has been live for MAX_LIVE_MS. */
 function later(ms, fn) {
   const mine = generation;
+  if (Date.now() + ms - viewStarted > MAX_LIVE_MS) {
+    if (!document.getElementById('live-stopped')) {
+      main.prepend(
+        h(
+          'p',
+          { id: 'live-stopped', className: 'card muted' },
+          `Live updates stopped after ${MAX_LIVE_MS / 60_000} minutes on this page; reload to resume.`,
+        ),
+      );
+    }
+    return;
+  }
   const id = setTimeout(() => {
     timers.delete(id);
     if (mine === generation) fn();
@@ -145,6 +161,7 @@ function later(ms, fn) {
 
 function newView() {
   generation++;
+  viewStarted = Date.now();
   for (const id of timers) clearTimeout(id);
   timers.clear();
   main.replaceChildren();

@@ -429,6 +429,42 @@ describe('console in headless Chromium', () => {
     await context.close();
   });
 
+  it('waits out a 429 (Retry-After) and tries again instead of showing an error', async () => {
+    const { context, page, problems } = await openTab();
+    // Everything ever written into the list's error area, recorded in the page from the start.
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (globalThis as unknown as { errorsSeen: string[] }).errorsSeen = seen;
+      const doc = (globalThis as unknown as { document: any }).document;
+      new (globalThis as unknown as { MutationObserver: any }).MutationObserver(() => {
+        const text = doc.getElementById('executions-errors')?.textContent;
+        if (text) seen.push(text);
+      }).observe(doc, { subtree: true, childList: true, characterData: true });
+    });
+    let throttled = 0;
+    await page.route(
+      (url) => url.pathname === '/v2/crawl',
+      async (route) => {
+        if (throttled++ === 0) {
+          await route.fulfill({
+            status: 429,
+            headers: { 'retry-after': '1', 'content-type': 'application/json' },
+            body: JSON.stringify({ error: { code: 'RATE_LIMITED', message: 'Too many requests', request_id: 'x' } }),
+          });
+        } else {
+          await route.continue();
+        }
+      },
+    );
+    await enterKey(page, KEY_A);
+    const crawlRow = page.locator(`tr[data-execution-id="${seeded.crawl}"]`);
+    await expect.poll(() => crawlRow.getAttribute('data-status'), { timeout: UI_WAIT_MS }).toBe('completed');
+    expect(throttled).toBeGreaterThanOrEqual(2);
+    expect(await page.evaluate(() => (globalThis as unknown as { errorsSeen: string[] }).errorsSeen)).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it("another organization's key sees none of the first organization's executions", async () => {
     const { context, page, problems } = await openTab();
     await enterKey(page, KEY_B);
