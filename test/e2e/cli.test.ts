@@ -248,6 +248,32 @@ describe('pds extract', () => {
     expect(out.error.invalid_urls.map((u: any) => u.index)).toEqual([1]);
   });
 
+  it('Ctrl-C while waiting: exit 130, the execution goes on and `pds wait` can pick it up', async () => {
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, 'bin', 'pds.mjs'), 'extract', sim.store('slow.test').productUrl(2), ...FAST],
+      {
+        cwd: ROOT,
+        env: { ...process.env, PDS_BASE_URL: service.url, PDS_API_KEY: KEY },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+      if (/ running, /.test(stderr) && !child.killed) child.kill('SIGINT');
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_LIMIT_MS);
+    const code = await closed;
+    clearTimeout(timer);
+    expect(code, stderr).toBe(130);
+    expect(stderr).toContain('stopped waiting; the execution goes on');
+    const id = /pds: started (extract-urls-\S+)/.exec(stderr)![1]!;
+    const waited = await pds(['wait', id, '--json', ...FAST]);
+    expect(JSON.parse(waited.stdout)).toMatchObject({ execution_id: id, status: 'completed' });
+  });
+
   it('exit 5 at the maximum wait, naming the command that resumes', async () => {
     const ran = await pds(['extract', sim.store('slow.test').productUrl(1), '--timeout', '0.5', ...FAST]);
     expect(ran.code).toBe(5);
