@@ -270,6 +270,21 @@ describe('SKU classes: where the product reference is stated', () => {
     );
   });
 
+  it.each([
+    ['"Item #" in minified markup', '<div>Item # BL-100</div>'],
+    ['a dt/dd pair', '<dl><dt>SKU</dt><dd>BL-100</dd></dl>'],
+    ['a th/td row', '<table><tr><th>Art.-Nr.</th><td>BL-100</td></tr></table>'],
+    ['a label and a value span', '<div><label>SKU:</label><span>BL-100</span></div>'],
+    [
+      'an empty data-product-sku on the value (BigCommerce)',
+      '<dd class="productView-info-value" data-product-sku>BL-100</dd>',
+    ],
+  ])('labelled SKU: %s', (_, inner) => {
+    // No whitespace between tags, as minified pages are.
+    const body = `<div class="product"><h1>Blue Lamp</h1><span class="price">$40.00</span>${inner}<button>Add to cart</button></div>`;
+    expect(readProductPage(page(body), 'https://x.example/products/lamp').merged.sku).toBe('BL-100');
+  });
+
   it('a ProductGroup without sku is referenced by its productGroupID; a loose <meta itemprop=sku> by content', () => {
     const group = {
       '@context': 'https://schema.org',

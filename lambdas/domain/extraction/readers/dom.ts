@@ -130,7 +130,8 @@ function ownText(el: Element): string {
   return t;
 }
 
-function fullText(el: AnyNode, limit = 400): string {
+/** Text of a subtree; `sep` is put after every element (minified markup has no space between blocks). */
+function fullText(el: AnyNode, limit = 400, sep = ''): string {
   let out = '';
   // Bounded by nodes too: a tag left open by sloppy HTML can swallow the rest of the page.
   let budget = 3000;
@@ -141,6 +142,7 @@ function fullText(el: AnyNode, limit = 400): string {
       const e = n as Element;
       if (e.name === 'script' || e.name === 'style' || e.name === 'noscript') return;
       for (const c of e.children) walk(c);
+      out += sep;
     }
   };
   walk(el);
@@ -439,7 +441,9 @@ export function readDom(
     // data-sku="..." / data-product-sku="..." on the product's form or container.
     if (hasData && !next.noise && !next.related && dataSkus.length < 20) {
       const v = el.attribs['data-sku'] ?? el.attribs['data-product-sku'] ?? el.attribs['data-product_sku'];
-      if (v && SKU_VALUE.test(v.trim())) dataSkus.push({ el, value: v.trim(), order });
+      if (v?.trim() && SKU_VALUE.test(v.trim())) dataSkus.push({ el, value: v.trim(), order });
+      // An empty one marks the element whose text is the SKU (BigCommerce: <dd data-product-sku>).
+      else if (v !== undefined && !v.trim()) skuTexts.push(fullText(el, 120));
     }
     // Cheap test first: the label is the element's first (text) child.
     const firstChild = el.children[0];
@@ -634,7 +638,7 @@ export function readDom(
 
   // Availability wording inside the product area (or near the title when there is none).
   const scope = main ?? (button ? (button.parent as Element) : null);
-  const scopeText = scope ? fullText(scope, 6000) : '';
+  const scopeText = scope ? fullText(scope, 6000, ' ') : '';
   let availability: Availability | null = null;
   const availabilityEl = stockEls
     .map((e) => fullText(e, 200))
