@@ -211,3 +211,22 @@ describe("where the SKU and brand are stated outside a Product's sku/brand", () 
     }
   });
 });
+
+describe('prices and SKUs as themes write them, in minified pages', () => {
+  it('superscript cents, a struck price inside the price box, money spans; Item #, dt/dd and data-product-sku SKUs', async () => {
+    const store = sim.store('price-markup.test');
+    const kinds = new Set<number>();
+    for (const index of INDEXES.slice(0, 9)) {
+      const truth = store.product(index);
+      const url = store.productUrl(index);
+      const record = await product(store.host, index);
+      expect(record.price.current_value, url).toBe(truth.price);
+      expect(record.price.currency).toBe('USD');
+      const page = await fetcher.fetch({ url });
+      expect(page.body).not.toMatch(/>\s+</);
+      expect(readProductPage(page.body, url, { countryCode: 'us' }).merged.sku, url).toBe(truth.sku);
+      kinds.add(index % 3);
+    }
+    expect(kinds.size).toBe(3);
+  });
+});

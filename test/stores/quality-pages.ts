@@ -20,6 +20,11 @@
 //   1: microdata with `productID` only ("Ref : ...") and a Brand scope on a <meta content>;
 //   2: no markup: `data-product-sku` on the buy form (related cards carry theirs too), the brand
 //      in a byline "Brand: ...".
+// - price-markup.test: minified pages (no whitespace between tags), no structured data; the price
+//   and SKU as themes write them, by product.index % 3: 0: superscript cents ("$25<sup>99</sup>")
+//   and an "Item #" th/td row; 1: the struck-through regular price inside the price box itself
+//   and a dt/dd "SKU" pair; 2: a Shopify `money` span beside a unit price and an empty
+//   `data-product-sku` on the value (BigCommerce). Truth: product.price, product.sku.
 import type { SimProduct, StoreModel, StoreSpec } from './catalog';
 import { PRICE_STYLES } from './catalog';
 import { shopifyJsonProduct, wooProduct } from './pages';
@@ -44,6 +49,7 @@ export const QUALITY_STORE_SPECS: StoreSpec[] = [
   { host: 'local-prices.test', name: 'Local Prices', flavor: 'generic', markup: 'dom' },
   { host: 'price-crowd.test', name: 'Price Crowd', flavor: 'generic', markup: 'jsonld' },
   { host: 'sku-reference.test', name: 'Reference Goods', flavor: 'generic', markup: 'jsonld' },
+  { host: 'price-markup.test', name: 'Markup Mart', flavor: 'generic', markup: 'dom' },
 ];
 
 export const QUALITY_HOSTS: ReadonlySet<string> = new Set(QUALITY_STORE_SPECS.map((s) => s.host));
@@ -464,6 +470,24 @@ ${price}
   return page('en', `${product.title} | ${store.name}`, head, body);
 }
 
+function priceMarkupPage(store: StoreModel, product: SimProduct): string {
+  const k = product.index % 3;
+  const p = product.price;
+  const was = product.compareAt ?? Math.round(p * 125) / 100;
+  let summary: string;
+  if (k === 0) {
+    const [whole, cents] = p.toFixed(2).split('.');
+    summary = `<div class="pdp-price"><span class="price"><sup>$</sup>${whole}<sup>${cents}</sup></span></div><table class="specs"><tr><th>Item #</th><td>${esc(product.sku)}</td></tr><tr><th>Colour</th><td>${esc(product.variants[0].optionValues[0] ?? '-')}</td></tr></table>`;
+  } else if (k === 1) {
+    summary = `<div class="price"><s>${usd(was)}</s> ${usd(p)}</div><dl class="facts"><dt>SKU</dt><dd>${esc(product.sku)}</dd></dl>`;
+  } else {
+    summary = `<div><span class="money">${usd(p)}</span> <span class="unit-price">${usd(Math.round((p / 8) * 100) / 100)}/oz</span></div><dl><dt>SKU:</dt><dd class="productView-info-value" data-product-sku>${esc(product.sku)}</dd></dl>`;
+  }
+  const body = `<div class="top"><a href="/">${esc(store.name)}</a></div><div class="product"><img src="${esc(product.images[0].url)}" alt="" width="600" height="600"><div class="summary"><h1>${esc(product.title)}</h1>${summary}${buyForm(product)}</div><p>${esc(product.description)}</p></div>`;
+  // Minified: no whitespace between tags.
+  return page('en-US', `${product.title} | ${store.name}`, '', body).replace(/>\s+</g, '><');
+}
+
 /** The shop-specific replies of a quality host, or null where the common routes apply. */
 export function qualityRoute(
   store: StoreModel,
@@ -512,6 +536,8 @@ export function qualityRoute(
       return html(priceCrowdPage(store, product, related(index)));
     case 'sku-reference.test':
       return html(skuReferencePage(store, product, related(index)));
+    case 'price-markup.test':
+      return html(priceMarkupPage(store, product));
     default:
       return null;
   }
