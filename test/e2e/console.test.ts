@@ -18,6 +18,8 @@ import { startStoreSimulator, type StoreSimulator } from '../stores';
 
 const KEY_A = 'console-e2e-key-org-a-0000001';
 const KEY_B = 'console-e2e-key-org-b-0000001';
+/** Org A, crawl scope only. */
+const KEY_A_CRAWL = 'console-e2e-key-org-a-crawl-01';
 const SHOPIFY = 'shopify-apparel.test';
 /** Behind the gate: one of its product pages is held until the test lets it go. */
 const GATED = 'jsonld-shop.test';
@@ -239,7 +241,7 @@ beforeAll(async () => {
     port: 0,
     dataDir: mkdtempSync(join(tmpdir(), 'pds-console-e2e-')),
     env: { PDS_RESOLVE: resolveEnv, PDS_CRAWL_DELAY_MS: '0', PDS_FAULT_RATE: '0', PDS_DUPLICATE_RATE: '0' },
-    bootstrapKeys: `${KEY_A}:org-a,${KEY_B}:org-b`,
+    bootstrapKeys: `${KEY_A}:org-a,${KEY_B}:org-b,${KEY_A_CRAWL}:org-a:crawl`,
     queueRetrySeconds: 1,
     log: () => undefined,
   });
@@ -483,6 +485,21 @@ describe('console in headless Chromium', () => {
     await expect
       .poll(() => page.locator('#detail-error').textContent(), { timeout: UI_WAIT_MS })
       .toBe('Not found for this key.');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('shows a key only what its scopes allow: crawls, and a note instead of extractions', async () => {
+    const { context, page, problems } = await openTab();
+    await enterKey(page, KEY_A_CRAWL);
+    const crawlRow = page.locator(`tr[data-execution-id="${seeded.crawl}"]`);
+    await expect.poll(() => crawlRow.getAttribute('data-status'), { timeout: UI_WAIT_MS }).toBe('completed');
+    await expect
+      .poll(() => page.locator('#executions-errors').textContent(), { timeout: UI_WAIT_MS })
+      .toMatch(/^Extractions: this key may not list them/);
+    expect(await page.locator('tr[data-kind="extract"]').count()).toBe(0);
+    const html = await page.content();
+    for (const id of [seeded.extraction, seeded.gated]) expect(html).not.toContain(id);
     expect(problems).toEqual([]);
     await context.close();
   });
