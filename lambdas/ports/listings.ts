@@ -4,6 +4,15 @@
 // of every ANCHOR_EVERY-th item), so page N of a vendor is one GetItem and one Query of at most
 // ANCHOR_EVERY + page_size items, whatever N is.
 import type { CrawlPlan, FoundListing, Listing, PageOutcome } from '../domain/crawl/model';
+import type { Execution } from '../domain/executions/model';
+
+/** One collection page's product URLs as a crawl read it. */
+export interface MemberPage {
+  collection: string;
+  seq: string;
+  n: number;
+  urls: readonly string[];
+}
 
 /** Positions between two anchors: bounds what a page read may skip. */
 export const ANCHOR_EVERY = 100;
@@ -78,9 +87,16 @@ export interface ListingStore {
   /** One collection page's product URLs as `crawl` read it (one item per page: a re-read overwrites it). */
   putMemberPage(crawl: string, collection: string, seq: string, n: number, urls: readonly string[]): Promise<void>;
   putCollections(vendor: string, collections: readonly StoredCollection[]): Promise<void>;
+  /**
+   * What a batch of listing pages leaves besides its listings: its collection pages' URLs
+   * (as putMemberPage) and its page outcomes (as putOutcomes), together in batch writes of 25.
+   */
+  putPageResults(crawlId: string, members: readonly MemberPage[], outcomes: readonly PageOutcome[]): Promise<void>;
 
   // ---- a crawl's working state ----
   getPlan(crawlId: string): Promise<CrawlPlan | null>;
+  /** The plan and the crawl's execution item (null when missing) in one read (one BatchGet). */
+  getPlanAndExecution(crawlId: string): Promise<{ plan: CrawlPlan | null; execution: Execution | null }>;
   putPlan(plan: CrawlPlan): Promise<void>;
   putOutcomes(crawlId: string, outcomes: readonly PageOutcome[]): Promise<void>;
   getOutcomes(crawlId: string, pages: ReadonlyArray<{ seq: string; n: number }>): Promise<PageOutcome[]>;

@@ -10,6 +10,14 @@ export interface CallCounter {
   asideCounts(): Array<[string, number]>;
   /** Runs fn with its SDK calls counted apart (asideCounts), not in counts(). */
   aside<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Receives on queues other than these (and their DLQs) are counted apart (idleCounts): the local
+   * runtime's pollers of the other workflows' queues, which poll whatever runs (on AWS, Lambda's
+   * event source mappings). Unset: every receive counts.
+   */
+  onlyQueues(names: readonly string[] | null): void;
+  /** Receives counted apart by onlyQueues since the last reset. */
+  idleCounts(): number;
   reset(): void;
 }
 
@@ -21,12 +29,24 @@ export function countSdkCalls(): CallCounter {
   if (counter) return counter;
   const calls = new Map<string, number>();
   const asideCalls = new Map<string, number>();
+  let own: readonly string[] | null = null;
+  let idle = 0;
   const base = Object.getPrototypeOf(DynamoDBClient.prototype) as {
     send: (command: object, ...rest: unknown[]) => unknown;
   };
   const send = base.send;
   base.send = function (this: unknown, command: object, ...rest: unknown[]) {
     const name = command.constructor.name;
+    if (own && name === 'ReceiveMessageCommand') {
+      const queue = String((command as { input?: { QueueUrl?: string } }).input?.QueueUrl ?? '')
+        .split('/')
+        .pop()!
+        .replace(/-dlq$/, '');
+      if (!own.includes(queue)) {
+        idle++;
+        return send.call(this, command, ...rest);
+      }
+    }
     const into = apart.getStore() ? asideCalls : calls;
     into.set(name, (into.get(name) ?? 0) + 1);
     return send.call(this, command, ...rest);
@@ -35,9 +55,14 @@ export function countSdkCalls(): CallCounter {
     counts: () => [...calls].sort((a, b) => b[1] - a[1]),
     asideCounts: () => [...asideCalls].sort((a, b) => b[1] - a[1]),
     aside: (fn) => apart.run(true, fn),
+    onlyQueues: (names) => {
+      own = names;
+    },
+    idleCounts: () => idle,
     reset: () => {
       calls.clear();
       asideCalls.clear();
+      idle = 0;
     },
   };
   return counter;

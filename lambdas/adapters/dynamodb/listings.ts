@@ -37,11 +37,12 @@ import {
   type StoredCollection,
   type StoredListing,
 } from '../../ports/listings';
-import type { CrawlPlan, FoundListing, Listing } from '../../domain/crawl/model';
+import type { CrawlPlan, FoundListing, Listing, PageOutcome } from '../../domain/crawl/model';
 import { listingId, withOffset } from '../../domain/crawl/model';
 import { deadline, storeFailure } from './keys';
 import { listingFeedKeys, listingGoneItem } from './catalog-feed-keys';
 import { SCHEMA } from './schema';
+import { executionFromItem } from './executions';
 
 const MAX_ROUNDS = 8;
 const POSITION_DIGITS = 9;
@@ -64,6 +65,19 @@ const headKey = (vendor: string) => SCHEMA.catalogHead.key({ vendor });
 const planKey = (crawlId: string) => SCHEMA.crawlPlan.key({ id: crawlId });
 const outcomeKey = (crawlId: string, seq: string, n: number) =>
   SCHEMA.crawlPage.key({ id: crawlId, seq, n: String(n).padStart(6, '0') });
+
+const outcomeItem = (crawlId: string, o: PageOutcome) => ({
+  ...outcomeKey(crawlId, o.seq, o.n),
+  entity: 'crawlPage',
+  ...o,
+});
+const memberPageItem = (crawl: string, collection: string, seq: string, n: number, urls: readonly string[]) => ({
+  ...SCHEMA.crawlMemberPage.key({ id: crawl, collection, seq, n: String(n).padStart(6, '0') }),
+  entity: SCHEMA.crawlMemberPage.entity,
+  urls_gz: gzipSync(JSON.stringify(urls)),
+});
+const planOf = (item: Record<string, any> | undefined): CrawlPlan | null =>
+  item?.plan_gz ? (JSON.parse(gunzipSync(Buffer.from(item.plan_gz)).toString('utf8')) as CrawlPlan) : null;
 
 export const listingHash = (listing: FoundListing) =>
   createHash('sha1')
@@ -208,15 +222,17 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
 
     async putMemberPage(crawl, collection, seq, n, urls) {
       await documents.send(
-        new PutCommand({
-          TableName: tableName,
-          Item: {
-            ...SCHEMA.crawlMemberPage.key({ id: crawl, collection, seq, n: String(n).padStart(6, '0') }),
-            entity: SCHEMA.crawlMemberPage.entity,
-            urls_gz: gzipSync(JSON.stringify(urls)),
-          },
-        }),
+        new PutCommand({ TableName: tableName, Item: memberPageItem(crawl, collection, seq, n, urls) }),
       );
+    },
+
+    async putPageResults(crawlId, members, outcomes) {
+      await writeAll([
+        ...members.map(({ collection, seq, n, urls }) => ({
+          PutRequest: { Item: memberPageItem(crawlId, collection, seq, n, urls) },
+        })),
+        ...outcomes.map((o) => ({ PutRequest: { Item: outcomeItem(crawlId, o) } })),
+      ]);
     },
 
     async crawlMembers(crawl, collection) {
@@ -283,8 +299,18 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
       const out = await documents.send(
         new GetCommand({ TableName: tableName, Key: planKey(crawlId), ConsistentRead: true }),
       );
-      if (!out.Item?.plan_gz) return null;
-      return JSON.parse(gunzipSync(Buffer.from(out.Item.plan_gz)).toString('utf8')) as CrawlPlan;
+      return planOf(out.Item);
+    },
+
+    async getPlanAndExecution(crawlId) {
+      // The plan shares the execution's partition (EXEC#<id>): one BatchGet reads both.
+      const executionKey = SCHEMA.execution.key({ id: crawlId });
+      const items = await getAll([planKey(crawlId), executionKey]);
+      const executionItem = items.find((item) => item.sk === executionKey.sk);
+      return {
+        plan: planOf(items.find((item) => item.sk === planKey(crawlId).sk)),
+        execution: executionItem ? executionFromItem(executionItem) : null,
+      };
     },
 
     async putPlan(plan) {
@@ -302,11 +328,7 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
     },
 
     async putOutcomes(crawlId, outcomes) {
-      await writeAll(
-        outcomes.map((o) => ({
-          PutRequest: { Item: { ...outcomeKey(crawlId, o.seq, o.n), entity: 'crawlPage', ...o } },
-        })),
-      );
+      await writeAll(outcomes.map((o) => ({ PutRequest: { Item: outcomeItem(crawlId, o) } })));
     },
 
     async getOutcomes(crawlId, pages) {

@@ -4,7 +4,7 @@
 // Every step is safe to run twice: listings are upserts, a batch's counts are added once per
 // batch id (ExecutionStore.addProgress), and the planner's waves are numbered.
 import type { PageFetcher } from '../../ports/fetcher';
-import type { ListingStore } from '../../ports/listings';
+import type { ListingStore, MemberPage } from '../../ports/listings';
 import { TERMINAL, type Execution } from '../executions/model';
 import type { Executions } from '../executions/service';
 import type { Catalog } from '../listings/catalog';
@@ -291,6 +291,21 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
     return execution && !TERMINAL.has(execution.status) ? execution : null;
   }
 
+  // Whether a crawl is still running, read at most once a second per crawl and shared by every
+  // batch this process handles: a cancel stops the rest of each batch within about a second.
+  const wanted = new Map<string, { at: number; alive: Promise<boolean> }>();
+  const stillRunning = (crawlId: string): Promise<boolean> => {
+    const known = wanted.get(crawlId);
+    if (known && Date.now() - known.at < 1000) return known.alive;
+    if (!known && wanted.size >= 1000) wanted.clear();
+    const alive = running(crawlId).then(
+      (execution) => execution !== null,
+      () => true,
+    );
+    wanted.set(crawlId, { at: Date.now(), alive });
+    return alive;
+  };
+
   const stepDone = (crawlId: string, step: number) => executions.addProgress(crawlId, `step-${step}`, { steps: 1 });
 
   async function outcomesOf(plan: CrawlPlan): Promise<Map<string, PageOutcome>> {
@@ -400,53 +415,59 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
     /**
      * The worker's job for one message: read each page, upsert its listings (primary sources)
      * or record collection membership, keep each page's outcome for the planner, count once.
-     * Stops reading when the crawl is cancelled.
+     * Stops reading when the crawl is cancelled. The plan and the execution come in one read; a
+     * page's listings are written while the next page loads; the collection pages and outcomes
+     * of the whole batch go together in batch writes at its end, before it is counted.
      */
     async processBatch(
       message: CrawlBatchMessage,
     ): Promise<{ state: 'done' | 'skipped' | 'stopped'; counted: boolean }> {
       const { crawlId, batch } = message;
-      if (!(await running(crawlId))) return { state: 'skipped', counted: false };
-      const plan = await store.getPlan(crawlId);
+      const { plan, execution } = await store.getPlanAndExecution(crawlId);
+      if (!execution || TERMINAL.has(execution.status)) return { state: 'skipped', counted: false };
       if (!plan) return { state: 'skipped', counted: false };
+      if (!wanted.has(crawlId)) wanted.set(crawlId, { at: Date.now(), alive: Promise.resolve(true) });
       const context = { origin: plan.origin, currency: plan.currency, countryCode: plan.countryCode };
       const outcomes: PageOutcome[] = [];
+      const members: MemberPage[] = [];
       let listingsFound = 0;
       let failedPages = 0;
       let stopped = false;
-      let checkedAt = Date.now();
+      // Listing writes in flight (one page's at a time while the next page is read); the first failure is kept.
+      let writing: Promise<void> = Promise.resolve();
+      let writeFailure: unknown;
       for (const task of batch.pages) {
-        // Re-read the execution at most once a second: a cancel stops the rest of the batch.
-        if (Date.now() - checkedAt >= 1000) {
-          checkedAt = Date.now();
-          if (!(await running(crawlId))) {
-            stopped = true;
-            break;
-          }
+        if (!(await stillRunning(crawlId))) {
+          stopped = true;
+          break;
         }
         const read = await readListingPage(fetcher(), task, context);
         // A page that may load later fails the message: SQS delivers it again (then the DLQ records it).
-        if (read.failed && read.transient) throw new TransientPageFailure(read.failed);
-        const stamp = now().toISOString();
+        if (read.failed && read.transient) {
+          await writing;
+          throw new TransientPageFailure(read.failed);
+        }
         if (task.primary && read.listings.length) {
-          await store.upsert(
-            plan.vendor,
-            plan.displayName,
-            crawlId,
-            read.listings.map((listing, k) => ({ listing, order: task.order + k })),
-            stamp,
-            { fresh: plan.fresh === true },
+          const stamp = now().toISOString();
+          const items = read.listings.map((listing, k) => ({ listing, order: task.order + k }));
+          const previous = writing;
+          writing = previous.then(() =>
+            store.upsert(plan.vendor, plan.displayName, crawlId, items, stamp, { fresh: plan.fresh === true }).then(
+              () => undefined,
+              (error) => {
+                writeFailure ??= error;
+              },
+            ),
           );
           listingsFound += read.listings.length;
         }
         if (task.collection && read.listings.length)
-          await store.putMemberPage(
-            crawlId,
-            task.collection,
-            task.seq,
-            task.n,
-            read.listings.map((l) => l.url),
-          );
+          members.push({
+            collection: task.collection,
+            seq: task.seq,
+            n: task.n,
+            urls: read.listings.map((l) => l.url),
+          });
         if (read.failed) failedPages++;
         outcomes.push({
           seq: task.seq,
@@ -457,7 +478,9 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
           failed: read.failed !== null,
         });
       }
-      await store.putOutcomes(crawlId, outcomes);
+      await writing;
+      if (writeFailure) throw writeFailure;
+      await store.putPageResults(crawlId, members, outcomes);
       if (stopped) return { state: 'stopped', counted: false };
       const counted = await executions.addProgress(crawlId, batch.id, {
         listings_found: listingsFound,
