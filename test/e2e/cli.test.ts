@@ -4,7 +4,7 @@
 // --no-wait then `pds wait`, `pds keys` on the running server, and the exit codes of a partial
 // success, a bad key, bad arguments, a refused input, an unreachable service and the maximum wait.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -111,6 +111,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await service?.stop(1000);
   await sim?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
 });
 
 /** Cells of a cli-table3 row that starts with `first` (borders stripped). */

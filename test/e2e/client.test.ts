@@ -3,7 +3,7 @@
 // extraction, a crawl, a vendor extraction that waits on its crawl, and searches, all started and
 // followed through createPdsClient and waitFor; 429s are retried after Retry-After. Every response
 // the client reads is checked against the served OpenAPI document (an openapi-fetch middleware).
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Middleware } from 'openapi-fetch';
@@ -30,6 +30,7 @@ let service: LocalService;
 let sim: StoreSimulator;
 let doc: Record<string, any>;
 let client: PdsClient;
+let dataDir: string | undefined;
 const problems: string[] = [];
 let checked = 0;
 
@@ -65,7 +66,7 @@ beforeAll(async () => {
   });
   service = await startLocalService({
     port: 0,
-    dataDir: mkdtempSync(join(tmpdir(), 'pds-client-e2e-')),
+    dataDir: (dataDir = mkdtempSync(join(tmpdir(), 'pds-client-e2e-'))),
     env: {
       PDS_RESOLVE: sim.resolveEnv,
       PDS_CRAWL_DELAY_MS: '0',
@@ -85,6 +86,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await service?.stop(1000);
   await sim?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('typed client against the local service', () => {
