@@ -5,12 +5,15 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2, Context } from 'aws-lambda';
 import type { Route } from '../topology/routes';
 import { familyOf } from '../topology/routes';
 import { matchRoute } from '../http/match';
 import { errorBody, errorResult } from '../http/render';
 import { AppError } from '../domain/errors';
+import { registeredModule } from './modules';
 
 export type LocalHandler = (
   event: APIGatewayProxyEventV2,
@@ -38,10 +41,16 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 
 const TEXTUAL = /^(?:text\/|application\/(?:[\w.+-]+\+)?(?:json|xml|x-www-form-urlencoded|javascript))/i;
 
+/** lambdas/http/ of this checkout (keys of the `npm start` bundle's registered modules). */
+const HTTP_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../http');
+
 export async function defaultLoadHandler(route: Route | null): Promise<LocalHandler> {
-  const module = route
-    ? await import(/* @vite-ignore */ `../http/${route.handler}`)
-    : await import('../http/public/fallback');
+  const bundled = registeredModule(join(HTTP_DIR, route?.handler ?? 'public/fallback'));
+  const module = bundled
+    ? await bundled()
+    : route
+      ? await import(/* @vite-ignore */ `../http/${route.handler}`)
+      : await import('../http/public/fallback');
   if (typeof module.handler !== 'function')
     throw new Error(`lambdas/http/${route?.handler ?? 'public/fallback'}.ts exports no handler`);
   return module.handler as LocalHandler;

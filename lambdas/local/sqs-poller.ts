@@ -64,13 +64,16 @@ export async function startSqsPollers(options: SqsPollerOptions): Promise<SqsPol
       polled.push({ name: dlq, url: urlOf(options.queueUrls, dlq), arn: '', worker: spec.dlqWorker, ...common });
     }
   }
-  for (const queue of polled) {
-    const attributes = await options.sqs.send(
-      new GetQueueAttributesCommand({ QueueUrl: queue.url, AttributeNames: ['QueueArn'] }),
-    );
-    queue.arn =
-      attributes.Attributes?.QueueArn ?? `arn:aws:sqs:${options.region ?? 'us-east-1'}:000000000000:${queue.name}`;
-  }
+  // One round trip per queue, all at once (start-up waits on them).
+  await Promise.all(
+    polled.map(async (queue) => {
+      const attributes = await options.sqs.send(
+        new GetQueueAttributesCommand({ QueueUrl: queue.url, AttributeNames: ['QueueArn'] }),
+      );
+      queue.arn =
+        attributes.Attributes?.QueueArn ?? `arn:aws:sqs:${options.region ?? 'us-east-1'}:000000000000:${queue.name}`;
+    }),
+  );
 
   const abort = new AbortController();
   // Every poll loop's receive listens on this one signal: more than Node's default 10 at once is expected.

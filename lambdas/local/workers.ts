@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Context } from 'aws-lambda';
+import { registeredModule } from './modules';
 
 export type LambdaHandler = (event: unknown, context: Context) => unknown;
 
@@ -28,9 +29,14 @@ export function loadWorkerHandler(module: string, workersDir: string = WORKERS_D
 }
 
 async function importHandler(base: string): Promise<LambdaHandler> {
+  const bundled = registeredModule(base);
+  if (bundled) return handlerOf(await bundled(), base);
   const file = [base, ...EXTENSIONS.map((ext) => base + ext)].find((f) => existsSync(f) && !f.endsWith('/'));
   if (!file || !/\.(m?[jt]s)$/.test(file)) throw new Error(`Worker module not found: ${base}(.ts|.js)`);
-  const mod = (await import(pathToFileURL(file).href)) as { handler?: unknown };
+  return handlerOf(await import(pathToFileURL(file).href), file);
+}
+
+function handlerOf(mod: { handler?: unknown }, file: string): LambdaHandler {
   if (typeof mod.handler !== 'function') throw new Error(`Worker module ${file} does not export a handler function`);
   return mod.handler as LambdaHandler;
 }

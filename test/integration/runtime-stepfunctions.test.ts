@@ -181,3 +181,71 @@ describe('embedded Step Functions service', () => {
     expect(service.executions.tokens.size).toBe(0);
   });
 });
+
+describe('remembered validations (npm start keeps them between runs)', () => {
+  const remembered = new Set<string>();
+  const memo = { has: (key: string) => remembered.has(key), add: (key: string) => void remembered.add(key) };
+  const timeoutMachine = {
+    spec: { name: 'callback-timeout', aslFile: 'callback-timeout.asl.json', tasks: {}, queues: { Silent: 'silent' } },
+    aslDir: resolve(fixtures, 'statemachines'),
+  };
+
+  it('validates an unknown definition before serving, then defers the interpreter; a start before it loads runs', async () => {
+    const first = await startStepFunctionsService({ machines: [timeoutMachine], queueUrls: engines.queueUrls, sqs });
+    await first.stop();
+    expect(remembered.size).toBe(0);
+
+    const validating = await startStepFunctionsService({
+      machines: [timeoutMachine],
+      queueUrls: engines.queueUrls,
+      sqs,
+      validated: memo,
+    });
+    expect(validating.executions.loaded).toBe(true);
+    expect(remembered.size).toBe(1);
+    await validating.stop();
+
+    const deferred = await startStepFunctionsService({
+      machines: [timeoutMachine],
+      queueUrls: engines.queueUrls,
+      sqs,
+      validated: memo,
+    });
+    try {
+      expect(deferred.executions.loaded).toBe(false);
+      const client = createClients({ ...loadConfig({}), endpoints: { stepFunctions: deferred.endpoint } }).sfn;
+      const { executionArn } = await client.send(
+        new StartExecutionCommand({ stateMachineArn: deferred.stateMachineArns['callback-timeout'], input: '{}' }),
+      );
+      // The callback task's message reaches the queue once the interpreter has loaded: the execution
+      // ran, and ends as the definition says (nobody answers: States.Timeout after 1 s).
+      expect((await receiveToken()).taskToken).toBeTruthy();
+      expect(deferred.executions.loaded).toBe(true);
+      let described = await client.send(new DescribeExecutionCommand({ executionArn }));
+      for (let i = 0; i < 600 && described.status === 'RUNNING'; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        described = await client.send(new DescribeExecutionCommand({ executionArn }));
+      }
+      expect(described).toMatchObject({ status: 'FAILED', error: 'States.Timeout' });
+      client.destroy();
+    } finally {
+      await deferred.stop();
+    }
+  });
+
+  it('refuses to start on a definition that does not validate', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(resolve(tmpdir(), 'pds-asl-'));
+    writeFileSync(resolve(dir, 'broken.asl.json'), JSON.stringify({ StartAt: 'A', States: { A: { Type: 'Nope' } } }));
+    await expect(
+      startStepFunctionsService({
+        machines: [{ spec: { name: 'broken', aslFile: 'broken.asl.json', tasks: {}, queues: {} }, aslDir: dir }],
+        queueUrls: engines.queueUrls,
+        sqs,
+        validated: memo,
+      }),
+    ).rejects.toThrow();
+    expect(remembered.size).toBe(1);
+  });
+});

@@ -1,5 +1,6 @@
 // Turns an ASL file with CDK-style substitution placeholders into a definition the embedded
 // interpreter can run, and binds every Task state (by name) to what it does locally.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +42,8 @@ export interface PreparedMachine {
   arn: string;
   definition: AslDefinition;
   tasks: Map<string, TaskBinding>;
+  /** Hash of what the definition is made from (ASL text, topology entry, region): the key of a remembered validation. */
+  sourceKey: string;
 }
 
 export interface AslDefinition {
@@ -75,7 +78,11 @@ export function prepareMachine(
 ): PreparedMachine {
   const { spec } = registration;
   const file = join(registration.aslDir ?? STATEMACHINES_DIR, spec.aslFile);
-  const raw = JSON.parse(readFileSync(file, 'utf8')) as AslDefinition;
+  const text = readFileSync(file, 'utf8');
+  const raw = JSON.parse(text) as AslDefinition;
+  const sourceKey = createHash('sha256')
+    .update(JSON.stringify([text, spec.name, spec.tasks, spec.queues, spec.timeoutSeconds ?? null, region]))
+    .digest('hex');
 
   const values: Record<string, string> = {};
   const moduleOfArn = new Map<string, string>();
@@ -98,7 +105,7 @@ export function prepareMachine(
     if (state.Type !== 'Task') continue;
     tasks.set(stateName, bindTask(stateName, state, moduleOfArn, registration.workersDir, spec.name));
   }
-  return { name: spec.name, arn: stateMachineArn(spec.name, region), definition, tasks };
+  return { name: spec.name, arn: stateMachineArn(spec.name, region), definition, tasks, sourceKey };
 }
 
 function bindTask(

@@ -5,7 +5,7 @@
 import '../polyfills';
 import { randomUUID } from 'node:crypto';
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { ExecutionError, ExecutionTimeoutError, StateMachine } from 'aws-local-stepfunctions';
+import type { StateMachine } from 'aws-local-stepfunctions';
 import { createLambdaContext, jsonRoundTrip, loadWorkerHandler } from '../workers';
 import {
   allStates,
@@ -39,6 +39,12 @@ export interface ExecutionsOptions {
   queueUrls: Record<string, string>;
   sqs: SQSClient;
   region?: string;
+  /**
+   * Definitions already validated (by their PreparedMachine.sourceKey). A machine found here is
+   * built without running asl-validator again (most of the interpreter's set-up time); the others
+   * are validated when the interpreter loads and added. Without it every definition is validated.
+   */
+  validated?: ValidationMemo;
   /** Replaces every Retry interval (ms), so local runs and tests do not sleep for minutes. */
   retryIntervalMs?: number;
   log?: (line: string) => void;
@@ -51,9 +57,18 @@ export const PAYLOAD_LIMIT_BYTES = 262_144;
 /** Ended executions kept for Describe/List; older ones are forgotten first. */
 const ENDED_EXECUTIONS_KEPT = 10_000;
 
+/** Remembered validations of state machine definitions (the local runtime keeps them in a file). */
+export interface ValidationMemo {
+  has(key: string): boolean;
+  add(key: string): void;
+}
+
+type Interpreter = typeof import('aws-local-stepfunctions');
+
 interface Machine {
   prepared: PreparedMachine;
-  interpreter: StateMachine;
+  /** Built when the interpreter library is loaded (load()), validated unless remembered as valid. */
+  interpreter?: StateMachine;
   retryIntervalOverrides: Record<string, number>;
 }
 
@@ -68,24 +83,70 @@ export class Executions {
   private readonly executions = new Map<string, ExecutionRecord>();
   private readonly running = new Map<string, Running>();
   private readonly log: (line: string) => void;
+  private library?: Interpreter;
+  private loading?: Promise<Interpreter>;
 
   constructor(private readonly options: ExecutionsOptions) {
     this.log = options.log ?? (() => undefined);
     for (const registration of options.machines) this.register(registration);
   }
 
-  /** Adds (or replaces) a state machine; returns its ARN. */
+  /**
+   * Adds (or replaces) a state machine; returns its ARN. Placeholders and task bindings are
+   * checked here; the definition itself when the interpreter is built (at once if loaded).
+   */
   register(registration: MachineRegistration): string {
     const prepared = prepareMachine(registration, this.options.queueUrls, this.options.region);
-    // Validates the definition the way the library does (asl-validator, ARNs and paths checked).
-    const interpreter = new StateMachine(prepared.definition as never);
     const retryIntervalOverrides: Record<string, number> = {};
     if (this.options.retryIntervalMs !== undefined) {
       for (const [name, state] of allStates(prepared.definition))
         if (state.Retry) retryIntervalOverrides[name] = this.options.retryIntervalMs;
     }
-    this.machines.set(prepared.arn, { prepared, interpreter, retryIntervalOverrides });
+    const machine: Machine = { prepared, retryIntervalOverrides };
+    if (this.library) machine.interpreter = this.build(this.library, prepared);
+    this.machines.set(prepared.arn, machine);
     return prepared.arn;
+  }
+
+  /** Whether the interpreter library is loaded (the machines' interpreters are built). */
+  get loaded(): boolean {
+    return this.library !== undefined;
+  }
+
+  /** True when every registered definition is remembered as valid: load() cannot fail on one. */
+  get allValidated(): boolean {
+    return [...this.machines.values()].every((m) => this.options.validated?.has(m.prepared.sourceKey));
+  }
+
+  /**
+   * Loads the interpreter library (aws-local-stepfunctions, a quarter of a second to import) and
+   * builds every machine's interpreter, validating those not remembered as valid (throws on the
+   * first invalid one). Executions started before it ends run once it has.
+   */
+  load(): Promise<Interpreter> {
+    this.loading ??= import('aws-local-stepfunctions').then(
+      (library) => {
+        for (const machine of this.machines.values()) machine.interpreter ??= this.build(library, machine.prepared);
+        this.library = library;
+        return library;
+      },
+      (error: unknown) => {
+        this.loading = undefined;
+        throw error;
+      },
+    );
+    return this.loading;
+  }
+
+  private build(library: Interpreter, prepared: PreparedMachine): StateMachine {
+    const known = this.options.validated?.has(prepared.sourceKey) ?? false;
+    // Validates the definition the way the library does (asl-validator, ARNs and paths checked).
+    const interpreter = new library.StateMachine(
+      prepared.definition as never,
+      known ? { validationOptions: { noValidate: true } } : undefined,
+    );
+    if (!known) this.options.validated?.add(prepared.sourceKey);
+    return interpreter;
   }
 
   get stateMachineArns(): Record<string, string> {
@@ -122,7 +183,25 @@ export class Executions {
       startDate: new Date(),
     };
     this.executions.set(arn, record);
-    const execution = machine.interpreter.run(parsedInput as never, {
+    if (machine.interpreter) this.launch(machine, machine.interpreter, record, parsedInput);
+    else {
+      // The interpreter is still loading: the execution runs once it is (StartExecution answers at once on AWS too).
+      let aborted = false;
+      this.running.set(arn, { record, abort: () => (aborted = true) });
+      this.load().then(
+        () => {
+          if (!aborted && record.status === 'RUNNING') this.launch(machine, machine.interpreter!, record, parsedInput);
+        },
+        (error: unknown) => this.end(record, 'FAILED', { error: 'States.Runtime', cause: (error as Error).message }),
+      );
+    }
+    this.log(`execution started ${arn}`);
+    return record;
+  }
+
+  private launch(machine: Machine, interpreter: StateMachine, record: ExecutionRecord, parsedInput: unknown): void {
+    const { executionArn: arn, stateMachineArn, name: executionName } = record;
+    const execution = interpreter.run(parsedInput as never, {
       overrides: {
         taskResourceLocalHandlers: this.taskHandlers(machine.prepared, record) as never,
         retryIntervalOverrides: machine.retryIntervalOverrides,
@@ -145,10 +224,8 @@ export class Executions {
           });
         else this.end(record, 'SUCCEEDED', { output: text });
       },
-      (error: unknown) => this.end(record, ...classify(error)),
+      (error: unknown) => this.end(record, ...classify(this.library!, error)),
     );
-    this.log(`execution started ${arn}`);
-    return record;
   }
 
   stop(arn: string, error?: string, cause?: string): ExecutionRecord {
@@ -320,7 +397,10 @@ export class Executions {
   }
 }
 
-function classify(error: unknown): [ExecutionStatus, Partial<ExecutionRecord>] {
+function classify(
+  { ExecutionError, ExecutionTimeoutError }: Interpreter,
+  error: unknown,
+): [ExecutionStatus, Partial<ExecutionRecord>] {
   if (error instanceof ExecutionTimeoutError)
     return ['TIMED_OUT', { error: 'States.Timeout', cause: 'Execution timed out (TimeoutSeconds)' }];
   const cause = error instanceof ExecutionError ? (error.cause as Error) : (error as Error);

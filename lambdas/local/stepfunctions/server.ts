@@ -24,6 +24,12 @@ export interface StepFunctionsService {
   /** workflow name -> state machine ARN. */
   readonly stateMachineArns: Record<string, string>;
   executions: Executions;
+  /**
+   * Loads the interpreter library and builds the machines' interpreters. Done before the service
+   * is returned unless every definition is remembered as valid (options.validated); then it is
+   * left to the caller (after start-up), and an execution started before waits for it.
+   */
+  load(): Promise<void>;
   /** Serves one more state machine (tests register fixtures); returns its ARN. */
   register(registration: MachineRegistration): string;
   /** Aborts running executions (they do not survive a restart) and closes the server. */
@@ -37,6 +43,8 @@ type Body = Record<string, unknown>;
 
 export async function startStepFunctionsService(options: StepFunctionsServiceOptions): Promise<StepFunctionsService> {
   const executions = new Executions(options);
+  // An invalid definition fails the start, before anything listens.
+  if (!executions.allValidated) await executions.load();
   const operations: Record<string, (body: Body) => unknown> = {
     StartExecution(body) {
       const record = executions.start(str(body, 'stateMachineArn', true)!, str(body, 'name'), str(body, 'input'));
@@ -112,6 +120,9 @@ export async function startStepFunctionsService(options: StepFunctionsServiceOpt
       return executions.stateMachineArns;
     },
     executions,
+    load: async () => {
+      await executions.load();
+    },
     register: (registration) => executions.register(registration),
     async stop() {
       executions.stopAll('Service stopped');
