@@ -187,6 +187,21 @@ describe('typed client against the local service', () => {
     expect(steps.at(-1)).toBe('done');
   });
 
+  it('a start repeated with the same Idempotency-Key answers the first execution (a fresh key per call otherwise)', async () => {
+    const key = `client-e2e-${Date.now()}`;
+    const body = { query: extracted[1]!, page_size: 2 };
+    const first = await client.api.POST('/v2/agentic-search', { body, headers: { 'Idempotency-Key': key } });
+    const again = await client.api.POST('/v2/agentic-search', { body, headers: { 'Idempotency-Key': key } });
+    expect(first.response.status).toBe(202);
+    expect(again.response.status).toBe(202);
+    expect(again.data!.execution_id).toBe(first.data!.execution_id);
+    expect(again.response.headers.get('idempotent-replayed')).toBe('true');
+    const fresh = await client.api.POST('/v2/agentic-search', { body });
+    expect(fresh.data!.execution_id).not.toBe(first.data!.execution_id);
+    for (const id of [first.data!.execution_id, fresh.data!.execution_id])
+      expect((await client.waitFor(id, { kind: 'agentic', timeoutMs: TIMEOUT_MS })).status).toBe('completed');
+  });
+
   it("pages through the organization's executions", async () => {
     const ids: string[] = [];
     for await (const page of client.executions('extract', { pageSize: 1 }))
