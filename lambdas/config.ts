@@ -39,6 +39,12 @@ export interface Config {
   faults: { crashRate: number; duplicateRate: number };
   /** PDS_DATA_DIR: where local state persists (the search index snapshot); unset on AWS. */
   dataDir?: string;
+  /**
+   * PDS_USAGE_WRITE_BEHIND_MS (default 1000): usage counts of a long-lived process (`npm start`)
+   * are written up to this many ms after the response instead of before it, and on stop. 0, and
+   * always on Lambda (which may freeze once it has answered): written before the response.
+   */
+  usageWriteBehindMs: number | undefined;
   /** PDS_SEARCH_BUCKET: the S3 bucket holding the search index snapshot (AWS). */
   searchSnapshotBucket?: string;
   /**
@@ -94,9 +100,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     extractSlots: parseSlots(env[ENV.extractSlots]),
     faults: { crashRate: parseRate(env[ENV.faultRate]), duplicateRate: parseRate(env[ENV.duplicateRate]) },
     dataDir: env[ENV.dataDir] || undefined,
+    usageWriteBehindMs: env.AWS_LAMBDA_FUNCTION_NAME ? undefined : parseWriteBehind(env[ENV.usageWriteBehindMs]),
     searchSnapshotBucket: env[ENV.searchSnapshotBucket] || undefined,
     agenticVerifyMaxAgeMs: parseMaxAge(env[ENV.agenticVerifyMaxAgeMs], DAY_MS),
   };
+}
+
+function parseWriteBehind(raw: string | undefined): number | undefined {
+  if (raw === undefined || raw.trim() === '') return 1000;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms < 0 || ms > 60_000)
+    throw new Error(`PDS_USAGE_WRITE_BEHIND_MS must be whole milliseconds from 0 to 60000, got "${raw}"`);
+  return ms === 0 ? undefined : ms;
 }
 
 const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;

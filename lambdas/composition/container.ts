@@ -28,7 +28,7 @@ import type { PageFetcher } from '../ports/fetcher';
 import type { TaskCallbacks, WorkflowEngine } from '../ports/workflow';
 import type { MetricsRecorder } from '../ports/metrics';
 import { emfMetrics, tallyMetrics } from '../adapters/metrics';
-import { setLogLevel } from '../observability/logger';
+import { logger, setLogLevel } from '../observability/logger';
 import {
   BUILT_IN_MERCHANTS,
   createMerchantDirectory,
@@ -36,7 +36,7 @@ import {
   type MerchantDirectory,
 } from '../domain/affiliate/merchants';
 import { withKeyCache } from '../domain/accounts/cache';
-import { createUsageMeter, type UsageMeter } from '../domain/usage/meter';
+import { createUsageMeter, withMeterFlush, type UsageMeter } from '../domain/usage/meter';
 import { withVendorListCache } from '../domain/vendors/list-cache';
 import type { ExtractUrl } from '../domain/extraction/types';
 import { createExecutions, type Executions } from '../domain/executions/service';
@@ -158,7 +158,18 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
   const metrics = config.metrics === 'emf' ? emfMetrics() : tallyMetrics();
   setLogLevel(config.logLevel);
 
-  const usage = once(() => dynamoUsageStore(documents, table));
+  const usageStore = once(() => dynamoUsageStore(documents, table));
+  // Usage counts: group commit, and write-behind in a long-lived process (config.usageWriteBehindMs);
+  // usage read here first stores every count recorded here.
+  const meter = createUsageMeter((...args) => usageStore().add(...args), {
+    writeBehindMs: config.usageWriteBehindMs,
+    onLost: (error, calls) =>
+      logger.warn('usage counts lost after repeated write failures', {
+        calls,
+        error: error instanceof Error ? error.message : String(error),
+      }),
+  });
+  const usage = once(() => withMeterFlush(usageStore(), meter));
   const vendors = once(() => withVendorListCache(dynamoVendorStore(documents, table)));
   const workflows = once(() => createStepFunctionsWorkflowEngine(clients.sfn, config.stateMachineArns));
   const executions = once(() =>
@@ -208,7 +219,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     get usage() {
       return usage();
     },
-    meter: createUsageMeter((...args) => usage().add(...args)),
+    meter,
     rateLimits: dynamoRateLimitStore(documents, table),
     get vendors() {
       return vendors();

@@ -120,6 +120,9 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     const container = createContainer(config);
     installContainer(container);
     cleanups.push(() => installContainer(undefined));
+    // Usage counts written behind responses are stored before the engines stop (runs after the
+    // HTTP server closed and the pollers stopped: cleanups run in reverse).
+    cleanups.push(() => container.meter.flush());
 
     for (const queue of QUEUES) {
       for (const worker of [queue.worker, queue.dlqWorker].filter(Boolean) as string[]) {

@@ -1,8 +1,9 @@
 // `npm run bench -- platform`: the platform pipeline's cost. Starts `npm start`'s entry
 // (bin/local.ts) with a temporary data directory, measures time to ready and RSS, then drives
 // authenticated GET /v2/vendors (auth + rate limit + metering + a GSI query) beside
-// unauthenticated GET /health over loopback, same count and concurrency, and prints both, with
-// the machine's load average (the client runs on the same cores as the server).
+// unauthenticated GET /health over loopback, same count and concurrency, and prints p50, p99 and
+// their ratios, with the machine's load average (the client runs on the same cores as the
+// server). Twice in one run: first the baseline (PDS_USAGE_WRITE_BEHIND_MS=0), then as shipped.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -14,6 +15,10 @@ import { recordProductSeen } from '../../lambdas/domain/vendors/service';
 import { freePort, stopProcessGroup } from './_service-process';
 
 const REQUESTS = 2000;
+/** Each path's requests come in this many slices, alternating with the other path's. */
+const ROUNDS = 4;
+/** Requests of each path, one at a time, before measuring. */
+const WARM_UP = 300;
 const CONCURRENCY = 16;
 const VENDORS = 50;
 const READY_TIMEOUT_MS = 120_000;
@@ -54,26 +59,34 @@ interface Figures {
   statuses: Record<number, number>;
 }
 
-async function load(url: string, headers: Record<string, string>): Promise<Figures> {
-  const latencies: number[] = [];
-  const statuses: Record<number, number> = {};
+/** Latencies of `count` GETs of `url` at CONCURRENCY, added to `into`. */
+async function load(url: string, headers: Record<string, string>, count: number, into: Sample): Promise<void> {
   let next = 0;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      while (next < REQUESTS) {
+      while (next < count) {
         next++;
         const t0 = performance.now();
         const status = await get(url, headers);
-        latencies.push(performance.now() - t0);
-        statuses[status] = (statuses[status] ?? 0) + 1;
+        into.latencies.push(performance.now() - t0);
+        into.statuses[status] = (into.statuses[status] ?? 0) + 1;
       }
     }),
   );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
+  into.seconds += (performance.now() - started) / 1000;
+}
+
+interface Sample {
+  latencies: number[];
+  statuses: Record<number, number>;
+  seconds: number;
+}
+
+function figures(sample: Sample): Figures {
+  const latencies = [...sample.latencies].sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
-  return { rps: REQUESTS / seconds, p50: pct(50), p99: pct(99), statuses };
+  return { rps: latencies.length / sample.seconds, p50: pct(50), p99: pct(99), statuses: sample.statuses };
 }
 
 const rssOf = (pid: number): number | null => {
@@ -85,7 +98,20 @@ const rssOf = (pid: number): number | null => {
   }
 };
 
-export default async function main(): Promise<void> {
+interface Run {
+  health: Figures;
+  vendors: Figures;
+  readyMs: number;
+  rssReady: number | null;
+  rssAfter: number | null;
+}
+
+/**
+ * One service process: `npm start`'s entry with `env` added, VENDORS vendors stored, both paths
+ * warmed, then ROUNDS alternating slices of health and vendors requests (alternating, so a change
+ * in the machine's load touches both paths alike).
+ */
+async function measure(env: Record<string, string>): Promise<Run> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pds-bench-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -98,6 +124,7 @@ export default async function main(): Promise<void> {
       PDS_BOOTSTRAP_KEYS: `${KEY}:bench-org`,
       PDS_RATE_LIMIT: '1000000:100000000',
       NODE_NO_WARNINGS: '1',
+      ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
     detached: true,
@@ -124,19 +151,37 @@ export default async function main(): Promise<void> {
     deps.clients.dynamodb.destroy();
     const rssReady = rssOf(runtime.pid);
 
-    // Warm both paths (module load, connections) before measuring.
-    for (let i = 0; i < 50; i++) {
+    // Warm both paths alike (module load, connections, the JIT) before measuring.
+    for (let i = 0; i < WARM_UP; i++) {
       await get(`${url}/health`);
       await get(`${url}/v2/vendors`, { 'x-api-key': KEY });
     }
-    const health = await load(`${url}/health`, {});
-    const vendors = await load(`${url}/v2/vendors?page_size=20`, { 'x-api-key': KEY });
-    const rssAfter = rssOf(runtime.pid);
+    const health: Sample = { latencies: [], statuses: {}, seconds: 0 };
+    const vendors: Sample = { latencies: [], statuses: {}, seconds: 0 };
+    for (let round = 0; round < ROUNDS; round++) {
+      await load(`${url}/health`, {}, REQUESTS / ROUNDS, health);
+      await load(`${url}/v2/vendors?page_size=20`, { 'x-api-key': KEY }, REQUESTS / ROUNDS, vendors);
+    }
+    return { health: figures(health), vendors: figures(vendors), readyMs, rssReady, rssAfter: rssOf(runtime.pid) };
+  } finally {
+    await stopProcessGroup(child);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export default async function main(): Promise<void> {
+  try {
+    // Baseline first: the request path with its write-behind turned off (usage written before
+    // each response), then as shipped; same machine, same run.
+    const baseline = await measure({ PDS_USAGE_WRITE_BEHIND_MS: '0' });
+    const current = await measure({});
 
     const row = (name: string, f: Figures) =>
-      `${name.padEnd(36)} ${f.rps.toFixed(0).padStart(7)} req/s   p50 ${f.p50.toFixed(2).padStart(6)} ms   p99 ${f.p99.toFixed(2).padStart(7)} ms   statuses ${JSON.stringify(f.statuses)}`;
+      `${name.padEnd(44)} ${f.rps.toFixed(0).padStart(7)} req/s   p50 ${f.p50.toFixed(2).padStart(6)} ms   p99 ${f.p99.toFixed(2).padStart(7)} ms   statuses ${JSON.stringify(f.statuses)}`;
+    const ratios = (run: Run) =>
+      `p50 ratio ${(run.vendors.p50 / run.health.p50).toFixed(2)}x   p99 ratio ${(run.vendors.p99 / run.health.p99).toFixed(2)}x   throughput ratio ${(run.vendors.rps / run.health.rps).toFixed(2)}`;
     console.log(
-      `platform bench: ${REQUESTS} requests per path, concurrency ${CONCURRENCY}, loopback, ${VENDORS} vendors`,
+      `platform bench: ${REQUESTS} requests per path in ${ROUNDS} alternating slices, concurrency ${CONCURRENCY}, loopback, ${VENDORS} vendors`,
     );
     // The bench shares the machine with the server: figures move with the load around them.
     console.log(
@@ -144,18 +189,19 @@ export default async function main(): Promise<void> {
         .map((l) => l.toFixed(2))
         .join(' / ')}`,
     );
-    console.log(row('GET /health (no auth)', health));
-    console.log(row('GET /v2/vendors (auth+rate+meter+query)', vendors));
+    console.log('baseline (PDS_USAGE_WRITE_BEHIND_MS=0: usage written before each response):');
+    console.log(row('  GET /health (no auth)', baseline.health));
+    console.log(row('  GET /v2/vendors (auth+rate+meter+query)', baseline.vendors));
+    console.log(`  vendors vs health: ${ratios(baseline)}`);
+    console.log('as shipped:');
+    console.log(row('  GET /health (no auth)', current.health));
+    console.log(row('  GET /v2/vendors (auth+rate+meter+query)', current.vendors));
+    console.log(`  vendors vs health: ${ratios(current)}   (goal: p99 ratio <= 1.5x)`);
+    console.log(`npm start (npx tsx bin/local.ts) to ready: ${current.readyMs.toFixed(0)} ms`);
     console.log(
-      `throughput ratio vendors/health: ${(vendors.rps / health.rps).toFixed(2)}   p50 ratio: ${(vendors.p50 / health.p50).toFixed(1)}x`,
-    );
-    console.log(`npm start (npx tsx bin/local.ts) to ready: ${readyMs.toFixed(0)} ms`);
-    console.log(
-      `server RSS (whole process, dynalite thread included): ${rssReady?.toFixed(0) ?? '?'} MB at ready, ${rssAfter?.toFixed(0) ?? '?'} MB after the load`,
+      `server RSS (whole process, dynalite thread included): ${current.rssReady?.toFixed(0) ?? '?'} MB at ready, ${current.rssAfter?.toFixed(0) ?? '?'} MB after the load`,
     );
   } finally {
     agent.destroy();
-    await stopProcessGroup(child);
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -4,6 +4,8 @@
 // Trade-off: a product stored by another process (an extraction worker Lambda) shows in the
 // list up to `ttlMs` later; the GSI the list is read from is eventually consistent anyway.
 // Writes through this store clear the cached list at once. Failures are never cached.
+// Every caller within one period gets the same frozen array, so what is derived from it (the
+// vendor summaries, domain/vendors/service.ts) is computed once per period too.
 import type { VendorStore } from '../../ports/vendors';
 import type { VendorRecord } from './model';
 
@@ -56,12 +58,15 @@ export function withVendorListCache(store: VendorStore, options: VendorListCache
     get: (vendor) => store.get(vendor),
 
     async listAll() {
-      if (cached && cached.until > clock()) return cached.records.slice();
+      if (cached && cached.until > clock()) return cached.records;
       if (!reading) {
         const startedAt = generation;
-        const read = store.listAll().finally(() => {
-          if (reading === read) reading = undefined;
-        });
+        const read = store
+          .listAll()
+          .then((records) => Object.freeze(records) as VendorRecord[])
+          .finally(() => {
+            if (reading === read) reading = undefined;
+          });
         read.then(
           (records) => {
             if (startedAt === generation) cached = { records, until: clock() + ttlMs };
@@ -70,7 +75,7 @@ export function withVendorListCache(store: VendorStore, options: VendorListCache
         );
         reading = read;
       }
-      return (await reading).slice();
+      return await reading;
     },
   };
 }

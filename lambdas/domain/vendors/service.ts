@@ -31,6 +31,20 @@ export const toSummary = (record: VendorRecord, merchants: MerchantDirectory): V
   in_affiliate_network: merchants.isMerchant(record.vendor),
 });
 
+// Summaries of one vendor list, kept as long as the list itself is (the list cache hands out the
+// same frozen array until it reads again, at most VENDOR_LIST_TTL_MS later): no per-request mapping.
+const summariesOf = new WeakMap<
+  readonly VendorRecord[],
+  { merchants: MerchantDirectory; summaries: VendorSummary[] }
+>();
+
 export async function listVendorSummaries(store: VendorStore, merchants: MerchantDirectory): Promise<VendorSummary[]> {
-  return (await store.listAll()).map((record) => toSummary(record, merchants));
+  const records = await store.listAll();
+  const known = summariesOf.get(records);
+  if (known && known.merchants === merchants) return known.summaries;
+  const summaries = records.map((record) => toSummary(record, merchants));
+  // Only a shared (frozen) list is worth remembering; summaries are frozen as they are shared too.
+  if (Object.isFrozen(records))
+    summariesOf.set(records, { merchants, summaries: Object.freeze(summaries) as VendorSummary[] });
+  return summaries;
 }

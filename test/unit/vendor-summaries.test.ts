@@ -1,0 +1,107 @@
+// The vendor summaries of the vendors routes are computed once per cached vendor list (its
+// staleness bound, VENDOR_LIST_TTL_MS), not per request: same list, same summaries; a new list
+// (time passed, or a write through the store) gives new summaries with the new data. The store is
+// an in-memory VendorStore (the port), the clock is injected: nothing here waits on time.
+import { describe, expect, it } from 'vitest';
+import type { VendorStore } from '../../lambdas/ports/vendors';
+import type { VendorRecord } from '../../lambdas/domain/vendors/model';
+import type { MerchantDirectory } from '../../lambdas/domain/affiliate/merchants';
+import { VENDOR_LIST_TTL_MS, withVendorListCache } from '../../lambdas/domain/vendors/list-cache';
+import { listVendorSummaries } from '../../lambdas/domain/vendors/service';
+
+function memoryStore(records: VendorRecord[]) {
+  let reads = 0;
+  const store: VendorStore = {
+    async recordProductSeen(event) {
+      records.push({
+        vendor: event.vendor,
+        displayName: event.vendor,
+        productCount: 1,
+        latestProductUpdate: event.updatedAt,
+      });
+    },
+    recordProductsSeen: async () => undefined,
+    recordListings: async () => undefined,
+    async listAll() {
+      reads++;
+      return records.map((r) => ({ ...r }));
+    },
+    get: async () => null,
+  };
+  return { store, reads: () => reads };
+}
+
+function countingMerchants(): MerchantDirectory & { checks: () => number } {
+  let checks = 0;
+  return {
+    merchantFor: () => null,
+    isMerchant(host) {
+      checks++;
+      return host.startsWith('merchant');
+    },
+    checks: () => checks,
+  };
+}
+
+const record = (vendor: string, productCount: number): VendorRecord => ({
+  vendor,
+  displayName: vendor,
+  productCount,
+  latestProductUpdate: '2026-01-01T00:00:00.000Z',
+});
+
+describe('vendor summaries', () => {
+  it('are computed once per cached list and shared until the list is read again', async () => {
+    let now = 1_000_000;
+    const memory = memoryStore([record('merchant-a.example', 3), record('shop-b.example', 5)]);
+    const vendors = withVendorListCache(memory.store, { clock: () => now });
+    const merchants = countingMerchants();
+
+    const first = await listVendorSummaries(vendors, merchants);
+    expect(first).toEqual([
+      {
+        vendor: 'merchant-a.example',
+        latest_product_update_by_service: '2026-01-01T00:00:00.000Z',
+        product_count: 3,
+        in_affiliate_network: true,
+      },
+      {
+        vendor: 'shop-b.example',
+        latest_product_update_by_service: '2026-01-01T00:00:00.000Z',
+        product_count: 5,
+        in_affiliate_network: false,
+      },
+    ]);
+    for (let i = 0; i < 20; i++) expect(await listVendorSummaries(vendors, merchants)).toBe(first);
+    expect(merchants.checks()).toBe(2);
+    expect(memory.reads()).toBe(1);
+    // Shared values are frozen: a caller cannot change what the next request gets.
+    expect(Object.isFrozen(first)).toBe(true);
+
+    // Past the list's staleness bound: read again, summarized again.
+    now += VENDOR_LIST_TTL_MS + 1;
+    const second = await listVendorSummaries(vendors, merchants);
+    expect(second).not.toBe(first);
+    expect(second).toEqual(first);
+    expect(memory.reads()).toBe(2);
+    expect(merchants.checks()).toBe(4);
+  });
+
+  it('show a write through the store at once', async () => {
+    const memory = memoryStore([record('shop-a.example', 1)]);
+    const vendors = withVendorListCache(memory.store, { clock: () => 0 });
+    const merchants = countingMerchants();
+    expect(await listVendorSummaries(vendors, merchants)).toHaveLength(1);
+    await vendors.recordProductSeen({ vendor: 'shop-c.example', newProduct: true, updatedAt: '2026-02-01T00:00:00Z' });
+    const after = await listVendorSummaries(vendors, merchants);
+    expect(after.map((s) => s.vendor)).toEqual(['shop-a.example', 'shop-c.example']);
+  });
+
+  it('are not remembered for a store without the list cache (nothing bounds their staleness)', async () => {
+    const memory = memoryStore([record('shop-a.example', 1)]);
+    const merchants = countingMerchants();
+    await listVendorSummaries(memory.store, merchants);
+    await listVendorSummaries(memory.store, merchants);
+    expect(merchants.checks()).toBe(2);
+  });
+});
