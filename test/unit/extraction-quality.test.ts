@@ -406,3 +406,38 @@ describe('the price as shown to pay inside one price element', () => {
     );
   });
 });
+
+describe('brand as pages state it', () => {
+  const ldScript = (value: unknown) => `<script type="application/ld+json">${JSON.stringify(value)}</script>`;
+  const product = (extra: Record<string, unknown>) => ({
+    '@context': 'https://schema.org',
+    '@type': 'Product',
+    name: 'Blue Lamp',
+    offers: { '@type': 'Offer', price: '40', priceCurrency: 'USD' },
+    ...extra,
+  });
+  const shown = (inner: string, head = '') =>
+    page(
+      `<div class="product"><h1>Blue Lamp</h1><span class="price">$40.00</span>${inner}<button>Add to cart</button></div>`,
+      head,
+    );
+  it.each([
+    ['a loose <meta itemprop=brand>', shown(''), '<meta itemprop="brand" content="Acme">'],
+    ['a loose itemprop=brand span', shown('<span itemprop="brand">Acme</span>'), ''],
+    ['"Brand:" with the value inside the same element', shown('<p>Brand: <a href="/b/acme">Acme</a></p>'), ''],
+    [
+      'JSON-LD manufacturer when no brand',
+      shown(''),
+      ldScript(product({ manufacturer: { '@type': 'Organization', name: 'Acme' } })),
+    ],
+    [
+      'JSON-LD brand by @id reference to a Brand node',
+      shown(''),
+      ldScript(product({ brand: { '@type': 'Brand', '@id': '#b' } })) +
+        ldScript({ '@context': 'https://schema.org', '@type': 'Brand', '@id': '#b', name: 'Acme' }),
+    ],
+  ])('%s', (_, html, head) => {
+    const doc = head ? html.replace('</head>', `${head}</head>`) : html;
+    expect(readProductPage(doc, 'https://shop.example/products/lamp').merged.brand).toBe('Acme');
+  });
+});

@@ -457,11 +457,22 @@ export function readDom(
     ) {
       const own = (firstChild as unknown as { data: string }).data.trim();
       if (own.length <= 30 && BRAND_FIELD.test(own)) {
-        let sib = el.nextSibling;
-        while (sib && sib.type !== 'tag') sib = sib.nextSibling;
-        const value = sib ? fullText(sib, 80) : '';
+        // "<p>Brand: <a>Acme</a></p>": the value is the rest of the element; "<th>Brand</th>
+        // <td>Acme</td>": the next element.
+        let value = '';
+        if (el.children.length > 1) value = fullText(el, 120).slice(fullText(firstChild, 60).length).trim();
+        else {
+          let sib = el.nextSibling;
+          while (sib && sib.type !== 'tag') sib = sib.nextSibling;
+          value = sib ? fullText(sib, 80) : '';
+        }
         if (value && value.length <= 60) labelledBrands.push(value);
       }
+    }
+    // itemprop="brand" outside a Product scope (<meta itemprop="brand" content="Acme">).
+    if (el.attribs.itemprop === 'brand' && !next.noise && brandTexts.length < 10) {
+      const t = el.attribs.content?.trim() || (el.attribs.itemscope === undefined ? fullText(el, 120) : '');
+      if (t && t.length < 80) brandTexts.push(t);
     }
     if (hasClassId && /(^|[\s_-])(brand|byline\w*|manufacturer|vendor)([\s_-]|$)/i.test(classId) && !next.noise) {
       const t = fullText(el, 120);

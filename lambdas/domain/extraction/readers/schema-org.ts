@@ -88,7 +88,9 @@ function indexById(nodes: SchemaNode[]): Map<string, SchemaNode> {
     if (Array.isArray(value)) return value.forEach((v) => visit(v, depth + 1));
     const node = value as SchemaNode;
     const id = node['@id'];
-    if (typeof id === 'string' && Object.keys(node).length > 1 && !byId.has(id)) byId.set(id, node);
+    // A reference ({"@type": "Brand", "@id": "#b"}) yields to the node that describes it.
+    const keys = Object.keys(node).length;
+    if (typeof id === 'string' && keys > 1 && keys > Object.keys(byId.get(id) ?? {}).length) byId.set(id, node);
     for (const v of Object.values(node)) if (v && typeof v === 'object') visit(v, depth + 1);
   };
   visit(nodes, 0);
@@ -99,7 +101,9 @@ function resolve(value: unknown, byId: Map<string, SchemaNode>): unknown {
   if (value && typeof value === 'object' && !Array.isArray(value)) {
     const node = value as SchemaNode;
     const id = node['@id'];
-    if (typeof id === 'string' && Object.keys(node).length === 1) return byId.get(id) ?? node;
+    // A reference: only "@id" (and perhaps "@type"); the node it names says the rest.
+    if (typeof id === 'string' && Object.keys(node).every((k) => k === '@id' || k === '@type'))
+      return byId.get(id) ?? node;
   }
   return value;
 }
@@ -360,7 +364,8 @@ function productCandidate(
     source,
     title: cleanText(firstString(node.name)),
     description: htmlToText(node.description),
-    brand: brandName(node.brand, byId),
+    // The maker stands in for a brand the node does not state.
+    brand: brandName(node.brand, byId) ?? brandName(node.manufacturer, byId),
     sku: firstString(node.sku) ?? offer.sku ?? productIdOf(node),
     gtin: gtinOf(node),
     mpn: firstString(node.mpn),
