@@ -667,6 +667,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/webhooks/secret': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The organization's webhook signing secret
+     * @description Created on first use (this call, or the first start with a `webhook`). Receivers check `X-PDS-Signature: v1=<hex>` = HMAC-SHA256 of `{X-PDS-Timestamp}.{raw body}` under it, and refuse old timestamps. Needs the `usage` scope (account-level operations).
+     */
+    get: operations['v2WebhookSecret'];
+    put?: never;
+    /**
+     * Rotate the organization's webhook signing secret
+     * @description A new secret replaces the old one at once: every attempt signed from now on (redeliveries included) uses it. Needs the `usage` scope.
+     */
+    post: operations['v2WebhookSecretRotate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/webhooks/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An execution's webhook delivery log
+     * @description One entry per event delivered to the execution's webhook, oldest first, with every attempt (time, receiver status, error). Any execution of the caller's organization (extraction, crawl, agentic search, v1 or v2); another organization's or an unknown id is 404. Needs the `usage` scope.
+     */
+    get: operations['v2WebhookDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -940,6 +984,17 @@ export interface components {
       /** @description ISO 8601 timestamp, UTC */
       last_updated_by_service: string;
     };
+    /** @description Optional. Signed POSTs to `webhook.url` as the execution moves: `started` (once the start is accepted), `progress` (at most one per 10 s while running), `completed`, `failed` (a cancel or a timeout included); `events` picks some (default all). Each delivery is JSON {id, event, created_at, data: {execution_id, kind, status, error, created_at, start_date, stop_date, counts}, metadata} with headers `X-PDS-Event`, `X-PDS-Delivery-Id` (the same on every redelivery of one event), `X-PDS-Attempt`, `X-PDS-Timestamp` (Unix seconds) and `X-PDS-Signature: v1=<hex HMAC-SHA256 of "{timestamp}.{raw body}" under the organization's secret>` (GET /v2/webhooks/secret). A delivery that does not get a 2xx within 10 s is retried after 1, 5, 15 and 60 minutes, then marked failed; see GET /v2/webhooks/deliveries. The URL must be absolute http(s), without credentials, and reach a public address (private, loopback, link-local and metadata addresses are 400 INVALID_PARAMETER, and are refused again at every attempt). */
+    WebhookRequestInput: {
+      /** @description Absolute http(s) URL of a public receiver */
+      url: string;
+      /** @description Events to deliver; default all four */
+      events?: ('started' | 'progress' | 'completed' | 'failed')[];
+      /** @description Any JSON object of at most 2048 bytes, echoed in every delivery */
+      metadata?: {
+        [key: string]: unknown;
+      };
+    };
     ExecutionSummary: {
       execution_id: string;
       /** @enum {string} */
@@ -1087,6 +1142,36 @@ export interface components {
       total_pages: number;
       has_next: boolean;
       has_prev: boolean;
+    };
+    WebhookDelivery: {
+      /** @description X-PDS-Delivery-Id: the same on every attempt of this event */
+      delivery_id: string;
+      execution_id: string;
+      /** @enum {string} */
+      event: 'started' | 'progress' | 'completed' | 'failed';
+      url: string;
+      /**
+       * @description delivered after a 2xx; failed after the last attempt
+       * @enum {string}
+       */
+      state: 'pending' | 'retrying' | 'delivered' | 'failed';
+      /** @description ISO 8601 timestamp, UTC */
+      created_at: string;
+      /** @description ISO 8601 timestamp, UTC */
+      updated_at: string;
+      /** @description When the next attempt is due (pending, retrying) */
+      next_attempt_at: string | null;
+      attempts: {
+        /** @description 1-based */
+        attempt: number;
+        /** @description ISO 8601 timestamp, UTC */
+        at: string;
+        /** @description The receiver's status; null when none came */
+        status_code: number | null;
+        /** @description null for a 2xx */
+        error: string | null;
+        duration_ms: number;
+      }[];
     };
   };
   responses: never;
@@ -2646,7 +2731,10 @@ export interface operations {
   v1ProductsStart: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional. Makes the start safe to retry: the same organization, key and body within 24 hours answer the first response (same status, body and execution id, with header `Idempotent-Replayed: true`) without starting again. The same key with another body or on another start operation is 409 CONFLICT, and so is a repeat while the first request is still being answered (retry it a moment later). A start that failed (4xx/5xx) is not remembered, so a retry with the same key runs again. 1 to 255 printable ASCII characters (for example a UUID); anything else is 400 INVALID_PARAMETER. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -2728,6 +2816,7 @@ export interface operations {
           enable_reviews?: boolean;
           /** @default false */
           enable_image_tags?: boolean;
+          webhook?: components['schemas']['WebhookRequestInput'];
         };
       };
     };
@@ -2737,6 +2826,8 @@ export interface operations {
         headers: {
           /** @description Identifier of this request (also error.request_id in v2 errors) */
           'Request-ID'?: string;
+          /** @description true when this is the stored first response of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -2771,6 +2862,17 @@ export interface operations {
       };
       /** @description FORBIDDEN: the key lacks the "extract" scope */
       403: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LegacyError'];
+        };
+      };
+      /** @description CONFLICT: this Idempotency-Key was used with another body or operation in the last 24 hours, or its first request is still in progress */
+      409: {
         headers: {
           /** @description Identifier of this request (also error.request_id in v2 errors) */
           'Request-ID'?: string;
@@ -3172,7 +3274,10 @@ export interface operations {
   v1ExtractStart: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional. Makes the start safe to retry: the same organization, key and body within 24 hours answer the first response (same status, body and execution id, with header `Idempotent-Replayed: true`) without starting again. The same key with another body or on another start operation is 409 CONFLICT, and so is a repeat while the first request is still being answered (retry it a moment later). A start that failed (4xx/5xx) is not remembered, so a retry with the same key runs again. 1 to 255 printable ASCII characters (for example a UUID); anything else is 400 INVALID_PARAMETER. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -3255,6 +3360,7 @@ export interface operations {
           /** @default true */
           enable_image_tags?: boolean;
           crawl_id?: string;
+          webhook?: components['schemas']['WebhookRequestInput'];
         };
       };
     };
@@ -3264,6 +3370,8 @@ export interface operations {
         headers: {
           /** @description Identifier of this request (also error.request_id in v2 errors) */
           'Request-ID'?: string;
+          /** @description true when this is the stored first response of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -3309,6 +3417,17 @@ export interface operations {
       };
       /** @description NOT_FOUND: unknown execution id, or one of another organization */
       404: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LegacyError'];
+        };
+      };
+      /** @description CONFLICT: this Idempotency-Key was used with another body or operation in the last 24 hours, or its first request is still in progress */
+      409: {
         headers: {
           /** @description Identifier of this request (also error.request_id in v2 errors) */
           'Request-ID'?: string;
@@ -3822,7 +3941,10 @@ export interface operations {
   v1CrawlStart: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional. Makes the start safe to retry: the same organization, key and body within 24 hours answer the first response (same status, body and execution id, with header `Idempotent-Replayed: true`) without starting again. The same key with another body or on another start operation is 409 CONFLICT, and so is a repeat while the first request is still being answered (retry it a moment later). A start that failed (4xx/5xx) is not remembered, so a retry with the same key runs again. 1 to 255 printable ASCII characters (for example a UUID); anything else is 400 INVALID_PARAMETER. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -3899,6 +4021,7 @@ export interface operations {
             | 'be'
             | 'pt'
             | 'za';
+          webhook?: components['schemas']['WebhookRequestInput'];
         };
       };
     };
@@ -3908,6 +4031,8 @@ export interface operations {
         headers: {
           /** @description Identifier of this request (also error.request_id in v2 errors) */
           'Request-ID'?: string;
+          /** @description true when this is the stored first response of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -3942,6 +4067,17 @@ export interface operations {
       };
       /** @description FORBIDDEN: the key lacks the "crawl" scope */
       403: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LegacyError'];
+        };
+      };
+      /** @description CONFLICT: this Idempotency-Key was used with another body or operation in the last 24 hours, or its first request is still in progress */
+      409: {
         headers: {
           /** @description Identifier of this request (also error.request_id in v2 errors) */
           'Request-ID'?: string;
@@ -4415,7 +4551,10 @@ export interface operations {
   v2AgenticSearchStart: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional. Makes the start safe to retry: the same organization, key and body within 24 hours answer the first response (same status, body and execution id, with header `Idempotent-Replayed: true`) without starting again. The same key with another body or on another start operation is 409 CONFLICT, and so is a repeat while the first request is still being answered (retry it a moment later). A start that failed (4xx/5xx) is not remembered, so a retry with the same key runs again. 1 to 255 printable ASCII characters (for example a UUID); anything else is 400 INVALID_PARAMETER. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -4437,6 +4576,7 @@ export interface operations {
            * @default false
            */
           enable_enrichment?: boolean;
+          webhook?: components['schemas']['WebhookRequestInput'];
         };
       };
     };
@@ -4446,6 +4586,8 @@ export interface operations {
         headers: {
           /** @description Identifier of this request (also error.request_id in v2 errors) */
           'Request-ID'?: string;
+          /** @description true when this is the stored first response of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -4483,6 +4625,17 @@ export interface operations {
       };
       /** @description FORBIDDEN: the key lacks the "search" scope */
       403: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description CONFLICT: this Idempotency-Key was used with another body or operation in the last 24 hours, or its first request is still in progress */
+      409: {
         headers: {
           /** @description Identifier of this request (also error.request_id in v2 errors) */
           'Request-ID'?: string;
@@ -5268,7 +5421,10 @@ export interface operations {
   v2CrawlStart: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional. Makes the start safe to retry: the same organization, key and body within 24 hours answer the first response (same status, body and execution id, with header `Idempotent-Replayed: true`) without starting again. The same key with another body or on another start operation is 409 CONFLICT, and so is a repeat while the first request is still being answered (retry it a moment later). A start that failed (4xx/5xx) is not remembered, so a retry with the same key runs again. 1 to 255 printable ASCII characters (for example a UUID); anything else is 400 INVALID_PARAMETER. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -5345,6 +5501,7 @@ export interface operations {
             | 'be'
             | 'pt'
             | 'za';
+          webhook?: components['schemas']['WebhookRequestInput'];
         };
       };
     };
@@ -5354,6 +5511,8 @@ export interface operations {
         headers: {
           /** @description Identifier of this request (also error.request_id in v2 errors) */
           'Request-ID'?: string;
+          /** @description true when this is the stored first response of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -5391,6 +5550,17 @@ export interface operations {
       };
       /** @description FORBIDDEN: the key lacks the "crawl" scope */
       403: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description CONFLICT: this Idempotency-Key was used with another body or operation in the last 24 hours, or its first request is still in progress */
+      409: {
         headers: {
           /** @description Identifier of this request (also error.request_id in v2 errors) */
           'Request-ID'?: string;
@@ -5768,7 +5938,10 @@ export interface operations {
   v2ExtractStart: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Optional. Makes the start safe to retry: the same organization, key and body within 24 hours answer the first response (same status, body and execution id, with header `Idempotent-Replayed: true`) without starting again. The same key with another body or on another start operation is 409 CONFLICT, and so is a repeat while the first request is still being answered (retry it a moment later). A start that failed (4xx/5xx) is not remembered, so a retry with the same key runs again. 1 to 255 printable ASCII characters (for example a UUID); anything else is 400 INVALID_PARAMETER. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -5855,6 +6028,7 @@ export interface operations {
             | 'be'
             | 'pt'
             | 'za';
+          webhook?: components['schemas']['WebhookRequestInput'];
         };
       };
     };
@@ -5864,6 +6038,8 @@ export interface operations {
         headers: {
           /** @description Identifier of this request (also error.request_id in v2 errors) */
           'Request-ID'?: string;
+          /** @description true when this is the stored first response of an earlier request with the same Idempotency-Key */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -5916,6 +6092,17 @@ export interface operations {
       };
       /** @description NOT_FOUND: unknown execution id, or one of another organization */
       404: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description CONFLICT: this Idempotency-Key was used with another body or operation in the last 24 hours, or its first request is still in progress */
+      409: {
         headers: {
           /** @description Identifier of this request (also error.request_id in v2 errors) */
           'Request-ID'?: string;
@@ -6186,6 +6373,247 @@ export interface operations {
       };
       /** @description CONFLICT: the execution already finished, or waits on a crawl */
       409: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description RATE_LIMITED: over the per-key token bucket */
+      429: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description INTERNAL_ERROR (legacy vendors also DB_ERROR); never carries internals */
+      500: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+    };
+  };
+  v2WebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description HMAC-SHA256 key of X-PDS-Signature (whsec_ + 64 hex characters) */
+            secret: string;
+            /** @description ISO 8601 timestamp, UTC */
+            created_at: string;
+          };
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthError'];
+        };
+      };
+      /** @description FORBIDDEN: the key lacks the "usage" scope */
+      403: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description RATE_LIMITED: over the per-key token bucket */
+      429: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description INTERNAL_ERROR (legacy vendors also DB_ERROR); never carries internals */
+      500: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+    };
+  };
+  v2WebhookSecretRotate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @description HMAC-SHA256 key of X-PDS-Signature (whsec_ + 64 hex characters) */
+            secret: string;
+            /** @description ISO 8601 timestamp, UTC */
+            created_at: string;
+          };
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthError'];
+        };
+      };
+      /** @description FORBIDDEN: the key lacks the "usage" scope */
+      403: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description RATE_LIMITED: over the per-key token bucket */
+      429: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description INTERNAL_ERROR (legacy vendors also DB_ERROR); never carries internals */
+      500: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+    };
+  };
+  v2WebhookDeliveries: {
+    parameters: {
+      query: {
+        execution_id: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            execution_id: string;
+            data: components['schemas']['WebhookDelivery'][];
+          };
+        };
+      };
+      /** @description INVALID_PARAMETER: malformed JSON, a wrong type, a missing field or an out-of-range value; the message names the field */
+      400: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthError'];
+        };
+      };
+      /** @description FORBIDDEN: the key lacks the "usage" scope */
+      403: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description NOT_FOUND: unknown execution id, or one of another organization */
+      404: {
         headers: {
           /** @description Identifier of this request (also error.request_id in v2 errors) */
           'Request-ID'?: string;
