@@ -3,6 +3,7 @@
 //   pds crawl <vendor>           v2 crawl of a store
 //   pds search "<query>"         v2 agentic search (live-verified), or --mini for the catalog search
 //   pds wait <execution-id>      follow an execution started with --no-wait
+//   pds webhooks secret|deliveries   the webhook signing secret, an execution's delivery log
 //   pds keys ...                 API keys (bin/keys.ts: create, list, revoke, rate-limit)
 // Long work shows a live progress bar from the status operation when stdout is a terminal, plain
 // progress lines on stderr otherwise, and ends with a summary table; --json prints only JSON on
@@ -574,6 +575,54 @@ function finishAgentic(run: Run, status: V2AgenticStatus): number {
   });
 }
 
+async function webhookSecretCommand(run: Run, flags: Record<string, any>): Promise<number> {
+  const secret = flags.rotate
+    ? unwrap(await run.client.api.POST('/v2/webhooks/secret'), 'POST /v2/webhooks/secret')
+    : unwrap(await run.client.api.GET('/v2/webhooks/secret'), 'GET /v2/webhooks/secret');
+  if (run.io.json) run.io.out(JSON.stringify(secret));
+  else {
+    run.io.out(`secret:     ${secret.secret}`);
+    run.io.out(`created_at: ${secret.created_at}`);
+    run.io.err(
+      'Receivers check X-PDS-Signature: v1=<hex HMAC-SHA256 of "{X-PDS-Timestamp}.{raw body}"> under this secret.',
+    );
+  }
+  return EXIT.ok;
+}
+
+async function webhookDeliveriesCommand(run: Run, executionId: string): Promise<number> {
+  const log = unwrap(
+    await run.client.api.GET('/v2/webhooks/deliveries', { params: { query: { execution_id: executionId } } }),
+    'GET /v2/webhooks/deliveries',
+  );
+  if (run.io.json) {
+    run.io.out(JSON.stringify(log));
+    return EXIT.ok;
+  }
+  if (!log.data.length) {
+    run.io.out(`no webhook deliveries for ${executionId}`);
+    return EXIT.ok;
+  }
+  const t = table(
+    ['event', 'state', 'attempts', 'last status', 'last error', 'next attempt', 'delivery id'],
+    run.io.tty,
+  );
+  for (const d of log.data) {
+    const last = d.attempts.at(-1);
+    t.push([
+      d.event,
+      d.state,
+      d.attempts.length,
+      last?.status_code ?? '-',
+      (last?.error ?? '').slice(0, 40),
+      d.next_attempt_at ?? '-',
+      d.delivery_id,
+    ]);
+  }
+  run.io.out(t.toString());
+  return EXIT.ok;
+}
+
 async function waitCommand(run: Run, executionId: string): Promise<number> {
   if (executionId.startsWith('crawl-')) return finishCrawl(run, await follow(run, 'crawl', executionId));
   if (executionId.startsWith('agentic-')) return finishAgentic(run, await follow(run, 'agentic', executionId));
@@ -643,6 +692,22 @@ function buildProgram(runAction: (options: CommonOptions, action: (run: Run) => 
       .description('follow an execution (extract-..., crawl-..., agentic-...) to its end and summarise it')
       .argument('<execution-id>'),
   ).action((executionId: string, flags: CommonOptions) => runAction(flags, (run) => waitCommand(run, executionId)));
+
+  const webhooks = program.command('webhooks').description("the organization's webhook secret and delivery logs");
+  withCommonOptions(
+    webhooks
+      .command('secret')
+      .description('print the signing secret of webhook deliveries (created on first use)')
+      .option('--rotate', 'replace it with a new one (every later attempt is signed with the new one)'),
+  ).action((flags: CommonOptions & Record<string, any>) => runAction(flags, (run) => webhookSecretCommand(run, flags)));
+  withCommonOptions(
+    webhooks
+      .command('deliveries')
+      .description("an execution's webhook deliveries and their attempts")
+      .argument('<execution-id>'),
+  ).action((executionId: string, flags: CommonOptions) =>
+    runAction(flags, (run) => webhookDeliveriesCommand(run, executionId)),
+  );
 
   program
     .command('keys')

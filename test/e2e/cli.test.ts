@@ -4,6 +4,7 @@
 // --no-wait then `pds wait`, `pds keys` on the running server, and the exit codes of a partial
 // success, a bad key, bad arguments, a refused input, an unreachable service and the maximum wait.
 import { spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -215,12 +216,12 @@ describe('pds extract', () => {
   });
 
   it('--webhook: the execution is delivered to the receiver (completed event, signed)', async () => {
-    const received: Array<{ headers: Record<string, unknown>; body: any }> = [];
+    const received: Array<{ headers: Record<string, string | string[] | undefined>; body: any; raw: string }> = [];
     const receiver = createServer((req, res) => {
       let text = '';
       req.on('data', (chunk) => (text += chunk));
       req.on('end', () => {
-        received.push({ headers: req.headers, body: JSON.parse(text) });
+        received.push({ headers: req.headers, body: JSON.parse(text), raw: text });
         res.writeHead(204).end();
       });
     });
@@ -234,6 +235,18 @@ describe('pds extract', () => {
       for (let i = 0; i < 300 && !received.length; i++) await new Promise((r) => setTimeout(r, 100));
       expect(received.map((d) => [d.headers['x-pds-event'], d.body.data.execution_id])).toEqual([['completed', id]]);
       expect(received[0]!.headers['x-pds-signature']).toMatch(/^v1=[0-9a-f]{64}$/);
+
+      // `pds webhooks secret` gives the key that signed it; `pds webhooks deliveries` shows it delivered.
+      const secret = await pds(['webhooks', 'secret', '--json']);
+      expect(secret.code, secret.stderr).toBe(0);
+      const { headers, raw } = received[0]!;
+      const expected = createHmac('sha256', JSON.parse(secret.stdout).secret)
+        .update(`${headers['x-pds-timestamp']}.${raw}`)
+        .digest('hex');
+      expect(headers['x-pds-signature']).toBe(`v1=${expected}`);
+      const log = await pds(['webhooks', 'deliveries', id]);
+      expect(log.code, log.stderr).toBe(0);
+      expect(row(log.stdout, 'completed')?.slice(0, 4)).toEqual(['completed', 'delivered', '1', '204']);
     } finally {
       await new Promise<void>((resolve) => receiver.close(() => resolve()));
     }
