@@ -53,6 +53,12 @@ export interface Config {
    * 0 reads every candidate's page live).
    */
   agenticVerifyMaxAgeMs: number;
+  /**
+   * Webhooks: PDS_WEBHOOK_RETRY_DELAYS = seconds before each retry (default 60,300,900,3600:
+   * five attempts); PDS_WEBHOOK_ALLOW_PRIVATE=true lets webhooks target private and loopback
+   * addresses (local development; PDS_RESOLVE hosts are always allowed).
+   */
+  webhooks: { retryDelaysSeconds: number[]; allowPrivateTargets: boolean };
 }
 
 const pairs = (raw: string | undefined): Array<[string, string]> =>
@@ -103,6 +109,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     usageWriteBehindMs: env.AWS_LAMBDA_FUNCTION_NAME ? undefined : parseWriteBehind(env[ENV.usageWriteBehindMs]),
     searchSnapshotBucket: env[ENV.searchSnapshotBucket] || undefined,
     agenticVerifyMaxAgeMs: parseMaxAge(env[ENV.agenticVerifyMaxAgeMs], DAY_MS),
+    webhooks: {
+      retryDelaysSeconds: parseRetryDelays(env[ENV.webhookRetryDelays]),
+      allowPrivateTargets: env[ENV.webhookAllowPrivate] === 'true',
+    },
   };
 }
 
@@ -142,4 +152,15 @@ function parseMaxAge(raw: string | undefined, fallback: number): number {
   if (!Number.isFinite(value) || value < 0)
     throw new Error(`PDS_AGENTIC_VERIFY_MAX_AGE_MS must be a number of milliseconds >= 0, got "${raw}"`);
   return Math.floor(value);
+}
+
+/** The webhook backoff: 1, 5, 15 and 60 minutes unless configured. */
+export function parseRetryDelays(raw: string | undefined): number[] {
+  if (raw === undefined || raw.trim() === '') return [60, 300, 900, 3600];
+  const delays = raw.split(',').map((part) => Number(part.trim()));
+  if (delays.length > 20 || delays.some((d) => !Number.isInteger(d) || d < 0 || d > 86_400))
+    throw new Error(
+      `PDS_WEBHOOK_RETRY_DELAYS must be at most 20 comma-separated whole seconds (0 to 86400), got "${raw}"`,
+    );
+  return delays;
 }

@@ -54,6 +54,8 @@ import type { SearchService } from '../domain/search/service';
 import type { Crawl } from './crawl';
 import { dynamoListingStore } from '../adapters/dynamodb/listings';
 import { lazyAsync, onceAsync } from './lazy';
+import type { Webhooks } from '../domain/webhooks/service';
+import { createWebhooksCapability } from './webhooks';
 import type { IdempotentStarts } from './idempotency';
 
 /** The one source of time for use-cases that need "now"; tests pass a fake one. */
@@ -97,6 +99,8 @@ export interface Container {
   readonly agentic: Agentic;
   /** Crawls, listings and collections, vendor-mode extraction. */
   readonly crawl: Crawl;
+  /** Signed webhooks of executions: subscriptions, deliveries, the organization's secret. */
+  readonly webhooks: Webhooks;
   /** Start operations with an Idempotency-Key (Powertools idempotency, records in the table). */
   readonly idempotency: IdempotentStarts;
 
@@ -172,13 +176,19 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
   const usage = once(() => withMeterFlush(usageStore(), meter));
   const vendors = once(() => withVendorListCache(dynamoVendorStore(documents, table)));
   const workflows = once(() => createStepFunctionsWorkflowEngine(clients.sfn, config.stateMachineArns));
-  const executions = once(() =>
-    createExecutions({
-      store: dynamoExecutionStore(documents, table),
-      workflows: workflows(),
-      now: clock.now,
-      metrics,
-    }),
+  const executions = once(
+    (): Executions =>
+      createExecutions({
+        store: dynamoExecutionStore(documents, table),
+        workflows: workflows(),
+        now: clock.now,
+        metrics,
+        // Terminal transitions and progress become webhook deliveries (read on each event).
+        events: {
+          transitioned: (execution) => webhooksOnce().events.transitioned(execution),
+          progressed: (id) => webhooksOnce().events.progressed(id),
+        },
+      }),
   );
   const extractResults = once(() => dynamoExtractResultStore(documents, table));
   const catalog = once(() => createProductCatalog({ store: dynamoProductStore(documents, table), vendors: vendors() }));
@@ -237,6 +247,9 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     get crawl() {
       return crawlOnce();
     },
+    get webhooks() {
+      return webhooksOnce();
+    },
     get idempotency() {
       return idempotencyOnce();
     },
@@ -289,6 +302,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
   };
 
   const affiliateOnce = once(() => createAffiliateCapability(container));
+  const webhooksOnce = once((): Webhooks => createWebhooksCapability(container, executions));
   // The search index is loaded on the first search; its cursor is null until then (nothing read yet).
   let searchLoaded: SearchService | undefined;
   const searchModule = onceAsync(

@@ -23,6 +23,7 @@ import {
   MAX_PAGE,
 } from './common';
 import { AFFILIATE_REASON_TEXT, AFFILIATE_REASONS } from '../domain/affiliate/reasons';
+import { WebhookDelivery, webhookField, WebhookSecretResponse } from './webhooks';
 import {
   AffiliateLinkResult,
   LegacyPerUrlResult,
@@ -217,6 +218,7 @@ const crawlBodyV1 = body({
   url: urlString('url').optional(),
   max_listings: intField('max_listings', 1, 1_000_000).optional(),
   country_code: countryCode(),
+  webhook: webhookField(),
 }).refine((b) => b.domain !== undefined || b.url !== undefined, {
   error: 'domain is required (a hostname or any URL of the store)',
   path: ['domain'],
@@ -393,6 +395,7 @@ export const CONTRACTS = {
       country_code: countryCode(),
       enable_reviews: flag('enable_reviews', false),
       enable_image_tags: flag('enable_image_tags', false),
+      webhook: webhookField(),
     }),
     success: { status: 200, schema: v1StartResponse },
   },
@@ -435,6 +438,7 @@ export const CONTRACTS = {
         .string({ error: 'crawl_id must be a string' })
         .max(200, { error: 'crawl_id must be at most 200 characters' })
         .optional(),
+      webhook: webhookField(),
     }),
     success: { status: 200, schema: v1StartResponse },
     errors: [404],
@@ -525,6 +529,7 @@ export const CONTRACTS = {
       enable_enrichment: flag('enable_enrichment', false).describe(
         'Default false: attributes, product_type and taxonomy fields are null',
       ),
+      webhook: webhookField(),
     }),
     success: { status: 202, schema: v2StartResponse(z.object({ credits_used: z.number().int() })) },
   },
@@ -618,6 +623,7 @@ export const CONTRACTS = {
       vendor: urlString('vendor').describe('Hostname or any URL of the store'),
       max_listings: intField('max_listings', 1, 1_000_000).optional(),
       country_code: countryCode(),
+      webhook: webhookField(),
     }),
     success: { status: 202, schema: v2StartResponse(z.object({ credits_used: z.number().int() })) },
   },
@@ -671,6 +677,7 @@ export const CONTRACTS = {
       enable_image_tags: flag('enable_image_tags', false),
       enable_similar_products: flag('enable_similar_products', false),
       country_code: countryCode(),
+      webhook: webhookField(),
     }).refine((b) => (b.urls === undefined) !== (b.vendor === undefined), {
       error: 'exactly one of urls and vendor is required',
     }),
@@ -730,6 +737,34 @@ export const CONTRACTS = {
     params: executionIdPath(),
     success: { status: 200, schema: v2CancelResponse },
     errors: [404, 409],
+  },
+  v2WebhookSecret: {
+    summary: "The organization's webhook signing secret",
+    description:
+      'Created on first use (this call, or the first start with a `webhook`). Receivers check `X-PDS-Signature: v1=<hex>` = HMAC-SHA256 of `{X-PDS-Timestamp}.{raw body}` under it, and refuse old timestamps. Needs the `usage` scope (account-level operations).',
+    success: { status: 200, schema: WebhookSecretResponse },
+  },
+  v2WebhookSecretRotate: {
+    summary: "Rotate the organization's webhook signing secret",
+    description:
+      'A new secret replaces the old one at once: every attempt signed from now on (redeliveries included) uses it. Needs the `usage` scope.',
+    success: { status: 200, schema: WebhookSecretResponse },
+  },
+  v2WebhookDeliveries: {
+    summary: "An execution's webhook delivery log",
+    description:
+      "One entry per event delivered to the execution's webhook, oldest first, with every attempt (time, receiver status, error). Any execution of the caller's organization (extraction, crawl, agentic search, v1 or v2); another organization's or an unknown id is 404. Needs the `usage` scope.",
+    query: query({
+      execution_id: z
+        .string({ error: 'execution_id is required' })
+        .min(1, { error: 'execution_id is required' })
+        .max(200, { error: 'execution_id must be at most 200 characters' }),
+    }),
+    success: {
+      status: 200,
+      schema: z.object({ execution_id: z.string(), data: z.array(WebhookDelivery) }),
+    },
+    errors: [404],
   },
 } satisfies Record<string, OperationContract>;
 

@@ -28,4 +28,8 @@ export const ENV = {
   searchSnapshotBucket: 'PDS_SEARCH_BUCKET',
   /** Freshness window of an agentic search's verification (ms). */
   agenticVerifyMaxAgeMs: 'PDS_AGENTIC_VERIFY_MAX_AGE_MS',
+  /** Webhook backoff: seconds before each retry, comma-separated (default 60,300,900,3600). */
+  webhookRetryDelays: 'PDS_WEBHOOK_RETRY_DELAYS',
+  /** `true`: webhooks may target private and loopback addresses (local development only). */
+  webhookAllowPrivate: 'PDS_WEBHOOK_ALLOW_PRIVATE',
 } as const;

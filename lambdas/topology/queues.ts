@@ -47,4 +47,18 @@ export const QUEUES: readonly QueueSpec[] = [
     maxReceiveCount: 3,
     envVar: 'PDS_CRAWL_QUEUE_URL',
   },
+  {
+    // One message per webhook delivery attempt; a retry is a new message with DelaySeconds (the
+    // backoff) and the attempt number. Sent from any function that moves an execution.
+    name: 'webhook-deliveries',
+    worker: 'webhook-deliver',
+    // A message that kept failing inside the worker (not a receiver's non-2xx: those are retried
+    // by the worker itself) is recorded as a failed delivery.
+    dlqWorker: 'webhook-dlq',
+    batchSize: 10,
+    // Ten attempts of at most 10 s each.
+    visibilityTimeoutSeconds: 120,
+    maxReceiveCount: 5,
+    envVar: 'PDS_WEBHOOK_QUEUE_URL',
+  },
 ];

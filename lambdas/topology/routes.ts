@@ -83,4 +83,8 @@ export const ROUTES: readonly Route[] = [
   r('v2ExtractList', 'GET', '/v2/extract', 'extract', 'v2/extract-list'),
   r('v2ExtractStatus', 'GET', '/v2/extract/{execution_id}', 'extract', 'v2/extract-status'),
   r('v2ExtractCancel', 'DELETE', '/v2/extract/{execution_id}', 'extract', 'v2/extract-cancel'),
+  // Webhooks: account-level, so the `usage` scope (the start operations take a `webhook` field).
+  r('v2WebhookSecret', 'GET', '/v2/webhooks/secret', 'usage', 'v2/webhook-secret'),
+  r('v2WebhookSecretRotate', 'POST', '/v2/webhooks/secret', 'usage', 'v2/webhook-secret-rotate'),
+  r('v2WebhookDeliveries', 'GET', '/v2/webhooks/deliveries', 'usage', 'v2/webhook-deliveries'),
 ];

@@ -200,6 +200,24 @@ describe('key schema', () => {
             "sk": "VENDOR",
           },
         },
+        "webhookDelivery": {
+          "table": {
+            "pk": "WEBHOOK#EXECUTIONID",
+            "sk": "DELIVERY#DELIVERYID",
+          },
+        },
+        "webhookSecret": {
+          "table": {
+            "pk": "ORG#ORG",
+            "sk": "WEBHOOK#SECRET",
+          },
+        },
+        "webhookSubscription": {
+          "table": {
+            "pk": "WEBHOOK#EXECUTIONID",
+            "sk": "SUB",
+          },
+        },
       }
     `);
   });

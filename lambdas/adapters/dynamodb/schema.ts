@@ -220,6 +220,26 @@ export const SCHEMA = {
     table: { pk: 'EXEC#{id}', sk: 'CRAWL#WAITER#{executionId}' },
     access: ['vendor-mode extractions waiting for a crawl: Query begins_with CRAWL#WAITER# when it ends'],
   }),
+  webhookSecret: declare({
+    entity: 'webhookSecret',
+    table: { pk: 'ORG#{org}', sk: 'WEBHOOK#SECRET' },
+    access: ["an organization's signing secret: GetItem; created on first use by a conditional Put; rotated by Put"],
+  }),
+  webhookSubscription: declare({
+    entity: 'webhookSubscription',
+    table: { pk: 'WEBHOOK#{executionId}', sk: 'SUB' },
+    access: [
+      "an execution's webhook: consistent GetItem on each terminal transition and (cached) progress; its progress slot: conditional Update",
+    ],
+  }),
+  webhookDelivery: declare({
+    entity: 'webhookDelivery',
+    table: { pk: 'WEBHOOK#{executionId}', sk: 'DELIVERY#{deliveryId}' },
+    access: [
+      'one event: conditional Put (once per delivery id); each attempt: GetItem + conditional Update',
+      "an execution's delivery log: Query begins_with DELIVERY#",
+    ],
+  }),
 } as const;
 
 /** Listings' change feed spreads over this many gsi2 partitions (a crawl writes thousands at once). */

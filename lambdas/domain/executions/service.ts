@@ -4,6 +4,7 @@ import { type AppError, conflict, notFound } from '../errors';
 import type { WorkflowEngine } from '../../ports/workflow';
 import type { ExecutionPatch, ExecutionStore } from '../../ports/executions';
 import type { MetricsRecorder } from '../../ports/metrics';
+import type { ExecutionEvents } from '../../ports/execution-events';
 import { OUTCOME_CLASS } from '../extraction/types';
 import {
   CANCELLED_MESSAGE,
@@ -25,6 +26,8 @@ export interface ExecutionsDeps {
   now?: () => Date;
   /** Executions started and ended per kind, their durations and the URL outcomes they counted. */
   metrics?: MetricsRecorder;
+  /** Told of every state change and progress (webhooks); never fails the change itself. */
+  events?: ExecutionEvents;
 }
 
 export interface CreateExecution {
@@ -109,6 +112,7 @@ export function createExecutions(deps: ExecutionsDeps) {
   const transition: ExecutionStore['transition'] = async (id, from, to, patch) => {
     const moved = await store.transition(id, from, to, patch);
     if (moved && TERMINAL.has(moved.status)) recordEnd(moved);
+    if (moved && deps.events) await deps.events.transitioned(moved).catch(() => undefined);
     return moved;
   };
 
@@ -209,8 +213,11 @@ export function createExecutions(deps: ExecutionsDeps) {
     update: (id: string, whileIn: Parameters<ExecutionStore['update']>[1], patch: ExecutionPatch) =>
       store.update(id, whileIn, patch),
 
-    addProgress: (id: string, batchId: string, increments: Record<string, number>) =>
-      store.addProgress(id, batchId, increments),
+    async addProgress(id: string, batchId: string, increments: Record<string, number>): Promise<boolean> {
+      const applied = await store.addProgress(id, batchId, increments);
+      if (applied && deps.events) await deps.events.progressed(id).catch(() => undefined);
+      return applied;
+    },
 
     /**
      * Cancels the caller's execution: marks it failed with "Execution was cancelled" and stops

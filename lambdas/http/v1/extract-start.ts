@@ -4,6 +4,7 @@ import { defineRoute } from '../pipeline';
 import { extractOptionsFrom } from '../../domain/extraction/options';
 
 export const handler = defineRoute('v1ExtractStart', async ({ body }, { org, deps }) => {
+  await deps.webhooks.check(body.webhook);
   const started = await deps.crawl.jobs.startVendorExtraction({
     org,
     vendor: body.domain,
@@ -11,5 +12,6 @@ export const handler = defineRoute('v1ExtractStart', async ({ body }, { org, dep
     crawlId: body.crawl_id,
     options: extractOptionsFrom(body),
   });
+  await deps.webhooks.subscribe(org, started.execution_id, body.webhook);
   return { body: { success: true as const, execution_id: started.execution_id } };
 });

@@ -2,6 +2,7 @@
 import { defineRoute } from '../pipeline';
 
 export const handler = defineRoute('v2AgenticSearchStart', async ({ body }, { org, deps }) => {
+  await deps.webhooks.check(body.webhook);
   const started = await deps.agentic.jobs.start({
     org,
     query: body.query,
@@ -9,6 +10,7 @@ export const handler = defineRoute('v2AgenticSearchStart', async ({ body }, { or
     pageSize: body.page_size,
     enrichment: body.enable_enrichment,
   });
+  await deps.webhooks.subscribe(org, started.execution_id, body.webhook);
   return {
     status: 202,
     body: { execution_id: started.execution_id, status: started.status, meta: { credits_used: started.credits_used } },

@@ -2,12 +2,14 @@
 import { defineRoute } from '../pipeline';
 
 export const handler = defineRoute('v2CrawlStart', async ({ body }, { org, deps }) => {
+  await deps.webhooks.check(body.webhook);
   const started = await deps.crawl.jobs.start({
     org,
     vendor: body.vendor,
     maxListings: body.max_listings,
     countryCode: body.country_code,
   });
+  await deps.webhooks.subscribe(org, started.execution_id, body.webhook);
   return {
     status: 202,
     body: {

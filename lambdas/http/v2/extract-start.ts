@@ -5,6 +5,7 @@ import { defineRoute } from '../pipeline';
 import { extractOptionsFrom } from '../../domain/extraction/options';
 
 export const handler = defineRoute('v2ExtractStart', async ({ body }, { org, deps }) => {
+  await deps.webhooks.check(body.webhook);
   if (body.urls === undefined) {
     const started = await deps.crawl.jobs.startVendorExtraction({
       org,
@@ -13,6 +14,7 @@ export const handler = defineRoute('v2ExtractStart', async ({ body }, { org, dep
       crawlId: body.crawl_id,
       options: extractOptionsFrom(body),
     });
+    await deps.webhooks.subscribe(org, started.execution_id, body.webhook);
     return {
       status: 202,
       body: {
@@ -33,6 +35,7 @@ export const handler = defineRoute('v2ExtractStart', async ({ body }, { org, dep
     options: extractOptionsFrom(body),
     onInvalid: 'reject',
   });
+  await deps.webhooks.subscribe(org, started.execution_id, body.webhook);
   return {
     status: 202,
     body: {

@@ -1,0 +1,83 @@
+// The `webhook` field of every start operation, and the webhook operations' schemas (the
+// organization's signing secret, an execution's delivery log).
+import { z } from 'zod';
+import { MAX_URL_LENGTH, Timestamp } from './common';
+import { MAX_METADATA_BYTES, WEBHOOK_EVENTS } from '../domain/webhooks/model';
+
+const isHttpUrl = (value: string) => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+};
+
+export const WEBHOOK_DESCRIPTION = `Optional. Signed POSTs to \`webhook.url\` as the execution moves: \`started\` (once the start is accepted), \`progress\` (at most one per 10 s while running), \`completed\`, \`failed\` (a cancel or a timeout included); \`events\` picks some (default all). Each delivery is JSON {id, event, created_at, data: {execution_id, kind, status, error, created_at, start_date, stop_date, counts}, metadata} with headers \`X-PDS-Event\`, \`X-PDS-Delivery-Id\` (the same on every redelivery of one event), \`X-PDS-Attempt\`, \`X-PDS-Timestamp\` (Unix seconds) and \`X-PDS-Signature: v1=<hex HMAC-SHA256 of "{timestamp}.{raw body}" under the organization's secret>\` (GET /v2/webhooks/secret). A delivery that does not get a 2xx within 10 s is retried after 1, 5, 15 and 60 minutes, then marked failed; see GET /v2/webhooks/deliveries. The URL must be absolute http(s), without credentials, and reach a public address (private, loopback, link-local and metadata addresses are 400 INVALID_PARAMETER, and are refused again at every attempt).`;
+
+const WebhookRequest = z
+  .object(
+    {
+      url: z
+        .string({ error: 'webhook.url must be a string' })
+        .trim()
+        .max(MAX_URL_LENGTH, { error: `webhook.url must be at most ${MAX_URL_LENGTH} characters` })
+        .refine(isHttpUrl, { error: 'webhook.url must be an absolute http(s) URL' })
+        .describe('Absolute http(s) URL of a public receiver'),
+      events: z
+        .array(
+          z.enum(WEBHOOK_EVENTS, {
+            error: `webhook.events entries must be one of ${WEBHOOK_EVENTS.join(', ')}`,
+          }),
+          { error: 'webhook.events must be an array of event names' },
+        )
+        .min(1, { error: 'webhook.events must name at least one event (omit it for all)' })
+        .max(WEBHOOK_EVENTS.length, { error: `webhook.events must hold at most ${WEBHOOK_EVENTS.length} events` })
+        .refine((events) => new Set(events).size === events.length, {
+          error: 'webhook.events must not repeat an event',
+        })
+        .optional()
+        .describe('Events to deliver; default all four'),
+      metadata: z
+        .record(z.string(), z.unknown(), { error: 'webhook.metadata must be a JSON object' })
+        .refine((metadata) => Buffer.byteLength(JSON.stringify(metadata)) <= MAX_METADATA_BYTES, {
+          error: `webhook.metadata must be at most ${MAX_METADATA_BYTES} bytes of JSON`,
+        })
+        .optional()
+        .describe(`Any JSON object of at most ${MAX_METADATA_BYTES} bytes, echoed in every delivery`),
+    },
+    { error: 'webhook must be an object with a url' },
+  )
+  .meta({ id: 'WebhookRequest', description: WEBHOOK_DESCRIPTION });
+
+/** The optional `webhook` of a start operation's body. */
+export const webhookField = () => WebhookRequest.optional();
+
+export const WebhookSecretResponse = z.object({
+  secret: z.string().describe('HMAC-SHA256 key of X-PDS-Signature (whsec_ + 64 hex characters)'),
+  created_at: Timestamp,
+});
+
+export const WebhookDelivery = z
+  .object({
+    delivery_id: z.string().describe('X-PDS-Delivery-Id: the same on every attempt of this event'),
+    execution_id: z.string(),
+    event: z.enum(WEBHOOK_EVENTS),
+    url: z.string(),
+    state: z
+      .enum(['pending', 'retrying', 'delivered', 'failed'])
+      .describe('delivered after a 2xx; failed after the last attempt'),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    next_attempt_at: Timestamp.nullable().describe('When the next attempt is due (pending, retrying)'),
+    attempts: z.array(
+      z.object({
+        attempt: z.number().int().describe('1-based'),
+        at: Timestamp,
+        status_code: z.number().int().nullable().describe("The receiver's status; null when none came"),
+        error: z.string().nullable().describe('null for a 2xx'),
+        duration_ms: z.number().int(),
+      }),
+    ),
+  })
+  .meta({ id: 'WebhookDelivery' });
