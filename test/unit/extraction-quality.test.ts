@@ -441,3 +441,16 @@ describe('brand as pages state it', () => {
     expect(readProductPage(doc, 'https://shop.example/products/lamp').merged.brand).toBe('Acme');
   });
 });
+
+describe('brand sources that disagree', () => {
+  it("the one the product's title writes wins over trust order; otherwise trust order", () => {
+    const ld = `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'Product', name: 'Acme Terrex slides', brand: { '@type': 'Brand', name: 'Acme Outdoor Performance' }, offers: { '@type': 'Offer', price: '30', priceCurrency: 'EUR' } })}</script>`;
+    const og = (brand: string) => `<meta property="og:brand" content="${brand}">`;
+    const body = '<h1>ACME Terrex slides</h1><button>Add to cart</button>';
+    expect(readProductPage(page(body, ld + og('Acme')), 'https://z.example/p/1').merged.brand).toBe('Acme');
+    // Neither in the title: the most trusted source.
+    expect(readProductPage(page(body, ld + og('Zeta')), 'https://z.example/p/1').merged.brand).toBe(
+      'Acme Outdoor Performance',
+    );
+  });
+});

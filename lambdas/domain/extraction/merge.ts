@@ -197,6 +197,19 @@ function sameVariant(v: VariantCandidate, other: VariantCandidate, chosen: Varia
   return chosen.filter((c) => optionKey(c) === key).length === 1;
 }
 
+/** Whether `text` holds `words` as whole words, case and accents aside. */
+function containsWords(text: string, words: string): boolean {
+  const fold = (t: string) =>
+    ` ${t
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, ' ')
+      .trim()} `;
+  const w = fold(words);
+  return w.trim().length > 1 && fold(text).includes(w);
+}
+
 export function mergeCandidates(
   candidates: ProductCandidate[],
   dom: DomReading | null,
@@ -215,18 +228,26 @@ export function mergeCandidates(
     return null;
   };
   // Template placeholders ("$metabrand", "{{ brand }}", "Your name here") are no brand.
-  const pickBrand = (): string | null => {
+  const pickBrand = (title: string | null): string | null => {
+    const named: Array<{ brand: string; source: Source }> = [];
     for (const c of sorted) {
       // "See more from the brand: Panasonic" in any language: the value after the brand label.
       const b = c.brand
         ?.trim()
         .replace(/^.{0,60}\b(brand|marca|marke|marque|merk|märke|marka|бренд|marchio)\s*:\s*/iu, '');
-      if (b && !isBrandPlaceholder(b)) {
-        provenance.brand = c.source;
-        return b;
-      }
+      if (b && !isBrandPlaceholder(b)) named.push({ brand: b, source: c.source });
     }
-    return null;
+    if (!named.length) return null;
+    // Sources disagree (JSON-LD "Acme Home", og:brand "Acme"): the one the product's title
+    // writes wins over trust order, when exactly one of them is in it.
+    let chosen = named[0];
+    const distinct = [...new Map(named.map((n) => [n.brand.toLowerCase(), n])).values()];
+    if (distinct.length > 1 && title) {
+      const inTitle = distinct.filter((n) => containsWords(title, n.brand));
+      if (inTitle.length === 1) chosen = inTitle[0];
+    }
+    provenance.brand = chosen.source;
+    return chosen.brand;
   };
   const price = choosePrice(candidates, dom);
   if (price.source) provenance.price = price.source;
@@ -296,14 +317,15 @@ export function mergeCandidates(
   // A variant whose availability no source states takes the product's (the next source: the
   // page's offers or buy button), so every variant says a boolean when the product does.
   if (availability) for (const v of variants) v.availability ??= availability;
+  const title = pick('title', TITLE_ORDER);
   const withRating = sorted.find((c) => c.rating);
   const facts: Record<string, string> = {};
   for (const c of [...sorted].reverse()) Object.assign(facts, c.facts ?? {});
   return {
-    title: pick('title', TITLE_ORDER),
+    title,
     description: pick('description'),
     descriptionHtml: pick('descriptionHtml'),
-    brand: pickBrand(),
+    brand: pickBrand(title),
     vendor: pick('vendor'),
     sku,
     gtin: pick('gtin'),
