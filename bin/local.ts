@@ -4,7 +4,38 @@
 import '../lambdas/local/quiet-warnings';
 import '../lambdas/local/heap';
 import '../lambdas/local/polyfills';
-import { startLocalService, type LocalService, type LocalServiceOptions } from '../lambdas/local/service';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startEarly } from '../lambdas/local/early-start';
+import type { LocalService, LocalServiceOptions } from '../lambdas/local/service';
+
+/** Milliseconds from the process's start to this module's first line (Node, the launcher, the imports). */
+const loadedAt = performance.now();
+
+/** What `npm start` remembers between runs (bin/start.mjs keeps its bundle there too). */
+const CACHE_DIR = 'node_modules/.cache/pds-local';
+
+/** Set by bin/start.mjs: ms since the process started when it began, its fingerprint and build times, when it handed over. */
+interface LaunchTimes {
+  began: number;
+  fingerprint: number;
+  build: number;
+  end: number;
+}
+const launch = (globalThis as Record<symbol, LaunchTimes | undefined>)[Symbol.for('pds.launch')];
+
+function startupPhases(service: LocalService): Record<string, number> {
+  const round = (ms: number) => Math.round(ms);
+  const launcher: Record<string, number> = launch
+    ? { node: round(launch.began), fingerprint: round(launch.fingerprint), build: round(launch.build) }
+    : {};
+  return {
+    ...launcher,
+    modules: round(loadedAt - (launch?.end ?? 0)),
+    serviceModules: round(serviceModulesMs),
+    ...service.phases,
+  };
+}
 
 const STOP_GRACE_MS = 5000;
 
@@ -17,23 +48,35 @@ function localOptions(env: NodeJS.ProcessEnv): LocalServiceOptions {
     dataDir: env.PDS_DATA_DIR || '.pds-data',
     bootstrapKeys: env.PDS_BOOTSTRAP_KEYS || undefined,
     debug: env.PDS_LOG_LEVEL === 'debug',
+    cacheDir: resolve(dirname(fileURLToPath(import.meta.url)), '..', CACHE_DIR),
   };
 }
+
+let serviceModulesMs = 0;
 
 async function main(): Promise<void> {
   let service: LocalService;
   try {
-    service = await startLocalService(localOptions(process.env));
+    const options = localOptions(process.env);
+    // The data dir's claim and the dynalite thread first: the thread starts on the other core
+    // while this one loads the service's modules (the import below).
+    startEarly(resolve(options.dataDir!));
+    const importing = performance.now();
+    const { startLocalService } = await import('../lambdas/local/service');
+    serviceModulesMs = performance.now() - importing;
+    service = await startLocalService(options);
   } catch (error) {
     console.error(`npm start: ${(error as Error).message}`);
-    process.exitCode = 1;
-    return;
+    // Exit now: a dynalite thread started early would keep the process alive.
+    process.exit(1);
   }
 
   // What the operator needs and nothing else: the key on the first start, the URL, the data dir.
   if (service.developmentKey) console.log(`Development API key (shown once, all scopes): ${service.developmentKey}`);
   if (service.resumed.length) console.log(`Resumed ${service.resumed.length} unfinished execution(s) after a restart`);
   console.log(`ready ${service.url} in ${service.startupMs} ms (data: ${service.dataDir})`);
+  // The start-up bench's breakdown (npm run bench -- startup).
+  if (process.env.PDS_STARTUP_PHASES) console.log(`startup phases ${JSON.stringify(startupPhases(service))}`);
 
   let stopping = false;
   const shutdown = (signal: string) => {

@@ -6,11 +6,10 @@
 // loop. A thread rather than a child process: it dies with the process however that ends
 // (kill -9 included), so no orphan can keep holding the LevelDB lock of the data directory.
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { TABLE } from '../topology/table';
 import { QUEUES, type QueueSpec } from '../topology/queues';
+import { startDynaliteThread, type DynaliteThread } from './dynalite-thread';
 
 export interface Engines {
   dynamodbEndpoint: string;
@@ -27,13 +26,18 @@ export interface EngineOptions {
   tableName?: string;
   /** Queues to create (each with its `<name>-dlq`); default QUEUES. Tests add fixture queues. */
   queues?: readonly QueueSpec[];
+  /** A dynalite thread already starting on dataDir (bin/local.ts starts it before the modules load). */
+  dynalite?: Promise<DynaliteThread>;
 }
 
 export async function startEngines(options: EngineOptions = {}): Promise<Engines> {
   const tableName = options.tableName ?? 'pds';
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
   // Both engines start side by side (the thread loads dynalite while fauxqs loads here).
-  const [dynamoStart, sqsStart] = await Promise.allSettled([startDynaliteThread(options.dataDir), startSqs()]);
+  const [dynamoStart, sqsStart] = await Promise.allSettled([
+    options.dynalite ?? startDynaliteThread(options.dataDir),
+    startSqs(),
+  ]);
   const dynamo = dynamoStart.status === 'fulfilled' ? dynamoStart.value : undefined;
   const fauxqs = sqsStart.status === 'fulfilled' ? sqsStart.value : undefined;
   try {
@@ -74,123 +78,6 @@ export async function startEngines(options: EngineOptions = {}): Promise<Engines
 async function startSqs() {
   const { startFauxqs } = await import('fauxqs');
   return startFauxqs({ port: 0, host: '127.0.0.1', logger: false } as Parameters<typeof startFauxqs>[0]);
-}
-
-// The thread's whole program (CommonJS, plain JS: no TypeScript loader needed in the thread).
-const DYNALITE_THREAD = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { createRequire } = require('node:module');
-// dynalite 4 reads LevelDB through iterators it never closes (its streams stop at the end, or at
-// a Query's Limit, without closing them): each one stays attached to the database and pins a
-// native LevelDB iterator, so memory grew with every query. Close them at their end, and close
-// any left unread for IDLE_MS (a Query that stopped early never reads it again).
-(function closeAbandonedIterators() {
-  const { AbstractLevel } = createRequire(workerData.dynalite)('abstract-level');
-  const IDLE_MS = 10000;
-  const open = new Map();
-  const closeQuietly = (it) => { open.delete(it); it.close().catch(() => undefined); };
-  for (const method of ['iterator', 'keys', 'values']) {
-    const original = AbstractLevel.prototype[method];
-    AbstractLevel.prototype[method] = function (...args) {
-      const it = original.apply(this, args);
-      const next = it.next;
-      open.set(it, Date.now());
-      it.next = async function (...nextArgs) {
-        open.set(it, Date.now());
-        const item = await next.apply(this, nextArgs);
-        if (item === undefined) closeQuietly(it);
-        else if (open.has(it)) open.set(it, Date.now());
-        return item;
-      };
-      const close = it.close;
-      it.close = function (...closeArgs) { open.delete(it); return close.apply(this, closeArgs); };
-      return it;
-    };
-  }
-  setInterval(() => {
-    const idleSince = Date.now() - IDLE_MS;
-    for (const [it, at] of open) if (at < idleSince) closeQuietly(it);
-  }, IDLE_MS).unref();
-})();
-const dynalite = require(workerData.dynalite);
-const server = dynalite(workerData.options);
-server.once('error', (error) => parentPort.postMessage({ type: 'error', message: String(error && error.message) }));
-server.listen(0, '127.0.0.1', () => parentPort.postMessage({ type: 'listening', port: server.address().port }));
-parentPort.on('message', (message) => {
-  if (message !== 'stop') return;
-  // Closes the LevelDB store too (dynalite wraps close); idle keep-alive sockets end at once.
-  server.close((error) => parentPort.postMessage({ type: 'stopped', message: error ? String(error.message) : undefined }));
-  server.closeIdleConnections();
-});
-`;
-
-interface DynaliteThread {
-  endpoint: string;
-  stop(): Promise<void>;
-}
-
-const STOP_TIMEOUT_MS = 35_000; // dynalite's own close gives pending operations 30 s
-
-async function startDynaliteThread(dataDir: string | undefined): Promise<DynaliteThread> {
-  const worker = new Worker(DYNALITE_THREAD, {
-    eval: true,
-    // Not the parent's --import tsx: the thread runs plain JS and starts faster without it.
-    execArgv: [],
-    workerData: {
-      dynalite: createRequire(import.meta.url).resolve('dynalite'),
-      options: { ...(dataDir ? { path: dataDir } : {}), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 },
-    },
-  });
-  let stopping = false;
-  // Listeners removed by reference afterwards: Worker keeps internal ones of its own.
-  let onMessage!: (message: { type: string; port?: number; message?: string }) => void;
-  let onError!: (error: Error) => void;
-  let onExit!: (code: number) => void;
-  const port = await new Promise<number>((resolve, reject) => {
-    onMessage = (message) => {
-      if (message.type === 'listening') resolve(message.port!);
-      else if (message.type === 'error') reject(new Error(`dynalite: ${message.message}`));
-    };
-    onError = reject;
-    onExit = (code) => reject(new Error(`dynalite thread exited with ${code} before listening`));
-    worker.on('message', onMessage).once('error', onError).once('exit', onExit);
-  })
-    .catch(async (error) => {
-      await worker.terminate();
-      throw error;
-    })
-    .finally(() => worker.off('message', onMessage).off('error', onError).off('exit', onExit));
-  // In process, a dynalite crash used to take the whole service down; say so just as loudly.
-  worker.on('error', (error) =>
-    process.stderr.write(
-      `${JSON.stringify({ level: 'error', message: 'dynalite thread failed', error: error.message })}\n`,
-    ),
-  );
-  worker.on('exit', (code) => {
-    if (!stopping)
-      process.stderr.write(`${JSON.stringify({ level: 'error', message: `dynalite thread exited with ${code}` })}\n`);
-  });
-  return {
-    endpoint: `http://127.0.0.1:${port}`,
-    async stop() {
-      if (stopping) return;
-      stopping = true;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, STOP_TIMEOUT_MS);
-        worker.on('message', (message: { type: string }) => {
-          if (message.type !== 'stopped') return;
-          clearTimeout(timer);
-          resolve();
-        });
-        worker.once('exit', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-        worker.postMessage('stop');
-      });
-      await worker.terminate();
-    },
-  };
 }
 
 async function ensureTable(endpoint: string, tableName: string): Promise<void> {

@@ -4,7 +4,7 @@
 // Config (the environment's settings plus the embedded engines' endpoints) and installs the one
 // container every handler and worker of this process uses; it never writes into process.env.
 import './polyfills';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { QUEUES } from '../topology/queues';
 import { WORKFLOWS } from '../topology/workflows';
@@ -15,6 +15,7 @@ import { bootstrapKeys, ensureDevelopmentKey } from '../domain/accounts/service'
 import { createClients } from '../adapters/clients';
 import { startEngines, type Engines } from './engines';
 import { startStepFunctionsService, type StepFunctionsService } from './stepfunctions/server';
+import type { ValidationMemo } from './stepfunctions/executions';
 import { startSqsPollers, type SqsPollers } from './sqs-poller';
 import { WORKERS_DIR } from './workers';
 import { startSchedule } from './schedules';
@@ -23,6 +24,7 @@ import { GROUP_OF, type Execution } from '../domain/executions/model';
 import type { ExtractResultStore } from '../ports/extract-results';
 import { dynamoExecutionStore } from '../adapters/dynamodb/executions';
 import { dynamoExtractResultStore } from '../adapters/dynamodb/extract-results';
+import { takeEarlyStart } from './early-start';
 import { claimDataDir, dynamodbPath, ownStartTicks, releaseDataDir, writeRuntimeFile } from './runtime-file';
 
 export interface LocalServiceOptions {
@@ -42,6 +44,11 @@ export interface LocalServiceOptions {
   queueRetrySeconds?: number;
   /** SQS batches handled at once per queue; default 2. */
   workerConcurrency?: number;
+  /**
+   * Where start-up work is remembered between runs of this checkout (state machine definitions
+   * already validated, by content hash). Default: nothing remembered, every start validates.
+   */
+  cacheDir?: string;
   /** Also log Step Functions execution events. */
   debug?: boolean;
   log?: (line: string) => void;
@@ -67,6 +74,8 @@ export interface LocalService {
   resumed: string[];
   /** Milliseconds from the call to ready. */
   startupMs: number;
+  /** Milliseconds per start-up phase, in order (engines, stepfunctions, container, ...). */
+  phases: Record<string, number>;
   sfn: StepFunctionsService;
   /** This process's Config. */
   config: Config;
@@ -78,17 +87,30 @@ export interface LocalService {
 
 /** The region of every local ARN and queue; the embedded engines are one region. */
 const LOCAL_REGION = 'us-east-1';
+/** After ready, when the parts left for later are loaded if no request has needed them yet. */
+const WARM_UP_MS = 1000;
 
 export async function startLocalService(options: LocalServiceOptions = {}): Promise<LocalService> {
   const started = Date.now();
   const log = options.log ?? ((line: string) => console.log(line));
   const dataDir = resolve(options.dataDir ?? '.pds-data');
+  // bin/local.ts claims the directory and starts dynalite before the modules load; else below.
+  const early = takeEarlyStart(dataDir);
+  let settings: Config;
+  try {
+    const port = options.port ?? 3000;
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`port must be 0..65535, got ${port}`);
+    // Fail on bad settings (PDS_RATE_LIMIT, PDS_RESOLVE, ...) before anything starts.
+    settings = loadConfig({ ...process.env, ...options.env });
+  } catch (error) {
+    if (early) {
+      await early.dynalite.then((thread) => thread.stop()).catch(() => undefined);
+      releaseDataDir(dataDir);
+    }
+    throw error;
+  }
   const port = options.port ?? 3000;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`port must be 0..65535, got ${port}`);
-  // Fail on bad settings (PDS_RATE_LIMIT, PDS_RESOLVE, ...) before anything starts.
-  const settings = loadConfig({ ...process.env, ...options.env });
-
-  claimDataDir(dataDir);
+  if (!early) claimDataDir(dataDir);
   const cleanups: Array<() => Promise<void> | void> = [() => releaseDataDir(dataDir)];
   const stopAll = async () => {
     for (const cleanup of cleanups.splice(0).reverse()) {
@@ -100,20 +122,32 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     }
   };
 
+  const phases: Record<string, number> = {};
+  let phaseStart = Date.now();
+  const phase = (name: string) => {
+    const now = Date.now();
+    phases[name] = now - phaseStart;
+    phaseStart = now;
+  };
   try {
-    const engines: Engines = await startEngines({ dataDir: dynamodbPath(dataDir) });
+    const engines: Engines = await startEngines({ dataDir: dynamodbPath(dataDir), dynalite: early?.dynalite });
+    phase('engines');
     cleanups.push(() => engines.stop());
     const pollerClients = createClients({ ...settings, region: LOCAL_REGION, endpoints: { sqs: engines.sqsEndpoint } });
     cleanups.push(() => pollerClients.sqs.destroy());
 
+    // Definitions validated by an earlier start are not validated again: the interpreter library then
+    // loads on the first execution (or WARM_UP_MS after ready) instead of before ready.
     const sfn = await startStepFunctionsService({
       machines: WORKFLOWS.map((spec) => ({ spec })),
       queueUrls: engines.queueUrls,
       sqs: pollerClients.sqs,
       region: LOCAL_REGION,
+      validated: options.cacheDir ? validationMemo(options.cacheDir) : undefined,
       log: (line) => (options.debug ? log(line) : undefined),
     });
     cleanups.push(() => sfn.stop());
+    phase('stepfunctions');
 
     // Search keeps its index snapshot under the data directory, beside the embedded DynamoDB.
     let config: Config = { ...localConfig(settings, engines, sfn), dataDir };
@@ -123,6 +157,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     // Usage counts written behind responses are stored before the engines stop (runs after the
     // HTTP server closed and the pollers stopped: cleanups run in reverse).
     cleanups.push(() => container.meter.flush());
+    phase('container');
 
     for (const queue of QUEUES) {
       for (const worker of [queue.worker, queue.dlqWorker].filter(Boolean) as string[]) {
@@ -146,10 +181,12 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     // get the grace period and can still reach Step Functions and DynamoDB), then the engines.
     let pollerGraceMs = 5000;
     cleanups.push(() => pollers.stop(pollerGraceMs));
+    phase('pollers');
 
     // Executions a previous run on this data dir left unfinished (its state machines lived in its
-    // memory): started again from their first step, or failed at once when they cannot be.
-    const restart = await resumeUnfinished({
+    // memory): started again from their first step, or failed at once when they cannot be. Done
+    // before ready, beside the HTTP server's start and the keys (independent of each other).
+    const resuming = resumeUnfinished({
       store: dynamoExecutionStore(container.clients.documents, config.tableName),
       executions: container.executions,
       workflows: container.workflows,
@@ -159,10 +196,31 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       canResume: (execution) =>
         extractEntriesComplete(dynamoExtractResultStore(container.clients.documents, config.tableName), execution),
     });
+    const httpStarting = import('./http-server').then(({ startHttpServer }) =>
+      startHttpServer({ port, host: options.host ?? '127.0.0.1' }),
+    );
+    const bootstrapSpec = options.bootstrapKeys;
+    const keys = bootstrapSpec?.trim()
+      ? bootstrapKeys(container.accounts, bootstrapSpec, container.clock.now()).then((created) => ({
+          developmentKey: undefined,
+          bootstrappedKeyIds: created.map((k) => k.keyId),
+        }))
+      : ensureDevelopmentKey(container.accounts, container.clock.now()).then((minted) => ({
+          developmentKey: minted?.key,
+          bootstrappedKeyIds: [] as string[],
+        }));
+    const [restartDone, httpDone, keysDone] = await Promise.allSettled([resuming, httpStarting, keys]);
+    if (httpDone.status === 'fulfilled') cleanups.push(() => httpDone.value.close());
+    for (const done of [restartDone, httpDone, keysDone]) if (done.status === 'rejected') throw done.reason;
+    const restart = (restartDone as PromiseFulfilledResult<Awaited<typeof resuming>>).value;
+    const http = (httpDone as PromiseFulfilledResult<Awaited<typeof httpStarting>>).value;
+    const { developmentKey, bootstrappedKeyIds } = (keysDone as PromiseFulfilledResult<Awaited<typeof keys>>).value;
     if (restart.failed.length)
       log(`${restart.failed.length} unfinished execution(s) could not be resumed and were failed`);
+    phase('resume+http+keys');
 
-    // As the CDK stack schedules them (the reaper fails executions past their deadline).
+    // As the CDK stack schedules them (the reaper fails executions past their deadline); their
+    // first runs come right after ready.
     for (const spec of SCHEDULES) {
       const schedule = startSchedule({
         worker: spec.worker,
@@ -172,22 +230,13 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       });
       cleanups.push(() => schedule.stop());
     }
-
-    const { startHttpServer } = await import('./http-server');
-    const http = await startHttpServer({ port, host: options.host ?? '127.0.0.1' });
-    cleanups.push(() => http.close());
-
-    const bootstrapSpec = options.bootstrapKeys;
-    let developmentKey: string | undefined;
-    let bootstrappedKeyIds: string[] = [];
-    if (bootstrapSpec?.trim()) {
-      bootstrappedKeyIds = (await bootstrapKeys(container.accounts, bootstrapSpec, container.clock.now())).map(
-        (k) => k.keyId,
-      );
-    } else {
-      developmentKey = (await ensureDevelopmentKey(container.accounts, container.clock.now()))?.key;
-    }
-
+    // The interpreter library, if its load was left for later: loaded while nobody waits on it.
+    const warmUp = setTimeout(
+      () => sfn.load().catch((error: Error) => log(`stepfunctions: ${error.message}`)),
+      WARM_UP_MS,
+    );
+    warmUp.unref();
+    cleanups.push(() => clearTimeout(warmUp));
     writeRuntimeFile(dataDir, {
       pid: process.pid,
       pidStart: ownStartTicks(),
@@ -213,6 +262,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       bootstrappedKeyIds,
       resumed: restart.resumed,
       startupMs: Date.now() - started,
+      phases,
       sfn,
       get config() {
         return config;
@@ -253,4 +303,30 @@ function localConfig(settings: Config, engines: Engines, sfn: StepFunctionsServi
 async function extractEntriesComplete(results: ExtractResultStore, execution: Execution): Promise<boolean> {
   if (GROUP_OF[execution.kind] !== 'extract' || execution.status !== 'pending') return true;
   return (await results.all(execution.id)).length === (execution.input.requested ?? 0);
+}
+
+/** Validated definitions, one hash a line in `<cacheDir>/validated-state-machines.txt`. */
+function validationMemo(cacheDir: string): ValidationMemo {
+  const file = join(cacheDir, 'validated-state-machines.txt');
+  let known: Set<string>;
+  try {
+    known = new Set(readFileSync(file, 'utf8').split('\n').filter(Boolean));
+  } catch {
+    known = new Set();
+  }
+  return {
+    has: (key) => known.has(key),
+    add(key) {
+      if (known.has(key)) return;
+      known.add(key);
+      try {
+        mkdirSync(cacheDir, { recursive: true });
+        const temporary = `${file}.${process.pid}`;
+        writeFileSync(temporary, `${[...known].slice(-100).join('\n')}\n`);
+        renameSync(temporary, file);
+      } catch {
+        // Not remembered: the next start validates again.
+      }
+    },
+  };
 }

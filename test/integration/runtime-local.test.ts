@@ -20,11 +20,11 @@ interface Started {
   output: () => string;
 }
 
-/** Spawns bin/local.ts and resolves at its "ready" line, or rejects when it exits first. */
+/** Spawns bin/start.mjs (what npm start runs) and resolves at its "ready" line, or rejects when it exits first. */
 function spawnLocal(dataDir: string, maxMs = 60_000): Promise<Started> {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', PDS_DATA_DIR: dataDir };
   delete env.PDS_BOOTSTRAP_KEYS;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
+  const child = spawn(process.execPath, ['bin/start.mjs'], {
     cwd: process.cwd(),
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
