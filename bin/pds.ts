@@ -497,18 +497,19 @@ async function extractCommand(run: Run, inputs: string[], flags: Record<string, 
     ? { vendor: flags.vendor as string, ...(flags.maxProducts ? { max_products: flags.maxProducts } : {}), ...options }
     : { urls: readUrlInputs(inputs), ...options };
   const start = await run.client.api.POST('/v2/extract', {
-    body: { ...body, ...extras.body } as any,
+    body: { ...body, ...extras.body },
     headers: extras.headers,
   });
-  if (start.response.status === 400 && (start.error as any)?.invalid_urls) {
-    const invalid = (start.error as any).invalid_urls as Array<{ index: number; url: string; reason?: string }>;
+  const invalid = (start.error as { invalid_urls?: Array<{ index: number; url: string; problem: string }> } | undefined)
+    ?.invalid_urls;
+  if (start.response.status === 400 && invalid) {
     if (run.io.json) run.io.out(JSON.stringify({ error: start.error, exit_code: EXIT.usage }));
     else {
       run.io.err(`pds: the service refused ${invalid.length} URL(s); nothing was started:`);
       const t = table(['#', 'URL', 'problem'], run.io.tty);
-      for (const entry of invalid.slice(0, 50))
-        t.push([entry.index, String(entry.url).slice(0, 80), (entry as any).reason ?? (entry as any).message ?? '']);
+      for (const entry of invalid.slice(0, 50)) t.push([entry.index, String(entry.url).slice(0, 80), entry.problem]);
       run.io.err(t.toString());
+      if (invalid.length > 50) run.io.err(`... and ${invalid.length - 50} more (--json for all)`);
     }
     return EXIT.usage;
   }
@@ -526,10 +527,7 @@ async function crawlCommand(run: Run, vendor: string, flags: Record<string, any>
     ...(flags.country ? { country_code: flags.country } : {}),
     ...extras.body,
   };
-  const accepted = unwrap(
-    await run.client.api.POST('/v2/crawl', { body: body as any, headers: extras.headers }),
-    'POST /v2/crawl',
-  );
+  const accepted = unwrap(await run.client.api.POST('/v2/crawl', { body, headers: extras.headers }), 'POST /v2/crawl');
   if (!run.options.wait) return started(run, accepted, 'crawl');
   if (!run.io.json && !run.options.quiet) run.io.err(`pds: started ${accepted.execution_id}`);
   return finishCrawl(run, await follow(run, 'crawl', accepted.execution_id));
@@ -556,7 +554,7 @@ async function searchCommand(run: Run, query: string, flags: Record<string, any>
         page_size: Math.min(flags.limit ?? 8, 8),
         enable_enrichment: Boolean(flags.enrichment),
         ...extras.body,
-      } as any,
+      },
       headers: extras.headers,
     }),
     'POST /v2/agentic-search',

@@ -260,6 +260,12 @@ describe('pds extract', () => {
     expect(out.exit_code).toBe(2);
     expect(out.error.error.code).toBe('INVALID_PARAMETER');
     expect(out.error.invalid_urls.map((u: any) => u.index)).toEqual([1]);
+    const human = await pds(['extract', 'https://jsonld-shop.test/p/1', 'mailto:someone@example.com']);
+    expect(human.code).toBe(2);
+    expect(human.stderr).toContain('the service refused 1 URL(s); nothing was started');
+    const refused = row(human.stderr, '1');
+    expect(refused?.[1]).toBe('mailto:someone@example.com');
+    expect(refused?.[2]).toBe(out.error.invalid_urls[0].problem);
   });
 
   it('Ctrl-C while waiting: exit 130, the execution goes on and `pds wait` can pick it up', async () => {
