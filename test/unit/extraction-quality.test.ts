@@ -454,3 +454,38 @@ describe('brand sources that disagree', () => {
     );
   });
 });
+
+describe('markup that disagrees with the price the page shows', () => {
+  const ld = (price: string) =>
+    `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'Product', name: 'Blue Lamp', offers: { '@type': 'Offer', price, priceCurrency: 'USD' } })}</script>`;
+  const og = (amount: string) =>
+    `<meta property="product:price:amount" content="${amount}"><meta property="product:price:currency" content="USD">`;
+  const shown = (inner: string) =>
+    `<div class="product">\n<h1>Blue Lamp</h1>\n${inner}\n<button>Add to cart</button></div>`;
+  it.each([
+    ['JSON-LD price the page never shows', '<span class="price">$40.00</span>', ld('50.00'), 40, null],
+    ['JSON-LD in minor units', '<span class="price">$40.00</span>', ld('4000'), 40, null],
+    ['JSON-LD with a dot for thousands', '<span class="price">$1,299.00</span>', ld('1.299'), 1299, null],
+    ['og:price the page never shows', '<span class="price">$40.00</span>', og('50.00'), 40, null],
+    [
+      'a bare <s> beside the price names the markup price as regular',
+      '<span class="price">$40.00</span> <s>$50.00</s>',
+      ld('50.00'),
+      40,
+      50,
+    ],
+    [
+      'a "price-old" part inside the price box',
+      '<div class="price"><span class="price-old">$50.00</span></div><div class="price-new">$40.00</div>',
+      ld('50.00'),
+      40,
+      50,
+    ],
+    ['markup the page shows stays', '<span class="price">$40.00</span>', ld('40.00'), 40, null],
+  ])('%s', (_, inner, head, price, compareAt) => {
+    const { merged } = readProductPage(page(shown(inner), head), 'https://x.example/products/lamp', {
+      countryCode: 'us',
+    });
+    expect([merged.price, merged.compareAt]).toEqual([price, compareAt]);
+  });
+});

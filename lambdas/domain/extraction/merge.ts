@@ -127,6 +127,23 @@ export function choosePrice(candidates: ProductCandidate[], dom: DomReading | nu
       source = 'dom';
       currency = currency ?? domCandidate.currency ?? null;
     }
+    // Markup the page never shows, while the product area shows another current price: stale or
+    // mis-encoded markup ("4000" for $40.00, "1.299" for $1,299.00) loses to what the shopper sees.
+    const top = shown.filter((p) => p.score > 0).sort((a, b) => b.score - a.score || a.order - b.order)[0];
+    if (
+      source !== 'dom' &&
+      domCandidate &&
+      top?.inMain &&
+      same(top.amount, domCandidate.price!) &&
+      !same(domCandidate.price!, price) &&
+      ![...(dom?.displayedAmounts ?? [])].some((n) => same(n, price)) &&
+      (!domCandidate.currency || !currency || domCandidate.currency === currency)
+    ) {
+      if (domCandidate.price! < price && isStruck(price)) compareAt = price;
+      price = domCandidate.price!;
+      source = 'dom';
+      currency = currency ?? domCandidate.currency ?? null;
+    }
     // Markup rarely states a regular price; the page's struck-through one next to the same
     // current price does.
     if (compareAt == null && domCandidate?.compareAt != null && same(domCandidate.price!, price))

@@ -149,6 +149,10 @@ function fullText(el: AnyNode, limit = 400, sep = ''): string {
   return out.replace(/\s+/g, ' ').trim();
 }
 
+/** A part of a price box classed as the former price ("price-old", "was-price", "compare-at"). */
+const FORMER_CHILD =
+  /(^|[\s_-])(old|was|regular|compare|compare-at|strike|crossed|before|rrp|msrp|original|previous)([\s_-]|$)/i;
+
 /**
  * A price element's text twice in one walk: all of it, and as shown to pay (struck-through
  * s/del/strike parts left out, a superscript after digits read as cents: "$25<sup>99</sup>").
@@ -167,7 +171,12 @@ function priceTexts(el: Element, limit = 120): { full: string; shown: string } {
       const e = n as Element;
       const name = e.name;
       if (name === 'script' || name === 'style' || name === 'noscript') return;
-      const inner = struck || name === 's' || name === 'del' || name === 'strike';
+      const inner =
+        struck ||
+        name === 's' ||
+        name === 'del' ||
+        name === 'strike' ||
+        (e !== el && !!e.attribs.class && FORMER_CHILD.test(e.attribs.class));
       if (name === 'sup' && !inner && /\d$/.test(shown) && /^\s*\d{2}\s*$/.test(fullText(e, 8))) shown += '.';
       for (const c of e.children) walk(c, inner);
     }
@@ -423,7 +432,9 @@ export function readDom(
     ) {
       const strength = el.attribs.itemprop === 'price' ? 3 : /price/i.test(classId) ? 2 : 1;
       priceEls.push({ el, ctx: next, order, strength });
-    }
+    } else if ((name === 's' || name === 'del' || name === 'strike') && !next.noise && !ctx.former)
+      // A bare struck-through amount is the regular price beside the current one.
+      priceEls.push({ el, ctx: next, order, strength: 1 });
     // itemprop sku/productID also counts outside an itemscope ("Ref : <span itemprop=productID>"),
     // and so does an element a data attribute names as the product's reference or SKU.
     const hasData = attrs.includes(' data-');
