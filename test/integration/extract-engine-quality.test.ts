@@ -8,7 +8,7 @@ import { createExtractor } from '../../lambdas/domain/extraction/engine';
 import { readProductPage } from '../../lambdas/domain/extraction/page';
 import type { ExtractOptions, ExtractUrl, ProductRecord } from '../../lambdas/domain/extraction/types';
 import { startStoreSimulator, type StoreSimulator } from '../stores';
-import { crowdTruth, localPrice, titleOnlyTitles } from '../stores/quality-pages';
+import { crowdTruth, localPrice, priceMarkupTruth, titleOnlyTitles } from '../stores/quality-pages';
 
 const FLAGS: ExtractOptions = {
   enableEnrichment: false,
@@ -213,14 +213,18 @@ describe("where the SKU and brand are stated outside a Product's sku/brand", () 
 });
 
 describe('prices and SKUs as themes write them, in minified pages', () => {
-  it('superscript cents, a struck price inside the price box, money spans; Item #, dt/dd and data-product-sku SKUs', async () => {
+  it('superscript cents, a struck price inside the price box, money spans, markup the page does not show; Item #, dt/dd and data-product-sku SKUs', async () => {
     const store = sim.store('price-markup.test');
     const kinds = new Set<number>();
     for (const index of INDEXES.slice(0, 9)) {
       const truth = store.product(index);
       const url = store.productUrl(index);
       const record = await product(store.host, index);
-      expect(record.price.current_value, url).toBe(truth.price);
+      const prices = priceMarkupTruth(truth);
+      expect([record.price.current_value, record.price.compare_at_value], url).toEqual([
+        prices.price,
+        prices.compareAt,
+      ]);
       expect(record.price.currency).toBe('USD');
       const page = await fetcher.fetch({ url });
       expect(page.body).not.toMatch(/>\s+</);

@@ -20,11 +20,12 @@
 //   1: microdata with `productID` only ("Ref : ...") and a Brand scope on a <meta content>;
 //   2: no markup: `data-product-sku` on the buy form (related cards carry theirs too), the brand
 //      in a byline "Brand: ...".
-// - price-markup.test: minified pages (no whitespace between tags), no structured data; the price
-//   and SKU as themes write them, by product.index % 3: 0: superscript cents ("$25<sup>99</sup>")
-//   and an "Item #" th/td row; 1: the struck-through regular price inside the price box itself
-//   and a dt/dd "SKU" pair; 2: a Shopify `money` span beside a unit price and an empty
-//   `data-product-sku` on the value (BigCommerce). Truth: product.price, product.sku.
+// - price-markup.test: minified pages (no whitespace between tags); the price and SKU as themes
+//   write them, by product.index % 3: 0: superscript cents ("$25<sup>99</sup>") and an "Item #"
+//   th/td row, JSON-LD states the price in minor units; 1: the struck-through regular price inside
+//   the price box itself, og:price states that regular price, and a dt/dd "SKU" pair; 2: a Shopify
+//   `money` span beside a unit price and an empty `data-product-sku` on the value (BigCommerce),
+//   no markup. Truth: priceMarkupTruth(product), product.sku.
 import type { SimProduct, StoreModel, StoreSpec } from './catalog';
 import { PRICE_STYLES } from './catalog';
 import { shopifyJsonProduct, wooProduct } from './pages';
@@ -470,22 +471,37 @@ ${price}
   return page('en', `${product.title} | ${store.name}`, head, body);
 }
 
+/** Ground truth of price-markup.test: the price shown to pay, and the struck one where shown. */
+export function priceMarkupTruth(product: SimProduct): { price: number; compareAt: number | null } {
+  const compareAt = product.index % 3 === 1 ? (product.compareAt ?? Math.round(product.price * 125) / 100) : null;
+  return { price: product.price, compareAt };
+}
+
 function priceMarkupPage(store: StoreModel, product: SimProduct): string {
   const k = product.index % 3;
   const p = product.price;
-  const was = product.compareAt ?? Math.round(p * 125) / 100;
+  const was = priceMarkupTruth(product).compareAt ?? p;
   let summary: string;
+  let head = '';
   if (k === 0) {
+    // Markup in minor units ("2599" for $25.99), never shown as such.
+    head = ld({
+      '@context': 'https://schema.org',
+      '@type': 'Product',
+      name: product.title,
+      offers: { '@type': 'Offer', price: String(Math.round(p * 100)), priceCurrency: 'USD' },
+    });
     const [whole, cents] = p.toFixed(2).split('.');
     summary = `<div class="pdp-price"><span class="price"><sup>$</sup>${whole}<sup>${cents}</sup></span></div><table class="specs"><tr><th>Item #</th><td>${esc(product.sku)}</td></tr><tr><th>Colour</th><td>${esc(product.variants[0].optionValues[0] ?? '-')}</td></tr></table>`;
   } else if (k === 1) {
+    head = `<meta property="og:type" content="product"><meta property="product:price:amount" content="${was.toFixed(2)}"><meta property="product:price:currency" content="USD">`;
     summary = `<div class="price"><s>${usd(was)}</s> ${usd(p)}</div><dl class="facts"><dt>SKU</dt><dd>${esc(product.sku)}</dd></dl>`;
   } else {
     summary = `<div><span class="money">${usd(p)}</span> <span class="unit-price">${usd(Math.round((p / 8) * 100) / 100)}/oz</span></div><dl><dt>SKU:</dt><dd class="productView-info-value" data-product-sku>${esc(product.sku)}</dd></dl>`;
   }
   const body = `<div class="top"><a href="/">${esc(store.name)}</a></div><div class="product"><img src="${esc(product.images[0].url)}" alt="" width="600" height="600"><div class="summary"><h1>${esc(product.title)}</h1>${summary}${buyForm(product)}</div><p>${esc(product.description)}</p></div>`;
   // Minified: no whitespace between tags.
-  return page('en-US', `${product.title} | ${store.name}`, '', body).replace(/>\s+</g, '><');
+  return page('en-US', `${product.title} | ${store.name}`, head, body).replace(/>\s+</g, '><');
 }
 
 /** The shop-specific replies of a quality host, or null where the common routes apply. */
