@@ -154,6 +154,16 @@ export class ProductDataStack extends Stack {
 
     for (const schedule of topology.schedules) this.createSchedule(schedule, sources, apiEnvironment);
 
+    // Queues any function may send to (webhook deliveries: every execution transition may enqueue one).
+    const senders = [
+      ...topology.routes.filter((r) => r.scope !== null).map((r) => this.routeFunctions.get(r.operationId)!),
+      ...this.workers.values(),
+      ...this.scheduled.values(),
+    ];
+    for (const spec of topology.queues.filter((q) => q.sentByEveryFunction)) {
+      for (const fn of senders) this.queues.get(spec.name)!.grantSendMessages(fn);
+    }
+
     // Search Lambdas (the search-scoped routes, and workers such as agentic retrieval) load the
     // index snapshot from S3; one indexer woken by the table's stream keeps it current.
     const searchRoutes = topology.routes

@@ -11,6 +11,11 @@ export interface QueueSpec {
   envVar: string;
   /** Worker module that processes messages landing in the dead-letter queue (`<name>-dlq`). */
   dlqWorker?: string;
+  /**
+   * Sent to by every authenticated route, worker and scheduled function (any of them may move
+   * an execution, and each move may enqueue a webhook delivery): CDK grants them SendMessage.
+   */
+  sentByEveryFunction?: boolean;
 }
 
 export const QUEUES: readonly QueueSpec[] = [
@@ -60,5 +65,6 @@ export const QUEUES: readonly QueueSpec[] = [
     visibilityTimeoutSeconds: 120,
     maxReceiveCount: 5,
     envVar: 'PDS_WEBHOOK_QUEUE_URL',
+    sentByEveryFunction: true,
   },
 ];
