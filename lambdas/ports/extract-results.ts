@@ -1,6 +1,6 @@
 // Per-URL entries of an extraction: one item per input index, written pending at start and moved
 // to done exactly once (conditional update), so a redelivered batch never records twice.
-import type { UrlResult } from '../domain/extraction/types';
+import type { Outcome, UrlResult } from '../domain/extraction/types';
 import type { Execution } from '../domain/executions/model';
 import type { ClaimedProduct } from './products';
 
@@ -15,6 +15,9 @@ export interface UrlEntry {
   state: 'pending' | 'done';
   result: UrlResult | null;
 }
+
+/** An entry without its result: what planning and counting need (its outcome only). */
+export type UrlEntryOutline = Omit<UrlEntry, 'result'> & { result: { outcome: Outcome } | null };
 
 export interface ExtractResultStore {
   /** Writes entries as given (pending, or done for malformed input); overwrites. */
@@ -68,4 +71,6 @@ export interface ClaimingResultStore extends ExtractResultStore {
   ): Promise<{ won: boolean; claim: BatchClaim }>;
   /** Every claim of the execution by batch id. */
   claims(executionId: string): Promise<Map<string, BatchClaim>>;
+  /** Every entry in index order without its result (its outcome only): a fraction of all()'s data. */
+  outlines(executionId: string): Promise<UrlEntryOutline[]>;
 }

@@ -68,6 +68,14 @@ export function memoryResultStore(): ClaimingResultStore & {
       claims.set(batchId, claim);
       return { won: true, claim };
     },
+    async outlines(executionId) {
+      return [...of(executionId).values()]
+        .sort((a, b) => a.index - b.index)
+        .map(({ result, ...entry }) => ({
+          ...copy({ ...entry, result: null }),
+          result: result && { outcome: result.outcome },
+        }));
+    },
     async claims(executionId) {
       return new Map(claimsOf.get(executionId) ?? []);
     },

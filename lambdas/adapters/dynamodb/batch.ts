@@ -17,33 +17,47 @@ export const backoffMs = (round: number, random: () => number = Math.random) => 
   return base / 2 + random() * (base / 2);
 };
 
-/** Sends the requests in BatchWriteItem calls of 25 (in order), retrying unprocessed items. */
+/**
+ * Sends the requests in BatchWriteItem calls of 25, retrying unprocessed items; `lanes` calls at
+ * once (their latencies overlap; the chunks are independent).
+ */
 export async function batchWrite(
   documents: DynamoDBDocumentClient,
   tableName: string,
   requests: readonly WriteRequest[],
+  lanes = 1,
 ): Promise<void> {
-  for (let i = 0; i < requests.length; i += WRITE_BATCH) {
-    let chunk = requests.slice(i, i + WRITE_BATCH) as WriteRequest[];
+  const chunks: WriteRequest[][] = [];
+  for (let i = 0; i < requests.length; i += WRITE_BATCH) chunks.push(requests.slice(i, i + WRITE_BATCH));
+  const writeChunk = async (first: WriteRequest[]) => {
+    let chunk = first;
     for (let round = 0; chunk.length; round++) {
       if (round >= MAX_ROUNDS) throw new Error('The table kept refusing writes (unprocessed items)');
       if (round) await pause(backoffMs(round));
       const out = await documents.send(new BatchWriteCommand({ RequestItems: { [tableName]: chunk as any } }));
       chunk = (out.UnprocessedItems?.[tableName] ?? []) as WriteRequest[];
     }
-  }
+  };
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.max(1, Math.min(lanes, chunks.length)) }, async () => {
+      while (next < chunks.length) await writeChunk(chunks[next++]);
+    }),
+  );
 }
 
-/** Puts the items in BatchWriteItem calls of 25. */
+/** Puts the items in BatchWriteItem calls of 25 (`lanes` at once). */
 export const batchPut = (
   documents: DynamoDBDocumentClient,
   tableName: string,
   items: ReadonlyArray<Record<string, unknown>>,
+  lanes = 1,
 ) =>
   batchWrite(
     documents,
     tableName,
     items.map((Item) => ({ PutRequest: { Item } })),
+    lanes,
   );
 
 /** The items of these keys (missing ones left out, any order) in BatchGetItem calls of 100, retrying unprocessed keys. */

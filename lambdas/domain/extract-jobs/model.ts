@@ -50,7 +50,10 @@ export function optionsOf(execution: Execution): ExtractOptions {
  * Counter increments for finished entries: one per outcome, and credits for successes of URLs
  * actually fetched (a duplicate input shares its first occurrence's fetch and costs nothing).
  */
-export function countEntries(entries: readonly UrlEntry[], perSuccess: number): Record<string, number> {
+export function countEntries(
+  entries: ReadonlyArray<Pick<UrlEntry, 'state' | 'dup_of'> & { result: { outcome: Outcome } | null }>,
+  perSuccess: number,
+): Record<string, number> {
   const counts: Record<string, number> = Object.fromEntries(OUTCOMES.map((o) => [o, 0]));
   let credits = 0;
   for (const entry of entries) {

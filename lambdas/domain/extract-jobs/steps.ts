@@ -42,7 +42,10 @@ export const LOST_BATCH_MESSAGE = 'Extraction did not complete after repeated at
 export const NOT_PROCESSED_MESSAGE = 'The URL was not processed; it may be resubmitted';
 
 /** Groups pending entries so duplicates travel with their first occurrence, BATCH_URLS fetches per batch. */
-export function planBatches(entries: readonly UrlEntry[], batchUrls = BATCH_URLS): Batch[] {
+export function planBatches(
+  entries: ReadonlyArray<Pick<UrlEntry, 'index' | 'dup_of' | 'state'>>,
+  batchUrls = BATCH_URLS,
+): Batch[] {
   const batches: Batch[] = [];
   let current: number[][] = [];
   const flush = () => {
@@ -105,7 +108,7 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
       // The batches as first planned (every entry with a URL), less those already finished: a
       // retried Prepare, or a run restarted after a crash (lambdas/domain/executions/resume.ts),
       // sends the same batch ids over the same indices, so stored claims and counts line up.
-      const entries = await results.all(executionId);
+      const entries = await results.outlines(executionId);
       const pending = new Set(entries.filter((e) => e.state === 'pending').map((e) => e.index));
       const batches = planBatches(
         entries.map((e) => (e.url ? { ...e, state: 'pending' as const } : e)),
@@ -253,7 +256,8 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
       const execution = await executions.get(executionId);
       if (!execution || TERMINAL.has(execution.status)) return { executionId, status: execution?.status ?? 'missing' };
       const perSuccess = creditsPerSuccess(optionsOf(execution));
-      let entries = await results.all(executionId);
+      // Outlines: states and outcomes without the results (the recount needs no more).
+      let entries = await results.outlines(executionId);
       if (entries.some((e) => e.state === 'pending')) {
         // The batches as Prepare planned them (entries with a URL were all pending then).
         const batches = planBatches(
@@ -262,25 +266,27 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
         );
         const claims = await results.claims(executionId);
         const byIndex = new Map(entries.map((e) => [e.index, e]));
-        const notProcessed = (entry: UrlEntry) => failureResult(entry.input, 'other', NOT_PROCESSED_MESSAGE);
+        const notProcessed = (entry: Pick<UrlEntry, 'input'>) =>
+          failureResult(entry.input, 'other', NOT_PROCESSED_MESSAGE);
         for (const batch of batches) {
           const batchEntries = batch.indices.map((i) => byIndex.get(i)!).filter(Boolean);
-          if (!batchEntries.some((e) => e.state === 'pending')) continue;
+          const pendingEntries: UrlEntry[] = batchEntries
+            .filter((e) => e.state === 'pending')
+            .map((e) => ({ ...e, result: null }));
+          if (!pendingEntries.length) continue;
           let claim = claims.get(batch.id);
           if (!claim) {
-            const leftovers = batchEntries
-              .filter((e) => e.state === 'pending')
-              .map((e) => ({ index: e.index, result: notProcessed(e) }));
+            const leftovers = pendingEntries.map((e) => ({ index: e.index, result: notProcessed(e) }));
             claim = (await protocol.claim(executionId, batch, leftovers)).claim;
           }
-          if (claim.results) await protocol.copyClaim(executionId, batchEntries, { ...claim, results: claim.results });
+          if (claim.results)
+            await protocol.copyClaim(executionId, pendingEntries, { ...claim, results: claim.results });
           // Recorded entry by entry: what is still pending now becomes `other`.
-          for (const entry of batchEntries) {
-            if (entry.state === 'pending' && !claim.results?.has(entry.index))
-              await results.record(executionId, entry.index, notProcessed(entry));
+          for (const entry of pendingEntries) {
+            if (!claim.results?.has(entry.index)) await results.record(executionId, entry.index, notProcessed(entry));
           }
         }
-        entries = await results.all(executionId);
+        entries = await results.outlines(executionId);
       }
       const counters = countEntries(entries, perSuccess);
       const completed = await executions.complete(executionId, { counters });
