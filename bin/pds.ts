@@ -286,6 +286,9 @@ function reporter(kind: Kind, io: Output, quiet: boolean): Reporter {
 // ---------------------------------------------------------------------------------------------
 // Inputs
 
+/** URLs per extraction (the service's limit); a longer input runs as several extractions. */
+const BATCH_SIZE = 1000;
+const MAX_URLS = 50 * BATCH_SIZE;
 const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
 const FILE_LIKE = /\.(txt|json|csv|lst|list)$/i;
 
@@ -310,8 +313,8 @@ export function readUrlInputs(inputs: string[], readStdin: () => string = () => 
     else urls.push(input);
   }
   if (!urls.length) throw new UsageError('no URLs given (a file was empty?)');
-  if (urls.length > 1000)
-    throw new UsageError(`${urls.length} URLs: at most 1000 per extraction; split the input into several runs`);
+  if (urls.length > MAX_URLS)
+    throw new UsageError(`${urls.length} URLs: at most ${MAX_URLS} per run; split the input into several runs`);
   return urls;
 }
 
@@ -359,6 +362,68 @@ async function follow<K extends Kind>(run: Run, kind: K, executionId: string) {
   }
 }
 
+/**
+ * Follows several extractions at once (an input longer than one extraction) with one progress
+ * display over their sums; the first error stops every wait.
+ */
+async function followExtractions(run: Run, ids: string[]): Promise<V2ExtractStatus[]> {
+  if (ids.length === 1) return [await follow(run, 'extract', ids[0]!)];
+  const report = reporter('extract', run.io, Boolean(run.options.quiet));
+  const stop = new AbortController();
+  const signal = AbortSignal.any([run.signal, stop.signal]);
+  const latest = new Map<string, WaitProgress>();
+  const label = `${ids.length} extractions`;
+  const combined = (): WaitProgress => {
+    const all = ids.map((id) => latest.get(id));
+    const known = all.filter((p): p is WaitProgress => p !== undefined);
+    const finished = known.filter((p) => p.status === 'completed' || p.status === 'failed');
+    return {
+      executionId: label,
+      kind: 'extract',
+      status:
+        finished.length === ids.length
+          ? finished.some((p) => p.status === 'failed')
+            ? 'failed'
+            : 'completed'
+          : known.some((p) => p.status !== 'pending')
+            ? 'running'
+            : 'pending',
+      processed: known.reduce((sum, p) => sum + p.processed, 0),
+      total: all.every((p) => p?.total !== null && p?.total !== undefined)
+        ? known.reduce((sum, p) => sum + (p.total ?? 0), 0)
+        : null,
+      polls: known.reduce((sum, p) => sum + p.polls, 0),
+      elapsedMs: Math.max(0, ...known.map((p) => p.elapsedMs)),
+      body: null,
+    };
+  };
+  try {
+    return await Promise.all(
+      ids.map((id) =>
+        run.client
+          .waitFor(id, {
+            kind: 'extract',
+            timeoutMs: run.options.timeout * 1000,
+            intervals: intervalsFor(run.options),
+            onProgress: (p) => {
+              latest.set(id, p);
+              report.update(combined());
+            },
+            signal,
+          })
+          .catch((error) => {
+            stop.abort(error);
+            throw error instanceof PdsTimeoutError
+              ? new PdsTimeoutError(ids.join(' '), run.options.timeout * 1000, null)
+              : error;
+          }),
+      ),
+    );
+  } finally {
+    report.stop();
+  }
+}
+
 function started(run: Run, body: { execution_id: string }, kind: Kind): number {
   if (run.io.json) run.io.out(JSON.stringify(body));
   else {
@@ -370,25 +435,50 @@ function started(run: Run, body: { execution_id: string }, kind: Kind): number {
 
 const OUTCOMES = ['success', 'non_product_url', 'malformed_url', 'automated_access_not_permitted', 'other'] as const;
 
-async function finishExtract(run: Run, status: V2ExtractStatus): Promise<number> {
+type ExtractResultCounts = V2ExtractStatus['meta']['result'];
+
+/** The result counts of several extractions added up. */
+function sumResults(results: ExtractResultCounts[]): ExtractResultCounts {
+  const byReason = (maps: Array<Record<string, number | undefined>>) => {
+    const out: Record<string, number> = {};
+    for (const map of maps) for (const [k, v] of Object.entries(map)) out[k] = (out[k] ?? 0) + (v ?? 0);
+    return out;
+  };
+  const sum = (field: keyof ExtractResultCounts) => results.reduce((n, r) => n + (r[field] as number), 0);
+  return {
+    products_requested: sum('products_requested'),
+    products_successful: sum('products_successful'),
+    products_failed: sum('products_failed'),
+    products_failed_by_reason: byReason(results.map((r) => r.products_failed_by_reason)),
+    products_invalid: sum('products_invalid'),
+    products_invalid_by_reason: byReason(results.map((r) => r.products_invalid_by_reason)),
+    products_pending: sum('products_pending'),
+  } as ExtractResultCounts;
+}
+
+async function finishExtract(run: Run, statuses: V2ExtractStatus[]): Promise<number> {
   const results: PerUrlResult[] = [];
-  for await (const page of run.client.extractResults(status.execution_id, { pageSize: 100, maxPages: 20 }))
-    results.push(...page);
-  const r = status.meta.result;
-  const code =
-    status.status === 'failed'
-      ? EXIT.jobFailed
-      : r.products_successful === r.products_requested
-        ? EXIT.ok
-        : EXIT.someUrlsFailed;
+  for (const status of statuses)
+    for await (const page of run.client.extractResults(status.execution_id, { pageSize: 100, maxPages: 20 }))
+      results.push(...page);
+  const r = sumResults(statuses.map((s) => s.meta.result));
+  const failed = statuses.find((s) => s.status === 'failed');
+  const state = failed ? 'failed' : 'completed';
+  const error = failed?.error ?? null;
+  const credits = statuses.reduce((n, s) => n + s.meta.credits_used, 0);
+  const durations = statuses.map((s) => s.meta.duration_ms);
+  const duration = durations.some((d) => d === null) ? null : Math.max(...(durations as number[]));
+  const ids = statuses.map((s) => s.execution_id);
+  const code = failed ? EXIT.jobFailed : r.products_successful === r.products_requested ? EXIT.ok : EXIT.someUrlsFailed;
   if (run.io.json) {
     run.io.out(
       JSON.stringify({
-        execution_id: status.execution_id,
-        status: status.status,
-        error: status.error,
-        credits_used: status.meta.credits_used,
-        duration_ms: status.meta.duration_ms,
+        ...(ids.length === 1 ? { execution_id: ids[0] } : {}),
+        execution_ids: ids,
+        status: state,
+        error,
+        credits_used: credits,
+        duration_ms: duration,
         result: r,
         results,
         exit_code: code,
@@ -418,9 +508,10 @@ async function finishExtract(run: Run, status: V2ExtractStatus): Promise<number>
     run.io.out(detail.toString());
     if (failures.length > shown.length) run.io.out(`... and ${failures.length - shown.length} more (--json for all)`);
   }
-  const seconds = status.meta.duration_ms === null ? '' : ` in ${(status.meta.duration_ms / 1000).toFixed(1)} s`;
+  const seconds = duration === null ? '' : ` in ${(duration / 1000).toFixed(1)} s`;
+  const what = ids.length === 1 ? ids[0] : `${ids.length} extractions (${ids.join(', ')})`;
   run.io.out(
-    `${status.execution_id} ${status.status}${seconds}: ${r.products_successful}/${r.products_requested} URLs succeeded, ${status.meta.credits_used} credits${status.error ? ` (${status.error})` : ''}`,
+    `${what} ${state}${seconds}: ${r.products_successful}/${r.products_requested} URLs succeeded, ${credits} credits${error ? ` (${error})` : ''}`,
   );
   return code;
 }
@@ -493,30 +584,61 @@ async function extractCommand(run: Run, inputs: string[], flags: Record<string, 
     ...(flags.country ? { country_code: flags.country } : {}),
   };
   const extras = startExtras(flags);
-  const body = flags.vendor
-    ? { vendor: flags.vendor as string, ...(flags.maxProducts ? { max_products: flags.maxProducts } : {}), ...options }
-    : { urls: readUrlInputs(inputs), ...options };
-  const start = await run.client.api.POST('/v2/extract', {
-    body: { ...body, ...extras.body },
-    headers: extras.headers,
-  });
-  const invalid = (start.error as { invalid_urls?: Array<{ index: number; url: string; problem: string }> } | undefined)
-    ?.invalid_urls;
-  if (start.response.status === 400 && invalid) {
-    if (run.io.json) run.io.out(JSON.stringify({ error: start.error, exit_code: EXIT.usage }));
-    else {
-      run.io.err(`pds: the service refused ${invalid.length} URL(s); nothing was started:`);
-      const t = table(['#', 'URL', 'problem'], run.io.tty);
-      for (const entry of invalid.slice(0, 50)) t.push([entry.index, String(entry.url).slice(0, 80), entry.problem]);
-      run.io.err(t.toString());
-      if (invalid.length > 50) run.io.err(`... and ${invalid.length - 50} more (--json for all)`);
+  const urls = flags.vendor ? [] : readUrlInputs(inputs);
+  const size = flags.batchSize ?? BATCH_SIZE;
+  const bodies = flags.vendor
+    ? [
+        {
+          vendor: flags.vendor as string,
+          ...(flags.maxProducts ? { max_products: flags.maxProducts } : {}),
+          ...options,
+        },
+      ]
+    : Array.from({ length: Math.ceil(urls.length / size) }, (_, i) => ({
+        urls: urls.slice(i * size, (i + 1) * size),
+        ...options,
+      }));
+  const accepted: Array<{ execution_id: string; status: 'pending'; meta: Record<string, unknown> }> = [];
+  for (const [i, body] of bodies.entries()) {
+    // One key per extraction of the run: the same command again answers the same extractions.
+    const key = extras.headers['Idempotency-Key'];
+    const headers = key ? { 'Idempotency-Key': bodies.length === 1 ? key : `${key}:${i + 1}` } : {};
+    const start = await run.client.api.POST('/v2/extract', { body: { ...body, ...extras.body }, headers });
+    const invalid = (
+      start.error as { invalid_urls?: Array<{ index: number; url: string; problem: string }> } | undefined
+    )?.invalid_urls;
+    if (start.response.status === 400 && invalid) {
+      const refused = invalid.map((entry) => ({ ...entry, index: entry.index + i * size }));
+      const already = accepted.map((a) => a.execution_id);
+      if (run.io.json)
+        run.io.out(
+          JSON.stringify({ error: { ...start.error, invalid_urls: refused }, started: already, exit_code: EXIT.usage }),
+        );
+      else {
+        run.io.err(
+          `pds: the service refused ${refused.length} URL(s); ${already.length ? `already started: ${already.join(' ')}` : 'nothing was started'}:`,
+        );
+        const t = table(['#', 'URL', 'problem'], run.io.tty);
+        for (const entry of refused.slice(0, 50)) t.push([entry.index, String(entry.url).slice(0, 80), entry.problem]);
+        run.io.err(t.toString());
+        if (refused.length > 50) run.io.err(`... and ${refused.length - 50} more (--json for all)`);
+      }
+      return EXIT.usage;
     }
-    return EXIT.usage;
+    accepted.push(unwrap(start, 'POST /v2/extract'));
   }
-  const accepted = unwrap(start, 'POST /v2/extract');
-  if (!run.options.wait) return started(run, accepted, 'extract');
-  if (!run.io.json && !run.options.quiet) run.io.err(`pds: started ${accepted.execution_id}`);
-  return finishExtract(run, await follow(run, 'extract', accepted.execution_id));
+  const ids = accepted.map((a) => a.execution_id);
+  if (!run.options.wait) {
+    if (accepted.length === 1) return started(run, accepted[0]!, 'extract');
+    if (run.io.json) run.io.out(JSON.stringify({ executions: accepted }));
+    else {
+      run.io.out(`started ${ids.length} extractions of at most ${size} URLs: ${ids.join(' ')}`);
+      run.io.out(`follow them with: pds wait ${ids.join(' ')}`);
+    }
+    return EXIT.ok;
+  }
+  if (!run.io.json && !run.options.quiet) run.io.err(`pds: started ${ids.join(' ')}`);
+  return finishExtract(run, await followExtractions(run, ids));
 }
 
 async function crawlCommand(run: Run, vendor: string, flags: Record<string, any>): Promise<number> {
@@ -621,10 +743,15 @@ async function webhookDeliveriesCommand(run: Run, executionId: string): Promise<
   return EXIT.ok;
 }
 
-async function waitCommand(run: Run, executionId: string): Promise<number> {
-  if (executionId.startsWith('crawl-')) return finishCrawl(run, await follow(run, 'crawl', executionId));
-  if (executionId.startsWith('agentic-')) return finishAgentic(run, await follow(run, 'agentic', executionId));
-  if (executionId.startsWith('extract-')) return finishExtract(run, await follow(run, 'extract', executionId));
+async function waitCommand(run: Run, executionIds: string[]): Promise<number> {
+  const [executionId] = executionIds;
+  if (executionIds.length > 1 || executionId!.startsWith('extract-')) {
+    const other = executionIds.find((id) => !id.startsWith('extract-'));
+    if (other) throw new UsageError(`several ids are followed together only for extractions (extract-...): ${other}`);
+    return finishExtract(run, await followExtractions(run, executionIds));
+  }
+  if (executionId!.startsWith('crawl-')) return finishCrawl(run, await follow(run, 'crawl', executionId!));
+  if (executionId!.startsWith('agentic-')) return finishAgentic(run, await follow(run, 'agentic', executionId!));
   throw new UsageError(`${executionId} is not a v2 execution id (extract-..., crawl-... or agentic-...)`);
 }
 
@@ -644,14 +771,23 @@ function buildProgram(runAction: (options: CommonOptions, action: (run: Run) => 
       program
         .command('extract')
         .description('extract product URLs (v2); each argument is a URL, a file (one URL a line or a JSON array) or -')
-        .argument('[inputs...]', 'URLs, files, or - for stdin')
+        .argument('[inputs...]', `URLs, files, or - for stdin; more than ${BATCH_SIZE} URLs run as several extractions`)
         .option('--vendor <vendor>', "vendor mode: extract the store's listings (crawling it first when needed)")
         .option('--max-products <n>', 'vendor mode: at most this many products', positiveInt('--max-products'))
         .option('--enrichment', 'enable enrichment (+1 credit per product)')
         .option('--reviews', 'enable reviews')
         .option('--image-tags', 'enable image tags')
         .option('--similar-products', 'enable similar products')
-        .option('--country <code>', 'country code (default us)'),
+        .option('--country <code>', 'country code (default us)')
+        .addOption(
+          new Option('--batch-size <n>', `URLs per extraction (1..${BATCH_SIZE}; tests)`)
+            .argParser((value) => {
+              const n = positiveInt('--batch-size')(value);
+              if (n > BATCH_SIZE) throw new InvalidArgumentError(`--batch-size must be at most ${BATCH_SIZE}`);
+              return n;
+            })
+            .hideHelp(),
+        ),
     ),
   ).action((inputs: string[], flags: CommonOptions & Record<string, any>) =>
     runAction(flags, (run) => extractCommand(run, inputs, flags)),
@@ -687,9 +823,11 @@ function buildProgram(runAction: (options: CommonOptions, action: (run: Run) => 
   withCommonOptions(
     program
       .command('wait')
-      .description('follow an execution (extract-..., crawl-..., agentic-...) to its end and summarise it')
-      .argument('<execution-id>'),
-  ).action((executionId: string, flags: CommonOptions) => runAction(flags, (run) => waitCommand(run, executionId)));
+      .description(
+        'follow an execution (extract-..., crawl-..., agentic-...) to its end and summarise it; several extraction ids are followed together',
+      )
+      .argument('<execution-id...>'),
+  ).action((executionIds: string[], flags: CommonOptions) => runAction(flags, (run) => waitCommand(run, executionIds)));
 
   const webhooks = program.command('webhooks').description("the organization's webhook secret and delivery logs");
   withCommonOptions(

@@ -203,6 +203,51 @@ describe('pds extract', () => {
     expect(plain).toMatch(/2\/2 URLs succeeded/);
   });
 
+  it('an input longer than one extraction runs as several, followed and summarised together (input order kept)', async () => {
+    const urls = [
+      sim.store('jsonld-shop.test').productUrl(20),
+      sim.store('shopify-apparel.test').productUrl(21),
+      sim.store('robots-blocked.test').productUrl(22),
+      sim.store('woo-home.test').productUrl(23),
+      sim.store('microdata-shop.test').productUrl(24),
+    ];
+    const file = join(work, 'five.txt');
+    writeFileSync(file, urls.join('\n'));
+    const ran = await pds(['extract', file, '--batch-size', '2', ...FAST]);
+    expect(ran.code, ran.stderr).toBe(1);
+    const ids = /pds: started ((?:extract-urls-\S+ ?){3})$/m.exec(ran.stderr)?.[1]?.trim().split(' ');
+    expect(ids).toHaveLength(3);
+    const progress = ran.stderr.split('\n').filter((line) => line.startsWith('pds: 3 extractions '));
+    expect(progress.at(-1)).toMatch(/^pds: 3 extractions completed, 5\/5 URLs \(100%\), [\d.]+ URLs\/s, ETA 0s$/);
+    expect(row(ran.stdout, 'success')).toEqual(['success', '4']);
+    expect(row(ran.stdout, 'total')).toEqual(['total', '5']);
+    expect(row(ran.stdout, '2')?.slice(1, 3)).toEqual([urls[2], 'automated_access_not_permitted']);
+    expect(ran.stdout).toContain(`3 extractions (${ids!.join(', ')}) completed`);
+
+    // The same run with a key twice starts nothing new; `pds wait` follows several ids together.
+    const key = `cli-batches-${Date.now()}`;
+    const first = JSON.parse(
+      (await pds(['extract', file, '--batch-size', '2', '--no-wait', '--json', '--idempotency-key', key])).stdout,
+    );
+    const again = JSON.parse(
+      (await pds(['extract', file, '--batch-size', '2', '--no-wait', '--json', '--idempotency-key', key])).stdout,
+    );
+    const started = first.executions.map((e: any) => e.execution_id);
+    expect(started).toHaveLength(3);
+    expect(again.executions.map((e: any) => e.execution_id)).toEqual(started);
+    const waited = await pds(['wait', ...started, '--json', ...FAST]);
+    expect(waited.code, waited.stderr).toBe(1);
+    const out = JSON.parse(waited.stdout);
+    expect(out.execution_ids).toEqual(started);
+    expect(out.result).toMatchObject({
+      products_requested: 5,
+      products_successful: 4,
+      products_failed: 1,
+      products_pending: 0,
+    });
+    expect(out.results.map((r: any) => r.url)).toEqual(urls);
+  });
+
   it('--idempotency-key: the same command run twice answers the first execution', async () => {
     const url = sim.store('jsonld-shop.test').productUrl(11);
     const args = ['extract', url, '--no-wait', '--json', '--idempotency-key', `cli-test-${Date.now()}`];
