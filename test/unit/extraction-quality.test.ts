@@ -489,3 +489,85 @@ describe('markup that disagrees with the price the page shows', () => {
     expect([merged.price, merged.compareAt]).toEqual([price, compareAt]);
   });
 });
+
+describe("every supported country's currency, from a typical shown price", () => {
+  // country -> [page language tag, a price as shops there write it, currency]
+  const COUNTRY_PRICES: Record<string, [string, string, string]> = {
+    nl: ['nl-NL', '€ 25,00', 'EUR'],
+    ca: ['en-CA', '$25.00', 'CAD'],
+    si: ['sl-SI', '25,00 €', 'EUR'],
+    co: ['es-CO', '$ 25.000', 'COP'],
+    by: ['ru-BY', '25,00 р.', 'BYN'],
+    ee: ['et-EE', '25,00 €', 'EUR'],
+    no: ['nb-NO', '250,00 kr', 'NOK'],
+    br: ['pt-BR', 'R$ 25,00', 'BRL'],
+    us: ['en-US', '$25.00', 'USD'],
+    de: ['de-DE', '25,00 €', 'EUR'],
+    es: ['es-ES', '25,00 €', 'EUR'],
+    vn: ['vi-VN', '250.000 ₫', 'VND'],
+    il: ['he-IL', '₪25.00', 'ILS'],
+    th: ['th-TH', '฿250', 'THB'],
+    gb: ['en-GB', '£25.00', 'GBP'],
+    ph: ['en-PH', '₱250.00', 'PHP'],
+    kg: ['ky-KG', '250 сом', 'KGS'],
+    in: ['en-IN', '₹2,500', 'INR'],
+    ru: ['ru-RU', '2 500 ₽', 'RUB'],
+    fr: ['fr-FR', '25,00 €', 'EUR'],
+    hk: ['zh-HK', 'HK$250', 'HKD'],
+    ua: ['uk-UA', '250 грн', 'UAH'],
+    jp: ['ja-JP', '¥2,500', 'JPY'],
+    at: ['de-AT', '€ 25,00', 'EUR'],
+    mm: ['my-MM', '25,000 Ks', 'MMK'],
+    my: ['ms-MY', 'RM25.00', 'MYR'],
+    pl: ['pl-PL', '25,00 zł', 'PLN'],
+    au: ['en-AU', '$25.00', 'AUD'],
+    nz: ['en-NZ', '$25.00', 'NZD'],
+    ro: ['ro-RO', '25,00 lei', 'RON'],
+    tw: ['zh-TW', 'NT$250', 'TWD'],
+    mx: ['es-MX', '$250.00', 'MXN'],
+    id: ['id-ID', 'Rp 250.000', 'IDR'],
+    dk: ['da-DK', '250,00 kr.', 'DKK'],
+    ng: ['en-NG', '₦2,500', 'NGN'],
+    ch: ['de-CH', 'CHF 25.00', 'CHF'],
+    hu: ['hu-HU', '2 500 Ft', 'HUF'],
+    sg: ['en-SG', '$25.00', 'SGD'],
+    sa: ['ar-SA', '25 ر.س', 'SAR'],
+    ae: ['ar-AE', '25 د.إ', 'AED'],
+    cn: ['zh-CN', '¥250', 'CNY'],
+    ar: ['es-AR', '$ 2.500', 'ARS'],
+    cl: ['es-CL', '$2.500', 'CLP'],
+    it: ['it-IT', '25,00 €', 'EUR'],
+    tr: ['tr-TR', '25,00 TL', 'TRY'],
+    lv: ['lv-LV', '25,00 €', 'EUR'],
+    gh: ['en-GH', 'GH₵25.00', 'GHS'],
+    sk: ['sk-SK', '25,00 €', 'EUR'],
+    gr: ['el-GR', '25,00 €', 'EUR'],
+    eg: ['ar-EG', '250 ج.م', 'EGP'],
+    lu: ['fr-LU', '25,00 €', 'EUR'],
+    bg: ['bg-BG', '25,00 лв.', 'BGN'],
+    se: ['sv-SE', '250 kr', 'SEK'],
+    lt: ['lt-LT', '25,00 €', 'EUR'],
+    lk: ['si-LK', 'Rs. 2,500', 'LKR'],
+    kz: ['kk-KZ', '2 500 ₸', 'KZT'],
+    hr: ['hr-HR', '25,00 €', 'EUR'],
+    bd: ['bn-BD', '৳2,500', 'BDT'],
+    kr: ['ko-KR', '25,000원', 'KRW'],
+    cz: ['cs-CZ', '250 Kč', 'CZK'],
+    fi: ['fi-FI', '25,00 €', 'EUR'],
+    ie: ['en-IE', '€25.00', 'EUR'],
+    be: ['nl-BE', '€ 25,00', 'EUR'],
+    pt: ['pt-PT', '25,00 €', 'EUR'],
+    za: ['en-ZA', 'R25.00', 'ZAR'],
+  };
+  it.each(Object.entries(COUNTRY_PRICES))(
+    '%s: from the page language, and from the request country',
+    (cc, [lang, price, currency]) => {
+      const shown = (withLang: boolean) =>
+        `<!DOCTYPE html><html${withLang ? ` lang="${lang}"` : ''}><head><title>t</title></head><body><div class="product"><h1>Blue Lamp</h1><span class="price">${price}</span><button>Add to cart</button></div></body></html>`;
+      const byLang = readProductPage(shown(true), 'https://x.example/products/lamp', { countryCode: 'us' }).merged;
+      const byCountry = readProductPage(shown(false), 'https://x.example/products/lamp', { countryCode: cc }).merged;
+      expect([byLang.currency, byCountry.currency]).toEqual([currency, currency]);
+      expect(byLang.price).toBeGreaterThan(0);
+    },
+  );
+});

@@ -29,7 +29,7 @@ BRL|R$
 BSD|$
 BTN|Nu.|Nu
 BWP|P
-BYN|Br|Rbl
+BYN|Br|Rbl|р.|руб.|руб
 BZD|BZ$|$
 CAD|CA$|C$|CAD$|CAN$|CND|$
 CDF|FrCD
@@ -83,7 +83,7 @@ KYD|CI$|$
 KZT|тңг.|тг|₸
 LAK|₭
 LBP|LB£|ل.ل|ل.ل.
-LKR|SLRs|SL Re|රු|ரூ|Rs
+LKR|SLRs|SL Re|රු|ரூ|Rs|Rs.
 LRD|LD|L$|$
 LYD|LD|ل.د|د.ل|د.ل.
 MAD|د.م|د.م.|DH
@@ -111,7 +111,7 @@ PAB|B/.
 PEN|S/.|S/
 PGK|K
 PHP|₱
-PKR|PKRs|₨|Rs
+PKR|PKRs|₨|Rs|Rs.
 PLN|zł|Zł|zl|pln
 PYG|₲
 QAR|QR|ر.ق|ر.ق.
@@ -177,6 +177,10 @@ const TOKEN_DEFAULT_TABLE: Record<string, string> = {
   'kr.': 'DKK',
   Br: 'BYN',
   Rs: 'INR',
+  'Rs.': 'INR',
+  'р.': 'RUB',
+  руб: 'RUB',
+  'руб.': 'RUB',
   '₨': 'PKR',
   '₱': 'PHP',
   ƒ: 'ANG',
