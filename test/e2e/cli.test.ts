@@ -363,6 +363,16 @@ describe('pds extract', () => {
 });
 
 describe('pds crawl', () => {
+  it('extract --vendor waits on the crawl it starts (shown in the progress), then extracts the listings', async () => {
+    const ran = await pds(['extract', '--vendor', 'woo-categories.test', '--max-products', '3', ...FAST]);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stderr).toMatch(
+      /^pds: extract-woo-categories-test-\S+ pending, waiting for crawl crawl-woo-categories-test-[0-9a-f]{12}, /m,
+    );
+    expect(ran.stderr).toMatch(/completed, 3\/3 URLs \(100%\)/);
+    expect(row(ran.stdout, 'success')).toEqual(['success', '3']);
+  });
+
   it('crawls a store: progress lines with the steps, a steps table, the listings found, exit 0', async () => {
     const host = 'woo-categories.test';
     const ran = await pds(['crawl', host, ...FAST]);
