@@ -45,6 +45,11 @@ export interface Config {
    * always on Lambda (which may freeze once it has answered): written before the response.
    */
   usageWriteBehindMs: number | undefined;
+  /**
+   * PDS_RATE_LIMIT_LEASES (default on; `off`): fast buckets under concurrent calls take tokens
+   * ahead for 25 ms (adapters/dynamodb/ratelimit.ts); off, every admission is one table update.
+   */
+  rateLimitLeases: boolean;
   /** PDS_SEARCH_BUCKET: the S3 bucket holding the search index snapshot (AWS). */
   searchSnapshotBucket?: string;
   /**
@@ -107,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     faults: { crashRate: parseRate(env[ENV.faultRate]), duplicateRate: parseRate(env[ENV.duplicateRate]) },
     dataDir: env[ENV.dataDir] || undefined,
     usageWriteBehindMs: env.AWS_LAMBDA_FUNCTION_NAME ? undefined : parseWriteBehind(env[ENV.usageWriteBehindMs]),
+    rateLimitLeases: env[ENV.rateLimitLeases] !== 'off',
     searchSnapshotBucket: env[ENV.searchSnapshotBucket] || undefined,
     agenticVerifyMaxAgeMs: parseMaxAge(env[ENV.agenticVerifyMaxAgeMs], DAY_MS),
     webhooks: {

@@ -230,7 +230,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
       return usage();
     },
     meter,
-    rateLimits: dynamoRateLimitStore(documents, table),
+    rateLimits: dynamoRateLimitStore(documents, table, { leases: config.rateLimitLeases }),
     get vendors() {
       return vendors();
     },

@@ -22,6 +22,8 @@ export const ENV = {
   duplicateRate: 'PDS_DUPLICATE_RATE',
   /** Usage counts written this many ms behind responses off Lambda (default 1000; 0: before each response). */
   usageWriteBehindMs: 'PDS_USAGE_WRITE_BEHIND_MS',
+  /** `off`: no rate-limit leases (every admission one table update). */
+  rateLimitLeases: 'PDS_RATE_LIMIT_LEASES',
   /** Local state directory (the local runtime sets it; search keeps its index snapshot there). */
   dataDir: 'PDS_DATA_DIR',
   /** S3 bucket of the search index snapshot (set by the CDK stack on search Lambdas and the indexer). */

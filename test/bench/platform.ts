@@ -3,7 +3,8 @@
 // authenticated GET /v2/vendors (auth + rate limit + metering + a GSI query) beside
 // unauthenticated GET /health over loopback, same count and concurrency, and prints p50, p99 and
 // their ratios, with the machine's load average (the client runs on the same cores as the
-// server). Twice in one run: first the baseline (PDS_USAGE_WRITE_BEHIND_MS=0), then as shipped.
+// server). Twice in one run: first the baseline (PDS_USAGE_WRITE_BEHIND_MS=0, PDS_RATE_LIMIT_LEASES=off),
+// then as shipped.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -171,9 +172,9 @@ async function measure(env: Record<string, string>): Promise<Run> {
 
 export default async function main(): Promise<void> {
   try {
-    // Baseline first: the request path with its write-behind turned off (usage written before
-    // each response), then as shipped; same machine, same run.
-    const baseline = await measure({ PDS_USAGE_WRITE_BEHIND_MS: '0' });
+    // Baseline first: the request path without write-behind and leases (usage written before
+    // each response, one rate-limit update per admission or group), then as shipped; same run.
+    const baseline = await measure({ PDS_USAGE_WRITE_BEHIND_MS: '0', PDS_RATE_LIMIT_LEASES: 'off' });
     const current = await measure({});
 
     const row = (name: string, f: Figures) =>
@@ -189,7 +190,9 @@ export default async function main(): Promise<void> {
         .map((l) => l.toFixed(2))
         .join(' / ')}`,
     );
-    console.log('baseline (PDS_USAGE_WRITE_BEHIND_MS=0: usage written before each response):');
+    console.log(
+      'baseline (PDS_USAGE_WRITE_BEHIND_MS=0 PDS_RATE_LIMIT_LEASES=off: usage written before each response):',
+    );
     console.log(row('  GET /health (no auth)', baseline.health));
     console.log(row('  GET /v2/vendors (auth+rate+meter+query)', baseline.vendors));
     console.log(`  vendors vs health: ${ratios(baseline)}`);

@@ -13,6 +13,16 @@
 //   calls one after another at that instant would all be admitted (TAT + (n-1) intervals within
 //   the limit), so it never admits more than single takes would; when it does not hold, each
 //   call takes its own token as before.
+// - Leases (fast buckets only): a group of n >= 2 calls that found the bucket busy takes n more
+//   tokens in the same update, valid for LEASE_MS; the next calls of this process within that
+//   time are admitted from them without a round trip. The lease is booked as if its calls came
+//   at the end of its validity (TAT = max(TAT after the n, now + LEASE_MS) + leased intervals), so
+//   however this process spends it, no other caller can be admitted where the reference model
+//   would refuse; what a lease leaves unused is lost to the bucket (at most LEASE_MS of its rate
+//   and the leased tokens, together under half its burst). Only where n intervals fit in LEASE_MS
+//   (rate >= n / LEASE_MS, e.g. >= 80/s for n = 2) and LEASE_MS of refill is at most a quarter of
+//   the burst: other buckets keep the exact per-call path, so their admissions match the
+//   reference model call for call.
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { RateLimitStore } from '../../ports/ratelimit';
 import {
@@ -34,6 +44,11 @@ const MAX_ROUNDS = 12;
 /** Buckets whose last written TAT is remembered (oldest forgotten first). */
 const KNOWN_TAT_MAX = 10_000;
 
+/** How long leased tokens may be spent (ms after the update that took them). */
+export const LEASE_MS = 25;
+/** Most tokens one lease takes (and never more than a quarter of the burst). */
+const LEASE_MAX = 256;
+
 interface Waiter {
   resolve(decision: RateDecision): void;
   reject(error: unknown): void;
@@ -41,7 +56,12 @@ interface Waiter {
   startMs: number;
 }
 
-export function dynamoRateLimitStore(documents: DynamoDBDocumentClient, tableName: string): RateLimitStore {
+export function dynamoRateLimitStore(
+  documents: DynamoDBDocumentClient,
+  tableName: string,
+  options: { leases?: boolean } = {},
+): RateLimitStore {
+  const leasing = options.leases ?? true;
   const knownTat = new Map<string, number>();
   const learn = (bucketId: string, tat: number) => {
     if (!Number.isFinite(tat) || tat <= (knownTat.get(bucketId) ?? -Infinity)) return;
@@ -98,6 +118,68 @@ export function dynamoRateLimitStore(documents: DynamoDBDocumentClient, tableNam
 
   // Per bucket and policy: the calls waiting while an update is in flight (absent: none in flight).
   const groups = new Map<string, Waiter[]>();
+  // Per bucket and policy: tokens already taken from the table, spendable until `until` (caller's clock).
+  const leases = new Map<string, { tokens: number; until: number }>();
+
+  /**
+   * n tokens for the waiting calls plus `extra` leased ones, in one update at `nowMs`; false when
+   * they do not all fit (or a race). Requires n intervals <= LEASE_MS (see the header).
+   */
+  const takeWithLease = async (
+    bucketId: string,
+    policy: RateLimitPolicy,
+    n: number,
+    extra: number,
+    nowMs: number,
+  ): Promise<boolean> => {
+    const interval = emissionIntervalMs(policy);
+    const key = rateItem(bucketId);
+    const lastLimit = admitUntil(policy, nowMs) - (n + extra - 1) * interval;
+    const known = knownTat.get(bucketId);
+    if (known !== undefined && known > lastLimit) return false;
+    // Busy for the whole lease after the n: TAT only moves on. Otherwise TAT restarts from the
+    // lease's end (the n fit before it, as n intervals <= LEASE_MS).
+    const busyFrom = nowMs + LEASE_MS - n * interval;
+    const advance = () =>
+      tryUpdate({
+        Key: key,
+        UpdateExpression: 'SET tat = tat + :step',
+        ConditionExpression: 'tat > :now AND tat >= :busyFrom AND tat <= :limit',
+        ExpressionAttributeValues: {
+          ':step': (n + extra) * interval,
+          ':now': nowMs,
+          ':busyFrom': busyFrom,
+          ':limit': lastLimit,
+        },
+      });
+    const restart = () =>
+      tryUpdate({
+        Key: key,
+        UpdateExpression: 'SET tat = :fresh',
+        ConditionExpression: 'attribute_not_exists(tat) OR ((tat < :busyFrom OR tat <= :now) AND tat <= :limit)',
+        ExpressionAttributeValues: {
+          ':fresh': nowMs + LEASE_MS + extra * interval,
+          ':now': nowMs,
+          ':busyFrom': busyFrom,
+          ':limit': lastLimit,
+        },
+      });
+    const busyFirst = known !== undefined && known >= busyFrom && known > nowMs;
+    const written = (await (busyFirst ? advance() : restart())) ?? (await (busyFirst ? restart() : advance()));
+    if (written === null) return false;
+    learn(bucketId, written);
+    return true;
+  };
+
+  /**
+   * How many tokens a group of n may lease (0: none). Slow buckets never lease, nor buckets whose
+   * refill during a lease is more than a quarter of their burst (the booking would cost too much).
+   */
+  const leaseSize = (policy: RateLimitPolicy, n: number): number => {
+    if (!leasing || n < 2 || n * emissionIntervalMs(policy) > LEASE_MS) return 0;
+    if ((LEASE_MS / 1000) * policy.ratePerSecond > policy.burst / 4) return 0;
+    return Math.min(n, LEASE_MAX, Math.floor((policy.burst - n) / 4));
+  };
 
   const runGroup = async (group: string, bucketId: string, policy: RateLimitPolicy, first: Waiter) => {
     const settle = (waiter: Waiter) => takeOne(bucketId, policy, waiter.startMs).then(waiter.resolve, waiter.reject);
@@ -109,7 +191,12 @@ export function dynamoRateLimitStore(documents: DynamoDBDocumentClient, tableNam
       let together = false;
       if (batch.length > 1) {
         try {
-          together = await takeMany(bucketId, policy, batch.length, nowMs);
+          const extra = leaseSize(policy, batch.length);
+          if (extra > 0 && (await takeWithLease(bucketId, policy, batch.length, extra, nowMs))) {
+            together = true;
+            if (leases.size >= KNOWN_TAT_MAX) leases.delete(leases.keys().next().value!);
+            leases.set(group, { tokens: extra, until: nowMs + LEASE_MS });
+          } else together = await takeMany(bucketId, policy, batch.length, nowMs);
         } catch (error) {
           for (const waiter of batch) waiter.reject(error);
           continue;
@@ -123,10 +210,19 @@ export function dynamoRateLimitStore(documents: DynamoDBDocumentClient, tableNam
 
   return {
     take(bucketId, policy, startMs) {
+      const group = `${bucketId}\n${policy.ratePerSecond}\n${policy.burst}`;
+      // Leased tokens are already booked in the table: spending one needs no round trip.
+      const lease = leases.get(group);
+      if (lease) {
+        if (lease.tokens > 0 && startMs <= lease.until) {
+          if (--lease.tokens === 0) leases.delete(group);
+          return Promise.resolve({ allowed: true, retryAfterSeconds: 0 });
+        }
+        if (startMs > lease.until) leases.delete(group);
+      }
       const known = knownTat.get(bucketId);
       if (known !== undefined && known > admitUntil(policy, startMs))
         return Promise.resolve(refusal(policy, known, startMs));
-      const group = `${bucketId}\n${policy.ratePerSecond}\n${policy.burst}`;
       return new Promise<RateDecision>((resolve, reject) => {
         const waiter: Waiter = { resolve, reject, startMs };
         const waiting = groups.get(group);
