@@ -215,7 +215,7 @@ describe('typed client against the local service', () => {
   });
 
   it('retries 429s after Retry-After until every call of a rate-limited organization gets through', async () => {
-    await getContainer().accounts.setOrganizationRateLimit('org-slow', { ratePerSecond: 2, burst: 1 });
+    await getContainer().accounts.setOrganizationRateLimit('org-slow', { ratePerSecond: 1, burst: 1 });
     const raw: number[] = [];
     const slow = createPdsClient({
       baseUrl: service.url,
@@ -228,10 +228,11 @@ describe('typed client against the local service', () => {
       },
     });
     slow.api.use(validating);
-    const replies = await Promise.all(Array.from({ length: 4 }, () => slow.api.GET('/v2/vendors')));
-    expect(replies.map((r) => r.response.status)).toEqual([200, 200, 200, 200]);
+    // Six at once against a bucket of one: five must wait their turn.
+    const replies = await Promise.all(Array.from({ length: 6 }, () => slow.api.GET('/v2/vendors')));
+    expect(replies.map((r) => r.response.status)).toEqual([200, 200, 200, 200, 200, 200]);
     expect(raw.filter((s) => s === 429).length).toBeGreaterThan(0);
-    expect(raw.filter((s) => s === 200)).toHaveLength(4);
+    expect(raw.filter((s) => s === 200)).toHaveLength(6);
   });
 
   it('every response read through the client matched the served OpenAPI document', () => {
