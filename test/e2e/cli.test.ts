@@ -327,7 +327,7 @@ describe('pds extract', () => {
     const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
     child.stderr.on('data', (chunk) => {
       stderr += chunk;
-      if (/ running, /.test(stderr) && !child.killed) child.kill('SIGINT');
+      if (/ (pending|running), /.test(stderr) && !child.killed) child.kill('SIGINT');
     });
     const timer = setTimeout(() => child.kill('SIGKILL'), CHILD_LIMIT_MS);
     const code = await closed;
