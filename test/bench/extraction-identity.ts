@@ -30,6 +30,7 @@ export const PERF_FILES = [
   'lambdas/domain/extraction/product-url.ts',
   'lambdas/domain/extraction/url.ts',
   'lambdas/domain/extraction/document.ts',
+  'lambdas/domain/extraction/literals.ts',
 ];
 const PERF_SUBJECT = 'perf(extraction)';
 

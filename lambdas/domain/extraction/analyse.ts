@@ -5,7 +5,8 @@ import type { Element } from 'domhandler';
 import { textContent } from 'domutils';
 import type { PageFacts, ProductCandidate } from './candidate';
 import { attrOf, hasWord, parsePage, type PageDocument } from './document';
-import { detectPlatform, type PlatformDetection } from './platform';
+import { literalFinder, type LiteralPositions, matchFrom } from './literals';
+import { detectPlatform, PLATFORM_LITERALS, type PlatformDetection } from './platform';
 import { readDom, type DomReading } from './readers/dom';
 import { readEmbeddedVariants, resolveEmbeddedPrices } from './readers/embedded-variants';
 import { readJsonLd } from './readers/jsonld';
@@ -77,15 +78,41 @@ function findDescriptionHtml(doc: PageDocument): string | null {
   return null;
 }
 
-function pageCurrencyOf(html: string, meta: ReturnType<typeof readMetaTags>): string | null {
-  const shopify = html.match(/Shopify\.currency\s*=\s*\{\s*"active"\s*:\s*"([A-Z]{3})"/)?.[1];
+const SHOPIFY_CURRENCY = /Shopify\.currency\s*=\s*\{\s*"active"\s*:\s*"([A-Z]{3})"/;
+const PRICE_CURRENCY = /"priceCurrency"\s*:\s*"([A-Za-z]{3})"/;
+const CURRENCY_FIELD = /"currency(?:Code|_code)?"\s*:\s*"([A-Z]{3})"/;
+const SHOPIFY_META = 'var meta = {"product":';
+const WOO_VARIATIONS = 'data-product_variations';
+// The raw-text rules' literals (each rule's every match contains its literal), and the platform
+// markers, found in one scan of the page.
+const pageLiterals = literalFinder([
+  ...PLATFORM_LITERALS,
+  'Shopify.currency',
+  '"priceCurrency"',
+  '"currency',
+  SHOPIFY_META,
+  WOO_VARIATIONS,
+]);
+
+/** The first match of `rule` in the page, searched from where its literal first occurs (none: null). */
+function firstMatch(html: string, literals: LiteralPositions, literal: string, rule: RegExp): string | null {
+  const at = literals.get(literal);
+  return at === undefined ? null : (matchFrom(rule, html, at)?.[1] ?? null);
+}
+
+function pageCurrencyOf(
+  html: string,
+  literals: LiteralPositions,
+  meta: ReturnType<typeof readMetaTags>,
+): string | null {
+  const shopify = firstMatch(html, literals, 'Shopify.currency', SHOPIFY_CURRENCY);
   if (shopify) return shopify;
   return (
     currencyCode(meta.get('product:price:currency')) ??
     currencyCode(meta.get('og:price:currency')) ??
     currencyCode(meta.get('pricecurrency')) ??
-    currencyCode(html.match(/"priceCurrency"\s*:\s*"([A-Za-z]{3})"/)?.[1] ?? null) ??
-    currencyCode(html.match(/"currency(?:Code|_code)?"\s*:\s*"([A-Z]{3})"/)?.[1] ?? null)
+    currencyCode(firstMatch(html, literals, '"priceCurrency"', PRICE_CURRENCY)) ??
+    currencyCode(firstMatch(html, literals, '"currency', CURRENCY_FIELD))
   );
 }
 
@@ -186,9 +213,12 @@ export function withoutSiteName(
   return title;
 }
 
-function shopifyAnalyticsProduct(html: string): { sku: string | null; vendor: string | null } | null {
-  const at = html.indexOf('var meta = {"product":');
-  if (at < 0) return null;
+function shopifyAnalyticsProduct(
+  html: string,
+  literals: LiteralPositions,
+): { sku: string | null; vendor: string | null } | null {
+  const at = literals.get(SHOPIFY_META);
+  if (at === undefined) return null;
   const start = at + 'var meta = '.length;
   const end = html.indexOf('};', start);
   if (end < 0 || end - start > 200_000) return null;
@@ -211,12 +241,14 @@ export function loadHtml(html: string): CheerioAPI {
 export function analysePage(html: string, url: string, options: AnalyseOptions = {}): PageAnalysis {
   const doc = parsePage(html);
   const $ = doc.$;
+  const literals = pageLiterals.find(html);
   const countryCode = options.countryCode ?? null;
   const meta = readMetaTags($);
   const jsonLd = readJsonLd($, url);
   const microdata = readMicrodata($, url);
   const openGraph = readOpenGraph(meta, url, countryCode);
-  const pageCurrency = pageCurrencyOf(html, meta) ?? jsonLd.product?.currency ?? microdata.product?.currency ?? null;
+  const pageCurrency =
+    pageCurrencyOf(html, literals, meta) ?? jsonLd.product?.currency ?? microdata.product?.currency ?? null;
   const lang = attrOf(doc.byName('html')[0], 'lang') ?? null;
   // The page's own language tag says where its prices are written (zh-CN "¥" is yuan, ja "¥"
   // yen; "1.299" in cs is a thousand): it outranks the caller's default country for the DOM.
@@ -229,7 +261,7 @@ export function analysePage(html: string, url: string, options: AnalyseOptions =
   if (!dom.product.title && !openGraph?.title && !jsonLd.product?.title && !microdata.product?.title && htmlTitle) {
     dom.product.title = withoutSiteName(htmlTitle, siteName, url, null);
   }
-  const platform = detectPlatform(html, options.headers ?? {});
+  const platform = detectPlatform(html, options.headers ?? {}, literals);
   const canonical = absoluteUrl(attrOf(doc.select('link[rel="canonical"]')?.[0], 'href'), url);
   const facts: PageFacts = {
     url,
@@ -254,12 +286,12 @@ export function analysePage(html: string, url: string, options: AnalyseOptions =
   };
   // Shopify's analytics object (`var meta = {"product": ...}`) on every product page: the
   // variant SKU and vendor without a network probe (the probe's `.js` overrides it when it answers).
-  const analytics = shopifyAnalyticsProduct(html);
+  const analytics = shopifyAnalyticsProduct(html, literals);
   if (analytics) {
     dom.product.sku ??= analytics.sku;
     dom.product.brand ??= analytics.vendor;
   }
-  const embedded = readEmbeddedVariants($, html.includes('data-product_variations'));
+  const embedded = readEmbeddedVariants($, literals.has(WOO_VARIATIONS));
   if (embedded.options.length || embedded.variants.length) {
     const reference =
       jsonLd.product?.price ?? microdata.product?.price ?? openGraph?.price ?? dom.product.price ?? null;

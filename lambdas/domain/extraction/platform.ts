@@ -1,6 +1,7 @@
 // Platform detection from weighted signals (headers, cookies, script and CDN markers). A score
 // at or above the threshold names the platform; the engine then confirms it with a probe of
 // the platform's own endpoint where one exists (Shopify, WooCommerce).
+import { literalFinder, type LiteralPositions } from './literals';
 import type { Platform } from './types';
 
 interface Signal {
@@ -153,20 +154,23 @@ const SIGNALS: Signal[] = [
 
 export const PLATFORM_THRESHOLD = 4;
 
-// Every html signal's literals in one alternation: one scan of the page says which signals can
-// match at all, and only those run their regex (a page is scanned once, not once per signal).
-const NEEDLES = [...new Set(SIGNALS.flatMap((s) => s.needles ?? []))].sort((a, b) => b.length - a.length);
-const NEEDLE_SCAN = new RegExp(NEEDLES.map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|'), 'g');
+// Every html signal's literals, found in one scan of the page: only the signals whose literals
+// occur run their regex (a page is scanned once, not once per signal).
+export const PLATFORM_LITERALS: readonly string[] = [...new Set(SIGNALS.flatMap((s) => s.needles ?? []))];
+const platformLiterals = literalFinder(PLATFORM_LITERALS);
+const SAMPLE_HEAD = 400_000;
+const SAMPLE_TAIL = 200_000;
+const SEAM = 64;
 
-function needlesIn(sample: string): Set<string> {
-  const found = new Set<string>();
-  NEEDLE_SCAN.lastIndex = 0;
-  for (let m = NEEDLE_SCAN.exec(sample); m; m = NEEDLE_SCAN.exec(sample)) {
-    found.add(m[0]);
-    if (found.size === NEEDLES.length) break;
-  }
-  // A needle inside a longer one's match ("woocommerce" in ".../plugins/woocommerce") is there too.
-  for (const n of NEEDLES) if (!found.has(n) && [...found].some((f) => f.includes(n))) found.add(n);
+/**
+ * The literals that can occur in the sample: those of the whole page (when the caller scanned it
+ * already), plus any the sample makes across the seam between its head and its tail.
+ */
+function literalsOf(html: string, sample: string, pageLiterals: LiteralPositions | undefined): Set<string> {
+  if (!pageLiterals) return new Set(platformLiterals.find(sample).keys());
+  const found = new Set(PLATFORM_LITERALS.filter((n) => pageLiterals.has(n)));
+  if (sample !== html)
+    for (const n of platformLiterals.find(sample.slice(SAMPLE_HEAD - SEAM, SAMPLE_HEAD + SEAM)).keys()) found.add(n);
   return found;
 }
 
@@ -185,9 +189,11 @@ function headerValue(headers: Record<string, string | string[] | undefined>, nam
   return null;
 }
 
+/** `pageLiterals`: where PLATFORM_LITERALS occur in the whole page, when the caller has scanned it. */
 export function detectPlatform(
   html: string,
   headers: Record<string, string | string[] | undefined> = {},
+  pageLiterals?: LiteralPositions,
 ): PlatformDetection {
   const scores: Partial<Record<Platform, number>> = {};
   const signals: string[] = [];
@@ -196,7 +202,7 @@ export function detectPlatform(
     return (Array.isArray(raw) ? raw : raw ? [raw] : []).map((c) => c.split(';')[0]).join('; ');
   })();
   // Markers sit in <head> and early scripts; a bounded prefix keeps this cheap on huge pages.
-  const sample = html.length > 600_000 ? html.slice(0, 400_000) + html.slice(-200_000) : html;
+  const sample = html.length > SAMPLE_HEAD + SAMPLE_TAIL ? html.slice(0, SAMPLE_HEAD) + html.slice(-SAMPLE_TAIL) : html;
   let found: Set<string> | undefined;
   for (const s of SIGNALS) {
     let hit = false;
@@ -204,7 +210,10 @@ export function detectPlatform(
       const v = headerValue(headers, s.header!);
       hit = v != null && s.test.test(v);
     } else if (s.where === 'cookie') hit = s.test.test(cookies);
-    else hit = (!s.needles || s.needles.some((n) => (found ??= needlesIn(sample)).has(n))) && s.test.test(sample);
+    else
+      hit =
+        (!s.needles || s.needles.some((n) => (found ??= literalsOf(html, sample, pageLiterals)).has(n))) &&
+        s.test.test(sample);
     if (hit) {
       scores[s.platform] = (scores[s.platform] ?? 0) + s.weight;
       signals.push(`${s.platform}:${s.where}:${s.header ?? s.test.source.slice(0, 40)}`);

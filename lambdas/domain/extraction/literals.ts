@@ -1,0 +1,78 @@
+// Where each of a fixed set of literals first occurs in a page's raw text, found in one regex
+// pass instead of one scan per literal. The page-level raw-text rules (platform markers, the
+// shop currency, Shopify's analytics object, WooCommerce's variation form) each need a literal
+// that every match of theirs contains: a literal absent from the page means the rule cannot
+// match, and a present one says where its first match can start at the earliest.
+//
+// Exact, not approximate: after a match the scan resumes one character on when the matched
+// literal can overlap another (so no occurrence hides behind it), and a literal inside a longer
+// one is recorded at its offset within every match of the longer.
+
+const escape = (literal: string) => literal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/** A proper suffix of `a` is a proper prefix of `b` ("abc" and "cde"). */
+function overlaps(a: string, b: string): boolean {
+  for (let k = 1; k < Math.min(a.length, b.length); k++) if (a.endsWith(b.slice(0, k))) return true;
+  return false;
+}
+
+export type LiteralPositions = ReadonlyMap<string, number>;
+
+export interface LiteralFinder {
+  readonly literals: readonly string[];
+  /** Each literal that occurs in `text`, with the index of its first occurrence. */
+  find(text: string): LiteralPositions;
+}
+
+export function literalFinder(list: readonly string[]): LiteralFinder {
+  // Longest first: at one position the alternation reports the longest literal that matches.
+  const literals = [...new Set(list)].filter(Boolean).sort((a, b) => b.length - a.length);
+  const pattern = new RegExp(literals.map(escape).join('|'), 'g');
+  // For each literal: the literals inside it (with every offset) and whether another can overlap it.
+  const inside = new Map<string, Array<[string, number]>>();
+  const step = new Map<string, number>();
+  for (const a of literals) {
+    const within: Array<[string, number]> = [];
+    let overlapping = false;
+    for (const b of literals) {
+      if (b === a) continue;
+      for (let at = a.indexOf(b); at >= 0; at = a.indexOf(b, at + 1)) within.push([b, at]);
+      if (overlaps(a, b)) overlapping = true;
+    }
+    inside.set(a, within);
+    step.set(a, overlapping ? 1 : a.length);
+  }
+  return {
+    literals,
+    find(text: string): LiteralPositions {
+      const first = new Map<string, number>();
+      const record = (literal: string, at: number) => {
+        const seen = first.get(literal);
+        if (seen === undefined || at < seen) first.set(literal, at);
+      };
+      if (!literals.length) return first;
+      pattern.lastIndex = 0;
+      // Bounded: every round moves the scan at least one character on.
+      for (let m = pattern.exec(text); m; m = pattern.exec(text)) {
+        const literal = m[0];
+        record(literal, m.index);
+        for (const [inner, offset] of inside.get(literal)!) record(inner, m.index + offset);
+        pattern.lastIndex = m.index + step.get(literal)!;
+      }
+      return first;
+    },
+  };
+}
+
+const globalRules = new WeakMap<RegExp, RegExp>();
+
+/** `text.match(rule)` for a non-global rule whose every match starts at or after `from`. */
+export function matchFrom(rule: RegExp, text: string, from: number): RegExpExecArray | null {
+  let global = globalRules.get(rule);
+  if (!global) {
+    global = new RegExp(rule.source, `${rule.flags.replace('g', '')}g`);
+    globalRules.set(rule, global);
+  }
+  global.lastIndex = from;
+  return global.exec(text);
+}
