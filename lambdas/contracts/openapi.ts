@@ -10,6 +10,7 @@ import {
   IDEMPOTENCY_RESPONSE_HEADER,
   IDEMPOTENT_OPERATIONS,
 } from './idempotency';
+import { webhooksObject } from './webhooks';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -181,6 +182,7 @@ export function openApiDocument(): Record<string, unknown> {
     ],
     security: [{ apiKey: [] }, { bearer: [] }],
     paths,
+    webhooks: webhooksObject((schema) => collector.convert(schema, 'output')),
     components: {
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },

@@ -81,3 +81,59 @@ export const WebhookDelivery = z
     ),
   })
   .meta({ id: 'WebhookDelivery' });
+
+/** The body of every delivery (OpenAPI `webhooks`). */
+const WebhookEventBody = z
+  .object({
+    id: z.string().describe('The delivery id, also in X-PDS-Delivery-Id: the same on every redelivery'),
+    event: z.enum(WEBHOOK_EVENTS),
+    created_at: Timestamp.describe('When the event happened (the body is fixed then)'),
+    data: z.object({
+      execution_id: z.string(),
+      kind: z.enum(['products-batch', 'extract-urls', 'extract-vendor', 'crawl', 'agentic']),
+      status: z.enum(['pending', 'running', 'completed', 'failed']),
+      error: z.string().nullable().describe('null unless failed'),
+      created_at: Timestamp,
+      start_date: Timestamp.nullable(),
+      stop_date: Timestamp.nullable(),
+      counts: z
+        .record(z.string(), z.number())
+        .describe(
+          "The execution's input counts and progress counters: extractions url_count/requested and one count per outcome (success, non_product_url, malformed_url, automated_access_not_permitted, other) and credits; crawls listings_found, collections_found, steps...",
+        ),
+    }),
+    metadata: z.record(z.string(), z.unknown()).nullable().describe("The start request's webhook.metadata"),
+  })
+  .meta({ id: 'WebhookEvent' });
+
+const header = (name: string, description: string) => ({
+  name,
+  in: 'header',
+  required: true,
+  description,
+  schema: { type: 'string' },
+});
+
+/** The OpenAPI 3.1 `webhooks` object: what a receiver gets and must answer. */
+export function webhooksObject(convert: (schema: z.ZodType) => Record<string, unknown>): Record<string, unknown> {
+  return {
+    executionEvent: {
+      post: {
+        summary: 'An execution event, delivered to the webhook.url of its start request',
+        description: WEBHOOK_DESCRIPTION,
+        parameters: [
+          header('X-PDS-Event', 'started, progress, completed or failed'),
+          header('X-PDS-Delivery-Id', 'The same on every attempt of this event: deduplicate on it'),
+          header('X-PDS-Attempt', '1-based attempt number'),
+          header('X-PDS-Timestamp', 'Unix seconds when this attempt was signed'),
+          header('X-PDS-Signature', 'v1=<hex HMAC-SHA256 of "{X-PDS-Timestamp}.{raw body}" under the secret>'),
+        ],
+        requestBody: { required: true, content: { 'application/json': { schema: convert(WebhookEventBody) } } },
+        responses: {
+          '2XX': { description: 'Received; not delivered again' },
+          default: { description: 'Anything else (or no answer within 10 s): retried with backoff' },
+        },
+      },
+    },
+  };
+}

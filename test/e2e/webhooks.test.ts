@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { startLocalService, type LocalService } from '../../lambdas/local/service';
 import { startStoreSimulator, type StoreSimulator } from '../stores';
 import { validatedClient } from './helpers/validated-client';
+import { validateSchema } from './helpers/openapi-validator';
 import { verifySignature } from '../../lambdas/domain/webhooks/model';
 
 const KEY_A = 'webhooks-e2e-key-org-a-0001';
@@ -173,6 +174,9 @@ describe('webhooks', () => {
     const all = at('org-a', name);
     expect(all.every((r) => r.signatureValid)).toBe(true);
     expect(all.every((r) => r.headers['x-pds-signature'].startsWith('v1='))).toBe(true);
+    // Every body is what the served document's `webhooks` says a receiver gets.
+    const schema = doc.webhooks.executionEvent.post.requestBody.content['application/json'].schema;
+    for (const r of all) expect(validateSchema(schema, r.json, doc)).toEqual([]);
     // The first request was answered 500, then redelivered: same id, same body, next attempt.
     const [first] = all;
     expect(first.answered).toBe(500);
