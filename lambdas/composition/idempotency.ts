@@ -11,7 +11,6 @@
 //   failures   a start that throws (4xx/5xx) deletes its record, so a retry can succeed
 //
 // Loaded on the first start with a key (lazy capability): other routes never load Powertools.
-import type { JSONValue } from '@aws-lambda-powertools/commons/types';
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoIdempotencyStore } from '../adapters/dynamodb/idempotency';
@@ -72,7 +71,7 @@ export function createIdempotentStarts(
     expiresAfterSeconds: IDEMPOTENCY_WINDOW_SECONDS,
     hashFunction: 'sha256',
     // A replayed record is marked so the caller can say so (Idempotent-Replayed header).
-    responseHook: (response) => ({ ...(response as object), [REPLAYED]: true }) as unknown as JSONValue,
+    responseHook: (response) => ({ ...(response as object), [REPLAYED]: true }) as unknown as typeof response,
   });
 
   const once = makeIdempotent(

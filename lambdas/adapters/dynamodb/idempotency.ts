@@ -14,7 +14,6 @@
 // The conditions are those of Powertools' own DynamoDBPersistenceLayer: a put succeeds when the
 // item is absent, expired, or an abandoned in-progress record; otherwise the existing record is
 // returned with the failure (ReturnValuesOnConditionCheckFailure), so no second read is needed.
-import type { JSONValue } from '@aws-lambda-powertools/commons/types';
 import { IdempotencyItemAlreadyExistsError, IdempotencyItemNotFoundError } from '@aws-lambda-powertools/idempotency';
 import { BasePersistenceLayer, IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
 import {
@@ -34,6 +33,8 @@ const ENTITY = SCHEMA.idempotencyRecord.entity;
 const keyOf = (idempotencyKey: string) => SCHEMA.idempotencyRecord.key({ key: idempotencyKey });
 
 type Item = Record<string, unknown>;
+/** What a record's response may hold (Powertools' JSON value type). */
+type JSONValue = IdempotencyRecord['responseData'];
 
 function recordOf(item: Item): IdempotencyRecord {
   return new IdempotencyRecord({
