@@ -929,6 +929,11 @@ export async function main(argv: string[]): Promise<number> {
     if (error instanceof CommanderError) {
       if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok;
       if (error.code === 'commander.help') return EXIT.ok;
+      // Scripts asking for JSON get it for a usage error too (commander wrote the message to stderr).
+      if (argv.includes('--json'))
+        process.stdout.write(
+          `${JSON.stringify({ error: { message: error.message.replace(/^error: /, '') }, exit_code: EXIT.usage })}\n`,
+        );
       return EXIT.usage;
     }
     throw error;
