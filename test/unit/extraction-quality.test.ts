@@ -571,3 +571,38 @@ describe("every supported country's currency, from a typical shown price", () =>
     },
   );
 });
+
+describe('a SKU stated in the details below the buy box', () => {
+  const doc = (body: string) =>
+    `<!DOCTYPE html><html lang="en-US"><head><title>t</title></head><body>${body}</body></html>`;
+  it.each([
+    [
+      'a "SKU:" line in a details tab',
+      `<div class="top"><div class="buy"><h1>Blue Lamp</h1><span class="price">$40.00</span><button>Add to cart</button></div></div><div class="tabs"><div class="tab-details"><ul><li>Material: steel</li><li>SKU: BL-100</li></ul></div></div>`,
+      'BL-100',
+    ],
+    [
+      'an "Item number" row in a specifications table',
+      `<div class="gallery"><h1>Blue Lamp</h1></div><div class="buy"><span class="price">$40.00</span><button>Add to cart</button></div><section id="details"><table><tr><td>Item number</td><td>BL-100</td></tr></table></section>`,
+      'BL-100',
+    ],
+    [
+      'not a related card nor the footer',
+      `<div class="buy"><h1>Blue Lamp</h1><span class="price">$40.00</span><button>Add to cart</button></div><div class="related-products"><div class="card">SKU: XX-999</div></div><footer>Ref. 2024-01</footer>`,
+      null,
+    ],
+    [
+      'not a coupon code',
+      `<div class="buy"><h1>Lampada blu</h1><span class="price">40,00 €</span><button>Aggiungi al carrello</button></div><div class="promo-box"><span>Inserisci il codice EE5BKKRB al momento del pagamento.</span></div>`,
+      null,
+    ],
+  ])('%s', (_, body, sku) => {
+    expect(readProductPage(doc(body), 'https://x.example/products/lamp').merged.sku).toBe(sku);
+  });
+
+  it('an identifier in the URL comes first', () => {
+    const body = `<div class="buy"><h1>Blue Lamp</h1><span class="price">$40.00</span><button>Add to cart</button></div><div class="details">SKU: BL-100</div>`;
+    const { merged } = readProductPage(doc(body), 'https://www.amazon.com/dp/B07FW264WL');
+    expect([merged.sku, merged.provenance.sku]).toEqual(['B07FW264WL', 'url']);
+  });
+});

@@ -330,6 +330,10 @@ export function mergeCandidates(
     sku = urlSku;
     provenance.sku = 'url';
   }
+  if (!sku && dom?.detailsSku) {
+    sku = dom.detailsSku;
+    provenance.sku = 'dom';
+  }
   const availability = pick('availability');
   // A variant whose availability no source states takes the product's (the next source: the
   // page's offers or buy button), so every variant says a boolean when the product does.

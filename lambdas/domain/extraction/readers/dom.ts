@@ -37,6 +37,8 @@ export interface DomReading {
   relatedUrls: string[];
   /** Visible h1 headings (listing and article pages often have none or several). */
   h1Count: number;
+  /** A labelled SKU in the blocks after the product area (details tabs): the last resort. */
+  detailsSku?: string | null;
 }
 
 const NOISE =
@@ -106,6 +108,9 @@ function skuDataHint(el: Element): boolean {
 }
 
 const BRAND_PATH = /\/(brands?|marken?|marques?|marcas?|merken?|brand-?page)\/[^/?#]{2,}/i;
+
+/** "codice"/"código"/"cod." alone label coupon codes as often as articles: not a SKU label. */
+const BARE_CODE_LABEL = /^(c[óo]digo|codice|cod\.)(?!\s+(de\s+|do\s+)?(art|prod|ref))/i;
 
 interface Context {
   noise: boolean;
@@ -230,6 +235,30 @@ export function labelAround(el: Element, own: string): { before: string; after: 
     container = container.parent as Element | null;
   }
   return null;
+}
+
+/**
+ * Text of the blocks after `start` (its following siblings, then its ancestors' following
+ * siblings), leaving out page furniture and related-product blocks; bounded in length and nodes.
+ */
+function followingText(start: Element, limit: number): string {
+  let out = '';
+  let node: Element | null = start;
+  let visited = 0;
+  for (let up = 0; node && up < 6 && out.length < limit; up++) {
+    for (let sib = node.nextSibling; sib && out.length < limit && visited < 80; sib = sib.nextSibling) {
+      if (sib.type !== 'tag') continue;
+      visited++;
+      const e = sib as Element;
+      if (/^(footer|nav|header|aside|script|style|noscript|template|form|select)$/.test(e.name)) continue;
+      const classId = `${e.attribs.class ?? ''} ${e.attribs.id ?? ''}`;
+      if (NOISE.test(classId) || NOISE_LOOSE.test(classId) || /related|recommend|similar|also/i.test(classId)) continue;
+      out += ` ${fullText(e, limit - out.length, ' ')}`;
+    }
+    const parent = node.parent as Element | null;
+    node = parent && parent.type === 'tag' && parent.name !== 'body' && parent.name !== 'html' ? parent : null;
+  }
+  return out;
 }
 
 /** Where a product's plain-text price sits when no buy button fixes the area: the heading's block. */
@@ -692,7 +721,18 @@ export function readDom(
       break;
     }
   }
-  if (!sku && scopeText) sku = scopeText.match(SKU_LABEL)?.[1] ?? null;
+  if (!sku && scopeText) {
+    const m = scopeText.match(SKU_LABEL);
+    if (m && !BARE_CODE_LABEL.test(m[0].trim())) sku = m[1];
+  }
+  // A details or specifications block after the buy box ("SKU: ..." in a tab): kept apart, the
+  // merge uses it after an identifier in the URL. Never a model number there (often the maker's),
+  // nor a bare "code" (coupon codes: "Inserisci il codice EE5BKKRB").
+  let detailsSku: string | null = null;
+  if (!sku && (main ?? h1)) {
+    const m = followingText(main ?? h1!, 3000).match(SKU_LABEL);
+    if (m && !/^model/i.test(m[0].trim()) && !BARE_CODE_LABEL.test(m[0].trim())) detailsSku = m[1];
+  }
   // Last: a data-sku attribute in the product area (or after the heading), not a related card's.
   if (!sku && dataSkus.length) {
     const inArea = dataSkus.find((d) => (main ? contains(main, d.el) : h1Order >= 0 && d.order >= h1Order));
@@ -771,5 +811,6 @@ export function readDom(
     breadcrumbs: breadcrumbLinks.slice(0, 12),
     relatedUrls: relatedLinks,
     h1Count: h1s.length,
+    detailsSku,
   };
 }
