@@ -318,3 +318,61 @@ describe('crawl steps', () => {
     });
   });
 });
+
+describe('a page batch of a crawl', () => {
+  it('reads its plan and execution in one BatchGet, and writes its collection pages and outcomes together', async () => {
+    const crawlId = 'crawl-batch-io-test-000000000001';
+    await deps.executions.create({
+      org: 'org-batch-io',
+      kind: 'crawl',
+      subject: 'batch-io.test',
+      id: crawlId,
+      options: { vendor: 'batch-io.test' },
+      deadlineSeconds: 600,
+    });
+    const plan = {
+      crawlId,
+      vendor: 'batch-io.test',
+      displayName: 'Batch IO',
+      origin: 'https://batch-io.test',
+      method: 'shopify-json' as const,
+      fallbacks: [],
+      currency: 'USD',
+      maxListings: null,
+      countryCode: 'us',
+      collections: [],
+      sequences: [],
+      wave: 1,
+      collectionSitemaps: [],
+      productSitemaps: [],
+      incomplete: false,
+    };
+    await deps.crawl.store.putPlan(plan);
+    const read = await deps.crawl.store.getPlanAndExecution(crawlId);
+    expect(read.plan).toEqual(plan);
+    expect(read.execution).toEqual(await deps.executions.get(crawlId));
+    expect(await deps.crawl.store.getPlanAndExecution('crawl-missing-test-000000000001')).toEqual({
+      plan: null,
+      execution: null,
+    });
+
+    // 30 collection pages and 30 outcomes: 60 items, three BatchWriteItem calls of at most 25.
+    const members = Array.from({ length: 30 }, (_, n) => ({
+      collection: n % 2 ? 'odd' : 'even',
+      seq: n % 2 ? 'c1' : 'c0',
+      n: n + 1,
+      urls: [`https://batch-io.test/products/p-${n}`, `https://batch-io.test/products/q-${n}`],
+    }));
+    const outcomes = members.map(({ seq, n }) => ({ seq, n, count: 2, full: false, next: null, failed: false }));
+    await deps.crawl.store.putPageResults(crawlId, members, outcomes);
+    expect((await deps.crawl.store.crawlMembers(crawlId, 'odd')).sort()).toEqual(
+      members
+        .filter((m) => m.collection === 'odd')
+        .flatMap((m) => m.urls)
+        .sort(),
+    );
+    expect((await deps.crawl.store.crawlMembers(crawlId, 'even')).length).toBe(30);
+    const stored = await deps.crawl.store.getOutcomes(crawlId, outcomes);
+    expect(stored.sort((a, b) => a.n - b.n)).toEqual(outcomes);
+  });
+});

@@ -9,7 +9,8 @@ import { createClients, type AwsClients } from '../../lambdas/adapters/clients';
 import { loadConfig } from '../../lambdas/config';
 import { dynamoExecutionStore } from '../../lambdas/adapters/dynamodb/executions';
 import { dynamoExtractResultStore } from '../../lambdas/adapters/dynamodb/extract-results';
-import { dynamoProductStore } from '../../lambdas/adapters/dynamodb/products';
+import { dynamoProductStore, firstSeenKey } from '../../lambdas/adapters/dynamodb/products';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoVendorStore } from '../../lambdas/adapters/dynamodb/vendors';
 import { createExecutions } from '../../lambdas/domain/executions/service';
 import { createExtractJobs } from '../../lambdas/domain/extract-jobs/jobs';
@@ -468,5 +469,126 @@ describe('synchronous extraction and the product store', () => {
     await expect(
       extractNow({ urls: Array(51).fill(url), options: OPTIONS }, { extractUrl: shop.extractUrl }),
     ).rejects.toMatchObject({ code: 'INVALID_PARAMETER' });
+  });
+});
+
+describe('the batch claim decides which products are new', () => {
+  /** The shop's products, but each record's own URL on `vendor` (the vendor they are counted for). */
+  const onVendor =
+    (vendor: string): ExtractUrl =>
+    async (url, options) => {
+      const result = await shop.extractUrl(url, options);
+      const n = url.split('/').pop();
+      return result.product
+        ? { ...result, product: { ...result.product, url: `https://www.${vendor}/products/${n}` } }
+        : result;
+    };
+
+  it('a worker that dies right after its claim: the redelivery marks its new products and counts them once', async () => {
+    const { jobs, executions, results, catalog, vendors } = compose();
+    const vendor = 'claim-crash.example';
+    const stepsDeps = { executions, results, catalog, extractUrl: onVendor(vendor), batchUrls: 3, urlConcurrency: 1 };
+    const steps = createExtractSteps(stepsDeps);
+    const crashing = withFaults(stepsDeps, { crashRate: 1, duplicateRate: 0 }, { random: () => 0.9 });
+    const urls = Array.from({ length: 3 }, (_, i) => `${shop.origin}/p/claim-crash-${i}`);
+    const { execution_id } = await jobs.start({ org: 'org-a', kind: 'extract-urls', urls, options: OPTIONS });
+    const [batch] = (await steps.prepare({ executionId: execution_id })).batches;
+
+    // Records and claim written, then the worker dies: no first-seen mark yet, nothing counted.
+    await expect(crashing.processBatch({ executionId: execution_id, batch })).rejects.toBeInstanceOf(InjectedFault);
+    expect((await vendors.get(vendor))?.productCount ?? 0).toBe(0);
+    const products = dynamoProductStore(clients.documents, engines.tableName);
+    expect((await products.seenBefore(urls.map((u) => u))).size).toBe(0);
+
+    // The redelivery finds the claim: it marks the claim's new products and counts them, fetching nothing.
+    const fetches = shop.fetches();
+    expect(await steps.processBatch({ executionId: execution_id, batch })).toEqual({ state: 'done', counted: true });
+    expect(shop.fetches()).toBe(fetches);
+    expect((await vendors.get(vendor))?.productCount).toBe(3);
+    expect((await products.seenBefore(urls)).size).toBe(3);
+    // Later deliveries and a second extraction of the same URLs count nothing more.
+    await steps.processBatch({ executionId: execution_id, batch });
+    const again = await jobs.start({ org: 'org-a', kind: 'extract-urls', urls, options: OPTIONS });
+    for (const next of (await steps.prepare({ executionId: again.execution_id })).batches)
+      await steps.processBatch({ executionId: again.execution_id, batch: next });
+    expect((await vendors.get(vendor))?.productCount).toBe(3);
+  });
+
+  it('keeps a product first-seen instant when it is extracted again, and counts a URL new only once', async () => {
+    const { jobs, executions, results, catalog, vendors } = compose();
+    const vendor = 'first-seen.example';
+    const steps = createExtractSteps({
+      executions,
+      results,
+      catalog,
+      extractUrl: onVendor(vendor),
+      batchUrls: 2,
+      urlConcurrency: 2,
+    });
+    const url = `${shop.origin}/p/first-seen-1`;
+    const markOf = async () =>
+      (
+        await clients.documents.send(
+          new GetCommand({
+            TableName: engines.tableName,
+            Key: firstSeenKey(url),
+            ConsistentRead: true,
+          }),
+        )
+      ).Item?.first_seen_at as string | undefined;
+    const run = async (list: string[]) => {
+      const { execution_id } = await jobs.start({ org: 'org-a', kind: 'extract-urls', urls: list, options: OPTIONS });
+      for (const batch of (await steps.prepare({ executionId: execution_id })).batches)
+        await steps.processBatch({ executionId: execution_id, batch });
+      await steps.finalize({ executionId: execution_id });
+      return execution_id;
+    };
+    await run([url, `${shop.origin}/p/first-seen-2`]);
+    const first = await markOf();
+    expect(first).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect((await vendors.get(vendor))?.productCount).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await run([url, `${shop.origin}/p/first-seen-3`]);
+    expect(await markOf()).toBe(first);
+    expect((await vendors.get(vendor))?.productCount).toBe(3);
+    // The stored record moved on; its vendor's latest update is that record's.
+    const stored = await dynamoProductStore(clients.documents, engines.tableName).get(url, 'us');
+    expect(stored!.updated_at > first!).toBe(true);
+  });
+
+  it('reads the execution, the claim and the entries of a batch in one BatchGet; outlines carry outcomes, not results', async () => {
+    const { jobs, steps, executions } = compose();
+    const urls = [`${shop.origin}/p/one-read-1`, `${shop.origin}/p/one-read-2`, `${shop.origin}/about`, 'not a url'];
+    const { execution_id } = await jobs.start({ org: 'org-a', kind: 'extract-urls', urls, options: OPTIONS });
+    const [batch] = (await steps.prepare({ executionId: execution_id })).batches;
+    let sent: string[] = [];
+    const counting = new Proxy(clients.documents, {
+      get(target, property, receiver) {
+        if (property !== 'send') return Reflect.get(target, property, receiver);
+        return (command: { constructor: { name: string } }, ...rest: unknown[]) => {
+          sent.push(command.constructor.name);
+          return (target.send as (...a: unknown[]) => unknown).call(target, command, ...rest);
+        };
+      },
+    });
+    const store = dynamoExtractResultStore(counting, engines.tableName);
+    const read = await store.readBatch(execution_id, batch, { withExecution: true });
+    expect(sent).toEqual(['BatchGetCommand']);
+    expect(read.execution).toEqual(await executions.get(execution_id));
+    expect(read.claim).toBeNull();
+    expect(read.entries.map((e) => e.index)).toEqual(batch.indices);
+
+    await steps.processBatch({ executionId: execution_id, batch });
+    sent = [];
+    const outlines = await store.outlines(execution_id);
+    expect(sent).toEqual(['QueryCommand']);
+    const full = await store.all(execution_id);
+    expect(outlines).toEqual(
+      full.map(({ result, ...entry }) => ({ ...entry, result: result && { outcome: result.outcome } })),
+    );
+    expect(outlines.map((o) => o.result?.outcome)).toEqual(['success', 'success', 'non_product_url', 'malformed_url']);
+    const claimed = await store.readBatch(execution_id, batch);
+    expect(claimed.execution).toBeUndefined();
+    expect(claimed.claim?.products.map((p) => p.isNew)).toEqual([true, true]);
   });
 });
