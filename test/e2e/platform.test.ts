@@ -60,6 +60,7 @@ const EXPECTED_STATUS: Record<string, number> = {
   v2CrawlStatus: 404,
   v2CrawlCancel: 404,
   v2ExtractStart: 202,
+  v2WebhookDeliveries: 404,
 };
 
 const VALID: Record<string, { path?: string; body?: unknown }> = {
@@ -94,6 +95,7 @@ const VALID: Record<string, { path?: string; body?: unknown }> = {
   v2ExtractStart: { body: { vendor: 'shop.example' } },
   v2ExtractStatus: { path: '/v2/extract/extract-urls-1' },
   v2ExtractCancel: { path: '/v2/extract/extract-urls-1' },
+  v2WebhookDeliveries: { path: '/v2/webhooks/deliveries?execution_id=extract-urls-1' },
 };
 
 beforeAll(async () => {
