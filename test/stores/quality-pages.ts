@@ -13,13 +13,15 @@
 // - price-crowd.test: a "was" price by label only, a per-unit price, an instalment, a coupon price
 //   and related products' prices around the real one; JSON-LD carries the old price on sale items.
 // - sku-reference.test: where the product's SKU and brand are stated when not in a Product's
-//   `sku`/`brand` (truth: product.sku, product.brand), by product.index % 3:
+//   `sku`/`brand` (truth: product.sku, product.brand), by product.index % 4:
 //   0: JSON-LD lists each variant as its own Product of the same name (variant SKUs, no brand);
 //      the product reference is shown in an element a data attribute names, the brand as a link
 //      to the brand's page beside the heading;
 //   1: microdata with `productID` only ("Ref : ...") and a Brand scope on a <meta content>;
 //   2: no markup: `data-product-sku` on the buy form (related cards carry theirs too), the brand
-//      in a byline "Brand: ...".
+//      in a byline "Brand: ...";
+//   3: no markup: the SKU only in a details tab below the buy box ("SKU: ..."), a coupon code
+//      ("Enter code ...") near the price, the brand in a loose <meta itemprop="brand">.
 // - price-markup.test: minified pages (no whitespace between tags); the price and SKU as themes
 //   write them, by product.index % 3: 0: superscript cents ("$25<sup>99</sup>") and an "Item #"
 //   th/td row, JSON-LD states the price in minor units; 1: the struck-through regular price inside
@@ -417,7 +419,8 @@ ${buyForm(product)}
 }
 
 function skuReferencePage(store: StoreModel, product: SimProduct, related: SimProduct[]): string {
-  const k = product.index % 3;
+  const k = product.index % 4;
+  let after = '';
   const brandSlug = product.brand.toLowerCase().replace(/[^a-z0-9]+/g, '-');
   const price = `<span class="price">${usd(product.price)}</span>`;
   let head = '';
@@ -451,6 +454,13 @@ ${price}
 <p class="desc">Ref : <span itemprop="productID">${esc(product.sku)}</span></p>
 ${buyForm(product)}
 </div>`;
+  } else if (k === 3) {
+    summary = `<h1>${esc(product.title)}</h1>
+<meta itemprop="brand" content="${esc(product.brand)}">
+${price}
+<div class="promo-note">Save 10% today: enter code SAVE${String(product.index).padStart(4, '0')} at checkout.</div>
+${buyForm(product)}`;
+    after = `<div class="tabs"><div class="tab-panel" id="tab-details"><ul><li>Material: ${esc(product.tags[0] ?? 'mixed')}</li><li>SKU: ${esc(product.sku)}</li></ul></div></div>`;
   } else {
     summary = `<h1>${esc(product.title)}</h1>
 <div class="byline"><a id="bylineInfo" href="/search?q=${brandSlug}">Brand: ${esc(product.brand)}</a></div>
@@ -467,6 +477,7 @@ ${price}
 <div class="product"><img src="${esc(product.images[0].url)}" alt="" width="600" height="600">
 <div class="summary">${summary}</div>
 <p>${esc(product.description)}</p></div>
+${after}
 <section class="related-products"><h2>You may also like</h2>${cards}</section>`;
   return page('en', `${product.title} | ${store.name}`, head, body);
 }
