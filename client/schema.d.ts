@@ -712,7 +712,67 @@ export interface paths {
     trace?: never;
   };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  executionEvent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * An execution event, delivered to the webhook.url of its start request
+     * @description Optional. Signed POSTs to `webhook.url` as the execution moves: `started` (once the start is accepted), `progress` (at most one per 10 s while running), `completed`, `failed` (a cancel or a timeout included); `events` picks some (default all). Each delivery is JSON {id, event, created_at, data: {execution_id, kind, status, error, created_at, start_date, stop_date, counts}, metadata} with headers `X-PDS-Event`, `X-PDS-Delivery-Id` (the same on every redelivery of one event), `X-PDS-Attempt`, `X-PDS-Timestamp` (Unix seconds) and `X-PDS-Signature: v1=<hex HMAC-SHA256 of "{timestamp}.{raw body}" under the organization's secret>` (GET /v2/webhooks/secret). A delivery that does not get a 2xx within 10 s is retried after 1, 5, 15 and 60 minutes, then marked failed; see GET /v2/webhooks/deliveries. The URL must be absolute http(s), without credentials, and reach a public address (private, loopback, link-local and metadata addresses are 400 INVALID_PARAMETER, and are refused again at every attempt).
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description started, progress, completed or failed */
+          'X-PDS-Event': string;
+          /** @description The same on every attempt of this event: deduplicate on it */
+          'X-PDS-Delivery-Id': string;
+          /** @description 1-based attempt number */
+          'X-PDS-Attempt': string;
+          /** @description Unix seconds when this attempt was signed */
+          'X-PDS-Timestamp': string;
+          /** @description v1=<hex HMAC-SHA256 of "{X-PDS-Timestamp}.{raw body}" under the secret> */
+          'X-PDS-Signature': string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['WebhookEvent'];
+        };
+      };
+      responses: {
+        /** @description Received; not delivered again */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Anything else (or no answer within 10 s): retried with backoff */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
 export interface components {
   schemas: {
     /** @description Missing or invalid API key (all families) */
@@ -1172,6 +1232,35 @@ export interface components {
         error: string | null;
         duration_ms: number;
       }[];
+    };
+    WebhookEvent: {
+      /** @description The delivery id, also in X-PDS-Delivery-Id: the same on every redelivery */
+      id: string;
+      /** @enum {string} */
+      event: 'started' | 'progress' | 'completed' | 'failed';
+      /** @description When the event happened (the body is fixed then) */
+      created_at: string;
+      data: {
+        execution_id: string;
+        /** @enum {string} */
+        kind: 'products-batch' | 'extract-urls' | 'extract-vendor' | 'crawl' | 'agentic';
+        /** @enum {string} */
+        status: 'pending' | 'running' | 'completed' | 'failed';
+        /** @description null unless failed */
+        error: string | null;
+        /** @description ISO 8601 timestamp, UTC */
+        created_at: string;
+        start_date: string | null;
+        stop_date: string | null;
+        /** @description The execution's input counts and progress counters: extractions url_count/requested and one count per outcome (success, non_product_url, malformed_url, automated_access_not_permitted, other) and credits; crawls listings_found, collections_found, steps... */
+        counts: {
+          [key: string]: number;
+        };
+      };
+      /** @description The start request's webhook.metadata */
+      metadata: {
+        [key: string]: unknown;
+      } | null;
     };
   };
   responses: never;

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { receiveWebhook } from '../../client/webhooks';
 import { startLocalService, type LocalService } from '../../lambdas/local/service';
 import { startStoreSimulator, type StoreSimulator } from '../stores';
 
@@ -289,6 +290,10 @@ describe('pds extract', () => {
         .update(`${headers['x-pds-timestamp']}.${raw}`)
         .digest('hex');
       expect(headers['x-pds-signature']).toBe(`v1=${expected}`);
+      // The client's receiver helper accepts it and reads the typed event.
+      const delivered = receiveWebhook(JSON.parse(secret.stdout).secret, headers, raw);
+      expect(delivered.event).toMatchObject({ event: 'completed', data: { execution_id: id, status: 'completed' } });
+      expect(delivered.deliveryId).toBe(headers['x-pds-delivery-id']);
       const log = await pds(['webhooks', 'deliveries', id]);
       expect(log.code, log.stderr).toBe(0);
       expect(row(log.stdout, 'completed')?.slice(0, 4)).toEqual(['completed', 'delivered', '1', '204']);
