@@ -15,9 +15,9 @@ import { createContainer } from '../../lambdas/composition/container';
 import { recordProductSeen } from '../../lambdas/domain/vendors/service';
 import { freePort, stopProcessGroup } from './_service-process';
 
-const REQUESTS = 2000;
+const REQUESTS = 4000;
 /** Each path's requests come in this many slices, alternating with the other path's. */
-const ROUNDS = 4;
+const ROUNDS = 8;
 /** Requests of each path, one at a time, before measuring. */
 const WARM_UP = 300;
 const CONCURRENCY = 16;

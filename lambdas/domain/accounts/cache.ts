@@ -5,6 +5,9 @@
 // Lambda instance) keeps working here for up to `ttlMs`; a key created elsewhere after it was
 // presented unknown is refused for up to `negativeTtlMs`. Writes made through this store
 // (putKey, revokeKey) take effect here at once.
+// Refresh ahead: a known key presented in the second half of its period is read again in the
+// background while the call is answered from the cache, so a key in steady use never waits for a
+// read; the bound holds (an entry counts from when its read started).
 import type { AccountStore } from '../../ports/accounts';
 import type { ApiKeyRecord } from './keys';
 
@@ -30,6 +33,8 @@ export interface CachedAccountStore extends AccountStore {
 interface Entry {
   record: ApiKeyRecord | null;
   until: number;
+  /** From then on a hit starts the next read in the background (known keys only). */
+  refreshFrom: number;
 }
 
 export function withKeyCache(store: AccountStore, options: KeyCacheOptions = {}): CachedAccountStore {
@@ -66,27 +71,12 @@ export function withKeyCache(store: AccountStore, options: KeyCacheOptions = {})
     findKeyByHash(keyHash) {
       const now = clock();
       const hit = known.get(keyHash) ?? unknown.get(keyHash);
-      if (hit && hit.until > now) return Promise.resolve(hit.record);
-      const pending = reading.get(keyHash);
-      if (pending) return pending;
-      const startedAt = generation;
-      const read = store.findKeyByHash(keyHash).then(
-        (record) => {
-          if (reading.get(keyHash) === read) reading.delete(keyHash);
-          // A write through this store during the read: its result may predate the write.
-          if (startedAt === generation) {
-            if (record) remember(known, keyHash, { record, until: clock() + ttlMs });
-            else remember(unknown, keyHash, { record: null, until: clock() + negativeTtlMs });
-          }
-          return record;
-        },
-        (error) => {
-          if (reading.get(keyHash) === read) reading.delete(keyHash);
-          throw error;
-        },
-      );
-      reading.set(keyHash, read);
-      return read;
+      if (hit && hit.until > now) {
+        // A failed refresh is not this caller's: the first call after expiry reads and sees it.
+        if (now >= hit.refreshFrom && !reading.has(keyHash)) lookup(keyHash).catch(() => undefined);
+        return Promise.resolve(hit.record);
+      }
+      return reading.get(keyHash) ?? lookup(keyHash);
     },
 
     async putKey(record) {
@@ -111,4 +101,27 @@ export function withKeyCache(store: AccountStore, options: KeyCacheOptions = {})
       reading.clear();
     },
   };
+
+  /** Reads the key (one read per key at a time) and remembers it from the read's start. */
+  function lookup(keyHash: string): Promise<ApiKeyRecord | null> {
+    const startedAt = generation;
+    const began = clock();
+    const read = store.findKeyByHash(keyHash).then(
+      (record) => {
+        if (reading.get(keyHash) === read) reading.delete(keyHash);
+        // A write through this store during the read: its result may predate the write.
+        if (startedAt === generation) {
+          if (record) remember(known, keyHash, { record, until: began + ttlMs, refreshFrom: began + ttlMs / 2 });
+          else remember(unknown, keyHash, { record: null, until: began + negativeTtlMs, refreshFrom: Infinity });
+        }
+        return record;
+      },
+      (error) => {
+        if (reading.get(keyHash) === read) reading.delete(keyHash);
+        throw error;
+      },
+    );
+    reading.set(keyHash, read);
+    return read;
+  }
 }

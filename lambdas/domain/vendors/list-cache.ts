@@ -6,6 +6,9 @@
 // Writes through this store clear the cached list at once. Failures are never cached.
 // Every caller within one period gets the same frozen array, so what is derived from it (the
 // vendor summaries, domain/vendors/service.ts) is computed once per period too.
+// Refresh ahead: a call in the second half of the period starts the next read in the background
+// and is answered from the list it has; under steady traffic no call waits for a read. The bound
+// holds: a list read at t is served until t + ttlMs at the latest (t: when its read started).
 import type { VendorStore } from '../../ports/vendors';
 import type { VendorRecord } from './model';
 
@@ -20,7 +23,7 @@ export interface VendorListCacheOptions {
 export function withVendorListCache(store: VendorStore, options: VendorListCacheOptions = {}): VendorStore {
   const ttlMs = options.ttlMs ?? VENDOR_LIST_TTL_MS;
   const clock = options.clock ?? Date.now;
-  let cached: { records: VendorRecord[]; until: number } | undefined;
+  let cached: { records: VendorRecord[]; until: number; refreshFrom: number } | undefined;
   // One read in flight at a time; concurrent calls share it.
   let reading: Promise<VendorRecord[]> | undefined;
   let generation = 0;
@@ -58,24 +61,35 @@ export function withVendorListCache(store: VendorStore, options: VendorListCache
     get: (vendor) => store.get(vendor),
 
     async listAll() {
-      if (cached && cached.until > clock()) return cached.records;
-      if (!reading) {
-        const startedAt = generation;
-        const read = store
-          .listAll()
-          .then((records) => Object.freeze(records) as VendorRecord[])
-          .finally(() => {
-            if (reading === read) reading = undefined;
-          });
-        read.then(
-          (records) => {
-            if (startedAt === generation) cached = { records, until: clock() + ttlMs };
-          },
-          () => undefined, // the callers get the failure
-        );
-        reading = read;
+      const now = clock();
+      if (cached && cached.until > now) {
+        // A failed refresh is not this caller's: the first caller after expiry reads and sees it.
+        if (now >= cached.refreshFrom && !reading) read().catch(() => undefined);
+        return cached.records;
       }
-      return await reading;
+      return await read();
     },
   };
+
+  /** The read in flight, or a new one; remembered (from its start) unless a write came meanwhile. */
+  function read(): Promise<VendorRecord[]> {
+    if (!reading) {
+      const startedAt = generation;
+      const began = clock();
+      const read = store
+        .listAll()
+        .then((records) => Object.freeze(records) as VendorRecord[])
+        .finally(() => {
+          if (reading === read) reading = undefined;
+        });
+      read.then(
+        (records) => {
+          if (startedAt === generation) cached = { records, until: began + ttlMs, refreshFrom: began + ttlMs / 2 };
+        },
+        () => undefined, // the callers get the failure
+      );
+      reading = read;
+    }
+    return reading;
+  }
 }
