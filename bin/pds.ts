@@ -565,7 +565,7 @@ function finishSearch(
   }
   const t = table(['#', 'title', 'price', 'vendor', 'URL'], run.io.tty);
   rows.forEach((row, i) => {
-    const vendor = row.product.vendor ?? new URL(row.url).hostname;
+    const vendor = row.product.vendor ?? (URL.canParse(row.url) ? new URL(row.url).hostname : '-');
     t.push([i + 1, (row.product.title ?? '').slice(0, 60), priceText(row.product.price), vendor, row.url.slice(0, 70)]);
   });
   run.io.out(rows.length ? t.toString() : `no results for "${query}"`);
