@@ -226,6 +226,8 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
       if (!execution) return { abandoned: 0 };
       const perSuccess = creditsPerSuccess(optionsOf(execution));
       const { entries, claim: existing } = await results.readBatch(executionId, batch);
+      // A delivery that claimed this batch may have died before marking its new products.
+      if (existing && deps.catalog) await deps.catalog.finishClaimed(existing.products);
       const lost = entries
         .filter((entry) => entry.state === 'pending')
         .map((entry) => ({ index: entry.index, result: failureResult(entry.input, 'other', reason) }));
@@ -275,6 +277,8 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
             .map((e) => ({ ...e, result: null }));
           if (!pendingEntries.length) continue;
           let claim = claims.get(batch.id);
+          // A claim whose entries are still pending: its writer died before marking its new products too.
+          if (claim && deps.catalog) await deps.catalog.finishClaimed(claim.products);
           if (!claim) {
             const leftovers = pendingEntries.map((e) => ({ index: e.index, result: notProcessed(e) }));
             claim = (await protocol.claim(executionId, batch, leftovers)).claim;
