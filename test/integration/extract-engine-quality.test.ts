@@ -160,6 +160,13 @@ describe('several prices near one another', () => {
       const record = await product(store.host, index);
       expect(record.price.current_value, store.productUrl(index)).toBe(truth.price);
       expect(record.price.compare_at_value).toBe(truth.compareAt);
+      // The related products marked up before it are not the page's product.
+      const own = store.product(index);
+      expect([record.title, record.brand, record.variants.map((v) => v.sku)]).toEqual([
+        own.title,
+        own.brand,
+        [own.sku],
+      ]);
       if (truth.compareAt != null) onSale++;
     }
     expect(onSale).toBeGreaterThan(0);

@@ -11,7 +11,8 @@
 //   (full-width digits and separators, Arabic-Indic digits, suffix marks), buy button in the
 //   local language. Truth: localPrice(product).
 // - price-crowd.test: a "was" price by label only, a per-unit price, an instalment, a coupon price
-//   and related products' prices around the real one; JSON-LD carries the old price on sale items.
+//   and related products' prices around the real one; JSON-LD carries the old price on sale items
+//   and marks the related products up as Products before the page's own.
 // - sku-reference.test: where the product's SKU and brand are stated when not in a Product's
 //   `sku`/`brand` (truth: product.sku, product.brand), by product.index % 4:
 //   0: JSON-LD lists each variant as its own Product of the same name (variant SKUs, no brand);
@@ -415,7 +416,16 @@ ${buyForm(product)}
 </div>
 <section class="more"><h2>Customers also bought</h2>${related.map((r) => `<div class="tile"><a href="${esc(r.url)}">${esc(r.title)}</a> <span class="amount">${usd(r.price)}</span></div>`).join('')}</section>
 </div>`;
-  return page('en', `${product.title} | ${store.name}`, ld(structured), body);
+  // Related products are marked up too, before the product itself (no URL names the page's).
+  const relatedLd = related.map((r) => ({
+    '@context': 'https://schema.org',
+    '@type': 'Product',
+    name: r.title,
+    sku: r.sku,
+    brand: { '@type': 'Brand', name: r.brand },
+    offers: { '@type': 'Offer', price: r.price.toFixed(2), priceCurrency: 'USD' },
+  }));
+  return page('en', `${product.title} | ${store.name}`, ld([...relatedLd, structured]), body);
 }
 
 function skuReferencePage(store: StoreModel, product: SimProduct, related: SimProduct[]): string {

@@ -606,3 +606,22 @@ describe('a SKU stated in the details below the buy box', () => {
     expect([merged.sku, merged.provenance.sku]).toEqual(['B07FW264WL', 'url']);
   });
 });
+
+describe('several Products in the markup', () => {
+  it("related products marked up before the page's own: the one the heading names is the product", () => {
+    const prod = (name: string, sku: string, price: string) => ({
+      '@context': 'https://schema.org',
+      '@type': 'Product',
+      name,
+      sku,
+      brand: { '@type': 'Brand', name: name.split(' ')[0] },
+      offers: { '@type': 'Offer', price, priceCurrency: 'USD' },
+    });
+    const html = page(
+      '<div class="product"><h1>Blue Lamp</h1><span class="price">$40.00</span><button>Add to cart</button></div>',
+      `<script type="application/ld+json">${JSON.stringify([prod('Red Chair', 'RC-1', '99.00'), prod('Blue Lamp', 'BL-100', '40.00')])}</script>`,
+    );
+    const { merged } = readProductPage(html, 'https://x.example/products/lamp');
+    expect([merged.title, merged.sku, merged.brand, merged.price]).toEqual(['Blue Lamp', 'BL-100', 'Blue', 40]);
+  });
+});

@@ -2,7 +2,7 @@
 // top-level schema.org nodes and interpreted.
 import type { CheerioAPI } from 'cheerio';
 import { parseTolerantJson } from '../tolerant-json';
-import { interpretSchemaNodes, topLevelNodes, type SchemaNode, type SchemaReading } from './schema-org';
+import { interpretSchemaNodes, pageHeading, topLevelNodes, type SchemaNode, type SchemaReading } from './schema-org';
 
 export function jsonLdNodes($: CheerioAPI): SchemaNode[] {
   const nodes: SchemaNode[] = [];
@@ -16,5 +16,5 @@ export function jsonLdNodes($: CheerioAPI): SchemaNode[] {
 }
 
 export function readJsonLd($: CheerioAPI, pageUrl: string): SchemaReading {
-  return interpretSchemaNodes(jsonLdNodes($), 'json_ld', pageUrl);
+  return interpretSchemaNodes(jsonLdNodes($), 'json_ld', pageUrl, () => pageHeading($));
 }

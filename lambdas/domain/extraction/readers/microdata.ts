@@ -2,7 +2,7 @@
 // JSON-LD node shape, so one interpreter serves both.
 import type { CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
-import { interpretSchemaNodes, type SchemaNode, type SchemaReading } from './schema-org';
+import { interpretSchemaNodes, pageHeading, type SchemaNode, type SchemaReading } from './schema-org';
 
 const URL_ATTR: Record<string, string> = {
   a: 'href',
@@ -89,5 +89,5 @@ export function microdataNodes($: CheerioAPI): SchemaNode[] {
 }
 
 export function readMicrodata($: CheerioAPI, pageUrl: string): SchemaReading {
-  return interpretSchemaNodes(microdataNodes($), 'microdata', pageUrl);
+  return interpretSchemaNodes(microdataNodes($), 'microdata', pageUrl, () => pageHeading($));
 }

@@ -2,6 +2,7 @@
 // product candidate: Product, ProductGroup with hasVariant/variesBy, Products that point at
 // their group with isVariantOf, Offer/AggregateOffer/priceSpecification, ratings and reviews.
 // Page-level nodes (FAQPage, BreadcrumbList, ItemList...) become page facts.
+import type { CheerioAPI } from 'cheerio';
 import type { Faq, Review } from '../types';
 import type { ImageCandidate, ProductCandidate, Source, VariantCandidate } from '../candidate';
 import {
@@ -459,7 +460,48 @@ function sameTarget(a: string | null | undefined, pageUrl: string): boolean {
   }
 }
 
-export function interpretSchemaNodes(nodes: SchemaNode[], source: Source, pageUrl: string): SchemaReading {
+/** Letters and digits only, lower case: names compared across markup and headings. */
+const nameKey = (text: string | null | undefined) =>
+  (text ?? '')
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+
+/**
+ * Several distinct Products and none names the page's URL: related products are marked up too.
+ * The page's product is the one its heading names (equal, or one name holding the other).
+ */
+function productNamedBy(products: SchemaNode[], headings: string[]): SchemaNode | null {
+  const named = products.map((p) => [p, nameKey(firstString(p.name))] as const).filter(([, n]) => n.length >= 3);
+  for (const heading of headings) {
+    const h = nameKey(heading);
+    if (h.length < 3) continue;
+    const exact = named.filter(([, n]) => n === h);
+    if (exact.length === 1) return exact[0][0];
+    const holding = named.filter(([, n]) => h.includes(n) || n.includes(h));
+    if (holding.length === 1) return holding[0][0];
+  }
+  return null;
+}
+
+/** The page's h1 texts (the first few), then its document title. */
+export function pageHeading($: CheerioAPI): string[] {
+  const texts = $('h1')
+    .slice(0, 4)
+    .toArray()
+    .map((h) => $(h).text());
+  return [...texts, $('title').first().text()];
+}
+
+export function interpretSchemaNodes(
+  nodes: SchemaNode[],
+  source: Source,
+  pageUrl: string,
+  /** The page's headings, read only when several Products need telling apart. */
+  heading: () => string[] = () => [],
+): SchemaReading {
   const byId = indexById(nodes);
   const types = [...new Set(nodes.flatMap(typesOf))];
   const faqs: Faq[] = [];
@@ -528,6 +570,7 @@ export function interpretSchemaNodes(nodes: SchemaNode[], source: Source, pageUr
     } else if (products.length) {
       const main =
         products.find((p) => sameTarget(absoluteUrl(p.url ?? p['@id'], pageUrl), pageUrl)) ??
+        (distinct.size > 1 && !ungroupedVariants(products) ? productNamedBy(products, heading()) : null) ??
         products.find((p) => p.offers && p.name) ??
         products.find((p) => p.name) ??
         products[0];
