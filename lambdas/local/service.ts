@@ -219,6 +219,13 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       log(`${restart.failed.length} unfinished execution(s) could not be resumed and were failed`);
     phase('resume+http+keys');
 
+    // Webhook attempts a previous run left queued (its queues lived in its memory) are queued again.
+    const redelivering = await container.webhooks.resumeUnsettled().catch((error: Error) => {
+      log(`webhook deliveries could not be resumed: ${error.message}`);
+      return 0;
+    });
+    if (redelivering) log(`${redelivering} unsettled webhook deliver${redelivering === 1 ? 'y' : 'ies'} queued again`);
+
     // As the CDK stack schedules them (the reaper fails executions past their deadline); their
     // first runs come right after ready.
     for (const spec of SCHEDULES) {

@@ -22,8 +22,8 @@ export interface WebhookStore {
    * one is at least `intervalMs` old, so concurrent workers send one progress event per window.
    */
   claimProgressSlot(executionId: string, nowMs: number, intervalMs: number): Promise<boolean>;
-  /** Creates the delivery record; false when it already exists (the event was already sent). */
-  createDelivery(record: DeliveryRecord): Promise<boolean>;
+  /** Creates the delivery record with its body; false when it already exists (the event was already sent). */
+  createDelivery(record: DeliveryRecord, body: string): Promise<boolean>;
   getDelivery(executionId: string, deliveryId: string): Promise<DeliveryRecord | null>;
   /**
    * Appends the attempt and sets the state, only while the record holds `attempt.attempt - 1`
@@ -40,6 +40,8 @@ export interface WebhookStore {
   setState(executionId: string, deliveryId: string, state: DeliveryState, at: string): Promise<void>;
   /** Every delivery of an execution (bounded), in no particular order. */
   listDeliveries(executionId: string, limit: number): Promise<DeliveryRecord[]>;
+  /** Deliveries still pending or retrying (bounded), with the body their attempts send. */
+  listUnsettled(limit: number): Promise<Array<DeliveryRecord & { body: string }>>;
   getSecret(org: string): Promise<WebhookSecret | null>;
   /** Stores the secret unless one exists; returns the organization's secret either way. */
   createSecret(org: string, secret: WebhookSecret): Promise<WebhookSecret>;

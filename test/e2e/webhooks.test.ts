@@ -389,3 +389,64 @@ describe('webhooks', () => {
     expect((await call('GET', '/v2/webhooks/deliveries?execution_id=extract-urls-nope')).status).toBe(404);
   });
 });
+
+describe('webhooks across a restart of the local service', () => {
+  it('a delivery waiting for its retry when the service stops is delivered after it starts again', async () => {
+    const name = 'restart';
+    const path = `/hooks/org-a/${name}`;
+    failAlways.add(path);
+    const dataDir = mkdtempSync(join(tmpdir(), 'pds-webhooks-restart-'));
+    const boot = () =>
+      startLocalService({
+        port: 0,
+        dataDir,
+        env: {
+          PDS_RESOLVE: `${sim.resolveEnv},${HOOKS_HOST}=127.0.0.1:${receiverPort}`,
+          PDS_CRAWL_DELAY_MS: '0',
+          PDS_WEBHOOK_RETRY_DELAYS: '5',
+          PDS_LOG_LEVEL: 'error',
+        },
+        bootstrapKeys: `${KEY_A}:org-a`,
+        queueRetrySeconds: 1,
+        log: () => undefined,
+      });
+    let first: LocalService | undefined = await boot();
+    let second: LocalService | undefined;
+    try {
+      const reply = await fetch(`${first.url}/v2/crawl`, {
+        method: 'POST',
+        headers: { 'x-api-key': KEY_A, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          vendor: 'robots-blocked.test',
+          webhook: { url: hook('org-a', name), events: ['started'] },
+        }),
+      });
+      expect(reply.status).toBe(202);
+      const id = ((await reply.json()) as { execution_id: string }).execution_id;
+      await waitFor('the first attempt', () => at('org-a', name).length === 1);
+      await first.stop(1000);
+      first = undefined;
+      failAlways.delete(path);
+      const before = at('org-a', name).length;
+      second = await boot();
+      await waitFor('the attempt after the restart', () => at('org-a', name).some((r) => r.answered === 200));
+      const all = at('org-a', name);
+      expect(before).toBe(1);
+      expect(all.map((r) => [r.headers['x-pds-attempt'], r.answered])).toEqual([
+        ['1', 500],
+        ['2', 200],
+      ]);
+      expect(new Set(all.map((r) => r.headers['x-pds-delivery-id'])).size).toBe(1);
+      expect(all[1].body).toBe(all[0].body);
+      const log = await fetch(`${second.url}/v2/webhooks/deliveries?execution_id=${id}`, {
+        headers: { 'x-api-key': KEY_A },
+      });
+      const [delivery] = ((await log.json()) as { data: any[] }).data;
+      expect(delivery.state).toBe('delivered');
+      expect(delivery.attempts.map((a: any) => a.status_code)).toEqual([500, 200]);
+    } finally {
+      await first?.stop(1000);
+      await second?.stop(1000);
+    }
+  });
+});

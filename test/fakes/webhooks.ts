@@ -6,6 +6,7 @@ import type { DeliveryRecord, WebhookSubscription } from '../../lambdas/domain/w
 export function memoryWebhookStore() {
   const subscriptions = new Map<string, WebhookSubscription & { last_progress_ms?: number }>();
   const deliveries = new Map<string, DeliveryRecord>();
+  const bodies = new Map<string, string>();
   const secrets = new Map<string, WebhookSecret>();
   const copy = <T>(value: T): T => structuredClone(value);
   const store: WebhookStore = {
@@ -25,9 +26,10 @@ export function memoryWebhookStore() {
       found.last_progress_ms = nowMs;
       return true;
     },
-    async createDelivery(record) {
+    async createDelivery(record, body) {
       if (deliveries.has(record.delivery_id)) return false;
       deliveries.set(record.delivery_id, copy(record));
+      bodies.set(record.delivery_id, body);
       return true;
     },
     async getDelivery(_executionId, deliveryId) {
@@ -55,6 +57,12 @@ export function memoryWebhookStore() {
         .filter((d) => d.execution_id === executionId)
         .slice(0, limit)
         .map(copy);
+    },
+    async listUnsettled(limit) {
+      return [...deliveries.values()]
+        .filter((d) => d.state === 'pending' || d.state === 'retrying')
+        .slice(0, limit)
+        .map((d) => ({ ...copy(d), body: bodies.get(d.delivery_id)! }));
     },
     async getSecret(org) {
       return secrets.get(org) ?? null;

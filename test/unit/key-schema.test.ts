@@ -201,6 +201,10 @@ describe('key schema', () => {
           },
         },
         "webhookDelivery": {
+          "gsi2": {
+            "gsi2pk": "WEBHOOKS#UNSETTLED#SHARD",
+            "gsi2sk": "CREATEDAT#DELIVERYID",
+          },
           "table": {
             "pk": "WEBHOOK#EXECUTIONID",
             "sk": "DELIVERY#DELIVERYID",

@@ -328,6 +328,29 @@ describe('webhook use-cases', () => {
     expect(t.posts).toHaveLength(1);
   });
 
+  it('resumes unsettled deliveries (a local restart lost the queue): next attempt, same body, remaining delay', async () => {
+    const t = setup({ statuses: [500] });
+    t.executions.set('extract-urls-1', execution());
+    await t.webhooks.subscribe('org-a', 'extract-urls-1', {
+      url: 'https://h.example/x',
+      events: ['started', 'failed'],
+    });
+    expect(await t.drain()).toEqual(['retrying']);
+    const [queued] = t.sent.splice(0);
+    await t.webhooks.events.transitioned(execution({ status: 'failed', error: 'x' }));
+    t.sent.splice(0); // the failed event's message is lost too
+    t.advance(20_000);
+    expect(await t.webhooks.resumeUnsettled()).toBe(2);
+    const byEvent = Object.fromEntries(t.sent.map((s) => [s.message.event, s]));
+    expect(byEvent.started.message).toEqual({ ...queued.message });
+    expect(byEvent.started.delaySeconds).toBe(40);
+    expect(byEvent.failed.message).toMatchObject({ event: 'failed', attempt: 1 });
+    expect(byEvent.failed.delaySeconds).toBe(0);
+    t.advance(40_000);
+    expect((await t.drain()).sort()).toEqual(['delivered', 'delivered']);
+    expect(await t.webhooks.resumeUnsettled()).toBe(0);
+  });
+
   it('reads the delivery log of the caller organization only, oldest first; rotates the secret', async () => {
     const t = setup();
     t.executions.set('extract-urls-1', execution());

@@ -235,12 +235,18 @@ export const SCHEMA = {
   webhookDelivery: declare({
     entity: 'webhookDelivery',
     table: { pk: 'WEBHOOK#{executionId}', sk: 'DELIVERY#{deliveryId}' },
+    // Sparse: only unsettled deliveries (pending, retrying) carry gsi2 keys; settling removes them.
+    gsi2: { pk: 'WEBHOOKS#UNSETTLED#{shard}', sk: '{createdAt}#{deliveryId}' },
     access: [
       'one event: conditional Put (once per delivery id); each attempt: GetItem + conditional Update',
       "an execution's delivery log: Query begins_with DELIVERY#",
+      'local restart (in-memory queue lost): unsettled deliveries, gsi2 each of WEBHOOK_UNSETTLED_SHARDS shards',
     ],
   }),
 } as const;
+
+/** Unsettled webhook deliveries spread over this many gsi2 partitions. */
+export const WEBHOOK_UNSETTLED_SHARDS = 4;
 
 /** Listings' change feed spreads over this many gsi2 partitions (a crawl writes thousands at once). */
 export const LISTING_FEED_SHARDS = 4;

@@ -10,13 +10,17 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { WebhookSecret, WebhookStore } from '../../ports/webhooks';
 import type { DeliveryRecord, WebhookSubscription } from '../../domain/webhooks/model';
-import { SCHEMA } from './schema';
+import { createHash } from 'node:crypto';
+import { SCHEMA, WEBHOOK_UNSETTLED_SHARDS } from './schema';
 import { deadline, isConditionalFailure, storeFailure } from './keys';
+import { TABLE } from '../../topology/table';
 
 const subscriptionKey = (executionId: string) => SCHEMA.webhookSubscription.key({ executionId });
 const deliveryKey = (executionId: string, deliveryId: string) =>
   SCHEMA.webhookDelivery.key({ executionId, deliveryId });
 const secretKey = (org: string) => SCHEMA.webhookSecret.key({ org });
+const shardOf = (deliveryId: string) => createHash('sha256').update(deliveryId).digest()[0] % WEBHOOK_UNSETTLED_SHARDS;
+const SETTLED: ReadonlySet<string> = new Set(['delivered', 'failed']);
 
 const SUBSCRIPTION_FIELDS = ['execution_id', 'org', 'url', 'events', 'metadata', 'created_at'] as const;
 const DELIVERY_FIELDS = [
@@ -113,15 +117,21 @@ export function dynamoWebhookStore(documents: DynamoDBDocumentClient, tableName:
       }
     },
 
-    async createDelivery(record: DeliveryRecord) {
+    async createDelivery(record: DeliveryRecord, body: string) {
       try {
         await documents.send(
           new PutCommand({
             TableName: tableName,
             Item: {
               ...deliveryKey(record.execution_id, record.delivery_id),
+              ...SCHEMA.webhookDelivery.gsi2.keys({
+                shard: shardOf(record.delivery_id),
+                createdAt: record.created_at,
+                deliveryId: record.delivery_id,
+              }),
               entity: SCHEMA.webhookDelivery.entity,
               ...record,
+              body,
             },
             ConditionExpression: 'attribute_not_exists(pk)',
           }),
@@ -150,8 +160,10 @@ export function dynamoWebhookStore(documents: DynamoDBDocumentClient, tableName:
           new UpdateCommand({
             TableName: tableName,
             Key: deliveryKey(executionId, deliveryId),
-            UpdateExpression:
-              'SET attempts = list_append(attempts, :attempt), #state = :state, updated_at = :at, next_attempt_at = :next',
+            // A settled delivery leaves the unsettled index.
+            UpdateExpression: `SET attempts = list_append(attempts, :attempt), #state = :state, updated_at = :at, next_attempt_at = :next${
+              SETTLED.has(state) ? ' REMOVE gsi2pk, gsi2sk' : ''
+            }`,
             ConditionExpression: 'attribute_exists(pk) AND size(attempts) = :before',
             ExpressionAttributeNames: { '#state': 'state' },
             ExpressionAttributeValues: {
@@ -177,7 +189,9 @@ export function dynamoWebhookStore(documents: DynamoDBDocumentClient, tableName:
           new UpdateCommand({
             TableName: tableName,
             Key: deliveryKey(executionId, deliveryId),
-            UpdateExpression: 'SET #state = :state, updated_at = :at, next_attempt_at = :null',
+            UpdateExpression: `SET #state = :state, updated_at = :at, next_attempt_at = :null${
+              SETTLED.has(state) ? ' REMOVE gsi2pk, gsi2sk' : ''
+            }`,
             ConditionExpression: 'attribute_exists(pk)',
             ExpressionAttributeNames: { '#state': 'state' },
             ExpressionAttributeValues: { ':state': state, ':at': at, ':null': null },
@@ -215,6 +229,35 @@ export function dynamoWebhookStore(documents: DynamoDBDocumentClient, tableName:
         if (!start) break;
       }
       return records;
+    },
+
+    async listUnsettled(limit) {
+      const found: Array<DeliveryRecord & { body: string }> = [];
+      for (let shard = 0; shard < WEBHOOK_UNSETTLED_SHARDS && found.length < limit; shard++) {
+        let start: Record<string, unknown> | undefined;
+        for (let page = 0; page < 20 && found.length < limit; page++) {
+          const out = await send(() =>
+            documents.send(
+              new QueryCommand({
+                TableName: tableName,
+                IndexName: TABLE.indexes[1].name,
+                KeyConditionExpression: 'gsi2pk = :pk',
+                ExpressionAttributeValues: { ':pk': SCHEMA.webhookDelivery.gsi2.pk({ shard }) },
+                Limit: limit - found.length,
+                ExclusiveStartKey: start,
+              }),
+              deadline(),
+            ),
+          );
+          for (const item of out.Items ?? []) {
+            if (typeof item.body !== 'string' || SETTLED.has(String(item.state))) continue;
+            found.push({ ...pick<DeliveryRecord>(item, DELIVERY_FIELDS), body: item.body });
+          }
+          start = out.LastEvaluatedKey;
+          if (!start) break;
+        }
+      }
+      return found;
     },
 
     getSecret: (org) => readSecret(org, true),

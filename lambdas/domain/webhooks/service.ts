@@ -91,8 +91,8 @@ export function createWebhooks(deps: WebhooksDeps) {
       next_attempt_at: at.toISOString(),
       attempts: [],
     };
-    if (!(await store.createDelivery(record))) return;
     const body = JSON.stringify(payloadOf(deliveryId, event, execution, subscription.metadata, at));
+    if (!(await store.createDelivery(record, body))) return;
     await queue.send(
       {
         delivery_id: deliveryId,
@@ -240,6 +240,34 @@ export function createWebhooks(deps: WebhooksDeps) {
         new Date(dueAt).toISOString(),
       );
       return 'retrying';
+    },
+
+    /**
+     * Enqueues the next attempt of every unsettled delivery (bounded): after a local restart,
+     * whose queue lived in the previous process's memory. A message still queued somewhere is
+     * harmless: an attempt already made is a duplicate and posts nothing.
+     */
+    async resumeUnsettled(limit = 1000): Promise<number> {
+      const unsettled = await store.listUnsettled(limit);
+      const nowMs = now().getTime();
+      for (const record of unsettled) {
+        const dueAt = record.next_attempt_at ? Date.parse(record.next_attempt_at) : nowMs;
+        const remaining = Math.max(0, Math.ceil((dueAt - nowMs) / 1000));
+        await queue.send(
+          {
+            delivery_id: record.delivery_id,
+            execution_id: record.execution_id,
+            org: record.org,
+            event: record.event,
+            url: record.url,
+            body: record.body,
+            attempt: record.attempts.length + 1,
+            ...(remaining > 0 ? { due_at: dueAt } : {}),
+          },
+          Math.min(MAX_QUEUE_DELAY_SECONDS, remaining),
+        );
+      }
+      return unsettled.length;
     },
 
     /** The dead-letter consumer: a message that kept failing inside the worker is given up. */
