@@ -20,6 +20,8 @@ interface LaunchTimes {
   began: number;
   fingerprint: number;
   build: number;
+  /** Where the launcher keeps its bundles; start-up memos go there too. */
+  cacheDir: string;
   end: number;
 }
 const launch = (globalThis as Record<symbol, LaunchTimes | undefined>)[Symbol.for('pds.launch')];
@@ -48,7 +50,11 @@ function localOptions(env: NodeJS.ProcessEnv): LocalServiceOptions {
     dataDir: env.PDS_DATA_DIR || '.pds-data',
     bootstrapKeys: env.PDS_BOOTSTRAP_KEYS || undefined,
     debug: env.PDS_LOG_LEVEL === 'debug',
-    cacheDir: resolve(dirname(fileURLToPath(import.meta.url)), '..', CACHE_DIR),
+    cacheDir:
+      launch?.cacheDir ??
+      (env.PDS_START_CACHE_DIR
+        ? resolve(env.PDS_START_CACHE_DIR)
+        : resolve(dirname(fileURLToPath(import.meta.url)), '..', CACHE_DIR)),
   };
 }
 

@@ -1,5 +1,5 @@
 // Runs one esbuild build with plugins (the synchronous API that CDK's local bundling needs has
-// none) and prints its metafile: `node lib/bundle-worker.mjs '<json options>' [en|all-locales]`. Called by
+// none) and prints its metafile: `node lib/bundle-worker.mjs '<json options>' '{"zodEnglishOnly":true,"cheerioLoadOnly":true}'`. Called by
 // lib/bundle.ts only.
 import * as path from 'node:path';
 import { build } from 'esbuild';
@@ -24,11 +24,47 @@ const zodEnglishOnly = {
   },
 };
 
+/**
+ * cheerio's main module also exports loadBuffer, stringStream, decodeStream and fromURL, and
+ * imports what they need at load (undici, and encoding-sniffer with iconv-lite's code-page
+ * tables: 1.4 MB of the 3.6 MB every function shipped). The service only parses strings and
+ * DOM nodes it already has (`load`), so `cheerio` resolves to the same `load` (same parse5 and
+ * htmlparser2 parsing) without them. Using one of them would fail the build (no such export).
+ */
+const cheerioLoadOnly = {
+  name: 'cheerio-load-only',
+  setup(builder) {
+    builder.onResolve({ filter: /^cheerio$/ }, async (args) => {
+      if (args.namespace === 'cheerio-load-only') return undefined;
+      const resolved = await builder.resolve('cheerio', {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+        namespace: 'cheerio-load-only',
+      });
+      if (resolved.errors.length > 0) return { errors: resolved.errors };
+      return { path: resolved.path, namespace: 'cheerio-load-only' };
+    });
+    builder.onLoad({ filter: /.*/, namespace: 'cheerio-load-only' }, (args) => {
+      const dir = path.dirname(args.path);
+      return {
+        contents: [
+          `export * from ${JSON.stringify(path.join(dir, 'load-parse.js'))};`,
+          `export { contains, merge } from ${JSON.stringify(path.join(dir, 'static.js'))};`,
+        ].join('\n'),
+        loader: 'js',
+        resolveDir: dir,
+      };
+    });
+  },
+};
+
 const options = JSON.parse(process.argv[2]);
+const flags = JSON.parse(process.argv[3] ?? '{}');
 const result = await build({
   ...options,
   metafile: true,
   logLevel: 'warning',
-  plugins: process.argv[3] === 'all-locales' ? [] : [zodEnglishOnly],
+  plugins: [...(flags.zodEnglishOnly ? [zodEnglishOnly] : []), ...(flags.cheerioLoadOnly ? [cheerioLoadOnly] : [])],
 });
 process.stdout.write(JSON.stringify(result.metafile));

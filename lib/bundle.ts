@@ -2,8 +2,11 @@
 // this one function): esbuild, ESM for Node.js 22, minified, with code splitting, so each
 // `import()` of the composition root (lambdas/composition/lazy.ts) becomes a chunk that the
 // function loads only when it calls that capability. One output directory per function:
-// index.mjs (the handler), chunks/, and linked source maps.
+// index.mjs (the handler) and chunks/, holding only the chunks its entry can reach (static and
+// dynamic imports, from esbuild's metafile); no source maps in the asset (they were as large as
+// the code; see SOURCE_MAPS below).
 import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions, Metafile } from 'esbuild';
@@ -16,8 +19,19 @@ export const REQUIRE_BANNER =
   "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
 
 export interface BundleResult {
+  /** esbuild's metafile, its outputs narrowed to the files kept (those the entry can reach). */
   metafile: Metafile;
+  /** Output files removed because the entry cannot reach them. */
+  pruned: string[];
 }
+
+/**
+ * Source maps are off for the deployed asset: with them every asset was twice its code (maps of
+ * split chunks are as large as the chunks), and a Lambda reads the whole asset from its package
+ * at cold start. Function names are kept instead (keepNames), so a stack trace in the logs still
+ * names its functions.
+ */
+const SOURCE_MAPS = false;
 
 export function bundleFunction(
   entry: string,
@@ -26,6 +40,12 @@ export function bundleFunction(
     splitting?: boolean;
     sourcemap?: boolean /** false: every zod locale (the bench's baseline) */;
     zodEnglishOnly?: boolean;
+    /** Keep every output, reachable or not (default false: the asset holds what the entry can load). */
+    keepUnreachable?: boolean;
+    /** false: cheerio with its loaders and their encodings tables, as before (the bench's "before"). */
+    cheerioLoadOnly?: boolean;
+    /** false: minified names, as before (the bench's "before"). */
+    keepNames?: boolean;
   } = {},
 ): BundleResult {
   const build: BuildOptions = {
@@ -42,15 +62,58 @@ export function bundleFunction(
     splitting: options.splitting ?? true,
     chunkNames: 'chunks/[name]-[hash]',
     outExtension: { '.js': '.mjs' },
-    sourcemap: options.sourcemap ?? true,
+    sourcemap: options.sourcemap ?? SOURCE_MAPS,
     sourcesContent: false,
+    keepNames: options.keepNames ?? true,
   };
   const metafile = execFileSync(
     process.execPath,
-    [WORKER, JSON.stringify(build), options.zodEnglishOnly === false ? 'all-locales' : 'en'],
+    [
+      WORKER,
+      JSON.stringify(build),
+      JSON.stringify({
+        zodEnglishOnly: options.zodEnglishOnly ?? true,
+        cheerioLoadOnly: options.cheerioLoadOnly ?? true,
+      }),
+    ],
     { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  return { metafile: JSON.parse(metafile) as Metafile };
+  const full = JSON.parse(metafile) as Metafile;
+  if (options.keepUnreachable) return { metafile: full, pruned: [] };
+  return pruneUnreachable(full);
+}
+
+/** Output files (no source maps) the entry can load: static imports and `import()`, transitively. */
+export function reachableOutputs(metafile: Metafile, entryFile = 'index.mjs'): string[] {
+  const outputs = metafile.outputs;
+  const key = Object.keys(outputs).find((file) => file.endsWith(`/${entryFile}`) || file === entryFile);
+  if (!key) throw new Error(`No ${entryFile} among the outputs`);
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const imported of outputs[file]?.imports ?? [])
+      if (!imported.external && (imported.kind === 'import-statement' || imported.kind === 'dynamic-import'))
+        visit(imported.path);
+  };
+  visit(key);
+  return [...seen];
+}
+
+/** Deletes the outputs (and their maps) the entry cannot reach; returns the metafile of what is left. */
+function pruneUnreachable(metafile: Metafile): BundleResult {
+  const keep = new Set(reachableOutputs(metafile));
+  const outputs: Metafile['outputs'] = {};
+  const pruned: string[] = [];
+  for (const [file, output] of Object.entries(metafile.outputs)) {
+    const code = file.endsWith('.map') ? file.slice(0, -'.map'.length) : file;
+    if (keep.has(code)) outputs[file] = output;
+    else {
+      rmSync(file, { force: true });
+      pruned.push(file);
+    }
+  }
+  return { metafile: { ...metafile, outputs }, pruned };
 }
 
 /** Output files (no source maps) a function's entry loads before its handler can run: the entry and its static imports. */

@@ -1,6 +1,7 @@
 // One way to build every Lambda of the service: Node.js 22 on arm64, bundled locally by esbuild
-// into split ESM (lib/bundle.ts, no Docker), JSON logs into one of two shared log groups with a
-// retention, active X-Ray tracing, source maps on.
+// into split ESM (lib/bundle.ts, no Docker; each asset holds only the chunks its entry can reach,
+// function names kept instead of source maps), JSON logs into one of two shared log groups with
+// a retention, active X-Ray tracing.
 import * as path from 'node:path';
 import { AssetHashType, DockerImage, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Architecture, Code, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
@@ -75,6 +76,6 @@ export function nodeFunction(scope: Construct, id: string, props: NodeFunctionPr
     loggingFormat: LoggingFormat.JSON,
     logGroup: sharedLogGroup(scope, props.logs ?? 'workers'),
     tracing: Tracing.ACTIVE,
-    environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+    environment: props.environment,
   });
 }

@@ -63,6 +63,11 @@ function localOptions(endpoint: string, region: string, service: string) {
   };
 }
 
+/**
+ * DynamoDB is built at once (every route and worker reads the table); SQS and Step Functions on
+ * first use: most routes never send a message or start an execution, and a client's construction
+ * (config resolution, credential chain, middleware stack) is init time a cold start pays.
+ */
 export function createClients(config: Config): AwsClients {
   const { endpoints, region } = config;
   const dynamodb = new DynamoDBClient({
@@ -72,13 +77,34 @@ export function createClients(config: Config): AwsClients {
   const documents = DynamoDBDocumentClient.from(dynamodb, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true },
   });
-  const sqs = new SQSClient({
-    region,
-    ...(endpoints.sqs ? { ...localOptions(endpoints.sqs, region, 'sqs'), useQueueUrlAsEndpoint: false } : {}),
-  });
-  const sfn = new SFNClient({
-    region,
-    ...(endpoints.stepFunctions ? localOptions(endpoints.stepFunctions, region, 'states') : {}),
-  });
-  return { dynamodb, documents, sqs, sfn };
+  let sqs: SQSClient | undefined;
+  let sfn: SFNClient | undefined;
+  const clients: AwsClients = {
+    dynamodb,
+    documents,
+    get sqs() {
+      sqs ??= new SQSClient({
+        region,
+        ...(endpoints.sqs ? { ...localOptions(endpoints.sqs, region, 'sqs'), useQueueUrlAsEndpoint: false } : {}),
+      });
+      return sqs;
+    },
+    get sfn() {
+      sfn ??= new SFNClient({
+        region,
+        ...(endpoints.stepFunctions ? localOptions(endpoints.stepFunctions, region, 'states') : {}),
+      });
+      return sfn;
+    },
+  };
+  built.set(clients, () => [dynamodb, sqs, sfn]);
+  return clients;
+}
+
+const built = new WeakMap<AwsClients, () => Array<{ destroy(): void } | undefined>>();
+
+/** Closes the clients that were built (one never used is not built just to be closed). */
+export function destroyClients(clients: AwsClients): void {
+  const list = built.get(clients)?.() ?? [clients.dynamodb, clients.sqs, clients.sfn];
+  for (const client of list) client?.destroy();
 }

@@ -10,7 +10,7 @@
 // lambdas/composition/<capability>.ts taking this container, and one lazy getter below.
 import { readFileSync } from 'node:fs';
 import { loadConfig, type Config } from '../config';
-import { createClients, type AwsClients } from '../adapters/clients';
+import { createClients, destroyClients, type AwsClients } from '../adapters/clients';
 import { dynamoAccountStore } from '../adapters/dynamodb/accounts';
 import { dynamoUsageStore } from '../adapters/dynamodb/usage';
 import { dynamoRateLimitStore } from '../adapters/dynamodb/ratelimit';
@@ -176,6 +176,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
   const usage = once(() => withMeterFlush(usageStore(), meter));
   const vendors = once(() => withVendorListCache(dynamoVendorStore(documents, table)));
   const workflows = once(() => createStepFunctionsWorkflowEngine(clients.sfn, config.stateMachineArns));
+  const taskCallbacks = once(() => createStepFunctionsTaskCallbacks(clients.sfn));
   const executions = once(
     (): Executions =>
       createExecutions({
@@ -256,7 +257,9 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     get workflows() {
       return workflows();
     },
-    taskCallbacks: createStepFunctionsTaskCallbacks(clients.sfn),
+    get taskCallbacks() {
+      return taskCallbacks();
+    },
     queue(name) {
       let sender = senders.get(name);
       if (!sender) {
@@ -295,9 +298,7 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
         catalog: catalog(),
       }),
     dispose() {
-      clients.sfn.destroy();
-      clients.sqs.destroy();
-      clients.dynamodb.destroy();
+      destroyClients(clients);
     },
   };
 

@@ -125,7 +125,7 @@ describe('queues and workers', () => {
 });
 
 describe('every Lambda function', () => {
-  it('runs Node.js 22+ on arm64 with JSON logs, source maps and the table name', () => {
+  it('runs Node.js 22+ on arm64 with JSON logs and the table name, without source maps to enable', () => {
     const functions = Object.entries(resourcesOf(template, 'AWS::Lambda::Function'));
     expect(functions.length).toBe(
       stack.routeFunctions.size + stack.workers.size + 1 /* fallback */ + stack.scheduled.size + 1 /* search indexer */,
@@ -135,7 +135,8 @@ describe('every Lambda function', () => {
       expect(Number(/^nodejs(\d+)\.x$/.exec(props.Runtime)?.[1]), id).toBeGreaterThanOrEqual(22);
       expect(props.Architectures, id).toEqual(['arm64']);
       expect(props.LoggingConfig, id).toMatchObject({ LogFormat: 'JSON' });
-      expect(props.Environment.Variables.NODE_OPTIONS, id).toBe('--enable-source-maps');
+      // The assets carry no source maps (lib/bundle.ts keeps function names instead).
+      expect(props.Environment.Variables.NODE_OPTIONS, id).toBeUndefined();
       expect(props.Environment.Variables[ENV.tableName], id).toEqual({ Ref: logicalIdOf(stack.table) });
       expect(props.Handler, id).toBe('index.handler');
     }
@@ -372,7 +373,7 @@ describe('bundling (local esbuild, no Docker)', () => {
   let outdir: string;
   afterAll(() => outdir && rmSync(outdir, { recursive: true, force: true }));
 
-  it('emits an ESM bundle with a createRequire banner and a source map that runs', async () => {
+  it('emits an ESM bundle with a createRequire banner, no source map, that runs', async () => {
     outdir = mkdtempSync(path.join(tmpdir(), 'pds-cdk-'));
     const { app } = synthStack(
       { sources: fixtureLayout(), topology: { routes: ROUTES.slice(0, 1), queues: [], workflows: [] } },
@@ -386,7 +387,7 @@ describe('bundling (local esbuild, no Docker)', () => {
     expect(bundles.length).toBeGreaterThan(0);
     const code = readFileSync(bundles[0], 'utf8');
     expect(code.startsWith("import { createRequire } from 'node:module';")).toBe(true);
-    expect(existsSync(`${bundles[0]}.map`)).toBe(true);
+    expect(existsSync(`${bundles[0]}.map`)).toBe(false);
     const { handler } = await import(pathToFileURL(bundles[0]).href);
     const response = await handler({ rawPath: '/health' });
     expect(response.statusCode).toBe(200);
