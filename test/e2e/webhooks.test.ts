@@ -255,6 +255,51 @@ describe('webhooks', () => {
     expect(completed.metadata).toBeNull();
   });
 
+  it('a vendor-mode extraction (v1) of the crawled store sends started and completed once', async () => {
+    const name = 'vendor-extract';
+    const started = await call('POST', '/v1/extract', {
+      domain: 'shopify-collections.test',
+      max_products: 5,
+      enable_enrichment: false,
+      enable_reviews: false,
+      enable_image_tags: false,
+      webhook: { url: hook('org-a', name), events: ['started', 'completed', 'failed'] },
+    });
+    expect(started.status).toBe(200);
+    const id = started.body.execution_id;
+    await waitFor('the terminal event', () =>
+      at('org-a', name).some((r) => r.json.event === 'completed' || r.json.event === 'failed'),
+    );
+    await sleep(500);
+    const all = at('org-a', name);
+    expect(all.every((r) => r.signatureValid && r.answered === 200)).toBe(true);
+    expect(all.map((r) => r.json.event).sort()).toEqual(['completed', 'started']);
+    const completed = all.find((r) => r.json.event === 'completed')!.json;
+    expect(completed.data).toMatchObject({ execution_id: id, kind: 'extract-vendor', status: 'completed' });
+  });
+
+  it('an agentic search (v2) sends started and one terminal event', async () => {
+    const name = 'agentic';
+    const started = await call('POST', '/v2/agentic-search', {
+      query: 'shoes',
+      page_size: 2,
+      webhook: { url: hook('org-a', name), metadata: { session: 's-1' } },
+    });
+    expect(started.status).toBe(202);
+    const id = started.body.execution_id;
+    const status = await pollStatus(`/v2/agentic-search/${id}`);
+    await waitFor('the terminal event', () => at('org-a', name).some((r) => r.json.event === status.status));
+    await sleep(500);
+    const accepted = acceptedByEvent(at('org-a', name));
+    expect(accepted.started).toHaveLength(1);
+    expect(accepted[status.status]).toHaveLength(1);
+    expect(accepted[status.status === 'completed' ? 'failed' : 'completed']).toBeUndefined();
+    expect(accepted[status.status][0].json).toMatchObject({
+      data: { execution_id: id, kind: 'agentic', status: status.status },
+      metadata: { session: 's-1' },
+    });
+  });
+
   it('a failing crawl (v1) sends failed once, with the error', async () => {
     const name = 'crawl-failing';
     const started = await call('POST', '/v1/crawl', {
