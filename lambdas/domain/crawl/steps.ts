@@ -316,8 +316,9 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
     return new Map(got.map((o) => [`${o.seq}#${o.n}`, o]));
   }
 
-  async function nextWave(plan: CrawlPlan, wave: number) {
-    const execution = await executions.get(plan.crawlId);
+  /** `execution`: as just read with the plan (saves reading it again). */
+  async function nextWave(plan: CrawlPlan, wave: number, execution?: Execution | null) {
+    execution ??= await executions.get(plan.crawlId);
     const found = execution?.counters.listings_found ?? 0;
     const outcomes = await outcomesOf(plan);
     const tasks = plan.wave >= MAX_WAVES ? [] : planWave(plan, outcomes, found);
@@ -506,14 +507,15 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
     /** After each wave: the next pages, or none when every source has ended. */
     async plan(input: { crawlId: string; wave: number }) {
       const { crawlId } = input;
-      const plan = await store.getPlan(crawlId);
-      if (!plan || !(await running(crawlId)))
+      // The plan and the execution in one read.
+      const { plan, execution } = await store.getPlanAndExecution(crawlId);
+      if (!plan || !execution || TERMINAL.has(execution.status))
         return { crawlId, wave: input.wave, proceed: false, batches: [] as PageBatch[] };
       if (plan.wave > input.wave) {
         // A retried planner: the wave it planned is gone from the state; plan it again from the outcomes.
-        return nextWave(plan, plan.wave);
+        return nextWave(plan, plan.wave, execution);
       }
-      return nextWave(plan, input.wave + 1);
+      return nextWave(plan, input.wave + 1, execution);
     },
 
     /**
