@@ -285,6 +285,30 @@ describe('SKU classes: where the product reference is stated', () => {
     expect(readProductPage(page(body), 'https://x.example/products/lamp').merged.sku).toBe('BL-100');
   });
 
+  it("several offers' SKUs and none of the product's: the style number the page shows is the product's", () => {
+    const ld = {
+      '@context': 'https://schema.org',
+      '@type': 'Product',
+      name: 'Tee',
+      offers: ['S', 'M'].map((size) => ({
+        '@type': 'Offer',
+        sku: `TEE-${size}`,
+        price: '10.00',
+        priceCurrency: 'EUR',
+      })),
+    };
+    const body =
+      '<div><h1>Tee</h1><p>Style #: ST-100</p><span class="price">10,00 €</span><button>Add to cart</button></div>';
+    const { merged } = readProductPage(page(body, ldScript(ld)), 'https://t.example/p/tee');
+    expect(merged.sku).toBe('ST-100');
+    expect(merged.variants.map((v) => v.sku)).toEqual(['TEE-S', 'TEE-M']);
+    // Nothing shown: the first offer's SKU still.
+    expect(
+      readProductPage(page(body.replace('<p>Style #: ST-100</p>', ''), ldScript(ld)), 'https://t.example/p/tee').merged
+        .sku,
+    ).toBe('TEE-S');
+  });
+
   it('a ProductGroup without sku is referenced by its productGroupID; a loose <meta itemprop=sku> by content', () => {
     const group = {
       '@context': 'https://schema.org',

@@ -389,6 +389,8 @@ function productCandidate(
     facts,
     related,
     variants: offerVariants.length ? offerVariants : undefined,
+    // No SKU of its own: the first of several offers' SKUs names a variant, not the product.
+    skuOfVariant: !firstString(node.sku) && offerVariants.filter((v) => v.sku).length > 1 ? true : undefined,
   };
 }
 
