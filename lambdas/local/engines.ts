@@ -1,5 +1,6 @@
 // The embedded engines behind `npm start` and the tests: dynalite (DynamoDB on LevelDB,
-// persisted under dataDir) and fauxqs (SQS, in memory, so queues are recreated at each start).
+// persisted under dataDir) and fauxqs (SQS, in memory, so queues are recreated at each start),
+// each on a worker thread of its own (dynalite-thread.ts, sqs-thread.ts).
 //
 // dynalite runs on a worker thread of its own: its request parsing, expression evaluation,
 // LevelDB calls and JSON work use the second core instead of blocking the HTTP server's event
@@ -10,6 +11,7 @@ import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-s
 import { TABLE } from '../topology/table';
 import { QUEUES, type QueueSpec } from '../topology/queues';
 import { startDynaliteThread, type DynaliteThread } from './dynalite-thread';
+import { startSqsThread, type SqsThread } from './sqs-thread';
 
 export interface Engines {
   dynamodbEndpoint: string;
@@ -28,15 +30,17 @@ export interface EngineOptions {
   queues?: readonly QueueSpec[];
   /** A dynalite thread already starting on dataDir (bin/local.ts starts it before the modules load). */
   dynalite?: Promise<DynaliteThread>;
+  /** An SQS thread already starting with the default queues (ignored when `queues` is given). */
+  sqs?: Promise<SqsThread>;
 }
 
 export async function startEngines(options: EngineOptions = {}): Promise<Engines> {
   const tableName = options.tableName ?? 'pds';
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  // Both engines start side by side (the thread loads dynalite while fauxqs loads here).
+  // Both engines start side by side, each on a thread of its own.
   const [dynamoStart, sqsStart] = await Promise.allSettled([
     options.dynalite ?? startDynaliteThread(options.dataDir),
-    startSqs(),
+    options.sqs && !options.queues ? options.sqs : startSqsThread(options.queues ?? QUEUES),
   ]);
   const dynamo = dynamoStart.status === 'fulfilled' ? dynamoStart.value : undefined;
   const fauxqs = sqsStart.status === 'fulfilled' ? sqsStart.value : undefined;
@@ -50,18 +54,7 @@ export async function startEngines(options: EngineOptions = {}): Promise<Engines
     throw error;
   }
   const sqsEndpoint = `http://127.0.0.1:${fauxqs.port}`;
-  const queueUrls: Record<string, string> = {};
-  for (const queue of options.queues ?? QUEUES) {
-    const dlq = fauxqs.createQueue(`${queue.name}-dlq`, { attributes: { MessageRetentionPeriod: '1209600' } });
-    const main = fauxqs.createQueue(queue.name, {
-      attributes: {
-        VisibilityTimeout: String(queue.visibilityTimeoutSeconds),
-        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.queueArn, maxReceiveCount: queue.maxReceiveCount }),
-      },
-    });
-    queueUrls[queue.name] = main.queueUrl;
-    queueUrls[`${queue.name}-dlq`] = dlq.queueUrl;
-  }
+  const { queueUrls } = fauxqs;
 
   return {
     dynamodbEndpoint: dynamo.endpoint,
@@ -73,11 +66,6 @@ export async function startEngines(options: EngineOptions = {}): Promise<Engines
       await dynamo.stop();
     },
   };
-}
-
-async function startSqs() {
-  const { startFauxqs } = await import('fauxqs');
-  return startFauxqs({ port: 0, host: '127.0.0.1', logger: false } as Parameters<typeof startFauxqs>[0]);
 }
 
 async function ensureTable(endpoint: string, tableName: string): Promise<void> {

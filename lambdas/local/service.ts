@@ -104,7 +104,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     settings = loadConfig({ ...process.env, ...options.env });
   } catch (error) {
     if (early) {
-      await early.dynalite.then((thread) => thread.stop()).catch(() => undefined);
+      await early.stop();
       releaseDataDir(dataDir);
     }
     throw error;
@@ -130,7 +130,11 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     phaseStart = now;
   };
   try {
-    const engines: Engines = await startEngines({ dataDir: dynamodbPath(dataDir), dynalite: early?.dynalite });
+    const engines: Engines = await startEngines({
+      dataDir: dynamodbPath(dataDir),
+      dynalite: early?.dynalite,
+      sqs: early?.sqs,
+    });
     phase('engines');
     cleanups.push(() => engines.stop());
     const pollerClients = createClients({ ...settings, region: LOCAL_REGION, endpoints: { sqs: engines.sqsEndpoint } });

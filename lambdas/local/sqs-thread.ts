@@ -1,0 +1,137 @@
+// fauxqs (SQS, in memory) on a worker thread of its own, as dynalite is (dynalite-thread.ts): its
+// start (fastify and its plugins, a quarter of a second) and every SQS request it serves use the
+// second core instead of the HTTP server's event loop. The queues are created in the thread at
+// start (fauxqs creates them in process, synchronously); the thread dies with the process.
+// Light on purpose (no SDK): bin/local.ts starts it before the service's modules load.
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { QueueSpec } from '../topology/queues';
+
+export interface SqsThread {
+  port: number;
+  /** queue logical name -> URL (DLQs are `<name>-dlq`). */
+  queueUrls: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+type QueueShape = Pick<QueueSpec, 'name' | 'visibilityTimeoutSeconds' | 'maxReceiveCount'>;
+
+// The thread's whole program (CommonJS, plain JS; fauxqs is ESM, hence import()).
+const SQS_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+(async () => {
+  const { startFauxqs } = await import(workerData.fauxqs);
+  const server = await startFauxqs({ port: 0, host: '127.0.0.1', logger: false });
+  const queueUrls = {};
+  for (const queue of workerData.queues) {
+    const dlq = server.createQueue(queue.name + '-dlq', { attributes: { MessageRetentionPeriod: '1209600' } });
+    const main = server.createQueue(queue.name, {
+      attributes: {
+        VisibilityTimeout: String(queue.visibilityTimeoutSeconds),
+        RedrivePolicy: JSON.stringify({ deadLetterTargetArn: dlq.queueArn, maxReceiveCount: queue.maxReceiveCount }),
+      },
+    });
+    queueUrls[queue.name] = main.queueUrl;
+    queueUrls[queue.name + '-dlq'] = dlq.queueUrl;
+  }
+  parentPort.on('message', (message) => {
+    if (message !== 'stop') return;
+    server.stop().then(
+      () => parentPort.postMessage({ type: 'stopped' }),
+      (error) => parentPort.postMessage({ type: 'stopped', message: String(error && error.message) }),
+    );
+  });
+  parentPort.postMessage({ type: 'listening', port: server.port, queueUrls });
+})().catch((error) => parentPort.postMessage({ type: 'error', message: String((error && error.stack) || error) }));
+`;
+
+const STOP_TIMEOUT_MS = 10_000;
+
+/** fauxqs's ESM entry as a file URL (its package exports only an `import` condition, which require.resolve cannot read). */
+function fauxqsEntry(): string {
+  const require = createRequire(import.meta.url);
+  for (const dir of require.resolve.paths('fauxqs') ?? []) {
+    const manifest = join(dir, 'fauxqs', 'package.json');
+    if (!existsSync(manifest)) continue;
+    const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as {
+      exports?: { '.'?: { import?: { default?: string } | string } };
+      main?: string;
+    };
+    const target = pkg.exports?.['.']?.import;
+    const file = (typeof target === 'string' ? target : target?.default) ?? pkg.main ?? 'index.js';
+    return pathToFileURL(join(dirname(manifest), file)).href;
+  }
+  throw new Error('fauxqs is not installed (npm install)');
+}
+
+export async function startSqsThread(queues: readonly QueueShape[]): Promise<SqsThread> {
+  const worker = new Worker(SQS_THREAD, {
+    eval: true,
+    // Not the parent's --import tsx: the thread runs plain JS.
+    execArgv: [],
+    workerData: {
+      fauxqs: fauxqsEntry(),
+      queues: queues.map(({ name, visibilityTimeoutSeconds, maxReceiveCount }) => ({
+        name,
+        visibilityTimeoutSeconds,
+        maxReceiveCount,
+      })),
+    },
+  });
+  let stopping = false;
+  let onMessage!: (message: {
+    type: string;
+    port?: number;
+    queueUrls?: Record<string, string>;
+    message?: string;
+  }) => void;
+  let onError!: (error: Error) => void;
+  let onExit!: (code: number) => void;
+  const started = await new Promise<{ port: number; queueUrls: Record<string, string> }>((resolve, reject) => {
+    onMessage = (message) => {
+      if (message.type === 'listening') resolve({ port: message.port!, queueUrls: message.queueUrls! });
+      else if (message.type === 'error') reject(new Error(`fauxqs: ${message.message}`));
+    };
+    onError = reject;
+    onExit = (code) => reject(new Error(`fauxqs thread exited with ${code} before listening`));
+    worker.on('message', onMessage).once('error', onError).once('exit', onExit);
+  })
+    .catch(async (error) => {
+      await worker.terminate();
+      throw error;
+    })
+    .finally(() => worker.off('message', onMessage).off('error', onError).off('exit', onExit));
+  worker.on('error', (error) =>
+    process.stderr.write(
+      `${JSON.stringify({ level: 'error', message: 'fauxqs thread failed', error: error.message })}\n`,
+    ),
+  );
+  worker.on('exit', (code) => {
+    if (!stopping)
+      process.stderr.write(`${JSON.stringify({ level: 'error', message: `fauxqs thread exited with ${code}` })}\n`);
+  });
+  return {
+    ...started,
+    async stop() {
+      if (stopping) return;
+      stopping = true;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, STOP_TIMEOUT_MS);
+        worker.on('message', (message: { type: string }) => {
+          if (message.type !== 'stopped') return;
+          clearTimeout(timer);
+          resolve();
+        });
+        worker.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        worker.postMessage('stop');
+      });
+      await worker.terminate();
+    },
+  };
+}
