@@ -247,7 +247,7 @@ describe('SKU classes: where the product reference is stated', () => {
   });
 
   it('markup listing each size as its own Product gives variant SKUs: the shown product reference wins', () => {
-    const sizes = ['38', '39', '40'].map((size) => ({
+    const sizes = ['38', '39', '40', '41'].map((size) => ({
       '@context': 'https://schema.org',
       '@type': 'Product',
       name: 'FLAT BOOTS',
@@ -257,7 +257,12 @@ describe('SKU classes: where the product reference is stated', () => {
     const body = `<div class="product"><h1>FLAT BOOTS</h1><span class="main-price">69.95 EUR</span>
 <p class="product-color"><span>Black</span> - <span data-qa-qualifier="product-reference">1002/710</span></p>
 <button>Add to bag</button></div>`;
-    const { merged } = readProductPage(page(body, ldScript(sizes)), 'https://shop.example/en/flat-boots-p1002710.html');
+    const { merged, analysis, classification } = readProductPage(
+      page(body, ldScript(sizes)),
+      'https://shop.example/en/flat-boots-p1002710.html',
+    );
+    // One product in four sizes, not a list of four products.
+    expect([analysis.facts.productEntityCount, classification.isProduct]).toEqual([1, true]);
     expect(merged.sku).toBe('1002/710');
     expect(merged.provenance.sku).toBe('dom');
     // One Product only: its SKU stands, whatever the page shows.

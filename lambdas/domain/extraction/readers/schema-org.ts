@@ -578,6 +578,8 @@ export function interpretSchemaNodes(
         products[0];
       product = productCandidate(main, source, pageUrl, byId);
       if (ungroupedVariants(products)) {
+        // One product in several sizes, not a list of products.
+        productEntityCount = 1;
         product.skuOfVariant = true;
         // Each Product is one variant: its SKU, price and stock, options where it states them.
         product.variants ??= products.map((p) => toVariant(p, [], pageUrl, byId));
