@@ -34,6 +34,8 @@ const KEEP_BUNDLES = 4;
 const SOURCE_DIRS = ['lambdas', 'bin'];
 /** Directories whose files the bundle's entry registers as loadable modules. */
 const MODULE_DIRS = ['lambdas/workers', 'lambdas/http'];
+/** The generated entry's name in esbuild's messages and metafile. */
+const ENTRY_NAME = 'npm-start-entry.mjs';
 
 function filesUnder(dir) {
   const out = [];
@@ -103,8 +105,9 @@ async function buildBundle(target) {
   const temporary = `${target}.building-${process.pid}`;
   rmSync(temporary, { recursive: true, force: true });
   try {
-    await build({
-      stdin: { contents: entrySource(), resolveDir: ROOT, sourcefile: 'npm-start-entry.mjs', loader: 'js' },
+    const { metafile } = await build({
+      metafile: true,
+      stdin: { contents: entrySource(), resolveDir: ROOT, sourcefile: ENTRY_NAME, loader: 'js' },
       outdir: temporary,
       entryNames: 'index',
       bundle: true,
@@ -119,6 +122,17 @@ async function buildBundle(target) {
       logLevel: 'error',
       plugins: [ownMetaUrl],
     });
+    // The fingerprint covers SOURCE_DIRS: a bundled file outside them could go stale unnoticed.
+    const outside = Object.keys(metafile.inputs).filter(
+      (input) =>
+        !input.includes('node_modules/') &&
+        input !== ENTRY_NAME &&
+        !SOURCE_DIRS.some((dir) => relative(ROOT, resolve(ROOT, input)).startsWith(`${dir}/`)),
+    );
+    if (outside.length > 0)
+      throw new Error(
+        `bundled files outside ${SOURCE_DIRS.join(', ')} (add their directory to SOURCE_DIRS): ${outside.join(', ')}`,
+      );
     mkdirSync(dirname(target), { recursive: true });
     try {
       renameSync(temporary, target);
