@@ -15,7 +15,9 @@
 //   call takes its own token as before.
 // - Leases (fast buckets only): a group of n >= 2 calls that found the bucket busy takes n more
 //   tokens in the same update, valid for LEASE_MS; the next calls of this process within that
-//   time are admitted from them without a round trip. The lease is booked as if its calls came
+//   time are admitted from them without a round trip; when it runs low (3/4 spent, or 3/4 of
+//   its time gone) the next lease is taken in the background, sized by the demand measured, and
+//   replaces it, so steady traffic never waits on the table. The lease is booked as if its calls came
 //   at the end of its validity (TAT = max(TAT after the n, now + LEASE_MS) + leased intervals), so
 //   however this process spends it, no other caller can be admitted where the reference model
 //   would refuse; what a lease leaves unused is lost to the bucket (at most LEASE_MS of its rate
@@ -118,8 +120,12 @@ export function dynamoRateLimitStore(
 
   // Per bucket and policy: the calls waiting while an update is in flight (absent: none in flight).
   const groups = new Map<string, Waiter[]>();
-  // Per bucket and policy: tokens already taken from the table, spendable until `until` (caller's clock).
-  const leases = new Map<string, { tokens: number; until: number }>();
+  // Per bucket and policy: tokens already taken from the table, spendable until `until` (caller's
+  // clock); `spent` and `since` measure the demand for the next lease.
+  const leases = new Map<
+    string,
+    { tokens: number; until: number; size: number; spent: number; since: number; renewing: boolean }
+  >();
 
   /**
    * n tokens for the waiting calls plus `extra` leased ones, in one update at `nowMs`; false when
@@ -175,10 +181,53 @@ export function dynamoRateLimitStore(
    * How many tokens a group of n may lease (0: none). Slow buckets never lease, nor buckets whose
    * refill during a lease is more than a quarter of their burst (the booking would cost too much).
    */
-  const leaseSize = (policy: RateLimitPolicy, n: number): number => {
-    if (!leasing || n < 2 || n * emissionIntervalMs(policy) > LEASE_MS) return 0;
+  const leaseSize = (policy: RateLimitPolicy, n: number, want = n): number => {
+    if (!leasing || n * emissionIntervalMs(policy) > LEASE_MS || emissionIntervalMs(policy) > LEASE_MS) return 0;
     if ((LEASE_MS / 1000) * policy.ratePerSecond > policy.burst / 4) return 0;
-    return Math.min(n, LEASE_MAX, Math.floor((policy.burst - n) / 4));
+    return Math.max(0, Math.min(want, LEASE_MAX, Math.floor((policy.burst - n) / 4)));
+  };
+
+  /**
+   * A new lease replaces what is left of the previous one: the previous lease's tokens are only
+   * ever spent before this one is booked, which the booking (from max(TAT, now + LEASE_MS)) covers.
+   */
+  const grant = (group: string, tokens: number, until: number, now: number) => {
+    const state = leases.get(group);
+    if (state) Object.assign(state, { tokens, until, size: tokens });
+    else {
+      if (leases.size >= KNOWN_TAT_MAX) leases.delete(leases.keys().next().value!);
+      leases.set(group, { tokens, until, size: tokens, spent: 0, since: now, renewing: false });
+    }
+  };
+
+  /** Spends a leased token at `startMs` if one is left; renews ahead when the lease runs low. */
+  const spend = (group: string, bucketId: string, policy: RateLimitPolicy, startMs: number): boolean => {
+    const state = leases.get(group);
+    if (!state) return false;
+    if (state.tokens === 0 || startMs > state.until) {
+      if (!state.renewing) leases.delete(group);
+      return false;
+    }
+    state.tokens--;
+    state.spent++;
+    if (!state.renewing && (state.tokens * 4 <= state.size || startMs >= state.until - LEASE_MS / 4)) {
+      // The next lease is taken before this one runs out, sized by the demand since the last one.
+      const elapsed = startMs - state.since;
+      const want = elapsed > 0 ? Math.ceil(((state.spent * LEASE_MS) / elapsed) * 1.5) : state.size * 2;
+      const size = leaseSize(policy, 0, Math.max(2, want));
+      state.spent = 0;
+      state.since = startMs;
+      if (size > 0) {
+        state.renewing = true;
+        takeWithLease(bucketId, policy, 0, size, startMs)
+          .then((ok) => (ok ? grant(group, size, startMs + LEASE_MS, startMs) : undefined))
+          .catch(() => undefined) // a failed renewal only means the next calls ask the table
+          .finally(() => {
+            state.renewing = false;
+          });
+      }
+    }
+    return true;
   };
 
   const runGroup = async (group: string, bucketId: string, policy: RateLimitPolicy, first: Waiter) => {
@@ -191,11 +240,10 @@ export function dynamoRateLimitStore(
       let together = false;
       if (batch.length > 1) {
         try {
-          const extra = leaseSize(policy, batch.length);
+          const extra = batch.length > 1 ? leaseSize(policy, batch.length) : 0;
           if (extra > 0 && (await takeWithLease(bucketId, policy, batch.length, extra, nowMs))) {
             together = true;
-            if (leases.size >= KNOWN_TAT_MAX) leases.delete(leases.keys().next().value!);
-            leases.set(group, { tokens: extra, until: nowMs + LEASE_MS });
+            grant(group, extra, nowMs + LEASE_MS, nowMs);
           } else together = await takeMany(bucketId, policy, batch.length, nowMs);
         } catch (error) {
           for (const waiter of batch) waiter.reject(error);
@@ -212,14 +260,7 @@ export function dynamoRateLimitStore(
     take(bucketId, policy, startMs) {
       const group = `${bucketId}\n${policy.ratePerSecond}\n${policy.burst}`;
       // Leased tokens are already booked in the table: spending one needs no round trip.
-      const lease = leases.get(group);
-      if (lease) {
-        if (lease.tokens > 0 && startMs <= lease.until) {
-          if (--lease.tokens === 0) leases.delete(group);
-          return Promise.resolve({ allowed: true, retryAfterSeconds: 0 });
-        }
-        if (startMs > lease.until) leases.delete(group);
-      }
+      if (spend(group, bucketId, policy, startMs)) return Promise.resolve({ allowed: true, retryAfterSeconds: 0 });
       const known = knownTat.get(bucketId);
       if (known !== undefined && known > admitUntil(policy, startMs))
         return Promise.resolve(refusal(policy, known, startMs));
