@@ -57,8 +57,8 @@ function findDescriptionHtml(doc: PageDocument): string | null {
   let left = DESCRIPTION_SELECTORS.length;
   for (const el of doc.elements) {
     const a = el.attribs;
-    // Every selector needs one of these attributes (most elements have none of them).
-    if (a.itemprop === undefined && a.id === undefined && a.class === undefined) continue;
+    // Every selector needs "description" in one of these attributes (most elements have none).
+    if (a.itemprop !== 'description' && !a.id?.includes('description') && !a.class?.includes('description')) continue;
     for (let i = 0; i < DESCRIPTION_SELECTORS.length; i++) {
       if (first[i] === undefined && DESCRIPTION_SELECTORS[i](el)) {
         first[i] = el;

@@ -169,8 +169,11 @@ const SEAM = 64;
 function literalsOf(html: string, sample: string, pageLiterals: LiteralPositions | undefined): Set<string> {
   if (!pageLiterals) return new Set(platformLiterals.find(sample).keys());
   const found = new Set(PLATFORM_LITERALS.filter((n) => pageLiterals.has(n)));
-  if (sample !== html)
-    for (const n of platformLiterals.find(sample.slice(SAMPLE_HEAD - SEAM, SAMPLE_HEAD + SEAM)).keys()) found.add(n);
+  if (sample !== html) {
+    // The seam's neighbourhood, cut from the page (slicing the joined sample would copy all of it).
+    const seam = html.slice(SAMPLE_HEAD - SEAM, SAMPLE_HEAD) + html.slice(-SAMPLE_TAIL, -SAMPLE_TAIL + SEAM);
+    for (const n of platformLiterals.find(seam).keys()) found.add(n);
+  }
   return found;
 }
 
