@@ -47,7 +47,7 @@ export interface Config {
   usageWriteBehindMs: number | undefined;
   /**
    * PDS_RATE_LIMIT_LEASES (default on; `off`): fast buckets under concurrent calls take tokens
-   * ahead for 25 ms (adapters/dynamodb/ratelimit.ts); off, every admission is one table update.
+   * ahead for 50 ms (adapters/dynamodb/ratelimit.ts); off, every admission is one table update.
    */
   rateLimitLeases: boolean;
   /** PDS_SEARCH_BUCKET: the S3 bucket holding the search index snapshot (AWS). */

@@ -22,7 +22,7 @@
 //   however this process spends it, no other caller can be admitted where the reference model
 //   would refuse; what a lease leaves unused is lost to the bucket (at most LEASE_MS of its rate
 //   and the leased tokens, together under half its burst). Only where n intervals fit in LEASE_MS
-//   (rate >= n / LEASE_MS, e.g. >= 80/s for n = 2) and LEASE_MS of refill is at most a quarter of
+//   (rate >= n / LEASE_MS, e.g. >= 40/s for n = 2) and LEASE_MS of refill is at most a quarter of
 //   the burst: other buckets keep the exact per-call path, so their admissions match the
 //   reference model call for call.
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -47,7 +47,7 @@ const MAX_ROUNDS = 12;
 const KNOWN_TAT_MAX = 10_000;
 
 /** How long leased tokens may be spent (ms after the update that took them). */
-export const LEASE_MS = 25;
+export const LEASE_MS = 50;
 /** Most tokens one lease takes (and never more than a quarter of the burst). */
 const LEASE_MAX = 256;
 
