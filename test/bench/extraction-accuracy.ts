@@ -209,7 +209,7 @@ function table(
 }
 
 /** Fold of a domain among k, by the same FNV-1a hash as the halves (other bits of it). */
-export function domainFold(url: string, k: number): number {
+function domainFold(url: string, k: number): number {
   let h = 2166136261;
   for (const ch of domainOf(url)) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
   return Math.floor((h >>> 0) / 2) % k;
