@@ -654,3 +654,17 @@ describe('several Products in the markup', () => {
     expect([merged.title, merged.sku, merged.brand, merged.price]).toEqual(['Blue Lamp', 'BL-100', 'Blue', 40]);
   });
 });
+
+describe('product SKU from its variants', () => {
+  it('the variant the canonical URL selects, or the only variant; several and none selected: unknown', () => {
+    const variants = [
+      { id: '11', sku: 'T-S', options: [['Size', 'S']] as Array<[string, string]> },
+      { id: '12', sku: 'T-M', options: [['Size', 'M']] as Array<[string, string]> },
+    ];
+    const merge = (url: string | null, vs = variants) =>
+      mergeCandidates([{ source: 'json_ld', title: 'Tee', url, variants: vs }], null).sku;
+    expect(merge('https://s.example/products/tee?variant=12')).toBe('T-M');
+    expect(merge(null, variants.slice(0, 1))).toBe('T-S');
+    expect(merge('https://s.example/products/tee')).toBeNull();
+  });
+});

@@ -326,6 +326,15 @@ export function mergeCandidates(
       provenance.sku = product.source;
     }
   }
+  // No product-level SKU: the variant the URL selects (?variant=<id>), or the only one.
+  if (!sku && variants.length) {
+    const selected = /[?&]variant=(\d+)/.exec(sorted.find((c) => c.url)?.url ?? '')?.[1];
+    const v = (selected && variants.find((x) => x.id === selected)) || (variants.length === 1 ? variants[0] : null);
+    if (v?.sku) {
+      sku = v.sku;
+      provenance.sku = provenance.variants ?? 'dom';
+    }
+  }
   if (!sku && urlSku) {
     sku = urlSku;
     provenance.sku = 'url';
