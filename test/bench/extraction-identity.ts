@@ -37,8 +37,8 @@ const PERF_SUBJECT = 'perf(extraction)';
 const git = (...args: string[]) =>
   execFileSync('git', args, { cwd: repo, encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'ignore'] });
 
-function buildBaseline(ref: string): string {
-  const dir = path.join(repo, 'node_modules', '.cache', 'extraction-identity', 'baseline');
+export function buildBaseline(ref: string, name = 'baseline'): string {
+  const dir = path.join(repo, 'node_modules', '.cache', 'extraction-identity', name);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   cpSync(path.join(repo, 'lambdas'), path.join(dir, 'lambdas'), { recursive: true });

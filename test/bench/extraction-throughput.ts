@@ -1,16 +1,24 @@
 // Parse-only throughput on one core over the saved corpus pages (no network): the engine's full
 // page reading (all readers, merge, classification) beside metascraper with its title,
-// description, image and url rules, same pages, same run. Also their title accuracy where a
+// description, image and url rules, same pages, same run, in interleaved rounds (ratios per
+// round, CPU and wall time: a busy machine slows both sides of a round alike). With
+// EXTRACTION_BASELINE=<git ref> the engine of that commit runs in the same rounds too. Also their title accuracy where a
 // title is known, and price accuracy (metascraper has no price rule: n/a).
 // `npm run bench -- extraction-throughput`
 import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
+import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import { gunzipSync } from 'node:zlib';
+import * as cheerio from 'cheerio';
 import metascraperFactory from 'metascraper';
 import metascraperDescription from 'metascraper-description';
 import metascraperImage from 'metascraper-image';
 import metascraperTitle from 'metascraper-title';
 import metascraperUrl from 'metascraper-url';
+import { PARSE_OPTIONS, parsePage } from '../../lambdas/domain/extraction/document';
 import { readProductPage } from '../../lambdas/domain/extraction/page';
 import { countryOf, loadBenchmarkPages, predictWithEngine, score } from './extraction-accuracy';
 import { CORPORA } from '../corpora';
@@ -54,6 +62,26 @@ const norm = (s: string | null | undefined) =>
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
 
+type Reader = typeof readProductPage;
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+
+/** Heap held by the parsed documents of `pages` (after a full GC), in MB. */
+function heldMb(parse: (html: string) => unknown, pages: Page[]): number {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const held = pages.map((p) => parse(p.html));
+  gc();
+  const after = process.memoryUsage().heapUsed;
+  if (!held.length) return 0;
+  return (after - before) / 1e6;
+}
+
 export default async function main(): Promise<void> {
   const bench = loadBenchmarkPages();
   const titled = titledPages();
@@ -65,32 +93,92 @@ export default async function main(): Promise<void> {
     metascraperImage(),
     metascraperUrl(),
   ]);
+  // EXTRACTION_BASELINE=<git ref>: the engine as it was at that commit (rule files as in this
+  // tree, see extraction-identity.ts) timed in the same rounds, for a before/after in one run.
+  const baselineRef = process.env.EXTRACTION_BASELINE;
+  let baseline: Reader | null = null;
+  if (baselineRef) {
+    const { buildBaseline } = await import('./extraction-identity');
+    const dir = buildBaseline(baselineRef, 'throughput');
+    baseline = (
+      (await import(pathToFileURL(path.join(dir, 'lambdas/domain/extraction/page.ts')).href)) as {
+        readProductPage: Reader;
+      }
+    ).readProductPage;
+  }
+  const contenders: Array<{ name: string; run: () => Promise<void> }> = [
+    {
+      name: 'engine',
+      run: async () => {
+        for (const p of pages) readProductPage(p.html, p.url, { countryCode: countryOf(p.url) });
+      },
+    },
+    {
+      name: 'metascraper',
+      run: async () => {
+        for (const p of pages) await metascraper({ html: p.html, url: p.url });
+      },
+    },
+  ];
+  if (baseline) {
+    const before = baseline;
+    contenders.push({
+      name: `engine at ${baselineRef}`,
+      run: async () => {
+        for (const p of pages) before(p.html, p.url, { countryCode: countryOf(p.url) });
+      },
+    });
+  }
 
-  // Warm up both (JIT, lazy tables), then time two alternating rounds and keep the best.
+  // Warm up every contender (JIT, lazy tables), then interleaved rounds, the order turning each
+  // round; each round's ratio compares runs made moments apart (a noisy machine moves both).
   for (const p of pages.slice(0, 5)) {
     readProductPage(p.html, p.url, { countryCode: countryOf(p.url) });
+    baseline?.(p.html, p.url, { countryCode: countryOf(p.url) });
     await metascraper({ html: p.html, url: p.url });
   }
-  let engineMs = Infinity;
-  let metaMs = Infinity;
-  for (let round = 0; round < 2; round++) {
-    let t = performance.now();
-    for (const p of pages) readProductPage(p.html, p.url, { countryCode: countryOf(p.url) });
-    engineMs = Math.min(engineMs, performance.now() - t);
-    t = performance.now();
-    for (const p of pages) await metascraper({ html: p.html, url: p.url });
-    metaMs = Math.min(metaMs, performance.now() - t);
+  const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+  const wall = new Map(contenders.map((c) => [c.name, [] as number[]]));
+  const cpu = new Map(contenders.map((c) => [c.name, [] as number[]]));
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 ? [...contenders].reverse() : contenders;
+    for (const c of order) {
+      const t = performance.now();
+      const u = cpuMs();
+      await c.run();
+      cpu.get(c.name)!.push(cpuMs() - u);
+      wall.get(c.name)!.push(performance.now() - t);
+    }
   }
-  const engineRate = (pages.length / engineMs) * 1000;
-  const metaRate = (pages.length / metaMs) * 1000;
-  console.log(`${pages.length} pages, ${(bytes / 1e6).toFixed(1)} MB of HTML, one core, parse only`);
+  const [load1] = os.loadavg();
   console.log(
-    `engine (all readers + merge + classify): ${engineRate.toFixed(1)} pages/s (${(engineMs / pages.length).toFixed(1)} ms/page)`,
+    `${pages.length} pages, ${(bytes / 1e6).toFixed(1)} MB of HTML, one core, parse only; ${ROUNDS} interleaved rounds; load average ${load1.toFixed(1)} on ${os.cpus().length} cores`,
   );
+  for (const c of contenders) {
+    const best = Math.min(...wall.get(c.name)!);
+    console.log(
+      `${c.name.padEnd(22)} ${((pages.length / best) * 1000).toFixed(1).padStart(6)} pages/s (${(best / pages.length).toFixed(1)} ms/page wall, best round; ${(Math.min(...cpu.get(c.name)!) / pages.length).toFixed(1)} ms/page CPU)`,
+    );
+  }
+  const ratios = (name: string, of: Map<string, number[]>) =>
+    of.get('metascraper')!.map((m, i) => m / of.get(name)!.at(i)!);
+  const describe = (xs: number[]) =>
+    `min ${Math.min(...xs).toFixed(2)}x, median ${median(xs).toFixed(2)}x, max ${Math.max(...xs).toFixed(2)}x`;
+  console.log(`ratio engine/metascraper per round, CPU time: ${describe(ratios('engine', cpu))}`);
+  console.log(`ratio engine/metascraper per round, wall time: ${describe(ratios('engine', wall))}`);
+  if (baselineRef) {
+    const name = `engine at ${baselineRef}`;
+    console.log(`ratio ${name}/metascraper per round, CPU time: ${describe(ratios(name, cpu))}`);
+    const speedup = cpu.get(name)!.map((b, i) => b / cpu.get('engine')!.at(i)!);
+    console.log(`engine speed-up over ${name}, CPU time: ${describe(speedup)}`);
+  }
   console.log(
-    `metascraper (title, description, image, url): ${metaRate.toFixed(1)} pages/s (${(metaMs / pages.length).toFixed(1)} ms/page)`,
+    'before issue 12 item 4 (one parse index, skipping tokenizer, one raw-text scan): 4.3-5.2x (wall, best of 2 rounds)',
   );
-  console.log(`ratio engine/metascraper: ${(engineRate / metaRate).toFixed(2)}x`);
+  const largest = [...pages].sort((a, b) => b.html.length - a.html.length).slice(0, 10);
+  console.log(
+    `heap held by the parsed documents of the 10 largest pages (${(largest.reduce((n, p) => n + p.html.length, 0) / 1e6).toFixed(1)} MB of HTML): engine ${heldMb((h) => parsePage(h), largest).toFixed(1)} MB, cheerio.load (htmlparser2) ${heldMb((h) => cheerio.load(h, PARSE_OPTIONS), largest).toFixed(1)} MB`,
+  );
 
   let engineTitles = 0;
   let metaTitles = 0;
