@@ -48,6 +48,8 @@ const KNOWN_TAT_MAX = 10_000;
 
 /** How long leased tokens may be spent (ms after the update that took them). */
 export const LEASE_MS = 50;
+/** A bucket's last lease sizes the next one taken by a lone call this soon after it ended. */
+const LEASE_MEMORY_MS = 1000;
 /** Most tokens one lease takes (and never more than a quarter of the burst). */
 const LEASE_MAX = 256;
 
@@ -204,10 +206,8 @@ export function dynamoRateLimitStore(
   const spend = (group: string, bucketId: string, policy: RateLimitPolicy, startMs: number): boolean => {
     const state = leases.get(group);
     if (!state) return false;
-    if (state.tokens === 0 || startMs > state.until) {
-      if (!state.renewing) leases.delete(group);
-      return false;
-    }
+    // A spent or expired lease stays as the bucket's demand record (see runGroup).
+    if (state.tokens === 0 || startMs > state.until) return false;
     state.tokens--;
     state.spent++;
     if (!state.renewing && (state.tokens * 4 <= state.size || startMs >= state.until - LEASE_MS / 4)) {
@@ -232,9 +232,30 @@ export function dynamoRateLimitStore(
 
   const runGroup = async (group: string, bucketId: string, policy: RateLimitPolicy, first: Waiter) => {
     const settle = (waiter: Waiter) => takeOne(bucketId, policy, waiter.startMs).then(waiter.resolve, waiter.reject);
-    await settle(first);
+    const admitted: RateDecision = { allowed: true, retryAfterSeconds: 0 };
+    // A bucket whose lease ran out moments ago: its first call takes the next lease (sized as the
+    // last one) in its own update, so the calls queued behind it need no second round trip.
+    const recent = leases.get(group);
+    const extra = recent && first.startMs - recent.until <= LEASE_MEMORY_MS ? leaseSize(policy, 1, recent.size) : 0;
+    if (extra > 0) {
+      try {
+        if (await takeWithLease(bucketId, policy, 1, extra, first.startMs)) {
+          grant(group, extra, first.startMs + LEASE_MS, first.startMs);
+          first.resolve(admitted);
+        } else await settle(first);
+      } catch (error) {
+        first.reject(error);
+      }
+    } else await settle(first);
     // Bounded: every pass settles the calls that were waiting; new ones only come from callers.
-    for (let batch = groups.get(group)!.splice(0); batch.length; batch = groups.get(group)!.splice(0)) {
+    for (let waiting = groups.get(group)!.splice(0); waiting.length; waiting = groups.get(group)!.splice(0)) {
+      // Calls a lease taken meanwhile covers are admitted from it.
+      const batch = waiting.filter((waiter) => {
+        if (!spend(group, bucketId, policy, waiter.startMs)) return true;
+        waiter.resolve(admitted);
+        return false;
+      });
+      if (!batch.length) continue;
       // Judged as n calls at its latest arrival (it is served no earlier); TAT moves n intervals.
       const nowMs = Math.max(...batch.map((waiter) => waiter.startMs));
       let together = false;
