@@ -31,6 +31,7 @@ const CACHE_DIR = process.env.PDS_START_CACHE_DIR
 const BUILD_VERSION = '1';
 /** Bundles of other source versions kept (another checkout state may still be running one). */
 const KEEP_BUNDLES = 4;
+const PRUNE_AFTER_MS = 10_000;
 const SOURCE_DIRS = ['lambdas', 'bin'];
 /** Directories whose files the bundle's entry registers as loadable modules. */
 const MODULE_DIRS = ['lambdas/workers', 'lambdas/http'];
@@ -182,7 +183,8 @@ async function main() {
       return;
     }
     buildMs = performance.now() - built;
-    pruneOldBundles(name);
+    // Deleting old bundles takes a while (many small files): later, not before ready.
+    setTimeout(() => pruneOldBundles(name), PRUNE_AFTER_MS).unref();
   } else {
     // Most recently used first when pruning.
     const now = new Date();
