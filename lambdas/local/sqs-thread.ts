@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { startFauxqs } from 'fauxqs';
 import type { QueueSpec } from '../topology/queues';
 
 export interface SqsThread {
@@ -24,7 +25,7 @@ const SQS_THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
 (async () => {
   const { startFauxqs } = await import(workerData.fauxqs);
-  const server = await startFauxqs({ port: 0, host: '127.0.0.1', logger: false });
+  const server = await startFauxqs(workerData.options);
   const queueUrls = {};
   for (const queue of workerData.queues) {
     const dlq = server.createQueue(queue.name + '-dlq', { attributes: { MessageRetentionPeriod: '1209600' } });
@@ -50,6 +51,9 @@ const { parentPort, workerData } = require('node:worker_threads');
 
 const STOP_TIMEOUT_MS = 10_000;
 
+/** fauxqs's options in the thread: any free loopback port, no request logging. */
+const FAUXQS_OPTIONS = { port: 0, host: '127.0.0.1', logger: false } satisfies Parameters<typeof startFauxqs>[0];
+
 /** fauxqs's ESM entry as a file URL (its package exports only an `import` condition, which require.resolve cannot read). */
 function fauxqsEntry(): string {
   const require = createRequire(import.meta.url);
@@ -74,6 +78,7 @@ export async function startSqsThread(queues: readonly QueueShape[]): Promise<Sqs
     execArgv: [],
     workerData: {
       fauxqs: fauxqsEntry(),
+      options: FAUXQS_OPTIONS,
       queues: queues.map(({ name, visibilityTimeoutSeconds, maxReceiveCount }) => ({
         name,
         visibilityTimeoutSeconds,
