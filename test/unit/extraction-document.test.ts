@@ -48,6 +48,7 @@ describe('extraction document index', () => {
       '<script type="application/ld+json">{"a":"<\\/script>"}</script>',
       '<title>A &amp; B <b>not a tag</b></title><textarea>x &lt; y</textarea>',
       '<![CDATA[ cdata ]]><?php echo 1 ?><!DOCTYPE html>',
+      '<DIV Class="A" DATA-X=1 data-x=2><IMG SRC=x><Svg viewBox="0 0 1 1"><Path D="M0"/></Svg></dIv>',
       '<p attr="unterminated',
       'trailing text &amp',
       "<a href='x'>&#128512; &eacute;&Eacute; \u00e9\u4e2d\u6587 </a>",

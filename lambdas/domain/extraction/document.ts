@@ -75,6 +75,37 @@ class SkippingTokenizer extends (Tokenizer as unknown as new (
   }
 }
 
+/** The parts of htmlparser2's parser the subclass below reads and overrides (private in its types). */
+interface ParserInternals {
+  startIndex: number;
+  endIndex: number;
+  attribname: string;
+  getSlice(start: number, end: number): string;
+  emitOpenTag(name: string): void;
+  end(html: string): void;
+}
+// Tag and attribute names lower-cased once per distinct spelling, not once per occurrence.
+const lowerNames = new Map<string, string>();
+function lowerName(name: string): string {
+  let lower = lowerNames.get(name);
+  if (lower === undefined) {
+    lower = name.toLowerCase();
+    if (lowerNames.size < 10_000) lowerNames.set(name, lower);
+  }
+  return lower;
+}
+
+/** htmlparser2's parser (names lower-cased, as PARSER_OPTIONS asks) without a toLowerCase per tag and attribute. */
+class NamingParser extends (Parser as unknown as new (cbs: unknown, options: unknown) => ParserInternals) {
+  onattribname(start: number, endIndex: number): void {
+    this.startIndex = start;
+    this.attribname = lowerName(this.getSlice(start, endIndex));
+  }
+  onopentagname(start: number, endIndex: number): void {
+    this.endIndex = endIndex;
+    this.emitOpenTag(lowerName(this.getSlice(start, endIndex)));
+  }
+}
 const TOKENIZING_OPTIONS = { ...PARSER_OPTIONS, Tokenizer: SkippingTokenizer as unknown as typeof Tokenizer };
 
 /** domhandler's tree builder, also keeping every element in the order it was opened. */
@@ -135,7 +166,7 @@ export class PageDocument {
 
   constructor(html: string) {
     const handler = new ListingHandler(undefined, PARSER_OPTIONS);
-    new Parser(handler, TOKENIZING_OPTIONS).end(html);
+    new NamingParser(handler, TOKENIZING_OPTIONS).end(html);
     this.elements = handler.elements;
     const base = cheerio.load(handler.root, PARSE_OPTIONS);
     // `$` answers the whole-document selectors above from the element list and hands every other
