@@ -224,6 +224,7 @@ export class ProductDataStack extends Stack {
       deletionProtection: removalPolicy === RemovalPolicy.RETAIN,
       // Keys only: the stream just wakes the search indexer, which reads through the change feed.
       stream: StreamViewType.KEYS_ONLY,
+      timeToLiveAttribute: TABLE.timeToLive,
     });
     for (const index of TABLE.indexes) {
       table.addGlobalSecondaryIndex({

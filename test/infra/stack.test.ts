@@ -50,6 +50,12 @@ describe('table', () => {
     });
   });
 
+  it('expires idempotency records through DynamoDB TTL on TABLE.timeToLive', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      TimeToLiveSpecification: { AttributeName: TABLE.timeToLive, Enabled: true },
+    });
+  });
+
   it('is retained and deletion-protected by default', () => {
     template.hasResource('AWS::DynamoDB::Table', {
       DeletionPolicy: 'Retain',

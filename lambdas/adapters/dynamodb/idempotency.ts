@@ -24,10 +24,11 @@ import {
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import { deadline, isConditionalFailure } from './keys';
+import { TABLE } from '../../topology/table';
 import { SCHEMA } from './schema';
 
 /** The item attribute DynamoDB's TTL must be enabled on (CDK: `timeToLiveAttribute`). */
-export const IDEMPOTENCY_TTL_ATTRIBUTE = 'expiresAt';
+export const IDEMPOTENCY_TTL_ATTRIBUTE = TABLE.timeToLive;
 
 const ENTITY = SCHEMA.idempotencyRecord.entity;
 const keyOf = (idempotencyKey: string) => SCHEMA.idempotencyRecord.key({ key: idempotencyKey });
