@@ -668,3 +668,24 @@ describe('product SKU from its variants', () => {
     expect(merge('https://s.example/products/tee')).toBeNull();
   });
 });
+
+describe('event pages', () => {
+  const event = `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'MusicEvent', name: 'Lina de Lima (streaming)', startDate: '2021-03-20T21:00' })}</script>`;
+  it('an event sold on the page (a price and a buy control) is a product page; one only announced is not', () => {
+    const sold = page(
+      '<div class="evento"><h1>Lina de Lima (streaming)</h1><p class="precio">$3.340</p><button>Comprar</button></div>',
+      event,
+      'es-CL',
+    );
+    const r = readProductPage(sold, 'https://tickets.example/evento/lina-de-lima', { countryCode: 'cl' });
+    expect([r.classification.isProduct, r.merged.price, r.merged.currency]).toEqual([true, 3340, 'CLP']);
+    const announced = page(
+      '<div class="evento"><h1>Lina de Lima (streaming)</h1><p>20 de marzo, 21:00</p></div>',
+      event,
+      'es-CL',
+    );
+    expect(readProductPage(announced, 'https://tickets.example/evento/lina-de-lima').classification.isProduct).toBe(
+      false,
+    );
+  });
+});

@@ -58,7 +58,17 @@ export function classifyPage(
     score -= 3;
     why.push('its structured data describes a list of items');
   }
-  if (article && !hasEntity) {
+  // An event sold on the page (a ticket: a shown price and a buy control) is something to buy.
+  const soldEvent =
+    dom.hasAddToCart &&
+    merged.price != null &&
+    facts.listingTypes.every(
+      (t) =>
+        !/^(Blog|BlogPosting|Article|NewsArticle|TechArticle|ScholarlyArticle|LiveBlogPosting|Report|Recipe|Person|Movie|Course|JobPosting|SoftwareSourceCode)$/.test(
+          t,
+        ),
+    );
+  if (article && !hasEntity && !soldEvent) {
     score -= 4;
     why.push('its structured data describes an article or event, not a product');
   }
