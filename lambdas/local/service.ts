@@ -15,7 +15,8 @@ import { bootstrapKeys, ensureDevelopmentKey } from '../domain/accounts/service'
 import { createClients } from '../adapters/clients';
 import { startEngines, type Engines } from './engines';
 import { startStepFunctionsService, type StepFunctionsService } from './stepfunctions/server';
-import type { ValidationMemo } from './stepfunctions/executions';
+import { validateDefinitions, type ValidationMemo } from './stepfunctions/executions';
+import { prepareMachine } from './stepfunctions/definitions';
 import { startSqsPollers, type SqsPollers } from './sqs-poller';
 import { WORKERS_DIR } from './workers';
 import { startSchedule } from './schedules';
@@ -87,6 +88,13 @@ export interface LocalService {
 
 /** The region of every local ARN and queue; the embedded engines are one region. */
 const LOCAL_REGION = 'us-east-1';
+/** Stand-ins for the queue URLs while definitions are validated before the queues exist. */
+const PLACEHOLDER_QUEUE_URLS: Record<string, string> = Object.fromEntries(
+  QUEUES.flatMap((queue) => [queue.name, `${queue.name}-dlq`]).map((name) => [
+    name,
+    `http://127.0.0.1/${'0'.repeat(12)}/${name}`,
+  ]),
+);
 /** After ready, when the parts left for later are loaded if no request has needed them yet. */
 const WARM_UP_MS = 1000;
 
@@ -129,13 +137,25 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     phases[name] = now - phaseStart;
     phaseStart = now;
   };
+  const validated = options.cacheDir ? validationMemo(options.cacheDir) : undefined;
   try {
+    // Definitions not yet remembered as valid (a first start) are validated while the engines start
+    // (their threads leave this one waiting); validation needs their shape, not the real queue URLs.
+    const validating = validated
+      ? validateDefinitions(
+          WORKFLOWS.map((spec) => prepareMachine({ spec }, PLACEHOLDER_QUEUE_URLS, LOCAL_REGION)),
+          validated,
+        )
+      : Promise.resolve();
+    validating.catch(() => undefined); // awaited below, after the engines
     const engines: Engines = await startEngines({
       dataDir: dynamodbPath(dataDir),
       dynalite: early?.dynalite,
       sqs: early?.sqs,
     });
     phase('engines');
+    await validating;
+    phase('validation');
     cleanups.push(() => engines.stop());
     const pollerClients = createClients({ ...settings, region: LOCAL_REGION, endpoints: { sqs: engines.sqsEndpoint } });
     cleanups.push(() => pollerClients.sqs.destroy());
@@ -147,7 +167,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       queueUrls: engines.queueUrls,
       sqs: pollerClients.sqs,
       region: LOCAL_REGION,
-      validated: options.cacheDir ? validationMemo(options.cacheDir) : undefined,
+      validated,
       log: (line) => (options.debug ? log(line) : undefined),
     });
     cleanups.push(() => sfn.stop());

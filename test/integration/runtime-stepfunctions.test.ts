@@ -14,6 +14,8 @@ import {
 import { DeleteMessageCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { startEngines, type Engines } from '../../lambdas/local/engines';
 import { startStepFunctionsService, type StepFunctionsService } from '../../lambdas/local/stepfunctions/server';
+import { validateDefinitions } from '../../lambdas/local/stepfunctions/executions';
+import { prepareMachine } from '../../lambdas/local/stepfunctions/definitions';
 import { createClients } from '../../lambdas/adapters/clients';
 import { createStepFunctionsTaskCallbacks, executionArnFor } from '../../lambdas/adapters/stepfunctions';
 import { loadConfig } from '../../lambdas/config';
@@ -247,5 +249,24 @@ describe('remembered validations (npm start keeps them between runs)', () => {
       }),
     ).rejects.toThrow();
     expect(remembered.size).toBe(1);
+  });
+
+  it('validateDefinitions (npm start, beside the engines) validates unknown ones only, remembering the valid', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(resolve(tmpdir(), 'pds-asl-'));
+    writeFileSync(resolve(dir, 'broken.asl.json'), JSON.stringify({ StartAt: 'A', States: { A: { Type: 'Nope' } } }));
+    const seen = new Set<string>();
+    const fresh = { has: (key: string) => seen.has(key), add: (key: string) => void seen.add(key) };
+    const urls = { silent: 'http://127.0.0.1/000000000000/silent' };
+    const good = prepareMachine(timeoutMachine, urls);
+    await validateDefinitions([good], fresh);
+    expect([...seen]).toEqual([good.sourceKey]);
+    const broken = prepareMachine(
+      { spec: { name: 'broken', aslFile: 'broken.asl.json', tasks: {}, queues: {} }, aslDir: dir },
+      urls,
+    );
+    await expect(validateDefinitions([good, broken], fresh)).rejects.toThrow();
+    expect(seen.has(broken.sourceKey)).toBe(false);
   });
 });

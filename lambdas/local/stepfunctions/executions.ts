@@ -65,6 +65,20 @@ export interface ValidationMemo {
 
 type Interpreter = typeof import('aws-local-stepfunctions');
 
+/**
+ * Validates the definitions `memo` does not know yet (asl-validator through the interpreter
+ * library, loaded only then) and remembers them; throws on the first invalid one.
+ */
+export async function validateDefinitions(machines: PreparedMachine[], memo: ValidationMemo): Promise<void> {
+  const unknown = machines.filter((machine) => !memo.has(machine.sourceKey));
+  if (unknown.length === 0) return;
+  const library: Interpreter = await import('aws-local-stepfunctions');
+  for (const machine of unknown) {
+    new library.StateMachine(machine.definition as never);
+    memo.add(machine.sourceKey);
+  }
+}
+
 interface Machine {
   prepared: PreparedMachine;
   /** Built when the interpreter library is loaded (load()), validated unless remembered as valid. */
