@@ -7,7 +7,7 @@ import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { readProductPage } from '../../lambdas/domain/extraction/page';
 import { startStoreSimulator } from '../stores';
-import { QUALITY_STORE_SPECS } from '../stores/quality-pages';
+import { QUALITY_STORE_SPECS, qualityPageIsProduct } from '../stores/quality-pages';
 import { CORPORA } from '../corpora';
 
 interface Tally {
@@ -95,7 +95,8 @@ export default async function main(): Promise<void> {
       }
       for (let i = 0; i < 10; i++) {
         const page = await get(sim.origin, store.host, store.productPath(i));
-        add(qualityTally, judge(page.body, store.productUrl(i)), false, `${store.host} product ${i}`);
+        const isProduct = qualityPageIsProduct(store.host, store.product(i));
+        add(qualityTally, judge(page.body, store.productUrl(i)), !isProduct, `${store.host} product ${i}`);
       }
     }
   } finally {

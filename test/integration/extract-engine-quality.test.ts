@@ -8,7 +8,7 @@ import { createExtractor } from '../../lambdas/domain/extraction/engine';
 import { readProductPage } from '../../lambdas/domain/extraction/page';
 import type { ExtractOptions, ExtractUrl, ProductRecord } from '../../lambdas/domain/extraction/types';
 import { startStoreSimulator, type StoreSimulator } from '../stores';
-import { crowdTruth, localPrice, priceMarkupTruth, titleOnlyTitles } from '../stores/quality-pages';
+import { crowdTruth, eventTicketTruth, localPrice, priceMarkupTruth, titleOnlyTitles } from '../stores/quality-pages';
 
 const FLAGS: ExtractOptions = {
   enableEnrichment: false,
@@ -239,5 +239,23 @@ describe('prices and SKUs as themes write them, in minified pages', () => {
       kinds.add(index % 3);
     }
     expect(kinds.size).toBe(3);
+  });
+});
+
+describe('event pages', () => {
+  it('a ticket sold on the page is a product (price in CLP); an event only announced is not', async () => {
+    const store = sim.store('event-tickets.test');
+    let sold = 0;
+    for (const index of INDEXES.slice(0, 8)) {
+      const truth = eventTicketTruth(store.product(index));
+      const url = store.productUrl(index);
+      const result = await extract(url, { ...FLAGS, countryCode: 'us' });
+      if (truth.sold) {
+        expect(result.outcome, `${url}: ${result.message}`).toBe('success');
+        expect([result.product!.price.current_value, result.product!.price.currency]).toEqual([truth.price, 'CLP']);
+        sold++;
+      } else expect(result.outcome, url).toBe('non_product_url');
+    }
+    expect(sold).toBe(4);
   });
 });

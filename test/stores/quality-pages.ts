@@ -29,6 +29,10 @@
 //   the price box itself, og:price states that regular price, and a dt/dd "SKU" pair; 2: a Shopify
 //   `money` span beside a unit price and an empty `data-product-sku` on the value (BigCommerce),
 //   no markup. Truth: priceMarkupTruth(product), product.sku.
+// - event-tickets.test: event pages (JSON-LD MusicEvent, no Product), local currency CLP. Even
+//   products: the ticket sold on the page (a "$12.990" price and a "Comprar" button): a product
+//   page. Odd products: the event only announced (date and place, no price, no buy control): not a
+//   product page. Truth: eventTicketTruth(product).
 import type { SimProduct, StoreModel, StoreSpec } from './catalog';
 import { PRICE_STYLES } from './catalog';
 import { shopifyJsonProduct, wooProduct } from './pages';
@@ -54,6 +58,7 @@ export const QUALITY_STORE_SPECS: StoreSpec[] = [
   { host: 'price-crowd.test', name: 'Price Crowd', flavor: 'generic', markup: 'jsonld' },
   { host: 'sku-reference.test', name: 'Reference Goods', flavor: 'generic', markup: 'jsonld' },
   { host: 'price-markup.test', name: 'Markup Mart', flavor: 'generic', markup: 'dom' },
+  { host: 'event-tickets.test', name: 'Entradas Ya', flavor: 'generic', markup: 'jsonld' },
 ];
 
 export const QUALITY_HOSTS: ReadonlySet<string> = new Set(QUALITY_STORE_SPECS.map((s) => s.host));
@@ -525,6 +530,36 @@ function priceMarkupPage(store: StoreModel, product: SimProduct): string {
   return page('en-US', `${product.title} | ${store.name}`, head, body).replace(/>\s+</g, '><');
 }
 
+/** Ground truth of event-tickets.test: whether the page sells the ticket, and its price in CLP. */
+export function eventTicketTruth(product: SimProduct): { sold: boolean; price: number | null } {
+  const sold = product.index % 2 === 0;
+  return { sold, price: sold ? Math.round(product.price * 1000) : null };
+}
+
+/** Whether a quality host's product page is a product page (event-tickets.test announces some). */
+export function qualityPageIsProduct(host: string, product: SimProduct): boolean {
+  return host !== 'event-tickets.test' || eventTicketTruth(product).sold;
+}
+
+function eventTicketsPage(store: StoreModel, product: SimProduct): string {
+  const truth = eventTicketTruth(product);
+  const event = ld({
+    '@context': 'https://schema.org',
+    '@type': 'MusicEvent',
+    name: product.title,
+    startDate: '2026-03-20T21:00',
+    location: { '@type': 'Place', name: 'Teatro Caupolicán' },
+  });
+  const clp = (n: number) => `$${String(n).replace(/\B(?=(\d{3})+(?!\d))/g, '.')}`;
+  const sale = truth.sold
+    ? `<p class="precio">${clp(truth.price!)}</p><form action="/carro" method="post"><button type="submit">Comprar</button></form>`
+    : '<p>Venta de entradas próximamente.</p>';
+  const body = `<div class="top"><a href="/">${esc(store.name)}</a></div>
+<div class="evento"><img src="${esc(product.images[0].url)}" alt="" width="600" height="400">
+<h1>${esc(product.title)}</h1><p>20 de marzo, 21:00 · Teatro Caupolicán</p>${sale}</div>`;
+  return page('es-CL', `${product.title} | ${store.name}`, event, body);
+}
+
 /** The shop-specific replies of a quality host, or null where the common routes apply. */
 export function qualityRoute(
   store: StoreModel,
@@ -575,6 +610,8 @@ export function qualityRoute(
       return html(skuReferencePage(store, product, related(index)));
     case 'price-markup.test':
       return html(priceMarkupPage(store, product));
+    case 'event-tickets.test':
+      return html(eventTicketsPage(store, product));
     default:
       return null;
   }
