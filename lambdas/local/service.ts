@@ -233,6 +233,11 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
           developmentKey: minted?.key,
           bootstrappedKeyIds: [] as string[],
         }));
+    // Webhook attempts a previous run left queued (its queues lived in its memory) are queued again.
+    const redeliveries = container.webhooks.resumeUnsettled().catch((error: Error) => {
+      log(`webhook deliveries could not be resumed: ${error.message}`);
+      return 0;
+    });
     const [restartDone, httpDone, keysDone] = await Promise.allSettled([resuming, httpStarting, keys]);
     if (httpDone.status === 'fulfilled') cleanups.push(() => httpDone.value.close());
     for (const done of [restartDone, httpDone, keysDone]) if (done.status === 'rejected') throw done.reason;
@@ -243,11 +248,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       log(`${restart.failed.length} unfinished execution(s) could not be resumed and were failed`);
     phase('resume+http+keys');
 
-    // Webhook attempts a previous run left queued (its queues lived in its memory) are queued again.
-    const redelivering = await container.webhooks.resumeUnsettled().catch((error: Error) => {
-      log(`webhook deliveries could not be resumed: ${error.message}`);
-      return 0;
-    });
+    const redelivering = await redeliveries;
     if (redelivering) log(`${redelivering} unsettled webhook deliver${redelivering === 1 ? 'y' : 'ies'} queued again`);
 
     // As the CDK stack schedules them (the reaper fails executions past their deadline); their
