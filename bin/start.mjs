@@ -161,13 +161,14 @@ function pruneOldBundles(current) {
   for (const old of entries.slice(KEEP_BUNDLES)) rmSync(old.path, { recursive: true, force: true });
 }
 
+async function runThroughTsx() {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(pathToFileURL(join(ROOT, 'bin', 'local.ts')).href);
+}
+
 async function main() {
-  if (process.env.PDS_NO_BUNDLE === '1') {
-    const { register } = await import('tsx/esm/api');
-    register();
-    await import(pathToFileURL(join(ROOT, 'bin', 'local.ts')).href);
-    return;
-  }
+  if (process.env.PDS_NO_BUNDLE === '1') return runThroughTsx();
   const hashed = performance.now();
   const name = `bundle-${fingerprint()}`;
   const target = join(CACHE_DIR, name);
@@ -177,6 +178,11 @@ async function main() {
     try {
       await buildBundle(target);
     } catch (error) {
+      // A cache directory that cannot be written (read-only checkout): start as before, through tsx.
+      if (['EACCES', 'EPERM', 'EROFS'].includes(error.code)) {
+        console.error(`npm start: cannot write ${CACHE_DIR} (${error.code}); starting through tsx`);
+        return runThroughTsx();
+      }
       // esbuild has printed the errors (file, line, column) already.
       console.error(`npm start: could not build the service (${error.message.split('\n')[0]})`);
       process.exitCode = 1;
