@@ -22,6 +22,14 @@ export const OUTCOMES: readonly Outcome[] = [
  * claim (the gzip of 50 results) well inside one item; 25 cost 612 calls per 1000 URLs, 50 under 400.
  */
 export const BATCH_URLS = 50;
+/**
+ * Batch size for an execution of `urlCount` URLs: BATCH_URLS for large jobs, smaller for small
+ * ones so they still report progress (counters move per finished batch) and can be cancelled
+ * keeping what finished: about 20 batches, never under 10 URLs, never over `max`. A pure function
+ * of the entries, so Prepare, a restarted Prepare and Finalize plan the same batches.
+ */
+export const batchSizeFor = (urlCount: number, max = BATCH_URLS): number =>
+  Math.min(max, Math.max(10, Math.ceil(urlCount / 20)));
 /** URL-mode limit (v1 products, v2 urls). */
 export const MAX_URLS = 1000;
 /** Vendor-mode limit: listings of one vendor extracted by one execution. */

@@ -9,7 +9,7 @@ import { TERMINAL } from '../executions/model';
 import type { Executions } from '../executions/service';
 import type { BatchClaim, ClaimingResultStore, UrlEntry } from '../../ports/extract-results';
 import type { ProductCatalog } from '../products/catalog';
-import { BATCH_URLS, countEntries, creditsPerSuccess, optionsOf } from './model';
+import { batchSizeFor, countEntries, creditsPerSuccess, optionsOf } from './model';
 import { eachLimited, type Limiter } from './concurrency';
 import { createClaimProtocol, type Batch, type ExtractedGroup } from './claim-protocol';
 
@@ -41,11 +41,16 @@ export interface ExtractStepsDeps {
 export const LOST_BATCH_MESSAGE = 'Extraction did not complete after repeated attempts; the URL may be resubmitted';
 export const NOT_PROCESSED_MESSAGE = 'The URL was not processed; it may be resubmitted';
 
-/** Groups pending entries so duplicates travel with their first occurrence, BATCH_URLS fetches per batch. */
+/**
+ * Groups pending entries so duplicates travel with their first occurrence, `batchUrls` fetches per
+ * batch (by default sized from the number of pending entries: batchSizeFor).
+ */
 export function planBatches(
   entries: ReadonlyArray<Pick<UrlEntry, 'index' | 'dup_of' | 'state'>>,
-  batchUrls = BATCH_URLS,
+  maxBatchUrls?: number,
 ): Batch[] {
+  const pendingCount = entries.filter((entry) => entry.state === 'pending').length;
+  const batchUrls = batchSizeFor(pendingCount, maxBatchUrls);
   const batches: Batch[] = [];
   let current: number[][] = [];
   const flush = () => {
