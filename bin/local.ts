@@ -81,16 +81,20 @@ async function main(): Promise<void> {
   if (service.developmentKey) console.log(`Development API key (shown once, all scopes): ${service.developmentKey}`);
   if (service.resumed.length) console.log(`Resumed ${service.resumed.length} unfinished execution(s) after a restart`);
   console.log(`ready ${service.url} in ${service.startupMs} ms (data: ${service.dataDir})`);
+  console.log(`console ${service.url}/console · API reference ${service.url}/docs`);
   // The start-up bench's breakdown (npm run bench -- startup).
   if (process.env.PDS_STARTUP_PHASES) console.log(`startup phases ${JSON.stringify(startupPhases(service))}`);
 
-  let stopping = false;
+  // A signal sent to the process group reaches us twice (directly and forwarded by npm): only a
+  // repeat more than a second later means "stop now" and skips the graceful stop (usage flush).
+  let stoppingSince = 0;
   const shutdown = (signal: string) => {
-    if (stopping) {
+    if (stoppingSince) {
+      if (Date.now() - stoppingSince < 1000) return;
       console.error(`${signal} again: exiting now`);
       process.exit(1);
     }
-    stopping = true;
+    stoppingSince = Date.now();
     console.log(`${signal}: stopping (in-flight work gets ${STOP_GRACE_MS / 1000} s)`);
     service.stop(STOP_GRACE_MS).then(
       () => process.exit(0),
