@@ -401,7 +401,9 @@ describe('restarts (real processes on one data dir)', () => {
     // Start-up prints what the operator needs and nothing else (no SDK Node-version warning).
     expect(second.output().trim().split('\n')).toEqual([
       expect.stringMatching(/^ready http:\/\/127\.0\.0\.1:\d+ in \d+ ms \(data: .+\)$/),
-      expect.stringMatching(/^console http:\/\/127\.0\.0\.1:\d+\/console · API reference http:\/\/127\.0\.0\.1:\d+\/docs$/),
+      expect.stringMatching(
+        /^console http:\/\/127\.0\.0\.1:\d+\/console · API reference http:\/\/127\.0\.0\.1:\d+\/docs$/,
+      ),
     ]);
     expect((await call('GET', '/v2/vendors', undefined, { base: second.url })).status).toBe(200);
     // A live owner is still refused.

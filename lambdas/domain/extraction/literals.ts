@@ -8,7 +8,7 @@
 // literal can overlap another (so no occurrence hides behind it), and a literal inside a longer
 // one is recorded at its offset within every match of the longer.
 
-const escape = (literal: string) => literal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const escapeRegExp = (literal: string) => literal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** A proper suffix of `a` is a proper prefix of `b` ("abc" and "cde"). */
 function overlaps(a: string, b: string): boolean {
@@ -27,7 +27,7 @@ export interface LiteralFinder {
 export function literalFinder(list: readonly string[]): LiteralFinder {
   // Longest first: at one position the alternation reports the longest literal that matches.
   const literals = [...new Set(list)].filter(Boolean).sort((a, b) => b.length - a.length);
-  const pattern = new RegExp(literals.map(escape).join('|'), 'g');
+  const pattern = new RegExp(literals.map(escapeRegExp).join('|'), 'g');
   // For each literal: the literals inside it (with every offset) and whether another can overlap it.
   const inside = new Map<string, Array<[string, number]>>();
   const step = new Map<string, number>();
