@@ -1,5 +1,5 @@
 // Runs one esbuild build with plugins (the synchronous API that CDK's local bundling needs has
-// none) and prints its metafile: `node lib/bundle-worker.mjs '<json options>' '{"zodEnglishOnly":true,"cheerioLoadOnly":true}'`. Called by
+// none) and prints its metafile: `node lib/bundle-worker.mjs '<json options>' '{"zodEnglishOnly":true,"cheerioLoadOnly":true,"stub":{...}}'`. Called by
 // lib/bundle.ts only.
 import * as path from 'node:path';
 import { build } from 'esbuild';
@@ -59,12 +59,42 @@ const cheerioLoadOnly = {
   },
 };
 
+/**
+ * The container's lazy capabilities a function may not call (lambdas/topology/capabilities.ts):
+ * their `import()` in container.ts resolves to a module that throws a clear error, so their
+ * chunks (and what only they import) are not in the asset. `stub`: { containerFile, specifiers:
+ * { "<import specifier>": "<capability>" }, allowed: ["<capability>", ...] }.
+ */
+const capabilityStubs = (stub) => ({
+  name: 'capability-stubs',
+  setup(builder) {
+    const allowed = new Set(stub.allowed);
+    builder.onResolve({ filter: /.*/ }, (args) => {
+      if (args.kind !== 'dynamic-import' || path.resolve(args.importer) !== path.resolve(stub.containerFile))
+        return undefined;
+      const capability = stub.specifiers[args.path];
+      if (capability === undefined || allowed.has(capability)) return undefined;
+      return { path: capability, namespace: 'capability-stub' };
+    });
+    builder.onLoad({ filter: /.*/, namespace: 'capability-stub' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(
+        `The lazy capability "${args.path}" is not in this function's bundle: add it to the function's list in lambdas/topology/capabilities.ts`,
+      )});`,
+      loader: 'js',
+    }));
+  },
+});
+
 const options = JSON.parse(process.argv[2]);
 const flags = JSON.parse(process.argv[3] ?? '{}');
 const result = await build({
   ...options,
   metafile: true,
   logLevel: 'warning',
-  plugins: [...(flags.zodEnglishOnly ? [zodEnglishOnly] : []), ...(flags.cheerioLoadOnly ? [cheerioLoadOnly] : [])],
+  plugins: [
+    ...(flags.stub ? [capabilityStubs(flags.stub)] : []),
+    ...(flags.zodEnglishOnly ? [zodEnglishOnly] : []),
+    ...(flags.cheerioLoadOnly ? [cheerioLoadOnly] : []),
+  ],
 });
 process.stdout.write(JSON.stringify(result.metafile));

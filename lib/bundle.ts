@@ -4,15 +4,37 @@
 // function loads only when it calls that capability. One output directory per function:
 // index.mjs (the handler) and chunks/, holding only the chunks its entry can reach (static and
 // dynamic imports, from esbuild's metafile); no source maps in the asset (they were as large as
-// the code; see SOURCE_MAPS below).
+// the code; see SOURCE_MAPS below). The container's lazy capabilities a function never calls are
+// stubbed out of its asset (lambdas/topology/capabilities.ts).
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions, Metafile } from 'esbuild';
+import { FUNCTION_CAPABILITIES, LAZY_IMPORTS, type LazyCapability } from '../lambdas/topology/capabilities';
 
 // The build runs in a child process: esbuild plugins need its async API, CDK's local bundling is synchronous.
 const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bundle-worker.mjs');
+const LAMBDAS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'lambdas');
+const CONTAINER = path.join(LAMBDAS, 'composition', 'container.ts');
+
+/** A function's key in lambdas/topology/capabilities.ts: its entry under lambdas/, without extension. */
+export function functionKey(entry: string): string {
+  return path.relative(LAMBDAS, path.resolve(entry)).replace(/\.ts$/, '').split(path.sep).join('/');
+}
+
+/** The lazy capabilities an entry's asset holds: its list, or every one when it has none. */
+export function capabilitiesOf(entry: string): readonly LazyCapability[] | 'all' {
+  return FUNCTION_CAPABILITIES[functionKey(entry)] ?? 'all';
+}
+
+function stubOptions(capabilities: readonly LazyCapability[] | 'all') {
+  if (capabilities === 'all') return undefined;
+  const specifiers: Record<string, string> = {};
+  for (const [capability, imports] of Object.entries(LAZY_IMPORTS))
+    for (const specifier of imports) specifiers[specifier] = capability;
+  return { containerFile: CONTAINER, specifiers, allowed: [...capabilities] };
+}
 
 // ESM bundles still meet CommonJS dependencies that call require() for Node built-ins.
 export const REQUIRE_BANNER =
@@ -46,6 +68,11 @@ export function bundleFunction(
     cheerioLoadOnly?: boolean;
     /** false: minified names, as before (the bench's "before"). */
     keepNames?: boolean;
+    /**
+     * The container's lazy capabilities the asset holds (the others' `import()` become a stub
+     * that throws); default: the entry's list in lambdas/topology/capabilities.ts, or 'all'.
+     */
+    capabilities?: readonly LazyCapability[] | 'all';
   } = {},
 ): BundleResult {
   const build: BuildOptions = {
@@ -74,6 +101,7 @@ export function bundleFunction(
       JSON.stringify({
         zodEnglishOnly: options.zodEnglishOnly ?? true,
         cheerioLoadOnly: options.cheerioLoadOnly ?? true,
+        stub: stubOptions(options.capabilities ?? capabilitiesOf(entry)),
       }),
     ],
     { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] },

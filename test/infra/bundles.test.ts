@@ -7,8 +7,11 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundleFunction, loadedAtInit, reachableOutputs } from '../../lib/bundle';
+import { bundleFunction, capabilitiesOf, functionKey, loadedAtInit, reachableOutputs } from '../../lib/bundle';
+import { capabilitiesUsed, withoutComments } from '../../lib/capability-scan';
+import { lambdaEntries } from '../../lib/lambda-entries';
 import { projectLayout } from '../../lib/source-layout';
+import { FUNCTION_CAPABILITIES } from '../../lambdas/topology/capabilities';
 
 const layout = projectLayout(process.cwd());
 const work = mkdtempSync(path.join(tmpdir(), 'pds-bundles-'));
@@ -49,8 +52,12 @@ describe('lean bundles', () => {
         `${heavy} at init`,
       ).toBe(false);
     }
-    // The container can still reach them: they are in the asset, as chunks of their own.
-    expect(allInputs.some((input) => input.includes('lambdas/domain/extraction/engine.ts'))).toBe(true);
+    // Nor are they in its asset: the vendors route calls none of them (lambdas/topology/capabilities.ts).
+    for (const heavy of HEAVY)
+      expect(
+        allInputs.some((input) => input.includes(heavy)),
+        `${heavy} in the asset`,
+      ).toBe(false);
     expect(initInputs.some((input) => input.includes('lambdas/domain/vendors/'))).toBe(true);
     expect(initBytes).toBeLessThan(1024 * 1024);
   }, 120_000);
@@ -73,7 +80,7 @@ function filesUnder(dir: string): string[] {
 describe('assets hold what their entry can load', () => {
   it('keeps exactly the reachable outputs (static and dynamic imports), no source maps, and removes the rest', () => {
     const outdir = path.join(work, 'health-pruned');
-    const { metafile, pruned } = bundleFunction(layout.httpHandler('public/health'), outdir);
+    const { metafile, pruned } = bundleFunction(layout.httpHandler('public/health'), outdir, { capabilities: 'all' });
     const kept = Object.keys(metafile.outputs).map((file) => path.relative(outdir, path.resolve(file)));
     expect(filesUnder(outdir)).toEqual([...kept].sort());
     expect(kept.some((file) => file.endsWith('.map'))).toBe(false);
@@ -87,8 +94,11 @@ describe('assets hold what their entry can load', () => {
   it('prunes what esbuild emits but no import reaches (a chunk whose import() was tree-shaken away)', () => {
     const full = bundleFunction(layout.httpHandler('v2/vendors'), path.join(work, 'vendors-full'), {
       keepUnreachable: true,
+      capabilities: 'all',
     });
-    const pruned = bundleFunction(layout.httpHandler('v2/vendors'), path.join(work, 'vendors-pruned'));
+    const pruned = bundleFunction(layout.httpHandler('v2/vendors'), path.join(work, 'vendors-pruned'), {
+      capabilities: 'all',
+    });
     const names = (files: string[]) => files.map((file) => path.basename(file)).sort();
     const reachable = reachableOutputs(full.metafile);
     const unreachable = Object.keys(full.metafile.outputs).filter((file) => !reachable.includes(file));
@@ -119,4 +129,57 @@ describe('assets hold what their entry can load', () => {
     const { handler } = await import(pathToFileURL(path.join(outdir, 'index.mjs')).href);
     expect(await handler()).toBe('cell');
   }, 120_000);
+});
+
+describe('each asset holds the lazy capabilities its code can call (lambdas/topology/capabilities.ts)', () => {
+  const entries = lambdaEntries(layout);
+
+  it('lists every Lambda of the topology, and nothing else', () => {
+    expect(Object.keys(FUNCTION_CAPABILITIES).sort()).toEqual(entries.map((e) => functionKey(e.entry)).sort());
+  });
+
+  // Each function bundled with its list: the handlers, workers, composition and observability
+  // modules in its bundle (everything that holds the container) use exactly the getters whose
+  // capabilities are listed. A getter used but not listed would call a stub on AWS.
+  it.each(entries.map((e) => [functionKey(e.entry), e.entry] as const))(
+    '%s uses exactly its listed capabilities',
+    (key, entry) => {
+      const listed = capabilitiesOf(entry);
+      expect(listed).not.toBe('all');
+      const { metafile } = bundleFunction(entry, path.join(work, `caps-${key.replace(/\//g, '-')}`));
+      const { capabilities, getters } = capabilitiesUsed(metafile);
+      expect(capabilities, JSON.stringify(getters)).toEqual(listed);
+    },
+    120_000,
+  );
+
+  it('a stubbed capability fails on call with an error naming it and the table, and is not in the asset', async () => {
+    const outdir = path.join(work, 'stubbed');
+    const { metafile } = bundleFunction(
+      path.join(process.cwd(), 'test/infra/fixtures/stubbed-capability-entry.ts'),
+      outdir,
+      {
+        capabilities: [],
+      },
+    );
+    const inputs = Object.values(metafile.outputs).flatMap((output) => Object.keys(output.inputs));
+    expect(inputs.some((input) => input.includes('lambdas/composition/crawl.ts'))).toBe(false);
+    expect(inputs.some((input) => input.includes('node_modules/got/'))).toBe(false);
+    const { handler } = await import(pathToFileURL(path.join(outdir, 'index.mjs')).href);
+    const messages = (await handler()) as string[];
+    expect(messages).toHaveLength(2);
+    expect(messages[0]).toMatch(
+      /lazy capability "crawl" is not in this function's bundle.*lambdas\/topology\/capabilities\.ts/,
+    );
+    expect(messages[1]).toMatch(/lazy capability "fetcher" is not in this function's bundle/);
+  }, 120_000);
+
+  it('the scan ignores getters named in comments and finds them in code', () => {
+    const code = withoutComments(
+      "// deps.crawl here\n/* container.search */ const a = 'http://x'; deps.agentic.run();",
+    );
+    expect(code).not.toMatch(/deps\.crawl|container\.search/);
+    expect(code).toMatch(/deps\.agentic/);
+    expect(code).toMatch(/'http:\/\/x'/);
+  });
 });

@@ -1,0 +1,67 @@
+// Which of the container's lazy capabilities a function's code can call, read from its bundle:
+// the handlers, workers, composition and observability modules esbuild put in it (the only code
+// that holds the container; the domain gets its dependencies from the composition) are scanned
+// for container getters (`deps.search`, `container.fetcher`, ...), and each getter counts what it
+// can load (LAZY_OF_GETTER). test/infra/bundles.test.ts checks lambdas/topology/capabilities.ts
+// with it; scripts/lazy-capabilities.ts regenerates that table.
+import { readFileSync, rmSync } from 'node:fs';
+import * as path from 'node:path';
+import type { Metafile } from 'esbuild';
+import { LAZY_IMPORTS, LAZY_OF_GETTER, type LazyCapability } from '../lambdas/topology/capabilities';
+import { bundleFunction } from './bundle';
+
+const SCANNED = /(?:^|[\\/])lambdas[\\/](?:http|workers|composition|observability)[\\/]/;
+const CONTAINER = /(?:^|[\\/])lambdas[\\/]composition[\\/]container\.ts$/;
+const GETTER = new RegExp(`\\b(?:deps|container)\\s*\\.\\s*(${Object.keys(LAZY_OF_GETTER).join('|')})\\b`, 'g');
+const ORDER = Object.keys(LAZY_IMPORTS) as LazyCapability[];
+
+/** The code without its comments (a getter named in prose is no use of it). */
+export function withoutComments(source: string): string {
+  return source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
+}
+
+/** Source files of the service in the bundle that can hold the container. */
+export function scannedInputs(metafile: Metafile): string[] {
+  const inputs = new Set<string>();
+  for (const output of Object.values(metafile.outputs))
+    for (const input of Object.keys(output.inputs))
+      if (!input.includes(':') && SCANNED.test(input) && !CONTAINER.test(input) && !input.includes('node_modules'))
+        inputs.add(input);
+  return [...inputs].sort();
+}
+
+/** The getters each scanned file uses, and the lazy capabilities they can load (in LAZY_IMPORTS order). */
+export function capabilitiesUsed(metafile: Metafile): {
+  capabilities: LazyCapability[];
+  getters: Record<string, string[]>;
+} {
+  const found = new Set<LazyCapability>();
+  const getters: Record<string, string[]> = {};
+  for (const input of scannedInputs(metafile)) {
+    const source = withoutComments(readFileSync(path.resolve(input), 'utf8'));
+    const names = new Set([...source.matchAll(GETTER)].map((match) => match[1]!));
+    if (names.size === 0) continue;
+    getters[input] = [...names].sort();
+    for (const name of names) for (const capability of LAZY_OF_GETTER[name] ?? []) found.add(capability);
+  }
+  return { capabilities: ORDER.filter((c) => found.has(c)), getters };
+}
+
+/**
+ * The least list a function needs: bundle with nothing lazy, scan, allow what was found, and again
+ * (an allowed capability brings its composition module, which may use more getters), until it
+ * holds still (at most one round per capability).
+ */
+export function deriveCapabilities(entry: string, workDir: string): LazyCapability[] {
+  let allowed: LazyCapability[] = [];
+  for (let round = 0; round <= ORDER.length; round++) {
+    const outdir = path.join(workDir, `derive-${round}`);
+    const { metafile } = bundleFunction(entry, outdir, { capabilities: allowed });
+    rmSync(outdir, { recursive: true, force: true });
+    const { capabilities } = capabilitiesUsed(metafile);
+    const next = ORDER.filter((c) => allowed.includes(c) || capabilities.includes(c));
+    if (next.length === allowed.length) return allowed;
+    allowed = next;
+  }
+  throw new Error(`The capabilities of ${entry} did not settle`);
+}
