@@ -85,6 +85,42 @@ const capabilityStubs = (stub) => ({
   },
 });
 
+/**
+ * A Lambda's credentials are its environment's (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
+ * AWS_SESSION_TOKEN, set by the runtime): the SDK's default chain (SSO, ini files, processes,
+ * web identity, container and instance metadata, with their STS/SSO clients: ~80 KB in every
+ * asset) is never reached there. In the Lambda bundles it is the environment provider alone,
+ * memoized like the chain; a missing variable fails with fromEnv's own error.
+ */
+const lambdaCredentials = {
+  name: 'lambda-credentials',
+  setup(builder) {
+    builder.onResolve({ filter: /^@aws-sdk\/credential-provider-node$/ }, (args) => ({
+      path: 'credential-provider-node',
+      namespace: 'lambda-credentials',
+      pluginData: { resolveDir: args.resolveDir },
+    }));
+    builder.onLoad({ filter: /.*/, namespace: 'lambda-credentials' }, (args) => ({
+      contents: [
+        "import { fromEnv } from '@aws-sdk/credential-provider-env';",
+        'const REFRESH_MS = 300_000;',
+        'export const credentialsWillNeedRefresh = (c) => c?.expiration !== undefined;',
+        'export const credentialsTreatedAsExpired = (c) => c?.expiration !== undefined && c.expiration.getTime() - Date.now() < REFRESH_MS;',
+        'export const defaultProvider = (init = {}) => {',
+        '  let pending;',
+        '  return async () => {',
+        '    if (pending) { const held = await pending.catch(() => undefined); if (held && !credentialsTreatedAsExpired(held)) return held; }',
+        '    pending = fromEnv(init)();',
+        '    return pending;',
+        '  };',
+        '};',
+      ].join('\n'),
+      loader: 'js',
+      resolveDir: args.pluginData.resolveDir,
+    }));
+  },
+};
+
 const options = JSON.parse(process.argv[2]);
 const flags = JSON.parse(process.argv[3] ?? '{}');
 const result = await build({
@@ -93,6 +129,7 @@ const result = await build({
   logLevel: 'warning',
   plugins: [
     ...(flags.stub ? [capabilityStubs(flags.stub)] : []),
+    ...(flags.lambdaCredentials ? [lambdaCredentials] : []),
     ...(flags.zodEnglishOnly ? [zodEnglishOnly] : []),
     ...(flags.cheerioLoadOnly ? [cheerioLoadOnly] : []),
   ],

@@ -73,6 +73,8 @@ export function bundleFunction(
      * that throws); default: the entry's list in lambdas/topology/capabilities.ts, or 'all'.
      */
     capabilities?: readonly LazyCapability[] | 'all';
+    /** false: the SDK's whole default credential chain, as before (default: the environment's, what a Lambda has). */
+    lambdaCredentials?: boolean;
   } = {},
 ): BundleResult {
   const build: BuildOptions = {
@@ -102,6 +104,7 @@ export function bundleFunction(
         zodEnglishOnly: options.zodEnglishOnly ?? true,
         cheerioLoadOnly: options.cheerioLoadOnly ?? true,
         stub: stubOptions(options.capabilities ?? capabilitiesOf(entry)),
+        lambdaCredentials: options.lambdaCredentials ?? true,
       }),
     ],
     { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] },

@@ -102,6 +102,8 @@ function side(target: Target, dir: string, before: boolean): Side {
         keepUnreachable: true,
         cheerioLoadOnly: false,
         keepNames: false,
+        capabilities: 'all',
+        lambdaCredentials: false,
       })
     : bundleFunction(target.entry, dir);
   const all = Object.keys(metafile.outputs).map((file) => path.resolve(file));
@@ -134,7 +136,7 @@ export default async function main(): Promise<void> {
       `load average ${loadStart.map((l) => l.toFixed(2)).join('/')} at the start (2 cores shared)`,
   );
   console.log(
-    'before = every chunk + linked source maps in the asset, cheerio with its loaders; after = what the stack deploys now',
+    "before = every chunk + linked source maps in the asset, cheerio with its loaders, every lazy capability, the SDK's whole credential chain; after = what the stack deploys now",
   );
   console.log('init ms = wall time of the import; CPU ms = the process CPU it used (less sensitive to the load)\n');
   const header = [

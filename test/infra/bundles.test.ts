@@ -2,7 +2,7 @@
 // them): the vendors handler's entry and static chunks hold no extraction engine, enrichment,
 // fetcher, search index or crawler; those sit in chunks loaded on first call, and the extract
 // worker's asset still carries the engine for when it is called. Sizes: `npm run bench -- cold-start`.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -40,12 +40,13 @@ function inputsOf(entry: string, name: string) {
     initInputs: inputs((file) => atInit.has(file)),
     allInputs: inputs(() => true),
     initBytes: [...atInit].reduce((sum, file) => sum + metafile.outputs[file].bytes, 0),
+    assetBytes: Object.keys(metafile.outputs).reduce((sum, file) => sum + statSync(path.resolve(file)).size, 0),
   };
 }
 
 describe('lean bundles', () => {
   it('the vendors handler loads no engine, enrichment, fetcher, search index or crawler at init, and under 1 MB', () => {
-    const { initInputs, allInputs, initBytes } = inputsOf(layout.httpHandler('v2/vendors'), 'v2-vendors');
+    const { initInputs, allInputs, initBytes, assetBytes } = inputsOf(layout.httpHandler('v2/vendors'), 'v2-vendors');
     for (const heavy of HEAVY) {
       expect(
         initInputs.some((input) => input.includes(heavy)),
@@ -60,6 +61,8 @@ describe('lean bundles', () => {
       ).toBe(false);
     expect(initInputs.some((input) => input.includes('lambdas/domain/vendors/'))).toBe(true);
     expect(initBytes).toBeLessThan(1024 * 1024);
+    // The whole asset too (issue 12's goal), with only its listed capabilities and the environment's credentials.
+    expect(assetBytes).toBeLessThan(1024 * 1024);
   }, 120_000);
 
   it('keeps zod English-only (its locale index holds en alone)', () => {
@@ -182,4 +185,39 @@ describe('each asset holds the lazy capabilities its code can call (lambdas/topo
     expect(code).toMatch(/deps\.agentic/);
     expect(code).toMatch(/'http:\/\/x'/);
   });
+});
+
+describe('credentials in a Lambda bundle', () => {
+  it("are the environment's, without the SDK's other providers and their STS/SSO clients", async () => {
+    const outdir = path.join(work, 'credentials');
+    const entry = path.join(process.cwd(), 'test/infra/fixtures/credentials-entry.ts');
+    const { metafile } = bundleFunction(entry, outdir);
+    const inputs = Object.values(metafile.outputs).flatMap((output) => Object.keys(output.inputs));
+    expect(inputs.some((input) => input.includes('node_modules/@aws-sdk/credential-provider-env/'))).toBe(true);
+    for (const gone of [
+      'credential-provider-ini',
+      'credential-provider-sso',
+      'nested-clients',
+      'credential-provider-node/',
+    ])
+      expect(
+        inputs.some((input) => input.includes(gone)),
+        gone,
+      ).toBe(false);
+    const saved = { ...process.env };
+    process.env.AWS_ACCESS_KEY_ID = 'AKIDBUNDLETEST';
+    process.env.AWS_SECRET_ACCESS_KEY = 'secret';
+    process.env.AWS_SESSION_TOKEN = 'token-1';
+    delete process.env.AWS_PROFILE;
+    try {
+      const { handler } = await import(pathToFileURL(path.join(outdir, 'index.mjs')).href);
+      expect(await handler()).toEqual({ accessKeyId: 'AKIDBUNDLETEST', sessionToken: 'token-1' });
+    } finally {
+      process.env = saved;
+    }
+    // The full chain is still there when asked for (the bench's "before").
+    const full = bundleFunction(entry, path.join(work, 'credentials-full'), { lambdaCredentials: false });
+    const fullInputs = Object.values(full.metafile.outputs).flatMap((output) => Object.keys(output.inputs));
+    expect(fullInputs.some((input) => input.includes('credential-provider-node/'))).toBe(true);
+  }, 120_000);
 });
