@@ -13,6 +13,8 @@ import { bundleFunction } from './bundle';
 const SCANNED = /(?:^|[\\/])lambdas[\\/](?:http|workers|composition|observability)[\\/]/;
 const CONTAINER = /(?:^|[\\/])lambdas[\\/]composition[\\/]container\.ts$/;
 const GETTER = new RegExp(`\\b(?:deps|container)\\s*\\.\\s*(${Object.keys(LAZY_OF_GETTER).join('|')})\\b`, 'g');
+// `const { crawl, search: index } = deps` (or `= ctx.deps`, `= container`): the names destructured.
+const DESTRUCTURED = /\{([^{}]*)\}\s*=\s*(?:\w+\.)?(?:deps|container)\b/g;
 const ORDER = Object.keys(LAZY_IMPORTS) as LazyCapability[];
 
 /** The code without its comments (a getter named in prose is no use of it). */
@@ -40,6 +42,11 @@ export function capabilitiesUsed(metafile: Metafile): {
   for (const input of scannedInputs(metafile)) {
     const source = withoutComments(readFileSync(path.resolve(input), 'utf8'));
     const names = new Set([...source.matchAll(GETTER)].map((match) => match[1]!));
+    for (const match of source.matchAll(DESTRUCTURED))
+      for (const part of match[1]!.split(',')) {
+        const name = part.split(':')[0]!.trim();
+        if (name in LAZY_OF_GETTER) names.add(name);
+      }
     if (names.size === 0) continue;
     getters[input] = [...names].sort();
     for (const name of names) for (const capability of LAZY_OF_GETTER[name] ?? []) found.add(capability);

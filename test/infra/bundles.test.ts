@@ -2,7 +2,7 @@
 // them): the vendors handler's entry and static chunks hold no extraction engine, enrichment,
 // fetcher, search index or crawler; those sit in chunks loaded on first call, and the extract
 // worker's asset still carries the engine for when it is called. Sizes: `npm run bench -- cold-start`.
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -176,6 +176,23 @@ describe('each asset holds the lazy capabilities its code can call (lambdas/topo
     );
     expect(messages[1]).toMatch(/lazy capability "fetcher" is not in this function's bundle/);
   }, 120_000);
+
+  it('the scan finds destructured getters', () => {
+    // A scanned module is one under lambdas/{http,workers,composition,observability}/, wherever that is.
+    const dir = path.join(work, 'scan', 'lambdas', 'workers');
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'destructured.ts');
+    writeFileSync(
+      file,
+      'export const f = (deps) => { const { crawl, search: index } = deps; return [crawl, index]; };',
+    );
+    const metafile = {
+      inputs: {},
+      outputs: { 'index.mjs': { bytes: 1, imports: [], exports: [], inputs: { [file]: { bytesInOutput: 1 } } } },
+    };
+    const { capabilities } = capabilitiesUsed(metafile as never);
+    expect(capabilities).toEqual(['search', 'crawl']);
+  });
 
   it('the scan ignores getters named in comments and finds them in code', () => {
     const code = withoutComments(
