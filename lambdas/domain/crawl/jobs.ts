@@ -17,8 +17,8 @@ import { MAX_VENDOR_URLS } from '../extract-jobs/model';
 import type { Catalog } from '../listings/catalog';
 import type { ListingStore } from '../../ports/listings';
 import type { WorkflowEngine } from '../../ports/workflow';
-import { CRAWL_STEPS, crawlCredits } from './model';
-import { crawlOptionsOf, type CrawlSteps } from './steps';
+import { CRAWL_STEPS, crawlCredits, crawlOptionsOf } from './model';
+import type { CrawlSteps } from './steps';
 
 export interface CrawlJobsDeps {
   executions: Executions;

@@ -1,5 +1,6 @@
 // The crawl's vocabulary: methods (best first), listings and collections as discovered, the
 // listing-page work items the state machine fans out, and the rules the API reports by.
+import type { Execution } from '../executions/model';
 import { uuidV5 } from '../extraction/ids';
 
 /** Crawl methods, best first; a method whose fast path is refused falls back to the next. */
@@ -208,3 +209,22 @@ export const crawlCredits = (listingsFound: number) => 1 + Math.floor(Math.max(0
 
 /** ISO 8601 with milliseconds and an explicit +00:00 offset (DECISIONS, listing timestamps). */
 export const withOffset = (iso: string) => iso.replace(/Z$/, '+00:00');
+
+/** A crawl execution's options as the steps and the API read them. */
+export interface CrawlOptions {
+  vendor: string;
+  origin: string;
+  maxListings: number | null;
+  countryCode: string;
+}
+
+export function crawlOptionsOf(execution: Execution): CrawlOptions {
+  const o = execution.options;
+  const vendor = String(o.vendor ?? '');
+  return {
+    vendor,
+    origin: typeof o.origin === 'string' ? o.origin : `https://${vendor}`,
+    maxListings: typeof o.maxListings === 'number' ? o.maxListings : null,
+    countryCode: typeof o.countryCode === 'string' ? o.countryCode : 'us',
+  };
+}

@@ -11,6 +11,7 @@ import type { Catalog } from '../listings/catalog';
 import {
   collectionId,
   crawlCredits,
+  crawlOptionsOf,
   MAX_PAGES_PER_SEQUENCE,
   MAX_WAVES,
   PAGES_PER_BATCH,
@@ -53,24 +54,6 @@ export class TransientPageFailure extends Error {
     super(`A listing page could not be read (${reason}); the batch will be retried`);
     this.name = 'TransientPageFailure';
   }
-}
-
-export interface CrawlOptions {
-  vendor: string;
-  origin: string;
-  maxListings: number | null;
-  countryCode: string;
-}
-
-export function crawlOptionsOf(execution: Execution): CrawlOptions {
-  const o = execution.options;
-  const vendor = String(o.vendor ?? '');
-  return {
-    vendor,
-    origin: typeof o.origin === 'string' ? o.origin : `https://${vendor}`,
-    maxListings: typeof o.maxListings === 'number' ? o.maxListings : null,
-    countryCode: typeof o.countryCode === 'string' ? o.countryCode : 'us',
-  };
 }
 
 /** Pages of a wave, in batches with ids stable per wave and position. */
