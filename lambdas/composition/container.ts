@@ -52,6 +52,7 @@ import { createAffiliateCapability } from './affiliate';
 import type { Agentic } from './agentic';
 import type { SearchService } from '../domain/search/service';
 import type { Crawl } from './crawl';
+import type { CrawlSteps } from '../domain/crawl/steps';
 import { dynamoListingStore } from '../adapters/dynamodb/listings';
 import { lazyAsync, onceAsync } from './lazy';
 import type { Webhooks } from '../domain/webhooks/service';
@@ -99,6 +100,8 @@ export interface Container {
   readonly agentic: Agentic;
   /** Crawls, listings and collections, vendor-mode extraction. */
   readonly crawl: Crawl;
+  /** The crawl workflow's steps (discovery, page fetching and parsing): its workers only. */
+  readonly crawlSteps: CrawlSteps;
   /** Signed webhooks of executions: subscriptions, deliveries, the organization's secret. */
   readonly webhooks: Webhooks;
   /** Start operations with an Idempotency-Key (Powertools idempotency, records in the table). */
@@ -248,6 +251,9 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     get crawl() {
       return crawlOnce();
     },
+    get crawlSteps() {
+      return crawlStepsOnce();
+    },
     get webhooks() {
       return webhooksOnce();
     },
@@ -325,6 +331,11 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
   const crawlModule = onceAsync(async () => (await import('./crawl')).createCrawl(container));
   const crawlOnce = once(() =>
     lazyAsync<Crawl, Pick<Crawl, 'store'>>(crawlModule, { store: dynamoListingStore(documents, table) }),
+  );
+  const crawlStepsOnce = once(() =>
+    lazyAsync<CrawlSteps>(async () =>
+      (await import('./crawl-steps')).createCrawlStepsOf(container, await crawlModule()),
+    ),
   );
   const extractJobsOnce = once(() =>
     createExtractJobs({

@@ -3,11 +3,9 @@
 // keeps the one instance per process.
 import { dynamoListingStore } from '../adapters/dynamodb/listings';
 import { createCatalog, type Catalog } from '../domain/listings/catalog';
-import { createCrawlSteps, type CrawlSteps } from '../domain/crawl/steps';
 import { createCrawlJobs, type CrawlJobs } from '../domain/crawl/jobs';
+import { createKeepFound } from '../domain/crawl/keep-found';
 import type { ListingStore } from '../ports/listings';
-import type { PageFetcher } from '../ports/fetcher';
-import { faultsConfigured, withCrawlFaults } from './faults';
 import type { Container } from './container';
 
 export const CRAWL_WORKFLOW = 'crawl';
@@ -15,7 +13,6 @@ export const CRAWL_WORKFLOW = 'crawl';
 export interface Crawl {
   store: ListingStore;
   catalog: Catalog;
-  steps: CrawlSteps;
   jobs: CrawlJobs;
 }
 
@@ -23,14 +20,6 @@ export function createCrawl(container: Container): Crawl {
   const store = dynamoListingStore(container.clients.documents, container.config.tableName);
   const now = () => container.clock.now();
   const catalog = createCatalog({ store, vendors: container.vendors, now });
-  // The fetcher is reached through the container's getter: API reads never build it.
-  const build = (fetcher: () => PageFetcher) =>
-    createCrawlSteps({ executions: container.executions, store, catalog, fetcher, now });
-  const steps = faultsConfigured(container.config.faults)
-    ? withCrawlFaults(build, () => container.fetcher, container.config.faults, {
-        resend: (message) => container.queue('crawl-work').sendAll([message]),
-      })
-    : build(() => container.fetcher);
   const jobs = createCrawlJobs({
     executions: container.executions,
     store,
@@ -38,9 +27,10 @@ export function createCrawl(container: Container): Crawl {
     workflows: container.workflows,
     workflowName: CRAWL_WORKFLOW,
     deadlineSeconds: container.deadlineSeconds(CRAWL_WORKFLOW),
-    steps: () => steps,
+    // The workflow's steps are a capability of their own (container.crawlSteps, crawl-steps.ts).
+    keepFound: createKeepFound({ executions: container.executions, store, catalog }),
     extractJobs: () => container.extractJobs,
     now,
   });
-  return { store, catalog, steps, jobs };
+  return { store, catalog, jobs };
 }

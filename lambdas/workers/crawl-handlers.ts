@@ -35,27 +35,27 @@ async function ended<T>(deps: Container, crawlId: string, result: T): Promise<T>
 
 export const crawlHandlers = {
   async determine(event: { crawlId: string }, deps: Container) {
-    const out = await deps.crawl.steps.determine(event);
+    const out = await deps.crawlSteps.determine(event);
     return out.proceed ? out : ended(deps, event.crawlId, out);
   },
-  discover: (event: { crawlId: string }, deps: Container) => deps.crawl.steps.discover(event),
-  analyze: (event: { crawlId: string }, deps: Container) => deps.crawl.steps.analyze(event),
-  plan: (event: { crawlId: string; wave: number }, deps: Container) => deps.crawl.steps.plan(event),
-  lostBatch: (event: CrawlBatchMessage, deps: Container) => deps.crawl.steps.abandonBatch(event),
+  discover: (event: { crawlId: string }, deps: Container) => deps.crawlSteps.discover(event),
+  analyze: (event: { crawlId: string }, deps: Container) => deps.crawlSteps.analyze(event),
+  plan: (event: { crawlId: string; wave: number }, deps: Container) => deps.crawlSteps.plan(event),
+  lostBatch: (event: CrawlBatchMessage, deps: Container) => deps.crawlSteps.abandonBatch(event),
   finalize: async (event: { crawlId: string }, deps: Container) =>
-    ended(deps, event.crawlId, await deps.crawl.steps.finalize(event)),
+    ended(deps, event.crawlId, await deps.crawlSteps.finalize(event)),
   fail: async (event: { crawlId: string }, deps: Container) =>
-    ended(deps, event.crawlId, await deps.crawl.steps.fail(event)),
+    ended(deps, event.crawlId, await deps.crawlSteps.fail(event)),
 
   /** SQS consumer: one message = one batch of listing pages; a crashed message is a batch item failure (redelivered). */
   worker: taskTokenConsumer('crawl-worker', parseWork, async (message, deps) => {
-    const outcome = await deps.crawl.steps.processBatch(message);
+    const outcome = await deps.crawlSteps.processBatch(message);
     return { batchId: message.batch.id, state: outcome.state };
   }),
 
   /** Dead-letter consumer: the batch's pages are recorded as failed (the crawl is then incomplete). */
   deadLetters: taskTokenConsumer('crawl-dlq', parseWork, async (message, deps) => {
-    const { abandoned } = await deps.crawl.steps.abandonBatch(message);
+    const { abandoned } = await deps.crawlSteps.abandonBatch(message);
     return { batchId: message.batch.id, state: 'abandoned', abandoned };
   }),
 };

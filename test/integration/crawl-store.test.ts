@@ -215,8 +215,8 @@ describe('crawl steps', () => {
       order: 0,
     };
     const message = { crawlId: started.id, wave: 1, batch: { id: 'w1-0', pages: [page] } };
-    const first = await deps.crawl.steps.processBatch(message);
-    const second = await deps.crawl.steps.processBatch(message);
+    const first = await deps.crawlSteps.processBatch(message);
+    const second = await deps.crawlSteps.processBatch(message);
     expect([first.counted, second.counted]).toEqual([true, false]);
     expect((await deps.executions.get(started.id))!.counters).toMatchObject({ pages: 1, pages_failed: 1 });
     const [outcome] = await deps.crawl.store.getOutcomes(started.id, [{ seq: 'p', n: 1 }]);
@@ -277,10 +277,10 @@ describe('crawl steps', () => {
       order: 250,
     };
     const message = { crawlId: started.id, wave: 1, batch: { id: 'w1-1', pages: [page] } };
-    expect(await deps.crawl.steps.abandonBatch(message)).toEqual({ abandoned: 1 });
-    expect(await deps.crawl.steps.abandonBatch(message)).toEqual({ abandoned: 0 });
+    expect(await deps.crawlSteps.abandonBatch(message)).toEqual({ abandoned: 1 });
+    expect(await deps.crawlSteps.abandonBatch(message)).toEqual({ abandoned: 0 });
     expect((await deps.executions.get(started.id))!.counters).toMatchObject({ batches_lost: 1, pages_failed: 1 });
-    expect(await deps.crawl.steps.finalize({ crawlId: started.id })).toMatchObject({ status: 'completed' });
+    expect(await deps.crawlSteps.finalize({ crawlId: started.id })).toMatchObject({ status: 'completed' });
     // Incomplete: product 1, not seen by this crawl, stays listed.
     expect((await allUrls(vendor, 10)).sort()).toEqual([0, 1].map((i) => listing(vendor, i).url));
   });

@@ -18,7 +18,6 @@ import type { Catalog } from '../listings/catalog';
 import type { ListingStore } from '../../ports/listings';
 import type { WorkflowEngine } from '../../ports/workflow';
 import { CRAWL_STEPS, crawlCredits, crawlOptionsOf } from './model';
-import type { CrawlSteps } from './steps';
 
 export interface CrawlJobsDeps {
   executions: Executions;
@@ -27,8 +26,8 @@ export interface CrawlJobsDeps {
   workflows: WorkflowEngine;
   workflowName: string;
   deadlineSeconds: number;
-  /** Built on first use (cancel keeps what was found; waiters are settled). */
-  steps: () => CrawlSteps;
+  /** A crawl that ended early keeps what it found (keep-found.ts). */
+  keepFound: (crawlId: string) => Promise<void>;
   /** The extraction jobs (vendor mode). */
   extractJobs: () => ExtractJobs;
   now?: () => Date;
@@ -172,7 +171,7 @@ export function createCrawlJobs(deps: CrawlJobsDeps) {
       ) {
         // Reaped past its deadline (its workflow died): what it found becomes listed now, once,
         // and the extractions waiting for it are failed.
-        await deps.steps().keepFound(execution.id);
+        await deps.keepFound(execution.id);
         await settleWaiters(execution.id);
         execution = (await executions.get(execution.id)) ?? execution;
       }
@@ -185,7 +184,7 @@ export function createCrawlJobs(deps: CrawlJobsDeps) {
     /** Stops the crawl: failed with "Execution was cancelled"; what it found stays listed. */
     async cancel(request: { org: string; executionId: string }) {
       const cancelled = await executions.cancel(request.org, request.executionId, 'crawl');
-      await deps.steps().keepFound(cancelled.id);
+      await deps.keepFound(cancelled.id);
       await settleWaiters(cancelled.id);
       return { execution_id: cancelled.id, status: cancelled.status, error: cancelled.error };
     },

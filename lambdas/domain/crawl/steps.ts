@@ -25,6 +25,7 @@ import {
   type Sequence,
 } from './model';
 import { CrawlRefused, determineMethod, discoverCollections, readListingPage } from './discovery';
+import { createKeepFound } from './keep-found';
 
 /** Pages in one wave (one pass of the Map): keeps the state machine's payload small. */
 const MAX_PAGES_PER_WAVE = 160;
@@ -263,6 +264,7 @@ export function planSequences(
 export function createCrawlSteps(deps: CrawlStepsDeps) {
   const { executions, store, catalog } = deps;
   const now = deps.now ?? (() => new Date());
+  const keepFound = createKeepFound({ executions, store, catalog });
   const fetcher = () => {
     if (!deps.fetcher) throw new Error('This crawl step needs the page fetcher');
     return deps.fetcher();
@@ -552,27 +554,4 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
 
     keepFound,
   };
-
-  /** A crawl that ended early (cancel, failure): its listings become visible, nothing is removed. */
-  async function keepFound(crawlId: string): Promise<void> {
-    const execution = await executions.get(crawlId);
-    if (!execution) return;
-    const options = crawlOptionsOf(execution);
-    const plan = await store.getPlan(crawlId);
-    const result = await catalog.rebuild({
-      vendor: options.vendor,
-      displayName: plan?.displayName ?? options.vendor,
-      crawlId,
-      complete: false,
-      maxListings: options.maxListings,
-    });
-    await executions.update(crawlId, ['failed'], {
-      counters: {
-        ...execution.counters,
-        listings_total: result.listings_found,
-        collections_total: result.collections_total,
-        credits: crawlCredits(result.listings_found),
-      },
-    });
-  }
 }
