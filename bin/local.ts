@@ -80,8 +80,11 @@ async function main(): Promise<void> {
   // What the operator needs and nothing else: the key on the first start, the URL, the data dir.
   if (service.developmentKey) console.log(`Development API key (shown once, all scopes): ${service.developmentKey}`);
   if (service.resumed.length) console.log(`Resumed ${service.resumed.length} unfinished execution(s) after a restart`);
-  console.log(`ready ${service.url} in ${service.startupMs} ms (data: ${service.dataDir})`);
-  console.log(`console ${service.url}/console · API reference ${service.url}/docs`);
+  // One write: whoever waits for the ready line sees the console line with it.
+  console.log(
+    `ready ${service.url} in ${service.startupMs} ms (data: ${service.dataDir})\n` +
+      `console ${service.url}/console · API reference ${service.url}/docs`,
+  );
   // The start-up bench's breakdown (npm run bench -- startup).
   if (process.env.PDS_STARTUP_PHASES) console.log(`startup phases ${JSON.stringify(startupPhases(service))}`);
 

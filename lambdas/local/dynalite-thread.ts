@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { superviseEngineThread } from './engine-thread';
 
 // The thread's whole program (CommonJS, plain JS: no TypeScript loader needed in the thread).
 const DYNALITE_THREAD = `
@@ -73,54 +74,11 @@ export async function startDynaliteThread(dataDir: string | undefined): Promise<
       options: { ...(dataDir ? { path: dataDir } : {}), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 },
     },
   });
-  let stopping = false;
-  // Listeners removed by reference afterwards: Worker keeps internal ones of its own.
-  let onMessage!: (message: { type: string; port?: number; message?: string }) => void;
-  let onError!: (error: Error) => void;
-  let onExit!: (code: number) => void;
-  const port = await new Promise<number>((resolve, reject) => {
-    onMessage = (message) => {
-      if (message.type === 'listening') resolve(message.port!);
-      else if (message.type === 'error') reject(new Error(`dynalite: ${message.message}`));
-    };
-    onError = reject;
-    onExit = (code) => reject(new Error(`dynalite thread exited with ${code} before listening`));
-    worker.on('message', onMessage).once('error', onError).once('exit', onExit);
-  })
-    .catch(async (error) => {
-      await worker.terminate();
-      throw error;
-    })
-    .finally(() => worker.off('message', onMessage).off('error', onError).off('exit', onExit));
-  // In process, a dynalite crash used to take the whole service down; say so just as loudly.
-  worker.on('error', (error) =>
-    process.stderr.write(
-      `${JSON.stringify({ level: 'error', message: 'dynalite thread failed', error: error.message })}\n`,
-    ),
+  const thread = await superviseEngineThread(
+    worker,
+    'dynalite',
+    STOP_TIMEOUT_MS,
+    (listening) => listening.port as number,
   );
-  worker.on('exit', (code) => {
-    if (!stopping)
-      process.stderr.write(`${JSON.stringify({ level: 'error', message: `dynalite thread exited with ${code}` })}\n`);
-  });
-  return {
-    endpoint: `http://127.0.0.1:${port}`,
-    async stop() {
-      if (stopping) return;
-      stopping = true;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, STOP_TIMEOUT_MS);
-        worker.on('message', (message: { type: string }) => {
-          if (message.type !== 'stopped') return;
-          clearTimeout(timer);
-          resolve();
-        });
-        worker.once('exit', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-        worker.postMessage('stop');
-      });
-      await worker.terminate();
-    },
-  };
+  return { endpoint: `http://127.0.0.1:${thread.started}`, stop: thread.stop };
 }

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { superviseEngineThread } from './engine-thread';
 import type { startFauxqs } from 'fauxqs';
 import type { QueueSpec } from '../topology/queues';
 
@@ -86,57 +87,9 @@ export async function startSqsThread(queues: readonly QueueShape[]): Promise<Sqs
       })),
     },
   });
-  let stopping = false;
-  let onMessage!: (message: {
-    type: string;
-    port?: number;
-    queueUrls?: Record<string, string>;
-    message?: string;
-  }) => void;
-  let onError!: (error: Error) => void;
-  let onExit!: (code: number) => void;
-  const started = await new Promise<{ port: number; queueUrls: Record<string, string> }>((resolve, reject) => {
-    onMessage = (message) => {
-      if (message.type === 'listening') resolve({ port: message.port!, queueUrls: message.queueUrls! });
-      else if (message.type === 'error') reject(new Error(`fauxqs: ${message.message}`));
-    };
-    onError = reject;
-    onExit = (code) => reject(new Error(`fauxqs thread exited with ${code} before listening`));
-    worker.on('message', onMessage).once('error', onError).once('exit', onExit);
-  })
-    .catch(async (error) => {
-      await worker.terminate();
-      throw error;
-    })
-    .finally(() => worker.off('message', onMessage).off('error', onError).off('exit', onExit));
-  worker.on('error', (error) =>
-    process.stderr.write(
-      `${JSON.stringify({ level: 'error', message: 'fauxqs thread failed', error: error.message })}\n`,
-    ),
-  );
-  worker.on('exit', (code) => {
-    if (!stopping)
-      process.stderr.write(`${JSON.stringify({ level: 'error', message: `fauxqs thread exited with ${code}` })}\n`);
-  });
-  return {
-    ...started,
-    async stop() {
-      if (stopping) return;
-      stopping = true;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, STOP_TIMEOUT_MS);
-        worker.on('message', (message: { type: string }) => {
-          if (message.type !== 'stopped') return;
-          clearTimeout(timer);
-          resolve();
-        });
-        worker.once('exit', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-        worker.postMessage('stop');
-      });
-      await worker.terminate();
-    },
-  };
+  const thread = await superviseEngineThread(worker, 'fauxqs', STOP_TIMEOUT_MS, (listening) => ({
+    port: listening.port as number,
+    queueUrls: listening.queueUrls as Record<string, string>,
+  }));
+  return { ...thread.started, stop: thread.stop };
 }
