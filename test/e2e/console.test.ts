@@ -15,6 +15,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalService, type LocalService } from '../../lambdas/local/service';
 import { startStoreSimulator, type StoreSimulator } from '../stores';
+import { forwardTo } from './helpers/forward';
 
 const KEY_A = 'console-e2e-key-org-a-0000001';
 const KEY_B = 'console-e2e-key-org-b-0000001';
@@ -98,18 +99,7 @@ async function startGate(target: number): Promise<Gate> {
         ]);
       });
     }
-    const upstream = http.request(
-      { host: '127.0.0.1', port: target, path: req.url, method: req.method, headers: req.headers },
-      (reply) => {
-        res.writeHead(reply.statusCode ?? 502, reply.headers);
-        reply.pipe(res);
-      },
-    );
-    upstream.on('error', () => {
-      res.writeHead(502);
-      res.end();
-    });
-    req.pipe(upstream);
+    forwardTo(target, req, res);
   });
   await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
   const release = (path: string) => {

@@ -11,6 +11,7 @@ import { startStoreSimulator, type StoreSimulator } from '../stores';
 import { startTestService, type ExtrasContext, type TestService } from './helpers/service';
 import { startWorkflows } from './helpers/workflows';
 import { validatedClient } from './helpers/validated-client';
+import { forwardTo } from './helpers/forward';
 
 const POLL_MS = 150;
 const MAX_POLLS = 400;
@@ -46,18 +47,7 @@ async function startFlipProxy(target: number) {
       res.end('<html><body><h1>Not found</h1></body></html>');
       return;
     }
-    const upstream = http.request(
-      { host: '127.0.0.1', port: target, path: req.url, method: req.method, headers: req.headers },
-      (reply) => {
-        res.writeHead(reply.statusCode ?? 502, reply.headers);
-        reply.pipe(res);
-      },
-    );
-    upstream.on('error', () => {
-      res.writeHead(502);
-      res.end();
-    });
-    req.pipe(upstream);
+    forwardTo(target, req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
