@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEngines, type Engines } from '../../lambdas/local/engines';
 import { loadConfig } from '../../lambdas/config';
 import { createContainer, type Container } from '../../lambdas/composition/container';
-import type { FoundListing } from '../../lambdas/domain/crawl/model';
+import type { CrawlPlan, FoundListing } from '../../lambdas/domain/crawl/model';
 import { DEADLINE_MESSAGE } from '../../lambdas/domain/executions/model';
 
 let engines: Engines;
@@ -38,6 +38,24 @@ const listing = (vendor: string, i: number, price = 10 + i): FoundListing => ({
 });
 const tick = (ms = 1000) => (clock += ms);
 const iso = () => new Date(clock).toISOString();
+/** A Shopify crawl's plan in its first wave, before any sequence is known. */
+const shopifyPlan = (crawlId: string, vendor: string, displayName: string): CrawlPlan => ({
+  crawlId,
+  vendor,
+  displayName,
+  origin: `https://${vendor}`,
+  method: 'shopify-json',
+  fallbacks: [],
+  currency: 'USD',
+  maxListings: null,
+  countryCode: 'us',
+  collections: [],
+  sequences: [],
+  wave: 1,
+  collectionSitemaps: [],
+  productSitemaps: [],
+  incomplete: false,
+});
 
 async function allUrls(vendor: string, pageSize: number, collection?: string): Promise<string[]> {
   const urls: string[] = [];
@@ -186,23 +204,7 @@ describe('crawl steps', () => {
       workflow: null,
     });
     await deps.executions.markRunning(started.id);
-    await deps.crawl.store.putPlan({
-      crawlId: started.id,
-      vendor: 'twice.test',
-      displayName: 'Twice',
-      origin: 'https://twice.test',
-      method: 'shopify-json',
-      fallbacks: [],
-      currency: 'USD',
-      maxListings: null,
-      countryCode: 'us',
-      collections: [],
-      sequences: [],
-      wave: 1,
-      collectionSitemaps: [],
-      productSitemaps: [],
-      incomplete: false,
-    });
+    await deps.crawl.store.putPlan(shopifyPlan(started.id, 'twice.test', 'Twice'));
     // One page of a host that does not resolve: read (failed, for good), recorded, counted once.
     const page = {
       seq: 'p',
@@ -248,23 +250,7 @@ describe('crawl steps', () => {
       workflow: null,
     });
     await deps.executions.markRunning(started.id);
-    await deps.crawl.store.putPlan({
-      crawlId: started.id,
-      vendor,
-      displayName: 'Lost',
-      origin: `https://${vendor}`,
-      method: 'shopify-json',
-      fallbacks: [],
-      currency: 'USD',
-      maxListings: null,
-      countryCode: 'us',
-      collections: [],
-      sequences: [],
-      wave: 1,
-      collectionSitemaps: [],
-      productSitemaps: [],
-      incomplete: false,
-    });
+    await deps.crawl.store.putPlan(shopifyPlan(started.id, vendor, 'Lost'));
     await deps.crawl.store.upsert(vendor, 'Lost', started.id, [{ listing: listing(vendor, 0), order: 0 }], iso());
     const page = {
       seq: 'p',

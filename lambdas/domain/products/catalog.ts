@@ -28,6 +28,22 @@ export const covers = (stored: ProductFlags, wanted: ProductFlags): boolean =>
   (stored.similar_products || !wanted.similar_products);
 
 /** Nulls the fields a flag governs when that flag is off (the spec's flag-dependence table). */
+
+/** Records to store for extracted products, `updated_at` one millisecond apart from `base` (their order). */
+function storedRecords(
+  items: ReadonlyArray<{ url: string; product: ProductRecord }>,
+  options: ExtractOptions,
+  base: number,
+): StoredProduct[] {
+  return items.map(({ url, product }, i) => ({
+    url,
+    country: options.countryCode,
+    vendor: vendorKey(product.url || url) ?? vendorKey(url),
+    product,
+    flags: flagsOf(options),
+    updated_at: new Date(base + i).toISOString(),
+  }));
+}
 export function maskToFlags(product: ProductRecord, flags: ProductFlags): ProductRecord {
   const untag = <T extends { attributes: unknown } | null>(image: T): T =>
     image && !flags.image_tags ? { ...image, attributes: null } : image;
@@ -157,14 +173,7 @@ export function createProductCatalog(deps: ProductCatalogDeps) {
       if (!items.length) return [];
       const { base, previousTurn, endTurn } = reserve(items.length);
       try {
-        const records: StoredProduct[] = items.map(({ url, product }, i) => ({
-          url,
-          country: options.countryCode,
-          vendor: vendorKey(product.url || url) ?? vendorKey(url),
-          product,
-          flags: flagsOf(options),
-          updated_at: new Date(base + i).toISOString(),
-        }));
+        const records = storedRecords(items, options, base);
         const stored = await deps.store.putAll(records);
         await previousTurn;
         if (deps.vendors) await tellVendors(deps.vendors, records, stored);
@@ -208,14 +217,7 @@ export function createProductCatalog(deps: ProductCatalogDeps) {
         endTurn();
       };
       try {
-        const records: StoredProduct[] = items.map(({ url, product }, i) => ({
-          url,
-          country: options.countryCode,
-          vendor: vendorKey(product.url || url) ?? vendorKey(url),
-          product,
-          flags: flagsOf(options),
-          updated_at: new Date(base + i).toISOString(),
-        }));
+        const records = storedRecords(items, options, base);
         if (records.length) await deps.store.putRecords(records);
         // Each URL new at most once, for its first record in the list.
         const counted = new Set<string>();
