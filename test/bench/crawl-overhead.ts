@@ -15,7 +15,12 @@ import { startLocalService } from '../../lambdas/local/service';
 import { createContainer, getContainer } from '../../lambdas/composition/container';
 import { loadConfig } from '../../lambdas/config';
 import { eachLimited } from '../../lambdas/domain/extract-jobs/concurrency';
-import { determineMethod, discoverCollections, readListingPage } from '../../lambdas/domain/crawl/discovery';
+import {
+  determineMethod,
+  discoverCollections,
+  pageOutcome,
+  readListingPage,
+} from '../../lambdas/domain/crawl/discovery';
 import { planSequences, planWave } from '../../lambdas/domain/crawl/steps';
 import { MAX_WAVES, type CrawlPlan, type PageOutcome } from '../../lambdas/domain/crawl/model';
 import type { PageFetcher } from '../../lambdas/ports/fetcher';
@@ -77,14 +82,7 @@ async function plainCrawl(fetcher: PageFetcher, vendor: string) {
         for (const l of read.listings) set.add(l.url);
         members.set(task.collection, set);
       }
-      outcomes.set(`${task.seq}#${task.n}`, {
-        seq: task.seq,
-        n: task.n,
-        count: read.listings.length,
-        full: task.pageSize > 0 && read.listings.length >= task.pageSize,
-        next: read.next,
-        failed: read.failed !== null,
-      });
+      outcomes.set(`${task.seq}#${task.n}`, pageOutcome(task, read));
     });
   }
   return { listings: listings.size, collections: members.size, pages };

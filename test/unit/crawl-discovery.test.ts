@@ -7,6 +7,7 @@ import { createHttpFetcher } from '../../lambdas/adapters/http-fetch';
 import {
   determineMethod,
   discoverCollections,
+  pageOutcome,
   readListingPage,
   CrawlRefused,
 } from '../../lambdas/domain/crawl/discovery';
@@ -68,14 +69,7 @@ async function crawlDirect(host: string, maxListings: number | null = null) {
         read.listings.forEach((l) => set.add(l.url));
         members.set(task.collection, set);
       }
-      outcomes.set(`${task.seq}#${task.n}`, {
-        seq: task.seq,
-        n: task.n,
-        count: read.listings.length,
-        full: task.pageSize > 0 && read.listings.length >= task.pageSize,
-        next: read.next,
-        failed: read.failed !== null,
-      });
+      outcomes.set(`${task.seq}#${task.n}`, pageOutcome(task, read));
     }
   }
   return { choice, collections, listings, members, pagesRead };

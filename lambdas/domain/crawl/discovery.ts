@@ -13,6 +13,7 @@ import {
   type CrawlMethod,
   type FoundCollection,
   type FoundListing,
+  type PageOutcome,
   type PageTask,
 } from './model';
 import {
@@ -307,6 +308,18 @@ export interface PageRead {
   failed: string | null;
   /** The failure may pass (timeout, network, 5xx): the batch is better retried than recorded. */
   transient?: boolean;
+}
+
+/** What the plan records of a page once read: its count, whether it was full, its next page. */
+export function pageOutcome(task: PageTask, read: PageRead): PageOutcome {
+  return {
+    seq: task.seq,
+    n: task.n,
+    count: read.listings.length,
+    full: task.pageSize > 0 && read.listings.length >= task.pageSize,
+    next: read.next,
+    failed: read.failed !== null,
+  };
 }
 
 /** Extracting listings: one listing page. */

@@ -24,7 +24,7 @@ import {
   type PageTask,
   type Sequence,
 } from './model';
-import { CrawlRefused, determineMethod, discoverCollections, readListingPage } from './discovery';
+import { CrawlRefused, determineMethod, discoverCollections, pageOutcome, readListingPage } from './discovery';
 import { createKeepFound } from './keep-found';
 
 /** Pages in one wave (one pass of the Map): keeps the state machine's payload small. */
@@ -455,14 +455,7 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
             urls: read.listings.map((l) => l.url),
           });
         if (read.failed) failedPages++;
-        outcomes.push({
-          seq: task.seq,
-          n: task.n,
-          count: read.listings.length,
-          full: task.pageSize > 0 && read.listings.length >= task.pageSize,
-          next: read.next,
-          failed: read.failed !== null,
-        });
+        outcomes.push(pageOutcome(task, read));
       }
       await writing;
       if (writeFailure) throw writeFailure;
