@@ -32,7 +32,10 @@ function storeFor() {
     },
     { step: 'initialize', name: 'countUpdates' },
   );
-  return { store: dynamoRateLimitStore(clients.documents, engines.tableName), updates: () => updates };
+  // Calls are judged at their virtual arrival instants: a retry on a loaded machine must not move
+  // its instant by real milliseconds the admitted list below would not know about.
+  const store = dynamoRateLimitStore(clients.documents, engines.tableName, { elapsedClock: () => 0 });
+  return { store, updates: () => updates };
 }
 
 /** Deterministic pseudo-random wave sizes (no Math.random: a failure must reproduce). */

@@ -66,9 +66,14 @@ interface Waiter {
 export function dynamoRateLimitStore(
   documents: DynamoDBDocumentClient,
   tableName: string,
-  options: { leases?: boolean } = {},
+  options: {
+    leases?: boolean;
+    /** Measures the time a call spends retrying (its judged instant moves on by it); tests freeze it. */
+    elapsedClock?: () => number;
+  } = {},
 ): RateLimitStore {
   const leasing = options.leases ?? true;
+  const elapsedClock = options.elapsedClock ?? Date.now;
   const knownTat = new Map<string, number>();
   const learn = (bucketId: string, tat: number) => {
     if (!Number.isFinite(tat) || tat <= (knownTat.get(bucketId) ?? -Infinity)) return;
@@ -304,7 +309,7 @@ export function dynamoRateLimitStore(
   async function takeOne(bucketId: string, policy: RateLimitPolicy, startMs: number): Promise<RateDecision> {
     const interval = emissionIntervalMs(policy);
     const key = rateItem(bucketId);
-    const begun = Date.now();
+    const begun = elapsedClock();
     let nowMs = startMs;
     let limit = admitUntil(policy, nowMs);
     // Busy bucket with room left: push TAT one interval further.
@@ -329,7 +334,7 @@ export function dynamoRateLimitStore(
     };
     for (let round = 0; round < MAX_ROUNDS; round++) {
       // A retry happens later than the first try: move the caller's clock on by the time spent.
-      nowMs = startMs + (Date.now() - begun);
+      nowMs = startMs + (elapsedClock() - begun);
       limit = admitUntil(policy, nowMs);
       const known = knownTat.get(bucketId);
       if (known !== undefined && known > limit) return refusal(policy, known, nowMs);
