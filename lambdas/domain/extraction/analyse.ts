@@ -81,6 +81,8 @@ function findDescriptionHtml(doc: PageDocument): string | null {
 const SHOPIFY_CURRENCY = /Shopify\.currency\s*=\s*\{\s*"active"\s*:\s*"([A-Z]{3})"/;
 const PRICE_CURRENCY = /"priceCurrency"\s*:\s*"([A-Za-z]{3})"/;
 const CURRENCY_FIELD = /"currency(?:Code|_code)?"\s*:\s*"([A-Z]{3})"/;
+// WooCommerce's block settings (wcSettings) and similar stores' objects: {"currency":{"code":"NZD",...}}.
+const CURRENCY_OBJECT = /"currency"\s*:\s*\{\s*"code"\s*:\s*"([A-Z]{3})"/;
 const SHOPIFY_META = 'var meta = {"product":';
 const WOO_VARIATIONS = 'data-product_variations';
 // The raw-text rules' literals (each rule's every match contains its literal), and the platform
@@ -112,7 +114,8 @@ function pageCurrencyOf(
     currencyCode(meta.get('og:price:currency')) ??
     currencyCode(meta.get('pricecurrency')) ??
     currencyCode(firstMatch(html, literals, '"priceCurrency"', PRICE_CURRENCY)) ??
-    currencyCode(firstMatch(html, literals, '"currency', CURRENCY_FIELD))
+    currencyCode(firstMatch(html, literals, '"currency', CURRENCY_FIELD)) ??
+    currencyCode(firstMatch(html, literals, '"currency', CURRENCY_OBJECT))
   );
 }
 
@@ -157,6 +160,19 @@ export function langCountry(lang: string | null): string | null {
   const region = rest.find((part) => /^[a-z]{2}$/.test(part));
   if (region) return region === 'uk' ? 'gb' : region;
   return LANGUAGE_COUNTRY[language] ?? null;
+}
+
+/**
+ * The country a page says it is written for when its language tag names none: og:locale's region,
+ * or the region of the hreflang alternate that links the page itself. "en_US" is many platforms'
+ * default locale, so it says nothing (the caller's country decides then).
+ */
+export function pageRegionCountry(ogLocale: string | null, selfHreflang: string | null): string | null {
+  for (const tag of [ogLocale, selfHreflang]) {
+    const region = tag ? langCountry(tag) : null;
+    if (region && !(region === 'us' && /^en[-_]us$/i.test(tag!.trim()))) return region;
+  }
+  return null;
 }
 
 const TITLE_SEPARATORS = /\s+[|–—:·•»«-]\s+|\s*[|｜]\s*/;
@@ -233,6 +249,26 @@ function shopifyAnalyticsProduct(
   return { sku, vendor: cleanText(product.vendor) };
 }
 
+/** The hreflang of the alternate link whose address is the page's own (query and case aside). */
+function selfHreflang(doc: PageDocument, url: string): string | null {
+  const links = doc.byName('link');
+  if (!url || !links.length) return null;
+  const key = (u: string) =>
+    u
+      .replace(/[?#].*$/, '')
+      .replace(/\/$/, '')
+      .toLowerCase();
+  const self = key(url);
+  for (let i = 0; i < links.length && i < 400; i++) {
+    const el = links[i];
+    const tag = el.attribs.hreflang;
+    if (!tag) continue;
+    const href = absoluteUrl(el.attribs.href, url);
+    if (tag && tag !== 'x-default' && href && key(href) === self) return tag;
+  }
+  return null;
+}
+
 /** A page's document for the readers (one parse; see document.ts). */
 export function loadHtml(html: string): CheerioAPI {
   return parsePage(html).$;
@@ -252,7 +288,12 @@ export function analysePage(html: string, url: string, options: AnalyseOptions =
   const lang = attrOf(doc.byName('html')[0], 'lang') ?? null;
   // The page's own language tag says where its prices are written (zh-CN "¥" is yuan, ja "¥"
   // yen; "1.299" in cs is a thousand): it outranks the caller's default country for the DOM.
-  const dom = readDom($, url, langCountry(lang) ?? countryCode, pageCurrency);
+  const dom = readDom(
+    $,
+    url,
+    langCountry(lang) ?? pageRegionCountry(meta.get('og:locale'), selfHreflang(doc, url)) ?? countryCode,
+    pageCurrency,
+  );
   const titleEl = doc.byName('title')[0];
   const htmlTitle = cleanText(titleEl ? textContent(titleEl) : '');
   const siteName = meta.get('og:site_name');

@@ -7,7 +7,7 @@
 import type { Availability, ImageCandidate, ProductCandidate, Source, VariantCandidate } from './candidate';
 import { SOURCE_TRUST } from './candidate';
 import type { DomReading } from './readers/dom';
-import { isBrandPlaceholder } from './values';
+import { cleanSku, isBrandPlaceholder } from './values';
 
 export interface MergedProduct {
   title: string | null;
@@ -314,15 +314,16 @@ export function mergeCandidates(
       .find((o) => o.name.toLowerCase() === name.toLowerCase())?.name ?? name;
   const options = (withOptions?.options ?? []).map((o) => ({ ...o, name: labelOf(o.name) }));
   for (const v of variants) v.options = v.options.map(([n, x]) => [labelOf(n), x] as [string, string]);
+  for (const v of variants) if (v.sku) v.sku = cleanSku(v.sku);
   const images = dedupeImages(sorted.flatMap((c) => c.images ?? []));
-  let sku = pick('sku');
+  let sku = cleanSku(pick('sku'));
   // A variant's SKU (markup listing each size as a Product) yields to the product's own reference
   // stated by another source (the page's "Ref." / product-reference element).
   const skuSource = sorted.find((c) => c.sku && c.source === provenance.sku);
   if (skuSource?.skuOfVariant) {
     const product = sorted.find((c) => c.sku && !c.skuOfVariant && c.sku !== sku);
     if (product) {
-      sku = product.sku!;
+      sku = cleanSku(product.sku);
       provenance.sku = product.source;
     }
   }

@@ -12,6 +12,18 @@ export function cleanText(value: unknown): string | null {
   return text ? text : null;
 }
 
+// A label some shops write into the SKU value itself ("SKU: AK-1700", "Item # 48213", "Артикул: 5").
+const SKU_PREFIX =
+  /^(?:sku|item\s*(?:#|no\.?|number)|art(?:ikel)?\.?[\s-]*(?:nr|no)\.?|artikelnummer|ref(?:erence)?\.?|réf\.?|product\s*(?:code|id|no\.?)|style\s*(?:#|no\.?)|model\s*(?:#|no\.?)?|артикул|品番|货号|mpn)\s*(?:[:#：]\s*|\s+(?=\S*\d))/iu;
+
+/** A SKU as a value: whitespace collapsed, a label written into the value cut; "" or "-"-like is none. */
+export function cleanSku(value: unknown): string | null {
+  const text = cleanText(value);
+  if (!text) return null;
+  const bare = text.replace(SKU_PREFIX, '').trim();
+  return bare && /[\p{L}\p{N}]/u.test(bare) ? bare : null;
+}
+
 /** First string out of a string, number, {name}/{@value} object or array of those. */
 export function firstString(value: unknown): string | null {
   if (value == null) return null;

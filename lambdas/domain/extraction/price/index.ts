@@ -2,5 +2,5 @@
 // scanner (scanner.ts), number reading (numbers.ts), the price choice (choice.ts) and the entry
 // point (parse.ts). Callers import from here, as they did from the single price.ts.
 export { parsePrice, type ParsedPrice, type PriceHints } from './parse';
-export { currencyExponent, parseMinorUnits } from './currency';
+export { COUNTRY_CURRENCY, currencyExponent, parseMinorUnits } from './currency';
 export { currencyTokensByPriority, scanCurrencyTokens } from './scanner';

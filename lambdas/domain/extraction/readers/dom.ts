@@ -5,7 +5,7 @@
 import type { CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
 import type { Availability, ImageCandidate, ProductCandidate } from '../candidate';
-import { parsePrice } from '../price';
+import { COUNTRY_CURRENCY, parsePrice } from '../price';
 import { absoluteUrl, brandShaped, cleanText, isBrandPlaceholder } from '../values';
 
 export interface PriceCandidate {
@@ -93,6 +93,19 @@ const IN_STOCK =
   /(in stock|available now|ready to ship|auf lager|lieferbar|en stock|disponible|disponibile|op voorraad|på lager|dostępny|in magazzino|em estoque|在庫あり)/i;
 const SKU_LABEL =
   /(?:\bSKU|\bArt(?:ikel)?\.?[\s-]*(?:Nr|nummer|no)\.?|\bItem\s*(?:#|No\.?|number|code)|\bProduct\s*(?:code|ID|#|number|no\.?)|\bStyle\s*(?:#|No\.?|number|code)|\bR[ée]f(?:[ée]rence)?\.?|\bC[óo]digo|\bCodice(?:\s+articolo)?|\bCod\.|\bNumer\s+produktu|\bProduktnummer|\bArtikelnr\.?|\bBestellnummer|\bVarenummer|\bTuotenumero|\bWebcode|\bModel\s*(?:No\.?|#)?\s*(?=[:#])|\bItem\s*model\s*number|\bASIN|\bMatnr)\s*[:#.]?\s*((?=[A-Z0-9._/-]*\d)[A-Z0-9][A-Z0-9._/-]{2,30})/i;
+
+/**
+ * The same labels as shops in other scripts and languages write them (Cyrillic, CJK, Greek, Hebrew,
+ * Arabic, Thai, Vietnamese, Turkish, Central European, Nordic): a letter may not precede the label
+ * (\b is ASCII-only), a colon, "#" or "№" may follow it.
+ */
+const SKU_LABEL_INTL =
+  /(?:^|[^\p{L}])(?:Артикул|Арт\.|Код товара|Код продукта|Код:|Артикул товара|品番|商品番号|商品コード|商品编号|商品編號|货号|貨號|商品货号|Kod produktu|Kod towaru|Ürün Kodu|Stok Kodu|Kód produktu|Kód zboží|Kód tovaru|Katalogové číslo|Cikkszám|Termékkód|Mã sản phẩm|Mã SP|Mã hàng|Κωδικός προϊόντος|Κωδικός|Κωδ\.|מק"ט|מק״ט|رمز المنتج|رقم المنتج|كود المنتج|รหัสสินค้า|상품번호|상품코드|품번|Artikelnummer|Artikkelnummer|Art\.\s?nr\.?|Varenr\.?|Tuotekoodi|Numéro d'article|N° d'article|Referencia|Referência|Código de produto|Código do produto|Kode produk|Šifra|Šifra proizvoda|Cod produs)\s*[:：#№.]?\s*((?=[A-Z0-9._/-]*\d)[A-Z0-9][A-Z0-9._/-]{2,30})/iu;
+
+/** A labelled SKU in `text`, in any of the label sets. */
+function skuLabelMatch(text: string): RegExpMatchArray | null {
+  return text.match(SKU_LABEL) ?? text.match(SKU_LABEL_INTL);
+}
 
 const SKU_CLASS =
   /sku|product-?id|productcode|product-code|item-?number|article-?number|artnr|model-number|product-?ref(?:erence)?(?![a-z])/i;
@@ -306,6 +319,26 @@ function isLogoHeading(h: Element, pageUrl: string): boolean {
 }
 
 /** Short texts inside `scope` that carry their own currency mark: the page's plain-text prices. */
+/** Currencies whose only mark is one Latin letter ("L" lempira, "K" kyat, "R" rand ...). */
+const ONE_LETTER_CURRENCY = /(?:^|[^\p{L}])[LKRQPDG](?:[^\p{L}]|$)/u;
+
+/**
+ * Whether a plain-text amount's currency is read from a lone letter the page gives no reason to
+ * take as money ("1.7 L" a volume, "4 K" a resolution): only the page's or country's currency
+ * makes "L 250" lempiras.
+ */
+function loneLetterMeasure(
+  text: string,
+  currency: string,
+  hints: { currency: string | null; countryCode: string | null },
+): boolean {
+  if (!ONE_LETTER_CURRENCY.test(text)) return false;
+  const expected = hints.currency ?? (hints.countryCode ? COUNTRY_CURRENCY.get(hints.countryCode.toLowerCase()) : null);
+  if (expected === currency) return false;
+  // Another mark in the text ("L 250 HNL", "$") decided the currency, not the letter.
+  return !/[^\p{L}\p{N}\s.,'’-]|\b[A-Z]{3}\b/u.test(text.replace(/[LKRQPDG]/g, ''));
+}
+
 function plainTextPrices(
   scope: Element | null,
   hints: { currency: string | null; countryCode: string | null },
@@ -320,7 +353,16 @@ function plainTextPrices(
   const walk = (el: Element, former: boolean) => {
     if (--budget < 0 || found.length >= 8 || parsed > 40) return;
     const name = el.name;
-    if (name === 'script' || name === 'style' || name === 'noscript' || name === 'select' || name === 'option') return;
+    // The product's heading names it ("Kettle 1.7 L"), never its price.
+    if (
+      name === 'script' ||
+      name === 'style' ||
+      name === 'noscript' ||
+      name === 'select' ||
+      name === 'option' ||
+      name === 'h1'
+    )
+      return;
     const classId = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`;
     if (NOISE.test(classId) || NOISE_LOOSE.test(classId)) return;
     const struck = former || name === 's' || name === 'del' || name === 'strike';
@@ -342,7 +384,12 @@ function plainTextPrices(
             COUPON_LABEL.test(label.before) ||
             UNIT_AFTER_PRICE.test(label.after));
         const wasLabel = !!label && FORMER_LABEL.test(label.before);
-        if (price.amount != null && price.amount > 0 && !/%/.test(text)) {
+        if (
+          price.amount != null &&
+          price.amount > 0 &&
+          !/%/.test(text) &&
+          !(price.currency && loneLetterMeasure(text, price.currency, hints))
+        ) {
           found.push({
             amount: price.amount,
             currency: price.currency,
@@ -471,11 +518,14 @@ export function readDom(
       ((hasClassId && SKU_CLASS.test(classId)) ||
         el.attribs.itemprop === 'sku' ||
         el.attribs.itemprop === 'productID' ||
+        (name === 'meta' && el.attribs.name === 'sku') ||
         (hasData && skuDataHint(el))) &&
       !next.noise
     ) {
-      // <meta itemprop="sku" content="..."> states it in content.
-      const t = el.name === 'meta' ? (el.attribs.content?.trim() ?? '') : fullText(el, 120);
+      // <meta itemprop="sku" content="...">, and any element with a content attribute
+      // (<span itemprop="sku" content="...">), states it in content.
+      const content = el.attribs.content?.trim();
+      const t = name === 'meta' ? (content ?? '') : content || fullText(el, 120);
       if (t) skuTexts.push(t);
     }
     // data-sku="..." / data-product-sku="..." on the product's form or container.
@@ -709,7 +759,7 @@ export function readDom(
   // SKU from labelled text ("SKU: 123", "Art.-Nr. 123") or sku-classed elements.
   let sku: string | null = null;
   for (const t of skuTexts) {
-    const m = t.match(SKU_LABEL);
+    const m = skuLabelMatch(t);
     if (m) {
       sku = m[1];
       break;
@@ -722,7 +772,7 @@ export function readDom(
     }
   }
   if (!sku && scopeText) {
-    const m = scopeText.match(SKU_LABEL);
+    const m = skuLabelMatch(scopeText);
     if (m && !BARE_CODE_LABEL.test(m[0].trim())) sku = m[1];
   }
   // A details or specifications block after the buy box ("SKU: ..." in a tab): kept apart, the
@@ -730,7 +780,7 @@ export function readDom(
   // nor a bare "code" (coupon codes: "Inserisci il codice EE5BKKRB").
   let detailsSku: string | null = null;
   if (!sku && (main ?? h1)) {
-    const m = followingText(main ?? h1!, 3000).match(SKU_LABEL);
+    const m = skuLabelMatch(followingText(main ?? h1!, 3000));
     if (m && !/^model/i.test(m[0].trim()) && !BARE_CODE_LABEL.test(m[0].trim())) detailsSku = m[1];
   }
   // Last: a data-sku attribute in the product area (or after the heading), not a related card's.

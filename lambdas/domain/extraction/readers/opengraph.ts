@@ -54,7 +54,7 @@ export function readOpenGraph(meta: MetaTags, pageUrl: string, countryCode: stri
     title: first('og:title', 'twitter:title'),
     description: first('og:description', 'twitter:description', 'description'),
     brand: first('product:brand', 'og:brand'),
-    sku: first('product:retailer_item_id', 'product:sku'),
+    sku: first('product:retailer_item_id', 'product:sku', 'og:product:sku', 'og:sku'),
     gtin: first('product:gtin', 'product:ean', 'product:upc'),
     url: absoluteUrl(first('og:url'), pageUrl),
     category: first('product:category'),
