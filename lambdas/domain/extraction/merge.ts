@@ -227,10 +227,57 @@ function containsWords(text: string, words: string): boolean {
   return w.trim().length > 1 && fold(text).includes(w);
 }
 
+/** A URL's path and its query as a sorted set of pairs (order and case of values aside). */
+function urlKey(raw: string): string | null {
+  try {
+    const u = new URL(raw);
+    const pairs = [...u.searchParams.entries()].map(([k, v]) => `${k}=${v.toLowerCase()}`).sort();
+    return `${u.pathname.replace(/\/$/, '')}?${pairs.join('&')}`;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The variant a page's address selects: `?variant=<id>` (Shopify), a query value that is exactly
+ * one variant's id or SKU (`?sku=`, `?childSku=`, `?v=`), or a variant whose own URL is the page's
+ * (ProductGroup variants on one page, `?size=small&color=green`). None when several match.
+ */
+export function selectedVariant(variants: VariantCandidate[], urls: string[]): VariantCandidate | null {
+  if (variants.length < 2 && !variants.some((v) => v.url)) return null;
+  for (const raw of urls) {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      continue;
+    }
+    const byId = url.searchParams.get('variant');
+    if (byId) {
+      const v = variants.find((x) => x.id === byId);
+      if (v) return v;
+    }
+    const values = [...url.searchParams.values()].map((v) => v.trim().toLowerCase()).filter((v) => v.length >= 3);
+    if (values.length) {
+      const hits = variants.filter(
+        (v) => (v.id && values.includes(v.id.toLowerCase())) || (v.sku && values.includes(v.sku.toLowerCase())),
+      );
+      if (hits.length === 1) return hits[0];
+    }
+    if (url.search) {
+      const key = urlKey(raw);
+      const hits = variants.filter((v) => v.url && urlKey(v.url) === key);
+      if (key && hits.length === 1) return hits[0];
+    }
+  }
+  return null;
+}
+
 export function mergeCandidates(
   candidates: ProductCandidate[],
   dom: DomReading | null,
   urlSku: string | null = null,
+  pageUrl: string | null = null,
 ): MergedProduct {
   const provenance: MergedProduct['provenance'] = {};
   const sorted = ordered(candidates);
@@ -327,14 +374,18 @@ export function mergeCandidates(
       provenance.sku = product.source;
     }
   }
-  // No product-level SKU: the variant the URL selects (?variant=<id>), or the only one.
-  if (!sku && variants.length) {
-    const selected = /[?&]variant=(\d+)/.exec(sorted.find((c) => c.url)?.url ?? '')?.[1];
-    const v = (selected && variants.find((x) => x.id === selected)) || (variants.length === 1 ? variants[0] : null);
-    if (v?.sku) {
-      sku = v.sku;
-      provenance.sku = provenance.variants ?? 'dom';
-    }
+  // The variant the page's address selects is what the shopper sees: its SKU is the page's, over
+  // a product-level one (a group's id, or the first variant's the theme prints).
+  const urls = [pageUrl, sorted.find((c) => c.url)?.url ?? null].filter((u): u is string => !!u);
+  const selected = selectedVariant(variants, urls);
+  if (selected?.sku && selected.sku !== sku) {
+    sku = selected.sku;
+    provenance.sku = provenance.variants ?? 'dom';
+  }
+  // No product-level SKU: the only variant's.
+  if (!sku && variants.length === 1 && variants[0].sku) {
+    sku = variants[0].sku;
+    provenance.sku = provenance.variants ?? 'dom';
   }
   if (!sku && urlSku) {
     sku = urlSku;

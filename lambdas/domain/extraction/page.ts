@@ -17,7 +17,7 @@ export function readAnalysedPage(
   platformCandidate: ProductCandidate | null = null,
 ): PageReading {
   const candidates = platformCandidate ? [platformCandidate, ...analysis.candidates] : analysis.candidates;
-  const merged = mergeCandidates(candidates, analysis.dom, identifierFromUrl(analysis.url));
+  const merged = mergeCandidates(candidates, analysis.dom, identifierFromUrl(analysis.url), analysis.url);
   const classification = classifyPage(analysis, merged, !!platformCandidate);
   return { analysis, merged, classification };
 }
