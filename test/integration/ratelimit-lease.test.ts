@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEngines, type Engines } from '../../lambdas/local/engines';
 import { createClients, type AwsClients } from '../../lambdas/adapters/clients';
 import { loadConfig } from '../../lambdas/config';
-import { dynamoRateLimitStore, LEASE_MS } from '../../lambdas/adapters/dynamodb/ratelimit';
+import { dynamoRateLimitStore, LEASE_MAX_MS, LEASE_MS, leaseMsOf } from '../../lambdas/adapters/dynamodb/ratelimit';
 import { decide, type RateLimitPolicy } from '../../lambdas/domain/ratelimit/policy';
 
 let engines: Engines;
@@ -119,5 +119,27 @@ describe('rate-limit leases', () => {
       }
       expect(decisions.filter((d) => d.allowed)).toHaveLength(admitted);
     }
+  });
+
+  it('last longer for a bucket with room to spare, so steady traffic rarely updates the table', async () => {
+    // 1/16 of the burst's refill, between 50 ms and 1 s.
+    expect(leaseMsOf({ ratePerSecond: 1000, burst: 400 })).toBe(LEASE_MS);
+    expect(leaseMsOf({ ratePerSecond: 100_000, burst: 1_000_000 })).toBe(625);
+    expect(leaseMsOf({ ratePerSecond: 1_000_000, burst: 100_000_000 })).toBe(LEASE_MAX_MS);
+    const { store, updates } = storeFor();
+    const policy = { ratePerSecond: 100_000, burst: 1_000_000 };
+    const t0 = 1_800_000_300_000;
+    const admittedAt: number[] = [];
+    // 100 waves 10 ms apart (1 s) of 1..16 concurrent calls: far below the rate.
+    const waves = sizes(100, 16, 5);
+    for (const [w, size] of waves.entries()) {
+      const at = t0 + w * 10;
+      const decisions = await Promise.all(Array.from({ length: size }, () => store.take('lease-d', policy, at)));
+      for (const d of decisions) if (d.allowed) admittedAt.push(at);
+    }
+    expect(admittedAt).toHaveLength(waves.reduce((a, b) => a + b, 0));
+    expect(conforms(policy, admittedAt)).toBe(true);
+    // 50 ms leases would need at least one update per 50 ms (20 over the second).
+    expect(updates()).toBeLessThan(12);
   });
 });

@@ -14,18 +14,19 @@
 //   the limit), so it never admits more than single takes would; when it does not hold, each
 //   call takes its own token as before.
 // - Leases (fast buckets only): a group of n >= 2 calls that found the bucket busy takes n more
-//   tokens in the same update, valid for LEASE_MS; the next calls of this process within that
+//   tokens in the same update, valid for the bucket's lease time (leaseMsOf: the time it refills
+//   1/16 of its burst, 50 ms to 1 s); the next calls of this process within that
 //   time are admitted from them without a round trip; when it runs low (3/4 spent, or 3/4 of
 //   its time gone) the next lease is taken in the background, sized by the demand measured, and
 //   replaces it, so steady traffic never waits on the table. The lease is booked as if its calls came
-//   at the end of its validity (TAT = max(TAT after the n, now + LEASE_MS) + leased intervals), so
+//   at the end of its validity (TAT = max(TAT after the n, now + lease time) + leased intervals), so
 //   however this process spends it, no other caller can be admitted where the reference model
 //   would refuse. The price is on the strict side: what a lease leaves unused, and the booking's
 //   lead, are lost to the bucket, so under sustained overload a leasing process is admitted a bit
 //   less than the rate (measured: 2055 of the reference model's 2395 calls over 2 s at 4x the
 //   rate of a 1000/s bucket; never more). PDS_RATE_LIMIT_LEASES=off restores exact admission.
 //   Only where n intervals fit in LEASE_MS
-//   (rate >= n / LEASE_MS, e.g. >= 40/s for n = 2) and LEASE_MS of refill is at most a quarter of
+//   (rate >= n / LEASE_MS, e.g. >= 40/s for n = 2) and a lease time of refill is at most a quarter of
 //   the burst: other buckets keep the exact per-call path, so their admissions match the
 //   reference model call for call.
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -49,12 +50,32 @@ const MAX_ROUNDS = 12;
 /** Buckets whose last written TAT is remembered (oldest forgotten first). */
 const KNOWN_TAT_MAX = 10_000;
 
-/** How long leased tokens may be spent (ms after the update that took them). */
+/**
+ * Shortest time leased tokens may be spent (ms after the update that took them); also the
+ * eligibility rule: a group of n leases only where n intervals fit in it.
+ */
 export const LEASE_MS = 50;
+/** Longest lease: a bucket with room to spare leases for up to this long. */
+export const LEASE_MAX_MS = 1000;
+/** A lease lasts as long as the bucket takes to refill this share of its burst (within the bounds above). */
+const LEASE_BURST_SHARE = 16;
 /** A bucket's last lease sizes the next one taken by a lone call this soon after it ended. */
 const LEASE_MEMORY_MS = 1000;
 /** Most tokens one lease takes (and never more than a quarter of the burst). */
-const LEASE_MAX = 256;
+const LEASE_MAX = 8192;
+
+/**
+ * How long a lease of `policy` lasts: the time to refill 1/16 of its burst, between LEASE_MS and
+ * LEASE_MAX_MS. A bucket close to its limit (400 burst at 1000/s) keeps 50 ms leases; one with
+ * room to spare (the bench's 1,000,000/s) leases for a second, so a lease's renewal, taken in the
+ * background a quarter of its life before it ends, arrives long before it runs out even when the
+ * table answers slowly (tens of ms on a loaded machine): no call waits for the table.
+ */
+export const leaseMsOf = (policy: RateLimitPolicy): number =>
+  Math.min(
+    LEASE_MAX_MS,
+    Math.max(LEASE_MS, Math.floor((policy.burst / LEASE_BURST_SHARE) * emissionIntervalMs(policy))),
+  );
 
 interface Waiter {
   resolve(decision: RateDecision): void;
@@ -155,7 +176,8 @@ export function dynamoRateLimitStore(
     if (known !== undefined && known > lastLimit) return false;
     // Busy for the whole lease after the n: TAT only moves on. Otherwise TAT restarts from the
     // lease's end (the n fit before it, as n intervals <= LEASE_MS).
-    const busyFrom = nowMs + LEASE_MS - n * interval;
+    const leaseMs = leaseMsOf(policy);
+    const busyFrom = nowMs + leaseMs - n * interval;
     const advance = () =>
       tryUpdate({
         Key: key,
@@ -174,7 +196,7 @@ export function dynamoRateLimitStore(
         UpdateExpression: 'SET tat = :fresh',
         ConditionExpression: 'attribute_not_exists(tat) OR ((tat < :busyFrom OR tat <= :now) AND tat <= :limit)',
         ExpressionAttributeValues: {
-          ':fresh': nowMs + LEASE_MS + extra * interval,
+          ':fresh': nowMs + leaseMs + extra * interval,
           ':now': nowMs,
           ':busyFrom': busyFrom,
           ':limit': lastLimit,
@@ -193,7 +215,7 @@ export function dynamoRateLimitStore(
    */
   const leaseSize = (policy: RateLimitPolicy, n: number, want = n): number => {
     if (!leasing || n * emissionIntervalMs(policy) > LEASE_MS || emissionIntervalMs(policy) > LEASE_MS) return 0;
-    if ((LEASE_MS / 1000) * policy.ratePerSecond > policy.burst / 4) return 0;
+    if ((leaseMsOf(policy) / 1000) * policy.ratePerSecond > policy.burst / 4) return 0;
     return Math.max(0, Math.min(want, LEASE_MAX, Math.floor((policy.burst - n) / 4)));
   };
 
@@ -218,17 +240,18 @@ export function dynamoRateLimitStore(
     if (state.tokens === 0 || startMs > state.until) return false;
     state.tokens--;
     state.spent++;
-    if (!state.renewing && (state.tokens * 4 <= state.size || startMs >= state.until - LEASE_MS / 4)) {
+    const leaseMs = leaseMsOf(policy);
+    if (!state.renewing && (state.tokens * 4 <= state.size || startMs >= state.until - leaseMs / 4)) {
       // The next lease is taken before this one runs out, sized by the demand since the last one.
       const elapsed = startMs - state.since;
-      const want = elapsed > 0 ? Math.ceil(((state.spent * LEASE_MS) / elapsed) * 1.5) : state.size * 2;
+      const want = elapsed > 0 ? Math.ceil(((state.spent * leaseMs) / elapsed) * 1.5) : state.size * 2;
       const size = leaseSize(policy, 0, Math.max(2, want));
       state.spent = 0;
       state.since = startMs;
       if (size > 0) {
         state.renewing = true;
         takeWithLease(bucketId, policy, 0, size, startMs)
-          .then((ok) => (ok ? grant(group, size, startMs + LEASE_MS, startMs) : undefined))
+          .then((ok) => (ok ? grant(group, size, startMs + leaseMs, startMs) : undefined))
           .catch(() => undefined) // a failed renewal only means the next calls ask the table
           .finally(() => {
             state.renewing = false;
@@ -248,7 +271,7 @@ export function dynamoRateLimitStore(
     if (extra > 0) {
       try {
         if (await takeWithLease(bucketId, policy, 1, extra, first.startMs)) {
-          grant(group, extra, first.startMs + LEASE_MS, first.startMs);
+          grant(group, extra, first.startMs + leaseMsOf(policy), first.startMs);
           first.resolve(admitted);
         } else await settle(first);
       } catch (error) {
@@ -272,7 +295,7 @@ export function dynamoRateLimitStore(
           const extra = batch.length > 1 ? leaseSize(policy, batch.length) : 0;
           if (extra > 0 && (await takeWithLease(bucketId, policy, batch.length, extra, nowMs))) {
             together = true;
-            grant(group, extra, nowMs + LEASE_MS, nowMs);
+            grant(group, extra, nowMs + leaseMsOf(policy), nowMs);
           } else together = await takeMany(bucketId, policy, batch.length, nowMs);
         } catch (error) {
           for (const waiter of batch) waiter.reject(error);
