@@ -8,7 +8,14 @@ import { createExtractor } from '../../lambdas/domain/extraction/engine';
 import { readProductPage } from '../../lambdas/domain/extraction/page';
 import type { ExtractOptions, ExtractUrl, ProductRecord } from '../../lambdas/domain/extraction/types';
 import { startStoreSimulator, type StoreSimulator } from '../stores';
-import { crowdTruth, eventTicketTruth, localPrice, priceMarkupTruth, titleOnlyTitles } from '../stores/quality-pages';
+import {
+  crowdTruth,
+  eventTicketTruth,
+  localPrice,
+  priceMarkupTruth,
+  skuLocaleTruth,
+  titleOnlyTitles,
+} from '../stores/quality-pages';
 
 const FLAGS: ExtractOptions = {
   enableEnrichment: false,
@@ -239,6 +246,35 @@ describe('prices and SKUs as themes write them, in minified pages', () => {
       kinds.add(index % 3);
     }
     expect(kinds.size).toBe(3);
+  });
+});
+
+describe('SKUs and currencies stated the way other languages and setups state them', () => {
+  it('Артикул / 品番 labels, a labelled JSON-LD sku, itemprop=sku content, <meta name=sku>; og:locale and self hreflang decide "$"; a volume in the heading is no price; the variant the URL selects', async () => {
+    const store = sim.store('sku-locale.test');
+    const kinds = new Set<number>();
+    let selectedOther = 0;
+    for (const index of INDEXES.slice(0, 12)) {
+      const truth = store.product(index);
+      // Kind 5: ask for the last variant by its own address (the page shows that one).
+      const last = truth.variants[truth.variants.length - 1];
+      const url =
+        index % 6 === 5 ? `${store.productUrl(index)}?sku=${encodeURIComponent(last.sku)}` : store.productUrl(index);
+      const want = skuLocaleTruth(truth, url);
+      const result = await extract(url, { ...FLAGS, countryCode: 'us' });
+      expect(result.outcome, `${url}: ${result.message}`).toBe('success');
+      const record = result.product!;
+      expect([record.price.current_value, record.price.currency], url).toEqual([want.price, want.currency]);
+      // Kind 0's heading ends in its volume ("…, 1.5 L"): the heading is the title.
+      expect(record.title).toBe(index % 6 === 0 ? `${truth.title}, 1.5 L` : truth.title);
+      const page = await fetcher.fetch({ url });
+      expect(readProductPage(page.body, url, { countryCode: 'us' }).merged.sku, url).toBe(want.sku);
+      if (index % 6 === 5 && want.sku !== truth.variants[0].sku) selectedOther++;
+      kinds.add(index % 6);
+    }
+    expect(kinds.size).toBe(6);
+    // The selection is not the first variant by chance.
+    expect(selectedOther).toBeGreaterThan(0);
   });
 });
 

@@ -29,6 +29,17 @@
 //   the price box itself, og:price states that regular price, and a dt/dd "SKU" pair; 2: a Shopify
 //   `money` span beside a unit price and an empty `data-product-sku` on the value (BigCommerce),
 //   no markup. Truth: priceMarkupTruth(product), product.sku.
+// - sku-locale.test: where the SKU and currency come from on pages of other languages and
+//   setups, by product.index % 6 (truth: skuLocaleTruth(product, url)):
+//   0: Russian, no markup, "Артикул: <sku>" in a label/value pair, "3 999 ₽" in plain text, the
+//      heading ends in a volume ("…, 1.5 L": no lempira price);
+//   1: Japanese, no markup, "品番：<sku>", "¥5,999" in plain text (JPY);
+//   2: JSON-LD whose sku is written with its label ("SKU: <sku>"), USD;
+//   3: no markup but <span itemprop="sku" content="<sku>"> and og:locale en_AU: "$" is AUD;
+//   4: <meta name="sku">, a self hreflang en-NZ alternate and html lang "en": "$" is NZD;
+//   5: ProductGroup/hasVariant JSON-LD (productGroupID = product SKU), each variant with its own
+//      URL `?sku=<variant sku>`; the page shows the variant its address selects (the first when
+//      none), so the page's SKU and price are that variant's.
 // - event-tickets.test: event pages (JSON-LD MusicEvent, no Product), local currency CLP. Even
 //   products: the ticket sold on the page (a "$12.990" price and a "Comprar" button): a product
 //   page. Odd products: the event only announced (date and place, no price, no buy control): not a
@@ -59,6 +70,7 @@ export const QUALITY_STORE_SPECS: StoreSpec[] = [
   { host: 'sku-reference.test', name: 'Reference Goods', flavor: 'generic', markup: 'jsonld' },
   { host: 'price-markup.test', name: 'Markup Mart', flavor: 'generic', markup: 'dom' },
   { host: 'event-tickets.test', name: 'Entradas Ya', flavor: 'generic', markup: 'jsonld' },
+  { host: 'sku-locale.test', name: 'Localised References', flavor: 'generic', markup: 'dom' },
 ];
 
 export const QUALITY_HOSTS: ReadonlySet<string> = new Set(QUALITY_STORE_SPECS.map((s) => s.host));
@@ -530,6 +542,89 @@ function priceMarkupPage(store: StoreModel, product: SimProduct): string {
   return page('en-US', `${product.title} | ${store.name}`, head, body).replace(/>\s+</g, '><');
 }
 
+/** Ground truth of sku-locale.test: the page's SKU, price and currency (see the header). */
+export function skuLocaleTruth(product: SimProduct, url: string): { sku: string; price: number; currency: string } {
+  const k = product.index % 6;
+  if (k === 0) return { sku: product.sku, price: Math.round(product.price * 90), currency: 'RUB' };
+  if (k === 1) return { sku: product.sku, price: Math.round(product.price * 150), currency: 'JPY' };
+  if (k === 3) return { sku: product.sku, price: product.price, currency: 'AUD' };
+  if (k === 4) return { sku: product.sku, price: product.price, currency: 'NZD' };
+  if (k === 5) {
+    const wanted = new URL(url).searchParams.get('sku');
+    const v = product.variants.find((x) => x.sku === wanted) ?? product.variants[0];
+    return { sku: v.sku, price: v.price, currency: 'USD' };
+  }
+  return { sku: product.sku, price: product.price, currency: 'USD' };
+}
+
+function skuLocalePage(store: StoreModel, product: SimProduct, url: URL): string {
+  const k = product.index % 6;
+  const truth = skuLocaleTruth(product, url.href);
+  const spaced = (n: number, sep: string) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, sep);
+  let lang = 'en';
+  let head = '';
+  let heading = esc(product.title);
+  let summary: string;
+  let buy = 'Add to cart';
+  if (k === 0) {
+    lang = 'ru';
+    heading = `${esc(product.title)}, 1.5 L`;
+    buy = 'В корзину';
+    summary = `<p class="cost">${spaced(truth.price, '\u00a0')} ₽</p><div class="props"><span class="prop-name">Артикул:</span> <span class="prop-value">${esc(product.sku)}</span></div>`;
+  } else if (k === 1) {
+    lang = 'ja';
+    buy = 'カートに入れる';
+    summary = `<p class="cost">¥${spaced(truth.price, ',')}</p><p class="code">品番：${esc(product.sku)}</p>`;
+  } else if (k === 2) {
+    head = ld({
+      '@context': 'https://schema.org',
+      '@type': 'Product',
+      name: product.title,
+      sku: `SKU: ${product.sku}`,
+      offers: {
+        '@type': 'Offer',
+        price: product.price.toFixed(2),
+        priceCurrency: 'USD',
+        availability: availabilityUrl(product.available),
+      },
+    });
+    summary = `<p class="price">${usd(product.price)}</p>`;
+  } else if (k === 3) {
+    head = '<meta property="og:locale" content="en_AU">';
+    summary = `<p class="cost">${usd(product.price)}</p><span itemprop="sku" content="${esc(product.sku)}"></span>`;
+  } else if (k === 4) {
+    head = `<meta name="sku" content="${esc(product.sku)}"><link rel="alternate" hreflang="en-nz" href="${esc(product.url)}"><link rel="alternate" hreflang="en-au" href="${esc(product.url.replace('://', '://au.'))}">`;
+    summary = `<p class="cost">${usd(product.price)}</p>`;
+  } else {
+    head = ld({
+      '@context': 'https://schema.org',
+      '@type': 'ProductGroup',
+      name: product.title,
+      productGroupID: product.sku,
+      variesBy: product.options.map((o) => o.name.toLowerCase()),
+      hasVariant: product.variants.map((v) => ({
+        '@type': 'Product',
+        name: `${product.title} ${v.title}`,
+        sku: v.sku,
+        url: `${product.url}?sku=${encodeURIComponent(v.sku)}`,
+        ...Object.fromEntries(product.options.map((o, i) => [o.name.toLowerCase(), v.optionValues[i]])),
+        offers: {
+          '@type': 'Offer',
+          price: v.price.toFixed(2),
+          priceCurrency: 'USD',
+          availability: availabilityUrl(v.available),
+        },
+      })),
+    });
+    summary = `<p class="price">${usd(truth.price)}</p>`;
+  }
+  const body = `<div class="top"><a href="/">${esc(store.name)}</a></div>
+<div class="product"><img src="${esc(product.images[0].url)}" alt="" width="600" height="600">
+<div class="summary"><h1>${heading}</h1>${summary}${buyForm(product, buy)}</div>
+<p>${esc(product.description)}</p></div>`;
+  return page(lang, `${product.title} | ${store.name}`, head, body);
+}
+
 /** Ground truth of event-tickets.test: whether the page sells the ticket, and its price in CLP. */
 export function eventTicketTruth(product: SimProduct): { sold: boolean; price: number | null } {
   const sold = product.index % 2 === 0;
@@ -612,6 +707,8 @@ export function qualityRoute(
       return html(priceMarkupPage(store, product));
     case 'event-tickets.test':
       return html(eventTicketsPage(store, product));
+    case 'sku-locale.test':
+      return html(skuLocalePage(store, product, url));
     default:
       return null;
   }

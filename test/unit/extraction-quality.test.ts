@@ -1,11 +1,12 @@
 // Issue 11 rules, each on a small page or value (the simulator pages in
 // test/integration/extract-engine-quality.test.ts pin them end to end).
 import { describe, expect, it } from 'vitest';
-import { langCountry, withoutSiteName } from '../../lambdas/domain/extraction/analyse';
-import { mergeCandidates } from '../../lambdas/domain/extraction/merge';
+import { langCountry, pageRegionCountry, withoutSiteName } from '../../lambdas/domain/extraction/analyse';
+import { mergeCandidates, selectedVariant } from '../../lambdas/domain/extraction/merge';
 import { readProductPage } from '../../lambdas/domain/extraction/page';
 import { parsePrice } from '../../lambdas/domain/extraction/price';
 import { readShopifyProduct } from '../../lambdas/domain/extraction/readers/platform-json';
+import { cleanSku } from '../../lambdas/domain/extraction/values';
 
 const page = (body: string, head = '', lang = 'en') =>
   `<!DOCTYPE html><html lang="${lang}"><head><title>t</title>${head}</head><body>${body}</body></html>`;
@@ -687,5 +688,155 @@ describe('event pages', () => {
     expect(readProductPage(announced, 'https://tickets.example/evento/lina-de-lima').classification.isProduct).toBe(
       false,
     );
+  });
+});
+
+describe('SKU labels and values beyond English markup', () => {
+  const shop = (summary: string, lang: string, head = '') =>
+    page(
+      `<header><a class="logo" href="/">Shop</a></header><main><h1>Electric Kettle</h1>${summary}<button class="add-to-cart">Buy</button></main>`,
+      head,
+      lang,
+    );
+  const skuOf = (html: string) => readProductPage(html, 'https://shop.example/p/kettle').merged.sku;
+
+  it.each([
+    ['ru', '<p>3 999 ₽</p><div><span>Артикул:</span> <span>48213-K</span></div>', '48213-K'],
+    ['ja', '<p>¥3,999</p><p>品番：AK-1700</p>', 'AK-1700'],
+    ['zh-CN', '<p>¥399.00</p><p>商品编号：100012345678</p>', '100012345678'],
+    ['pl', '<p>39,99 zł</p><p>Kod produktu: AK1700</p>', 'AK1700'],
+    ['tr', '<p>399,99 TL</p><p>Ürün Kodu: AK1700</p>', 'AK1700'],
+    ['cs', '<p>399 Kč</p><p>Kód produktu: AK1700</p>', 'AK1700'],
+    ['hu', '<p>3 999 Ft</p><p>Cikkszám: AK1700</p>', 'AK1700'],
+    ['el', '<p>39,99 €</p><p>Κωδικός: AK1700</p>', 'AK1700'],
+    ['vi', '<p>399.000₫</p><p>Mã sản phẩm: AK1700</p>', 'AK1700'],
+  ])('a %s label names the SKU', (lang, summary, sku) => {
+    expect(skuOf(shop(summary, lang))).toBe(sku);
+  });
+
+  it('a coupon code after a word is no label ("Промокод: SAVE10")', () => {
+    expect(skuOf(shop('<p>3 999 ₽</p><p>Промокод: SAVE10</p>', 'ru'))).toBeNull();
+  });
+
+  it('itemprop=sku content on any element, <meta name=sku>, og:product:sku', () => {
+    expect(skuOf(shop('<p>$39.99</p><span itemprop="sku" content="AK-1700"></span>', 'en'))).toBe('AK-1700');
+    expect(skuOf(shop('<p>$39.99</p>', 'en', '<meta name="sku" content="AK-1701">'))).toBe('AK-1701');
+    expect(
+      skuOf(
+        shop(
+          '<p>$39.99</p>',
+          'en',
+          '<meta property="og:type" content="product"><meta property="og:product:sku" content="AK-1702">',
+        ),
+      ),
+    ).toBe('AK-1702');
+  });
+
+  it('a label written into the value is cut; a value that is only a label is none', () => {
+    expect(cleanSku('SKU: AK-1700')).toBe('AK-1700');
+    expect(cleanSku('  Item # 48213 ')).toBe('48213');
+    expect(cleanSku('Артикул: 5521-b')).toBe('5521-b');
+    expect(cleanSku('SKU 12345')).toBe('12345');
+    expect(cleanSku('SKUX-100')).toBe('SKUX-100');
+    expect(cleanSku('REF-2231')).toBe('REF-2231');
+    expect(cleanSku('-')).toBeNull();
+    const ld = `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'Product', name: 'Electric Kettle', sku: 'SKU: AK-1700', offers: { '@type': 'Offer', price: '39.99', priceCurrency: 'USD' } })}</script>`;
+    expect(skuOf(shop('<p>$39.99</p>', 'en', ld))).toBe('AK-1700');
+  });
+});
+
+describe('a volume is no price', () => {
+  it('"1.7 L" in the heading is no lempira amount; a one-letter mark is money where it is the country\'s currency', () => {
+    const html = (h1: string, lang = 'en') =>
+      page(`<main><h1>${h1}</h1><p>$39.99</p><button class="add-to-cart">Add to cart</button></main>`, '', lang);
+    const read = (h: string, country?: string) =>
+      readProductPage(h, 'https://shop.example/p/kettle', { countryCode: country }).merged;
+    expect([read(html('Electric Kettle 1.7 L')).price, read(html('Electric Kettle 1.7 L')).currency]).toEqual([
+      39.99,
+      'USD',
+    ]);
+    const volumeOnly = page(
+      '<main><h1>Electric Kettle</h1><p>Capacity 2 L</p><p>R 450.00</p><button class="add-to-cart">Add to cart</button></main>',
+      '',
+      'en-ZA',
+    );
+    // A rand price on a South African page is one.
+    expect([read(volumeOnly).price, read(volumeOnly).currency]).toEqual([450, 'ZAR']);
+  });
+});
+
+describe('currency of "$" from where the page says it is written for', () => {
+  const shop = (head: string, lang = 'en') =>
+    page(
+      '<main><h1>Electric Kettle</h1><p>$39.99</p><button class="add-to-cart">Add to cart</button></main>',
+      head,
+      lang,
+    );
+  const currency = (html: string, country = 'us') =>
+    readProductPage(html, 'https://shop.example/p/kettle', { countryCode: country }).merged.currency;
+
+  it("og:locale's region, or the region of the hreflang alternate that is the page itself", () => {
+    expect(currency(shop('<meta property="og:locale" content="en_AU">'))).toBe('AUD');
+    expect(
+      currency(
+        shop(
+          '<link rel="alternate" hreflang="en-au" href="https://shop.example/au/p/kettle"><link rel="alternate" hreflang="en-nz" href="https://shop.example/p/kettle">',
+        ),
+      ),
+    ).toBe('NZD');
+    // The html lang's region comes first.
+    expect(currency(shop('<meta property="og:locale" content="en_AU">', 'en-CA'))).toBe('CAD');
+  });
+
+  it('"en_US", many platforms\' default, says nothing: the caller\'s country decides', () => {
+    expect(pageRegionCountry('en_US', null)).toBeNull();
+    expect(pageRegionCountry('es_US', null)).toBe('us');
+    expect(pageRegionCountry(null, 'en-nz')).toBe('nz');
+    expect(currency(shop('<meta property="og:locale" content="en_US">'), 'ca')).toBe('CAD');
+  });
+
+  it("a store's settings object with a nested currency code (WooCommerce wcSettings)", () => {
+    expect(
+      currency(shop('<script>var wcSettings = {"currency":{"code":"NZD","precision":2,"symbol":"$"}};</script>')),
+    ).toBe('NZD');
+  });
+});
+
+describe('the variant the address selects', () => {
+  const v = (id: string, sku: string, url?: string) => ({
+    id,
+    sku,
+    url: url ?? null,
+    options: [['Size', sku.slice(-1)]] as Array<[string, string]>,
+  });
+  const variants = [
+    v('11', 'T-S', 'https://s.example/coat?size=small&color=green'),
+    v('12', 'T-L', 'https://s.example/coat?color=green&size=large'),
+  ];
+
+  it("by ?variant=, by a query value that is one variant's SKU or id, or by the variant's own URL", () => {
+    expect(selectedVariant(variants, ['https://s.example/coat?variant=12'])?.sku).toBe('T-L');
+    expect(selectedVariant(variants, ['https://s.example/coat?childSku=t-s'])?.sku).toBe('T-S');
+    expect(selectedVariant(variants, ['https://s.example/coat?size=large&color=green'])?.sku).toBe('T-L');
+    expect(selectedVariant(variants, ['https://s.example/coat'])).toBeNull();
+    expect(selectedVariant(variants, ['https://s.example/coat?utm_source=x'])).toBeNull();
+  });
+
+  it("overrides a product-level SKU (a group's id) when the URL selects a variant", () => {
+    const merged = mergeCandidates(
+      [{ source: 'json_ld', title: 'Coat', sku: '44E01', variants }],
+      null,
+      null,
+      'https://s.example/coat?color=green&size=large',
+    );
+    expect(merged.sku).toBe('T-L');
+    expect(
+      mergeCandidates(
+        [{ source: 'json_ld', title: 'Coat', sku: '44E01', variants }],
+        null,
+        null,
+        'https://s.example/coat',
+      ).sku,
+    ).toBe('44E01');
   });
 });
