@@ -1,7 +1,9 @@
 // Runs one esbuild build with plugins (the synchronous API that CDK's local bundling needs has
 // none) and prints its metafile: `node lib/bundle-worker.mjs '<json options>' '{"zodEnglishOnly":true,"cheerioLoadOnly":true,"stub":{...}}'`. Called by
 // lib/bundle.ts only.
+import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { brotliCompressSync, constants } from 'node:zlib';
 import { build } from 'esbuild';
 
 /**
@@ -121,6 +123,162 @@ const lambdaCredentials = {
   },
 };
 
+/**
+ * The enrichment's data files (the Shopify taxonomy's 10,595 categories, the colour names: 390 KB
+ * of JSON) are brotli-compressed in the asset (about a quarter of the size, as base64) and
+ * decompressed when their chunk is imported: on the first taxonomy or colour lookup, never at
+ * init (lambdas/domain/enrichment/taxonomy.ts and colour.ts import them with `import()`). The same
+ * JSON, so the same values.
+ */
+const compressedData = {
+  name: 'compressed-data',
+  setup(builder) {
+    builder.onLoad({ filter: /[\\/]lambdas[\\/]domain[\\/]enrichment[\\/]data[\\/][^\\/]+\.json$/ }, (args) => {
+      const raw = readFileSync(args.path);
+      JSON.parse(raw.toString('utf8')); // a broken file fails the build, not the first lookup
+      const packed = brotliCompressSync(raw, {
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: 11,
+          [constants.BROTLI_PARAM_LGWIN]: 24,
+          [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+        },
+      }).toString('base64');
+      return {
+        contents: [
+          "import { brotliDecompressSync } from 'node:zlib';",
+          `export default JSON.parse(brotliDecompressSync(Buffer.from(${JSON.stringify(packed)}, 'base64')).toString('utf8'));`,
+        ].join('\n'),
+        loader: 'js',
+      };
+    });
+  },
+};
+
+/**
+ * The extraction engine parses with htmlparser2 (lambdas/domain/extraction/document.ts loads
+ * cheerio with `xml` options, which cheerio hands to htmlparser2 and dom-serializer), yet
+ * cheerio's `load` also imports parse5, its tree adapter and a second copy of the entities
+ * tables (~240 KB) for the default options. For the extraction modules `cheerio` is the same
+ * `load` over htmlparser2 alone (cheerio's own `cheerio/slim` parts), with a guard: a load with
+ * the default (parse5) options throws a clear error instead of parsing differently. Other
+ * importers (the crawl's parsing) keep parse5.
+ */
+const cheerioHtmlparser2ForExtraction = {
+  name: 'cheerio-htmlparser2-for-extraction',
+  setup(builder) {
+    builder.onResolve({ filter: /^cheerio$/ }, async (args) => {
+      // Not a resolve this or another plugin asked for (their namespaces): a file's own import only.
+      if (args.namespace !== 'file') return undefined;
+      if (!/[\\/]lambdas[\\/]domain[\\/]extraction[\\/]/.test(args.importer)) return undefined;
+      const resolved = await builder.resolve('cheerio', {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+        namespace: 'cheerio-htmlparser2',
+      });
+      if (resolved.errors.length > 0) return { errors: resolved.errors };
+      return { path: resolved.path, namespace: 'cheerio-htmlparser2' };
+    });
+    builder.onLoad({ filter: /.*/, namespace: 'cheerio-htmlparser2' }, (args) => {
+      const dir = path.dirname(args.path);
+      const file = (name) => JSON.stringify(path.join(dir, name));
+      const message =
+        'cheerio with parse5 (the default options) is not in the extraction bundle: the engine parses with htmlparser2 (PARSE_OPTIONS in lambdas/domain/extraction/document.ts)';
+      return {
+        contents: [
+          `import { getLoad } from ${file('load.js')};`,
+          `import { getParse } from ${file('parse.js')};`,
+          "import render from 'dom-serializer';",
+          "import { parseDocument } from 'htmlparser2';",
+          `export { contains, merge } from ${file('static.js')};`,
+          `const htmlparser2Only = (options) => { if (!options || !options._useHtmlParser2) throw new Error(${JSON.stringify(message)}); };`,
+          'export const load = getLoad(',
+          '  getParse((content, options) => { htmlparser2Only(options); return parseDocument(content, options); }),',
+          '  (dom, options) => { htmlparser2Only(options); return render(dom, options); },',
+          ');',
+        ].join('\n'),
+        loader: 'js',
+        resolveDir: dir,
+      };
+    });
+  },
+};
+
+/**
+ * entities 4.5 ships the same code twice, as CommonJS (lib/) and as ESM (lib/esm/): sanitize-html's
+ * htmlparser2 8 requires the first, dom-serializer imports the second, and both copies of its
+ * decoding and encoding tables (~70 KB each) landed in the asset. A CommonJS file of entities
+ * resolves to its ESM twin (same version, same code).
+ */
+const entitiesOneCopy = {
+  name: 'entities-one-copy',
+  setup(builder) {
+    builder.onResolve({ filter: /^entities(?:\/.*)?$/ }, async (args) => {
+      if (args.namespace !== 'file') return undefined;
+      const resolved = await builder.resolve(args.path, {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+        namespace: 'entities-one-copy',
+      });
+      if (resolved.errors.length > 0) return { errors: resolved.errors };
+      const match = resolved.path.match(/^(.*[\\/]node_modules[\\/]entities[\\/]lib)[\\/](?!esm[\\/])(.+\.js)$/);
+      if (!match) return { path: resolved.path, sideEffects: resolved.sideEffects };
+      const twin = path.join(match[1], 'esm', match[2]);
+      return existsSync(twin) ? { path: twin } : { path: resolved.path, sideEffects: resolved.sideEffects };
+    });
+  },
+};
+
+/**
+ * Dead code that tree shaking cannot see: a dependency imported at the top of a module but only
+ * called under an option the service never sets. Each is replaced by a module with the same
+ * exports that throws a clear error when used.
+ * - sanitize-html parses `style` attributes with postcss (and its source-map-js and picocolors,
+ *   ~90 KB): the service allows no `style` attribute (lambdas/domain/extraction/normalise.ts),
+ *   so postcss is never called.
+ * - got loads http2-wrapper (its `http2` option) and cacheable-request with keyv and
+ *   http-cache-semantics (its `cache` option) at import: the fetcher (lambdas/adapters/http-fetch)
+ *   sets neither. got's catch checks `instanceof CacheError`, which stays a class never thrown.
+ */
+const UNUSED = [
+  {
+    name: 'postcss',
+    importer: /[\\/]node_modules[\\/]sanitize-html[\\/]/,
+    why: 'sanitize-html parses style attributes with it; the service allows no style attribute (lambdas/domain/extraction/normalise.ts)',
+    contents: (fail) => `export function parse() { ${fail} }\nexport default { parse };`,
+  },
+  {
+    name: 'http2-wrapper',
+    importer: /[\\/]node_modules[\\/]got[\\/]/,
+    why: "got's http2 option, which the fetcher never sets (lambdas/adapters/http-fetch)",
+    contents: (fail) => `export default new Proxy({}, { get() { ${fail} } });`,
+  },
+  {
+    name: 'cacheable-request',
+    importer: /[\\/]node_modules[\\/]got[\\/]/,
+    why: "got's cache option, which the fetcher never sets (lambdas/adapters/http-fetch)",
+    contents: (fail) =>
+      `export class CacheError extends Error {}\nexport default class CacheableRequest { constructor() { ${fail} } }`,
+  },
+];
+const unusedDependencies = {
+  name: 'unused-dependencies',
+  setup(builder) {
+    for (const unused of UNUSED) {
+      const filter = new RegExp(`^${unused.name.replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&')}$`);
+      builder.onResolve({ filter }, (args) =>
+        unused.importer.test(args.importer) ? { path: unused.name, namespace: 'unused-dependency' } : undefined,
+      );
+    }
+    builder.onLoad({ filter: /.*/, namespace: 'unused-dependency' }, (args) => {
+      const unused = UNUSED.find((u) => u.name === args.path);
+      const fail = `throw new Error(${JSON.stringify(`${unused.name} is not in this bundle: ${unused.why}`)});`;
+      return { contents: unused.contents(fail), loader: 'js' };
+    });
+  },
+};
+
 const options = JSON.parse(process.argv[2]);
 const flags = JSON.parse(process.argv[3] ?? '{}');
 const result = await build({
@@ -131,6 +289,7 @@ const result = await build({
     ...(flags.stub ? [capabilityStubs(flags.stub)] : []),
     ...(flags.lambdaCredentials ? [lambdaCredentials] : []),
     ...(flags.zodEnglishOnly ? [zodEnglishOnly] : []),
+    ...(flags.trimmed ? [compressedData, cheerioHtmlparser2ForExtraction, entitiesOneCopy, unusedDependencies] : []),
     ...(flags.cheerioLoadOnly ? [cheerioLoadOnly] : []),
   ],
 });

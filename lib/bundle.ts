@@ -75,6 +75,12 @@ export function bundleFunction(
     capabilities?: readonly LazyCapability[] | 'all';
     /** false: the SDK's whole default credential chain, as before (default: the environment's, what a Lambda has). */
     lambdaCredentials?: boolean;
+    /**
+     * false: as before issue 12's trimming (default true: enrichment data brotli-compressed, the
+     * extraction engine's cheerio without parse5, one copy of entities, dependencies only called
+     * under options the service never sets stubbed; lib/bundle-worker.mjs).
+     */
+    trimmed?: boolean;
   } = {},
 ): BundleResult {
   const build: BuildOptions = {
@@ -105,6 +111,7 @@ export function bundleFunction(
         cheerioLoadOnly: options.cheerioLoadOnly ?? true,
         stub: stubOptions(options.capabilities ?? capabilitiesOf(entry)),
         lambdaCredentials: options.lambdaCredentials ?? true,
+        trimmed: options.trimmed ?? true,
       }),
     ],
     { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] },

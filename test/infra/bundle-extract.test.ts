@@ -1,0 +1,96 @@
+// A sync-extraction Lambda's asset extracts real pages in a fresh Node process exactly as the
+// unbundled code does: the probe entry (fixtures/extract-probe.ts, the composition root built
+// from the environment) is bundled by lib/bundle.ts with the legacy /api/product route's
+// capability list, then run with plain `node` against corpus pages served over loopback. So the
+// capability stubs, the brotli-compressed enrichment data, the extraction engine's cheerio
+// without parse5 and the stubbed postcss/http2-wrapper/cacheable-request work inside the asset,
+// not only under tsx.
+import { execFile } from 'node:child_process';
+import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleFunction } from '../../lib/bundle';
+import { FUNCTION_CAPABILITIES } from '../../lambdas/topology/capabilities';
+import { CORPORA } from '../corpora';
+import { handler as unbundled } from './fixtures/extract-probe';
+
+const run = promisify(execFile);
+const PROBE = path.join(__dirname, 'fixtures', 'extract-probe.ts');
+const HOST = 'corpus-shop.test';
+// Pages of the product extraction benchmark with a product, a price and a category to find.
+const PAGES = [
+  '0094967f37c647407d92b624202736e3272231cf61f8ccaeca0b19aeb631ab28',
+  '01efbb747904557e90dcb56d1f255a4034d5206c796539e2ce4d9dd68672c098',
+  '04ba14498f10a1c4a21dfce812638453cc94348d379d4885d33476bf2e7227c5',
+];
+const page = (id: string) =>
+  gunzipSync(readFileSync(path.join(CORPORA, 'product-extraction-benchmark', 'html', `${id}.html.gz`)));
+
+const work = mkdtempSync(path.join(tmpdir(), 'pds-bundle-extract-'));
+let server: Server;
+let resolve = '';
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const id = (req.url ?? '').replace(/^\/p\//, '');
+    if (!PAGES.includes(id)) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(id));
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  resolve = `${HOST}=127.0.0.1:${(server.address() as AddressInfo).port}`;
+  process.env.PDS_RESOLVE = resolve;
+  process.env.PDS_CRAWL_DELAY_MS = '0';
+});
+afterAll(async () => {
+  await new Promise((done) => server.close(done));
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** The result as JSON, its clock readings (`*_at`, set when extracted) replaced. */
+const timeless = (value: unknown): unknown =>
+  JSON.parse(JSON.stringify(value), (key, field) =>
+    key.endsWith('_at') && typeof field === 'string' ? '<time>' : field,
+  );
+
+// Runs the bundled probe in a fresh process: the environment a Lambda would have (no AWS calls are made).
+async function bundledExtract(file: string, url: string): Promise<unknown> {
+  const script = `const m = await import(${JSON.stringify(file)}); console.log(JSON.stringify(await m.handler(process.argv[1])));`;
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script, url], {
+    timeout: 60_000,
+    env: { PATH: process.env.PATH ?? '', PDS_RESOLVE: resolve, PDS_CRAWL_DELAY_MS: '0', AWS_REGION: 'us-east-1' },
+  });
+  return JSON.parse(stdout.trim().split('\n').pop()!);
+}
+
+describe('a sync-extraction asset in a fresh Node process', () => {
+  it('extracts corpus pages exactly as the unbundled engine does, enrichment and all', async () => {
+    const outdir = path.join(work, 'probe');
+    const { metafile } = bundleFunction(PROBE, outdir, { capabilities: FUNCTION_CAPABILITIES['http/legacy/product'] });
+    const inputs = Object.values(metafile.outputs).flatMap((output) => Object.keys(output.inputs));
+    // The trimming this test exists for is in the asset: no parse5, postcss or http2-wrapper.
+    for (const gone of ['node_modules/parse5/', 'node_modules/postcss/', 'node_modules/http2-wrapper/'])
+      expect(
+        inputs.some((input) => input.includes(gone)),
+        gone,
+      ).toBe(false);
+    let categorised = 0;
+    for (const id of PAGES) {
+      const url = `http://${HOST}/p/${id}`;
+      const [inBundle, inTsx] = [await bundledExtract(path.join(outdir, 'index.mjs'), url), await unbundled(url)];
+      expect(timeless(inBundle)).toEqual(timeless(inTsx));
+      expect((inBundle as { success: boolean }).success, id).toBe(true);
+      if (
+        (inBundle as { product?: { taxonomy_product_category_id?: string | null } | null }).product
+          ?.taxonomy_product_category_id
+      )
+        categorised++;
+    }
+    // The taxonomy (brotli-compressed in the asset) answered at least once.
+    expect(categorised).toBeGreaterThan(0);
+  }, 240_000);
+});
