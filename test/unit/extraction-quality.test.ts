@@ -822,6 +822,62 @@ describe('the variant the address selects', () => {
     expect(selectedVariant(variants, ['https://s.example/coat?utm_source=x'])).toBeNull();
   });
 
+  it('by query values that name every option value of one variant (WooCommerce attribute_pa_*)', () => {
+    const woo = [
+      {
+        id: '7',
+        sku: 'W-RED-M',
+        options: [
+          ['Colour', 'Dark Red'],
+          ['Size', 'M'],
+        ] as Array<[string, string]>,
+      },
+      {
+        id: '8',
+        sku: 'W-RED-L',
+        options: [
+          ['Colour', 'Dark Red'],
+          ['Size', 'L'],
+        ] as Array<[string, string]>,
+      },
+    ];
+    const at = (q: string) => selectedVariant(woo, [`https://w.example/product/tee/?${q}`])?.sku ?? null;
+    expect(at('attribute_pa_colour=dark-red&attribute_pa_size=l')).toBe('W-RED-L');
+    expect(at('attribute_pa_colour=dark-red')).toBeNull();
+  });
+
+  it('gives the page its price when the page shows it; a price the page does not show is not taken', () => {
+    const vs = [
+      { id: '1', sku: 'C-S', price: 20, currency: 'USD', options: [['Size', 'S']] as Array<[string, string]> },
+      { id: '2', sku: 'C-L', price: 25, currency: 'USD', options: [['Size', 'L']] as Array<[string, string]> },
+    ];
+    const html = (shown: string) =>
+      page(
+        `<main><h1>Coat</h1><span class="price">${shown}</span><button class="add-to-cart">Add to cart</button></main>`,
+      );
+    const r = (shown: string) => {
+      const url = 'https://s.example/coat?size=l';
+      const analysis = readProductPage(html(shown), url).analysis;
+      return mergeCandidates(
+        [{ source: 'json_ld', title: 'Coat', price: 20, currency: 'USD', variants: vs }, ...analysis.candidates],
+        analysis.dom,
+        null,
+        url,
+      );
+    };
+    expect([r('$25.00').sku, r('$25.00').price]).toEqual(['C-L', 25]);
+    expect(r('$20.00').price).toBe(20);
+  });
+
+  it("Shopify's analytics object: the ?variant= one's SKU among several", () => {
+    const html = page(
+      '<main><h1>Tee</h1><span class="price">$20.00</span><button class="add-to-cart">Add to cart</button></main><script>var meta = {"product":{"id":9,"vendor":"Acme","variants":[{"id":41,"sku":"TEE-S"},{"id":42,"sku":"TEE-M"}]}};</script>',
+    );
+    const sku = (url: string) => readProductPage(html, url).merged.sku;
+    expect(sku('https://s.example/products/tee?variant=42')).toBe('TEE-M');
+    expect(sku('https://s.example/products/tee')).toBeNull();
+  });
+
   it("overrides a product-level SKU (a group's id) when the URL selects a variant", () => {
     const merged = mergeCandidates(
       [{ source: 'json_ld', title: 'Coat', sku: '44E01', variants }],

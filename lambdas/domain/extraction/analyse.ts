@@ -232,6 +232,7 @@ export function withoutSiteName(
 function shopifyAnalyticsProduct(
   html: string,
   literals: LiteralPositions,
+  pageUrl: string | null = null,
 ): { sku: string | null; vendor: string | null } | null {
   const at = literals.get(SHOPIFY_META);
   if (at === undefined) return null;
@@ -239,13 +240,20 @@ function shopifyAnalyticsProduct(
   const end = html.indexOf('};', start);
   if (end < 0 || end - start > 200_000) return null;
   const parsed = parseTolerantJson(html.slice(start, end + 1)) as {
-    product?: { vendor?: unknown; variants?: Array<{ sku?: unknown }> };
+    product?: { vendor?: unknown; variants?: Array<{ sku?: unknown; id?: unknown }> };
   } | null;
   const product = parsed?.product;
   if (!product || typeof product !== 'object') return null;
   const variants = Array.isArray(product.variants) ? product.variants : [];
-  // Several variants: which SKU is the product's is not said here.
-  const sku = variants.length === 1 ? cleanText(variants[0]?.sku) : null;
+  // Several variants: which SKU is the product's is not said here, unless the address selects one.
+  let selected: string | null = null;
+  try {
+    selected = pageUrl ? new URL(pageUrl).searchParams.get('variant') : null;
+  } catch {
+    selected = null;
+  }
+  const chosen = selected ? variants.find((v) => String(v?.id) === selected) : undefined;
+  const sku = cleanText((chosen ?? (variants.length === 1 ? variants[0] : undefined))?.sku);
   return { sku, vendor: cleanText(product.vendor) };
 }
 
@@ -327,7 +335,7 @@ export function analysePage(html: string, url: string, options: AnalyseOptions =
   };
   // Shopify's analytics object (`var meta = {"product": ...}`) on every product page: the
   // variant SKU and vendor without a network probe (the probe's `.js` overrides it when it answers).
-  const analytics = shopifyAnalyticsProduct(html, literals);
+  const analytics = shopifyAnalyticsProduct(html, literals, url);
   if (analytics) {
     dom.product.sku ??= analytics.sku;
     dom.product.brand ??= analytics.vendor;

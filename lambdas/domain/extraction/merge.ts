@@ -268,9 +268,28 @@ export function selectedVariant(variants: VariantCandidate[], urls: string[]): V
       const key = urlKey(raw);
       const hits = variants.filter((v) => v.url && urlKey(v.url) === key);
       if (key && hits.length === 1) return hits[0];
+      // Query values naming every option value of exactly one variant (WooCommerce
+      // ?attribute_pa_size=m&attribute_pa_color=red, ?size=small&color=green).
+      const slugs = new Set([...url.searchParams.values()].map(slug).filter(Boolean));
+      if (slugs.size) {
+        const named = variants.filter(
+          (v) => v.options.length && v.options.every(([, value]) => slugs.has(slug(value))),
+        );
+        if (named.length === 1) return named[0];
+      }
     }
   }
   return null;
+}
+
+/** An option value as shops write it in addresses: "Light Blue" -> "light-blue". */
+function slug(value: string): string {
+  return value
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-|-$/g, '');
 }
 
 export function mergeCandidates(
@@ -381,6 +400,19 @@ export function mergeCandidates(
   if (selected?.sku && selected.sku !== sku) {
     sku = selected.sku;
     provenance.sku = provenance.variants ?? 'dom';
+  }
+  // And its price, when the page shows it (or there is no page to ask): the product's lowest or
+  // first variant's price is another variant's.
+  if (
+    selected?.price != null &&
+    price.price != null &&
+    !same(selected.price, price.price) &&
+    (!dom || [...dom.displayedAmounts].some((n) => same(n, selected.price!))) &&
+    (!selected.currency || !price.currency || selected.currency === price.currency)
+  ) {
+    price.price = selected.price;
+    price.compareAt = selected.compareAt != null && selected.compareAt > selected.price ? selected.compareAt : null;
+    provenance.price = provenance.variants ?? price.source ?? 'dom';
   }
   // No product-level SKU: the only variant's.
   if (!sku && variants.length === 1 && variants[0].sku) {
