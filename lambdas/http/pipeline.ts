@@ -13,7 +13,14 @@ import { ROUTES, type Family, type Route, type Scope } from '../topology/routes'
 import { CONTRACTS, type OperationContract, type OperationId, type RequestOf } from '../contracts/operations';
 import { getContainer, type Container } from '../composition/container';
 import { logRequest, logWarning } from './log';
-import { ANNOTATIONS, annotate, executionIdInBody, prepareTracing, traced } from '../observability/tracing';
+import {
+  ANNOTATIONS,
+  activeTracer,
+  annotate,
+  executionIdInBody,
+  prepareTracing,
+  traced,
+} from '../observability/tracing';
 import { recordRequest } from '../observability/api-metrics';
 import {
   IDEMPOTENCY_HEADER,
@@ -49,6 +56,8 @@ export interface RouteResult<B = unknown> {
   status?: number;
   body: B;
   headers?: Record<string, string>;
+  /** JSON.stringify(body), when the route keeps it with cached data (render.ts serializedOnce). */
+  serialized?: string;
 }
 
 export type RouteImpl<Op extends OperationId> = (
@@ -190,6 +199,39 @@ function validate(schema: z.ZodType | undefined, value: unknown, where: string):
   throw new AppError('INVALID_PARAMETER', message, parameter ? { parameter } : {});
 }
 
+/** Valid queries remembered per route; past this many the memo starts again. */
+const QUERY_MEMO_MAX = 256;
+
+/** The query's parameters as one string (names and values, in their order). */
+function queryKey(raw: Record<string, string | undefined> | undefined): string {
+  let key = '';
+  if (raw) for (const name of Object.keys(raw)) key += `${name}\u0000${raw[name] ?? ''}\u0001`;
+  return key;
+}
+
+/**
+ * The query validated by `schema`, remembered per route by its parameters: the contracts' query
+ * schemas are pure (static defaults, no clock), so a query seen before is not parsed again. Only
+ * valid queries whose values are all primitives are kept; each call gets its own copy.
+ */
+function validQuery(
+  schema: z.ZodType | undefined,
+  raw: Record<string, string | undefined> | undefined,
+  memo: Map<string, Record<string, unknown>>,
+): unknown {
+  if (!schema) return {};
+  const key = queryKey(raw);
+  const known = memo.get(key);
+  if (known) return { ...known };
+  const value = validate(schema, raw ?? {}, 'query') as Record<string, unknown>;
+  if (value && typeof value === 'object' && Object.values(value).every((v) => v === null || typeof v !== 'object')) {
+    if (memo.size >= QUERY_MEMO_MAX) memo.clear();
+    memo.set(key, value);
+    return { ...value };
+  }
+  return value;
+}
+
 // ---- middlewares ----
 const finalize = (): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult, Error, Context> => {
   const finish = async (
@@ -284,6 +326,7 @@ const rateLimit = (): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult, Er
 
 const parseAndValidate = (
   contract: OperationContract,
+  validQueries: Map<string, Record<string, unknown>>,
 ): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult, Error, Context> => ({
   before: (request) => {
     const { state, event } = request as PipelineRequest;
@@ -298,7 +341,7 @@ const parseAndValidate = (
     const body = contract.body ? validate(contract.body, readBody(event), 'body') : {};
     state.input = {
       params: validate(contract.params, event.pathParameters ?? {}, 'path'),
-      query: validate(contract.query, event.queryStringParameters ?? {}, 'query'),
+      query: validQuery(contract.query, event.queryStringParameters, validQueries),
       body,
     };
   },
@@ -316,6 +359,7 @@ export function defineRoute<Op extends OperationId>(operationId: Op, impl: Route
     // not wait for the write here; finalize awaits it before answering.
     if (route.scope === 'usage') await state.metering;
     const principal = state.principal ?? { org: '', keyId: '', scopes: [] };
+    let serialized: string | undefined;
     const run = async () => {
       const result = await impl(state.input as RequestOf<Op>, {
         ...principal,
@@ -325,6 +369,7 @@ export function defineRoute<Op extends OperationId>(operationId: Op, impl: Route
         deps,
         now: new Date(state.startedAt),
       });
+      serialized = result.serialized;
       return { status: result.status ?? contract.success.status, body: result.body, headers: result.headers };
     };
     // A start with an Idempotency-Key runs once per organization and key; a repeat replays it.
@@ -336,11 +381,18 @@ export function defineRoute<Op extends OperationId>(operationId: Op, impl: Route
           lambdaContext?.getRemainingTimeInMillis?.(),
         )
       : { ...(await run()), replayed: false };
-    return jsonResult(result.status, result.body, state.requestId, {
-      ...state.extraHeaders,
-      ...result.headers,
-      ...(result.replayed ? { [REPLAYED_HEADER]: 'true' } : {}),
-    });
+    return jsonResult(
+      result.status,
+      result.body,
+      state.requestId,
+      {
+        ...state.extraHeaders,
+        ...result.headers,
+        ...(result.replayed ? { [REPLAYED_HEADER]: 'true' } : {}),
+      },
+      // A replay answers the stored body, not the text made by this call.
+      result.replayed ? undefined : serialized,
+    );
   };
 
   // The middy request object is not passed to the base handler; find the state by event.
@@ -360,7 +412,7 @@ export function defineRoute<Op extends OperationId>(operationId: Op, impl: Route
     .use(finalize())
     .use(authenticate())
     .use(rateLimit())
-    .use(parseAndValidate(contract));
+    .use(parseAndValidate(contract, new Map()));
 
   // On Lambda each request runs in an X-Ray subsegment carrying the operation, the execution id
   // of status/cancel paths and (after auth) the organization; locally tracing is off.
@@ -375,7 +427,8 @@ export function defineRoute<Op extends OperationId>(operationId: Op, impl: Route
     };
     return traced(`## ${operationId}`, annotations, async () => {
       const result = await handler(event, lambdaContext);
-      annotate({ [ANNOTATIONS.executionId]: executionIdInBody(result?.body) });
+      // Only with tracing on: scanning every body costs the untraced local service for nothing.
+      if (activeTracer()) annotate({ [ANNOTATIONS.executionId]: executionIdInBody(result?.body) });
       return result;
     });
   };

@@ -15,11 +15,16 @@ export type HttpResult = APIGatewayProxyStructuredResultV2 & {
   headers: Record<string, string | number | boolean>;
 };
 
+/**
+ * `serialized`: JSON.stringify(body) when the caller already has it (a body kept with the cached
+ * data it was made from, see serializedOnce): sent as is instead of serialising again.
+ */
 export function jsonResult(
   statusCode: number,
   body: unknown,
   requestId: string,
   headers: Record<string, string> = {},
+  serialized?: string,
 ): HttpResult {
   return {
     statusCode,
@@ -29,8 +34,36 @@ export function jsonResult(
       'request-id': requestId,
       ...headers,
     },
-    body: JSON.stringify(body),
+    body: serialized ?? JSON.stringify(body),
   };
+}
+
+/** A response body and its JSON text, made once. */
+export interface SerializedBody<B = unknown> {
+  body: B;
+  serialized: string;
+}
+
+/** Bodies kept per source object; a source with more variants than this starts again. */
+const SERIALIZED_PER_SOURCE = 256;
+const serializedBodies = new WeakMap<object, Map<string, SerializedBody>>();
+
+/**
+ * The body `build()` makes from `source` for `variant` (a page, a page size), with its JSON text,
+ * made once per source object and variant and reused while the source lives: a cache hands out
+ * the same (frozen) source until it reads again, so the body is exactly what `build()` would make
+ * now, with no staleness of its own. `build` must depend only on `source` and `variant`.
+ */
+export function serializedOnce<B>(source: object, variant: string, build: () => B): SerializedBody<B> {
+  let bodies = serializedBodies.get(source);
+  if (!bodies) serializedBodies.set(source, (bodies = new Map()));
+  const known = bodies.get(variant);
+  if (known) return known as SerializedBody<B>;
+  const body = build();
+  const made = { body, serialized: JSON.stringify(body) };
+  if (bodies.size >= SERIALIZED_PER_SOURCE) bodies.clear();
+  bodies.set(variant, made);
+  return made;
 }
 
 /** Anything that is not an AppError becomes a generic 500: internals never reach the client. */

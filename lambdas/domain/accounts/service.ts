@@ -18,10 +18,26 @@ export interface Principal {
   scopes: Scope[];
 }
 
+/** Keys found valid here, remembered with their hash; past this many the memo starts again. */
+const KNOWN_HASHES_MAX = 1_000;
+// The SHA-256 of a key in steady use is computed once, not per call. Only keys the store just
+// called valid go in (a flood of made-up keys cannot fill it); one found unknown or revoked leaves
+// it. The memo changes nothing about validity: every call still asks the store (and its cache).
+const knownHashes = new Map<string, string>();
+
 export async function authenticateKey(store: AccountStore, presented: string): Promise<Principal | null> {
   if (!presented) return null;
-  const record = await store.findKeyByHash(hashKey(presented));
-  if (!record || record.revokedAt) return null;
+  const known = knownHashes.get(presented);
+  const keyHash = known ?? hashKey(presented);
+  const record = await store.findKeyByHash(keyHash);
+  if (!record || record.revokedAt) {
+    if (known) knownHashes.delete(presented);
+    return null;
+  }
+  if (!known) {
+    if (knownHashes.size >= KNOWN_HASHES_MAX) knownHashes.clear();
+    knownHashes.set(presented, keyHash);
+  }
   return { org: record.org, keyId: record.keyId, scopes: record.scopes };
 }
 

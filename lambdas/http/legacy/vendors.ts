@@ -1,6 +1,8 @@
 import { defineRoute } from '../pipeline';
 import { listVendorSummaries } from '../../domain/vendors/service';
+import { serializedOnce } from '../render';
 
-export const handler = defineRoute('legacyVendors', async (_request, { deps }) => ({
-  body: { vendors: await listVendorSummaries(deps.vendors, deps.merchants) },
-}));
+export const handler = defineRoute('legacyVendors', async (_request, { deps }) => {
+  const summaries = await listVendorSummaries(deps.vendors, deps.merchants);
+  return serializedOnce(summaries, 'legacy', () => ({ vendors: summaries }));
+});

@@ -1,6 +1,8 @@
 import { defineRoute } from '../pipeline';
 import { listVendorSummaries } from '../../domain/vendors/service';
+import { serializedOnce } from '../render';
 
-export const handler = defineRoute('v1Vendors', async (_request, { deps }) => ({
-  body: { data: await listVendorSummaries(deps.vendors, deps.merchants), meta: {} },
-}));
+export const handler = defineRoute('v1Vendors', async (_request, { deps }) => {
+  const summaries = await listVendorSummaries(deps.vendors, deps.merchants);
+  return serializedOnce(summaries, 'v1', () => ({ data: summaries, meta: {} }));
+});
