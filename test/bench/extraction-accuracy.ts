@@ -175,6 +175,8 @@ function metascraperShopping(): void {
   };
   let right = 0;
   let total = 0;
+  // sku, currency and brand as the collector read them off each page (only where it did).
+  const fields = { sku: [0, 0], currency: [0, 0], brand: [0, 0] } as Record<string, [number, number]>;
   console.log("\nmetascraper-shopping (price; expected = upstream test assertion, else the page's agreed price)");
   for (const c of expected.cases) {
     const html = gunzipSync(readFileSync(path.join(dir, c.file))).toString('utf8');
@@ -185,11 +187,22 @@ function metascraperShopping(): void {
     const ok = want == null ? merged.price == null : merged.price != null && Math.abs(merged.price - want) < 0.005;
     total++;
     if (ok) right++;
+    for (const f of Object.keys(fields)) {
+      const want = c.read_off_page[f];
+      if (typeof want !== 'string' || !/^[\p{L}\p{N}]/u.test(want)) continue;
+      fields[f][1]++;
+      if (norm(want) === norm((merged as unknown as Record<string, unknown>)[f])) fields[f][0]++;
+    }
     console.log(
       `  ${ok ? 'ok  ' : 'MISS'} ${path.basename(c.file).padEnd(28)} expected ${String(want).padEnd(8)} got ${String(merged.price).padEnd(8)} ${merged.currency ?? ''} compare_at ${merged.compareAt ?? '-'} avail ${merged.availability ?? '-'} product=${classification.isProduct} (${merged.provenance.price ?? 'none'})`,
     );
   }
   console.log(`  ${right}/${total} prices right`);
+  console.log(
+    `  read off the page: ${Object.entries(fields)
+      .map(([f, [ok, n]]) => `${f} ${ok}/${n}`)
+      .join(', ')}`,
+  );
 }
 
 function table(
@@ -271,6 +284,44 @@ function domainFolds(pages: BenchPage[], engine: Record<string, Prediction>): vo
   );
 }
 
+/**
+ * google-product-variants (schema.org ProductGroup pages): each variant's SKU and price as the
+ * page states them, and the SKU of the variant each page's address selects (its own URL).
+ */
+function productVariants(): void {
+  const dir = path.join(CORPORA, 'google-product-variants');
+  const expected = JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8')) as {
+    cases: Array<{
+      file: string;
+      page_url: string;
+      expected: { variants?: Array<{ sku?: string; price?: number; url?: string }> };
+    }>;
+  };
+  let variantsRight = 0;
+  let variantsTotal = 0;
+  let selectedRight = 0;
+  let selectedTotal = 0;
+  for (const c of expected.cases) {
+    const html = readFileSync(path.join(dir, c.file), 'utf8');
+    const want = (c.expected.variants ?? []).filter((v) => v.sku && v.price != null);
+    const { merged } = readProductPage(html, c.page_url, { countryCode: 'us' });
+    for (const v of want) {
+      variantsTotal++;
+      if (merged.variants.some((g) => g.sku === v.sku && g.price != null && Math.abs(g.price - v.price!) < 0.005))
+        variantsRight++;
+    }
+    // The page as addressed by one variant's own URL: that variant's SKU is the page's.
+    const addressed = want.find((v) => v.url && v.url !== c.page_url);
+    if (addressed) {
+      selectedTotal++;
+      if (readProductPage(html, addressed.url!, { countryCode: 'us' }).merged.sku === addressed.sku) selectedRight++;
+    }
+  }
+  console.log(
+    `\ngoogle-product-variants: variant SKU and price ${variantsRight}/${variantsTotal}; SKU of the variant the address selects ${selectedRight}/${selectedTotal}`,
+  );
+}
+
 export default async function main(): Promise<void> {
   const pages = loadBenchmarkPages();
   const started = performance.now();
@@ -319,6 +370,7 @@ export default async function main(): Promise<void> {
     }
   }
   metascraperShopping();
+  productVariants();
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();
