@@ -3,6 +3,7 @@
 // lib/bundle.ts only.
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants } from 'node:zlib';
 import { build } from 'esbuild';
 
@@ -231,6 +232,64 @@ const entitiesOneCopy = {
 };
 
 /**
+ * tldts's Public Suffix List (its data/trie.js: typed arrays written as decimal literals and the
+ * labels' text, 140 KB in every asset, since the affiliate merchants' domains are checked in the
+ * composition root) is the same arrays and text packed as bytes and brotli-compressed (~50 KB as
+ * base64). It is unpacked when the module is evaluated, as the original's literals are: tldts
+ * derives its lookup tables from them at import anyway (about a millisecond), and unpacking
+ * adds about one more.
+ */
+const compactSuffixList = {
+  name: 'compact-suffix-list',
+  setup(builder) {
+    builder.onLoad(
+      { filter: /[\\/]node_modules[\\/]tldts[\\/]dist[\\/]es6[\\/]src[\\/]data[\\/]trie\.js$/ },
+      async (args) => {
+        const trie = await import(pathToFileURL(args.path).href);
+        const parts = [];
+        const lines = [];
+        let offset = 0;
+        for (const [name, value] of Object.entries(trie)) {
+          if (typeof value === 'number') lines.push(`export const ${name} = ${JSON.stringify(value)};`);
+          else if (typeof value === 'string') {
+            const bytes = Buffer.from(value, 'utf8');
+            parts.push(bytes);
+            lines.push(`export const ${name} = bytes.toString('utf8', ${offset}, ${offset + bytes.length});`);
+            offset += bytes.length;
+          } else if (value instanceof Uint8Array || value instanceof Uint16Array) {
+            const width = value.BYTES_PER_ELEMENT;
+            const bytes = Buffer.alloc(value.length * width);
+            for (let i = 0; i < value.length; i++) bytes.writeUIntLE(value[i], i * width, width);
+            parts.push(bytes);
+            lines.push(
+              `export const ${name} = unpack(${value.constructor.name}, ${offset}, ${value.length}, ${width});`,
+            );
+            offset += bytes.length;
+          } else throw new Error(`tldts data/trie.js: cannot pack the export ${name}`);
+        }
+        const packed = brotliCompressSync(Buffer.concat(parts), {
+          params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_LGWIN]: 24 },
+        }).toString('base64');
+        return {
+          contents: [
+            "import { brotliDecompressSync } from 'node:zlib';",
+            `const bytes = brotliDecompressSync(Buffer.from(${JSON.stringify(packed)}, 'base64'));`,
+            '// Little-endian, whatever the machine.',
+            'function unpack(Type, at, length, width) {',
+            '  const array = new Type(length);',
+            '  for (let i = 0; i < length; i++) array[i] = width === 1 ? bytes[at + i] : bytes[at + 2 * i] | (bytes[at + 2 * i + 1] << 8);',
+            '  return array;',
+            '}',
+            ...lines,
+          ].join('\n'),
+          loader: 'js',
+        };
+      },
+    );
+  },
+};
+
+/**
  * Dead code that tree shaking cannot see: a dependency imported at the top of a module but only
  * called under an option the service never sets. Each is replaced by a module with the same
  * exports that throws a clear error when used.
@@ -240,8 +299,16 @@ const entitiesOneCopy = {
  * - got loads http2-wrapper (its `http2` option) and cacheable-request with keyv and
  *   http-cache-semantics (its `cache` option) at import: the fetcher (lambdas/adapters/http-fetch)
  *   sets neither. got's catch checks `instanceof CacheError`, which stays a class never thrown.
+ * - aws-xray-sdk-core (Powertools' tracer) requires semver for captureAWS, the SDK v2 patcher;
+ *   the service's clients are SDK v3.
  */
 const UNUSED = [
+  {
+    name: 'semver',
+    importer: /[\\/]node_modules[\\/]aws-xray-sdk-core[\\/]/,
+    why: "aws-xray-sdk-core checks the AWS SDK v2's version with it in captureAWS; the service traces SDK v3 clients (Powertools' captureAWSv3Client)",
+    contents: (fail) => `export function gte() { ${fail} }\nexport default { gte };`,
+  },
   {
     name: 'postcss',
     importer: /[\\/]node_modules[\\/]sanitize-html[\\/]/,
@@ -289,7 +356,9 @@ const result = await build({
     ...(flags.stub ? [capabilityStubs(flags.stub)] : []),
     ...(flags.lambdaCredentials ? [lambdaCredentials] : []),
     ...(flags.zodEnglishOnly ? [zodEnglishOnly] : []),
-    ...(flags.trimmed ? [compressedData, cheerioHtmlparser2ForExtraction, entitiesOneCopy, unusedDependencies] : []),
+    ...(flags.trimmed
+      ? [compressedData, compactSuffixList, cheerioHtmlparser2ForExtraction, entitiesOneCopy, unusedDependencies]
+      : []),
     ...(flags.cheerioLoadOnly ? [cheerioLoadOnly] : []),
   ],
 });

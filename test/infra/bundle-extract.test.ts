@@ -18,9 +18,36 @@ import { bundleFunction } from '../../lib/bundle';
 import { FUNCTION_CAPABILITIES } from '../../lambdas/topology/capabilities';
 import { CORPORA } from '../corpora';
 import { handler as unbundled } from './fixtures/extract-probe';
+import { handler as unbundledDomains } from './fixtures/suffix-probe';
 
 const run = promisify(execFile);
 const PROBE = path.join(__dirname, 'fixtures', 'extract-probe.ts');
+const SUFFIX_PROBE = path.join(__dirname, 'fixtures', 'suffix-probe.ts');
+// ICANN and private suffixes, wildcards (*.ck) and their exceptions (www.ck), IDNs, IPs, bare suffixes.
+const HOSTS = [
+  'shop.example.com',
+  'www.amazon.co.uk',
+  'store.myshopify.com',
+  'a.b.github.io',
+  'foo.blogspot.com',
+  'www.ck',
+  'shop.foo.ck',
+  'bar.kawasaki.jp',
+  'city.kawasaki.jp',
+  'xn--mgberp4a5d4a87g',
+  'shop.xn--p1ai',
+  'example.السعودية',
+  'co.uk',
+  'com',
+  '192.168.1.1',
+  'localhost',
+  'a.b.c.d.e.f.example.org',
+  'foo.s3.amazonaws.com',
+  'x.cloudfront.net',
+  'deep.sub.herokuapp.com',
+  'zalando.de',
+  'shop.example.unknowntld',
+];
 const HOST = 'corpus-shop.test';
 // Pages of the product extraction benchmark with a product, a price and a category to find.
 const PAGES = [
@@ -57,10 +84,10 @@ const timeless = (value: unknown): unknown =>
     key.endsWith('_at') && typeof field === 'string' ? '<time>' : field,
   );
 
-// Runs the bundled probe in a fresh process: the environment a Lambda would have (no AWS calls are made).
-async function bundledExtract(file: string, url: string): Promise<unknown> {
-  const script = `const m = await import(${JSON.stringify(file)}); console.log(JSON.stringify(await m.handler(process.argv[1])));`;
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script, url], {
+// Runs a bundled probe's handler(argument) in a fresh process: the environment a Lambda would have (no AWS calls are made).
+async function runBundled(file: string, argument: unknown): Promise<unknown> {
+  const script = `const m = await import(${JSON.stringify(file)}); console.log(JSON.stringify(await m.handler(JSON.parse(process.argv[1]))));`;
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(argument)], {
     timeout: 60_000,
     env: { PATH: process.env.PATH ?? '', PDS_RESOLVE: resolve, PDS_CRAWL_DELAY_MS: '0', AWS_REGION: 'us-east-1' },
   });
@@ -81,7 +108,7 @@ describe('a sync-extraction asset in a fresh Node process', () => {
     let categorised = 0;
     for (const id of PAGES) {
       const url = `http://${HOST}/p/${id}`;
-      const [inBundle, inTsx] = [await bundledExtract(path.join(outdir, 'index.mjs'), url), await unbundled(url)];
+      const [inBundle, inTsx] = [await runBundled(path.join(outdir, 'index.mjs'), url), await unbundled(url)];
       expect(timeless(inBundle)).toEqual(timeless(inTsx));
       expect((inBundle as { success: boolean }).success, id).toBe(true);
       if (
@@ -93,4 +120,18 @@ describe('a sync-extraction asset in a fresh Node process', () => {
     // The taxonomy (brotli-compressed in the asset) answered at least once.
     expect(categorised).toBeGreaterThan(0);
   }, 240_000);
+
+  it('answers registrable domains from the packed Public Suffix List as tldts does unbundled', async () => {
+    const outdir = path.join(work, 'suffix');
+    const { metafile } = bundleFunction(SUFFIX_PROBE, outdir, { capabilities: [] });
+    const trie = Object.values(metafile.outputs).flatMap((output) =>
+      Object.entries(output.inputs).filter(([input]) => input.endsWith('tldts/dist/es6/src/data/trie.js')),
+    );
+    // Packed: the list is in the asset at well under the original's 140 KB.
+    expect(trie).toHaveLength(1);
+    expect(trie[0]![1].bytesInOutput).toBeLessThan(80 * 1024);
+    const expected = await unbundledDomains(HOSTS);
+    expect(expected.filter((domain) => domain !== null).length).toBeGreaterThan(10);
+    expect(await runBundled(path.join(outdir, 'index.mjs'), HOSTS)).toEqual(expected);
+  }, 120_000);
 });
