@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { langCountry, pageRegionCountry, withoutSiteName } from '../../lambdas/domain/extraction/analyse';
 import { mergeCandidates, selectedVariant } from '../../lambdas/domain/extraction/merge';
 import { readProductPage } from '../../lambdas/domain/extraction/page';
+import { identifierFromUrl } from '../../lambdas/domain/extraction/product-url';
 import { parsePrice } from '../../lambdas/domain/extraction/price';
 import { readShopifyProduct } from '../../lambdas/domain/extraction/readers/platform-json';
 import { cleanSku } from '../../lambdas/domain/extraction/values';
@@ -894,5 +895,16 @@ describe('the variant the address selects', () => {
         'https://s.example/coat',
       ).sku,
     ).toBe('44E01');
+  });
+});
+
+describe('identifiers in addresses of other carts', () => {
+  it('osCommerce products_id (query or path pair), goods_id, a long id leading the last segment; a year or short number is none', () => {
+    expect(identifierFromUrl('https://shop.example/product_info.php?products_id=66868')).toBe('66868');
+    expect(identifierFromUrl('https://shop.example/product_info.php/products_id/103066')).toBe('103066');
+    expect(identifierFromUrl('https://shop.example/goods.php?goods_id=20931')).toBe('20931');
+    expect(identifierFromUrl('https://auction.example/item/93133869_vintage-pillows')).toBe('93133869');
+    expect(identifierFromUrl('https://shop.example/products/2021-summer-tee')).toBeNull();
+    expect(identifierFromUrl('https://shop.example/products/tee/size/42')).toBeNull();
   });
 });

@@ -12,6 +12,16 @@ const ID_PARAMS = [
   'articleid',
   'skuid',
   'variant',
+  // osCommerce/Zen Cart, other carts and marketplaces.
+  'products_id',
+  'prod_id',
+  'product_code',
+  'productcode',
+  'itemno',
+  'item_no',
+  'goods_id',
+  'goodsno',
+  'artnr',
 ];
 
 /** An identifier the URL carries: ?sku=…, /dp/<ASIN>, a trailing numeric id. Null when none. */
@@ -26,6 +36,9 @@ export function identifierFromUrl(raw: string): string | null {
     if (ID_PARAMS.includes(k.toLowerCase()) && /^[A-Za-z0-9._-]{3,40}$/.test(v) && /\d/.test(v)) return v;
   }
   const path = decodeURIComponent(url.pathname);
+  // The same names as path pairs (".../product_info.php/products_id/66868").
+  const pair = path.match(/\/([a-z_]+)\/([A-Za-z0-9._-]{3,40})(?:\/|$)/i);
+  if (pair && ID_PARAMS.includes(pair[1].toLowerCase()) && /\d/.test(pair[2])) return pair[2];
   const asin = path.match(/\/(?:dp|gp\/product)\/([A-Z0-9]{10})(?:[/?]|$)/);
   if (asin) return asin[1];
   const segments = path.split('/').filter(Boolean);
@@ -33,6 +46,9 @@ export function identifierFromUrl(raw: string): string | null {
   // A numeric id at the end of the last segment ("...-12345678") or as the segment itself.
   const trailing = last.match(/(?:^|[-_.])((?:[A-Z]{1,3})?\d{5,})$/i);
   if (trailing) return trailing[1];
+  // A long id that leads the last segment ("/item/93133869_alexander-girard-pillows").
+  const leading = last.match(/^(\d{6,})[-_]/);
+  if (leading) return leading[1];
   // Or a segment that is itself a long number (".../29099468/product.html").
   for (let i = segments.length - 1; i >= 0 && i >= segments.length - 3; i--) {
     if (/^\d{6,}$/.test(segments[i])) return segments[i];
