@@ -6,12 +6,18 @@
 // and RSS, each measured by importing the bundle in a fresh Node process (median of
 // COLD_START_RUNS). Goals (issue 12): every asset under 1 MB, init under 150 ms; rows over are
 // flagged. COLD_START_ONLY=<substring> limits the functions measured.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { execFileSync, execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { bundleFunction, loadedAtInit } from '../../lib/bundle';
 import { projectLayout } from '../../lib/source-layout';
+import { FUNCTION_CAPABILITIES } from '../../lambdas/topology/capabilities';
+import { gunzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { CORPORA } from '../corpora';
 import { QUEUES } from '../../lambdas/topology/queues';
 import { ROUTES } from '../../lambdas/topology/routes';
 import { SCHEDULES } from '../../lambdas/topology/schedules';
@@ -104,6 +110,7 @@ function side(target: Target, dir: string, before: boolean): Side {
         keepNames: false,
         capabilities: 'all',
         lambdaCredentials: false,
+        trimmed: false,
       })
     : bundleFunction(target.entry, dir);
   const all = Object.keys(metafile.outputs).map((file) => path.resolve(file));
@@ -124,6 +131,55 @@ function measure(target: Target, workDir: string): Row {
   };
 }
 
+/**
+ * A sync-extraction asset at work, not only loaded: the probe entry (the composition root from the
+ * environment, container.extractUrl; test/infra/fixtures/extract-probe.ts) bundled with the legacy
+ * /api/product route's capability list, run with plain `node` in a fresh process against one corpus
+ * page served over loopback: the stubs, the compressed data and the trimmed dependencies inside the
+ * asset extract it (test/infra/bundle-extract.test.ts compares the result with tsx's).
+ */
+async function extractInBundle(workDir: string): Promise<string> {
+  const corpus = path.join(CORPORA, 'product-extraction-benchmark', 'html');
+  const file = readdirSync(corpus)
+    .filter((name) => name.endsWith('.html.gz'))
+    .sort()[0]!;
+  const html = gunzipSync(readFileSync(path.join(corpus, file)));
+  const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  try {
+    const outdir = path.join(workDir, 'extract-probe');
+    const { metafile } = bundleFunction(path.join(process.cwd(), 'test/infra/fixtures/extract-probe.ts'), outdir, {
+      capabilities: FUNCTION_CAPABILITIES['http/legacy/product'],
+    });
+    const bytes = sizeOf(Object.keys(metafile.outputs).map((out) => path.resolve(out)));
+    const script = `const m = await import(${JSON.stringify(path.join(outdir, 'index.mjs'))}); const r = await m.handler(process.argv[1]); console.log(JSON.stringify({ success: r.success, outcome: r.outcome, title: r.product?.title ?? null, category: r.product?.taxonomy_product_category_path ?? null }));`;
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--input-type=module', '-e', script, `http://corpus-shop.test/p/${file.replace('.html.gz', '')}`],
+      {
+        timeout: 60_000,
+        env: {
+          PATH: process.env.PATH ?? '',
+          PDS_RESOLVE: `corpus-shop.test=127.0.0.1:${(server.address() as AddressInfo).port}`,
+          PDS_CRAWL_DELAY_MS: '0',
+          AWS_REGION: 'us-east-1',
+        },
+      },
+    );
+    const result = JSON.parse(stdout.trim().split('\n').pop()!) as {
+      success: boolean;
+      outcome: string;
+      title: string | null;
+      category: string | null;
+    };
+    if (!result.success)
+      throw new Error(`the bundled sync-extraction asset did not extract ${file}: ${result.outcome}`);
+    return `sync extraction in a fresh process from a ${mb(bytes)} MB asset (legacy /api/product's capabilities): ${file.slice(0, 12)}… -> "${result.title}" (${result.category ?? 'no category'})`;
+  } finally {
+    await new Promise((done) => server.close(done));
+  }
+}
+
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(2);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
@@ -136,7 +192,7 @@ export default async function main(): Promise<void> {
       `load average ${loadStart.map((l) => l.toFixed(2)).join('/')} at the start (2 cores shared)`,
   );
   console.log(
-    "before = every chunk + linked source maps in the asset, cheerio with its loaders, every lazy capability, the SDK's whole credential chain; after = what the stack deploys now",
+    "before = every chunk + linked source maps in the asset, cheerio with its loaders, every lazy capability, the SDK's whole credential chain, data and dependencies untrimmed; after = what the stack deploys now",
   );
   console.log('init ms = wall time of the import; CPU ms = the process CPU it used (less sensitive to the load)\n');
   const header = [
@@ -178,6 +234,7 @@ export default async function main(): Promise<void> {
         ].join('\t'),
       );
     }
+    console.log(`\n${await extractInBundle(workDir)}`);
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }
