@@ -59,8 +59,12 @@ export const LEASE_MS = 50;
 export const LEASE_MAX_MS = 1000;
 /** A lease lasts as long as the bucket takes to refill this share of its burst (within the bounds above). */
 const LEASE_BURST_SHARE = 16;
-/** A bucket's last lease sizes the next one taken by a lone call this soon after it ended. */
-const LEASE_MEMORY_MS = 1000;
+/**
+ * A bucket's last lease sizes the next one taken by a lone call this soon after it ended: traffic
+ * that pauses (a client between batches) resumes after one round trip, instead of ramping up
+ * again through a single take, a group's small lease and its renewal (three round trips).
+ */
+const LEASE_MEMORY_MS = 60_000;
 /** Most tokens one lease takes (and never more than a quarter of the burst). */
 const LEASE_MAX = 8192;
 
