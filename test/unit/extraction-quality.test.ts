@@ -796,6 +796,23 @@ describe('currency of "$" from where the page says it is written for', () => {
     expect(currency(shop('<meta property="og:locale" content="en_US">'), 'ca')).toBe('CAD');
   });
 
+  it("the currency selector's selected option, and a data-currency attribute on the price element", () => {
+    const body = (price: string, extra = '') =>
+      page(`<main><h1>Electric Kettle</h1>${price}<button class="add-to-cart">Add to cart</button>${extra}</main>`);
+    expect(
+      currency(
+        body(
+          '<div class="price"><span class="amount">$39.99</span></div>',
+          '<select name="currency"><option value="USD">USD</option><option value="CAD" selected>CAD</option></select>',
+        ),
+      ),
+    ).toBe('CAD');
+    expect(currency(body('<div class="price" data-currency="NZD"><span class="amount">$39.99</span></div>'))).toBe(
+      'NZD',
+    );
+    expect(currency(body('<div class="price"><span class="amount">$39.99</span></div>'))).toBe('USD');
+  });
+
   it("a store's settings object with a nested currency code (WooCommerce wcSettings)", () => {
     expect(
       currency(shop('<script>var wcSettings = {"currency":{"code":"NZD","precision":2,"symbol":"$"}};</script>')),

@@ -257,6 +257,17 @@ function shopifyAnalyticsProduct(
   return { sku, vendor: cleanText(product.vendor) };
 }
 
+/** The option a currency selector (<select name="currency">) has selected: the currency prices are shown in. */
+function selectedCurrency(doc: PageDocument): string | null {
+  for (const select of doc.byName('select')) {
+    if (!/currenc/i.test(`${select.attribs.name ?? ''} ${select.attribs.id ?? ''}`)) continue;
+    const option = doc.byName('option').find((o) => o.parent === select && 'selected' in o.attribs);
+    const code = option?.attribs.value?.trim();
+    if (code && /^[A-Z]{3}$/.test(code)) return code;
+  }
+  return null;
+}
+
 /** The hreflang of the alternate link whose address is the page's own (query and case aside). */
 function selfHreflang(doc: PageDocument, url: string): string | null {
   const links = doc.byName('link');
@@ -292,7 +303,11 @@ export function analysePage(html: string, url: string, options: AnalyseOptions =
   const microdata = readMicrodata($, url);
   const openGraph = readOpenGraph(meta, url, countryCode);
   const pageCurrency =
-    pageCurrencyOf(html, literals, meta) ?? jsonLd.product?.currency ?? microdata.product?.currency ?? null;
+    pageCurrencyOf(html, literals, meta) ??
+    jsonLd.product?.currency ??
+    microdata.product?.currency ??
+    selectedCurrency(doc) ??
+    null;
   const lang = attrOf(doc.byName('html')[0], 'lang') ?? null;
   // The page's own language tag says where its prices are written (zh-CN "¥" is yuan, ja "¥"
   // yen; "1.299" in cs is a thousand): it outranks the caller's default country for the DOM.

@@ -339,6 +339,13 @@ function loneLetterMeasure(
   return !/[^\p{L}\p{N}\s.,'’-]|\b[A-Z]{3}\b/u.test(text.replace(/[LKRQPDG]/g, ''));
 }
 
+/** An ISO code an element's data attribute gives its price in (data-currency, data-currency-code). */
+function currencyAttr(el: Element): string | null {
+  const a = el.attribs;
+  const v = a['data-currency'] ?? a['data-currency-code'] ?? a['data-price-currency'];
+  return v && /^[A-Za-z]{3}$/.test(v.trim()) ? v.trim().toUpperCase() : null;
+}
+
 function plainTextPrices(
   scope: Element | null,
   hints: { currency: string | null; countryCode: string | null },
@@ -687,11 +694,14 @@ export function readDom(
   }
   scored.sort((a, b) => b.score - a.score || a.o - b.o);
   for (const c of scored) {
-    let parsed = parsedByText.get(c.text);
+    // The price element (or its parent) naming its currency (data-currency="NZD") says what "$" is.
+    const code = currencyAttr(c.el) ?? (c.el.parent?.type === 'tag' ? currencyAttr(c.el.parent as Element) : null);
+    const key = code ? `${code}|${c.text}` : c.text;
+    let parsed = parsedByText.get(key);
     if (!parsed) {
       if (parsedByText.size >= MAX_PARSED_PRICE_TEXTS) continue;
-      parsed = parsePrice(c.text, hints);
-      parsedByText.set(c.text, parsed);
+      parsed = parsePrice(c.text, code ? { ...hints, currency: code } : hints);
+      parsedByText.set(key, parsed);
     }
     if (parsed.amount == null || parsed.amount <= 0) continue;
     const score = c.score + (parsed.currency ? 1 : 0);
