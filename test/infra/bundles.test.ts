@@ -116,12 +116,14 @@ describe('assets hold what their entry can load', () => {
     expect(reachableOutputs(withOrphan)).not.toContain(orphan);
   }, 120_000);
 
-  it('bundles cheerio without its URL and buffer loaders (no undici, no iconv-lite code-page tables)', () => {
+  it('bundles cheerio without its URL and buffer loaders (no undici, no iconv-lite code-page tables), and the engine without parse5', () => {
     const outdir = path.join(work, 'extract-worker');
     const { metafile } = bundleFunction(layout.worker('extract-worker'), outdir);
     const inputs = Object.values(metafile.outputs).flatMap((output) => Object.keys(output.inputs));
     expect(inputs.some((input) => input.includes('node_modules/cheerio/'))).toBe(true);
-    expect(inputs.some((input) => input.includes('node_modules/parse5/'))).toBe(true);
+    // The engine parses with htmlparser2 (document.ts's xml options): its cheerio has no parse5.
+    expect(inputs.some((input) => input.includes('node_modules/parse5/'))).toBe(false);
+    expect(inputs.some((input) => input.includes('node_modules/htmlparser2/'))).toBe(true);
     expect(inputs.some((input) => input.includes('node_modules/iconv-lite/'))).toBe(false);
     expect(inputs.some((input) => input.includes('node_modules/undici/'))).toBe(false);
   }, 120_000);
