@@ -299,10 +299,17 @@ const compactSuffixList = {
  * - got loads http2-wrapper (its `http2` option) and cacheable-request with keyv and
  *   http-cache-semantics (its `cache` option) at import: the fetcher (lambdas/adapters/http-fetch)
  *   sets neither. got's catch checks `instanceof CacheError`, which stays a class never thrown.
+ * - zod's classic API re-exports fromJSONSchema (12 KB), which nothing in the service calls.
  * - aws-xray-sdk-core (Powertools' tracer) requires semver for captureAWS, the SDK v2 patcher;
  *   the service's clients are SDK v3.
  */
 const UNUSED = [
+  {
+    name: './from-json-schema.js',
+    importer: /[\\/]node_modules[\\/]zod[\\/]v4[\\/]classic[\\/]external\.js$/,
+    why: 'z.fromJSONSchema builds schemas from JSON Schema documents; the service defines its schemas in code (lambdas/contracts) and only renders them (z.toJSONSchema)',
+    contents: (fail) => `export function fromJSONSchema() { ${fail} }`,
+  },
   {
     name: 'semver',
     importer: /[\\/]node_modules[\\/]aws-xray-sdk-core[\\/]/,
