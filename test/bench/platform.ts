@@ -211,6 +211,11 @@ export default async function main(): Promise<void> {
       console.log(row('  GET /health (no auth)', median.health));
       console.log(row('  GET /v2/vendors (auth+rate+meter+query)', median.vendors));
       console.log(`  vendors vs health (median pass): ${ratios(median)}${goal}`);
+      for (const [i, p] of passes.entries()) {
+        console.log(
+          `  pass ${i + 1}: health p50 ${p.health.p50.toFixed(2)} / p99 ${p.health.p99.toFixed(2)} ms, vendors p50 ${p.vendors.p50.toFixed(2)} / p99 ${p.vendors.p99.toFixed(2)} ms: ${ratios(p)}`,
+        );
+      }
       console.log(`  p99 ratio of each pass: ${passes.map((p) => `${p99Ratio(p).toFixed(2)}x`).join(', ')}`);
     };
     console.log(
