@@ -925,3 +925,43 @@ describe('identifiers in addresses of other carts', () => {
     expect(identifierFromUrl('https://shop.example/products/tee/size/42')).toBeNull();
   });
 });
+
+describe('was and instalment labels in other languages', () => {
+  const shop = (body: string, lang: string) =>
+    page(`<main><h1>Electric Kettle</h1>${body}<button class="add-to-cart">Add to cart</button></main>`, '', lang);
+  it.each([
+    [
+      'de-DE',
+      '<div class="box"><span>Vorher</span> <span class="price">99,00 €</span> <span class="price">79,00 €</span></div>',
+      79,
+      99,
+    ],
+    [
+      'pl',
+      '<div class="box"><span>Poprzednia cena:</span> <span class="price">199,00 zł</span> <span class="price">149,00 zł</span></div>',
+      149,
+      199,
+    ],
+    [
+      'es-MX',
+      '<div class="box"><span>12 meses sin intereses de</span> <span class="price">$83.25</span> <span class="price">$999.00</span></div>',
+      999,
+      null,
+    ],
+    [
+      'tr',
+      '<div class="box"><span>Taksit seçenekleri: 3 taksit</span> <span class="price">33,33 TL</span></div><div><span class="price">99,99 TL</span></div>',
+      99.99,
+      null,
+    ],
+    [
+      'pt-BR',
+      '<div class="box"><span class="price">R$ 149,90</span> <span>ou 10x de</span> <span class="price">R$ 14,99</span></div>',
+      149.9,
+      null,
+    ],
+  ])('%s: the price paid, not the was or instalment amount', (lang, body, price, compareAt) => {
+    const m = readProductPage(shop(body, lang), 'https://shop.example/p/kettle').merged;
+    expect([m.price, m.compareAt]).toEqual([price, compareAt]);
+  });
+});

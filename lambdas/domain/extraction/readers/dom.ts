@@ -58,9 +58,9 @@ const PRICE_CURRENT =
 const MAX_PARSED_PRICE_TEXTS = 60;
 // Words written against a price in the text around it (themes often label without classes).
 const FORMER_LABEL =
-  /(?:^|[^\p{L}])(?:was|regular(?:\s+price)?|reg\.?|list\s+price|rrp|msrp|srp|compare\s+at|originally|original\s+price|before|instead\s+of|statt|uvp|früher|avant|prix\s+barré|antes|precio\s+anterior|prima|era|voor|tidligere|förut|ordinarie|normalpris|было|стара\s+ціна|定価|通常価格|原价|原價)\s*:?\s*$/iu;
+  /(?:^|[^\p{L}])(?:was|regular(?:\s+price)?|reg\.?|list\s+price|rrp|msrp|srp|compare\s+at|originally|original\s+price|before|instead\s+of|statt|uvp|früher|avant|prix\s+barré|antes|precio\s+anterior|prima|era|voor|tidligere|förut|ordinarie|normalpris|было|стара\s+ціна|定価|通常価格|原价|原價|vorher|ehemals|zuvor|alter\s+preis|streichpreis|poprzednia\s+cena|stara\s+cena|původní\s+cena|eski\s+fiyat|старая\s+цена|参考価格|希望小売価格|정가|prezzo\s+di\s+listino|prix\s+initial|prix\s+de\s+référence)\s*:?\s*$/iu;
 const INSTALMENT_LABEL =
-  /(payments?\s+of|instal?lments?\s+of|interest[\s-]free|per\s+month|a\s+month|\/\s*mo\b|monthly|klarna|afterpay|affirm|sezzle|zip\s?pay|pay\s+in\s+\d|\d\s*x\s*$|raten|mensualit|cuotas|parcelas|rate\s+da|分期|月々|할부)/i;
+  /(payments?\s+of|instal?lments?\s+of|interest[\s-]free|per\s+month|a\s+month|\/\s*mo\b|monthly|klarna|afterpay|affirm|sezzle|zip\s?pay|pay\s+in\s+\d|\d\s*x\s*$|raten|mensualit|cuotas|parcelas|rate\s+da|分期|月々|할부|meses\s+sin\s+intereses|sem\s+juros|\d\s*x\s+(?:de|of)\s*$|taksit|рассрочк|w\s+ratach)/i;
 const COUPON_LABEL =
   /(coupon|voucher|promo\s*code|with\s+code|use\s+code|code\s+\S+\s*:?\s*$|gutschein|cupón|cupom|code\s+promo|クーポン|优惠券|쿠폰|member\s+price|club\s+price|with\s+subscription|subscribe\s*(&|and)\s*save)/i;
 const UNIT_AFTER_PRICE =
