@@ -142,4 +142,19 @@ describe('rate-limit leases', () => {
     // 50 ms leases would need at least one update per 50 ms (20 over the second).
     expect(updates()).toBeLessThan(12);
   });
+
+  it('serve a one-at-a-time caller of a fast bucket without a table update per call', async () => {
+    const { store, updates } = storeFor();
+    const policy = { ratePerSecond: 100_000, burst: 1_000_000 };
+    const t0 = 1_800_000_400_000;
+    const admittedAt: number[] = [];
+    // 100 calls one after another, 5 ms apart: each alone, never a group.
+    for (let i = 0; i < 100; i++) {
+      const at = t0 + i * 5;
+      if ((await store.take('lease-e', policy, at)).allowed) admittedAt.push(at);
+    }
+    expect(admittedAt).toHaveLength(100);
+    expect(conforms(policy, admittedAt)).toBe(true);
+    expect(updates()).toBeLessThan(10);
+  });
 });

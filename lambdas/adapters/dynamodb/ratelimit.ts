@@ -14,7 +14,7 @@
 //   the limit), so it never admits more than single takes would; when it does not hold, each
 //   call takes its own token as before.
 // - Leases (fast buckets only): a group of n >= 2 calls that found the bucket busy takes n more
-//   tokens in the same update, valid for the bucket's lease time (leaseMsOf: the time it refills
+//   tokens in the same update (a lone call with no lease takes one more), valid for the bucket's lease time (leaseMsOf: the time it refills
 //   1/16 of its burst, 50 ms to 1 s); the next calls of this process within that
 //   time are admitted from them without a round trip; when it runs low (3/4 spent, or 3/4 of
 //   its time gone) the next lease is taken in the background, sized by the demand measured, and
@@ -270,8 +270,16 @@ export function dynamoRateLimitStore(
     const admitted: RateDecision = { allowed: true, retryAfterSeconds: 0 };
     // A bucket whose lease ran out moments ago: its first call takes the next lease (sized as the
     // last one) in its own update, so the calls queued behind it need no second round trip.
+    // A lone call on a bucket fast enough for group leases takes one token ahead: its next call
+    // spends it and renews, sized by the demand measured, so one-at-a-time callers stop waiting
+    // for the table after their second call too.
     const recent = leases.get(group);
-    const extra = recent && first.startMs - recent.until <= LEASE_MEMORY_MS ? leaseSize(policy, 1, recent.size) : 0;
+    const extra =
+      recent && first.startMs - recent.until <= LEASE_MEMORY_MS
+        ? leaseSize(policy, 1, recent.size)
+        : leaseSize(policy, 2) > 0
+          ? leaseSize(policy, 1, 1)
+          : 0;
     if (extra > 0) {
       try {
         if (await takeWithLease(bucketId, policy, 1, extra, first.startMs)) {
