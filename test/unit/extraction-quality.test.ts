@@ -733,6 +733,24 @@ describe('SKU labels and values beyond English markup', () => {
     ).toBe('AK-1702');
   });
 
+  it("a buy form's hidden sku field; a related card's is not the product's", () => {
+    expect(
+      skuOf(
+        shop(
+          '<p>$39.99</p><form action="/cart/add"><input type="hidden" name="product_sku" value="AK-1703"></form>',
+          'en',
+        ),
+      ),
+    ).toBe('AK-1703');
+    expect(
+      skuOf(
+        page(
+          '<main><h1>Electric Kettle</h1><p>$39.99</p><button class="add-to-cart">Buy</button></main><section class="related-products"><h2>You may also like</h2><form><input type="hidden" name="sku" value="OTHER-1"></form></section>',
+        ),
+      ),
+    ).toBeNull();
+  });
+
   it('a label written into the value is cut; a value that is only a label is none', () => {
     expect(cleanSku('SKU: AK-1700')).toBe('AK-1700');
     expect(cleanSku('  Item # 48213 ')).toBe('48213');

@@ -535,6 +535,12 @@ export function readDom(
       const t = name === 'meta' ? (content ?? '') : content || fullText(el, 120);
       if (t) skuTexts.push(t);
     }
+    // A buy form's field carrying the SKU (<input type="hidden" name="sku" value="...">).
+    if (name === 'input' && !next.noise && !next.related && dataSkus.length < 20) {
+      const v = el.attribs.value?.trim();
+      if (v && /^(?:product[_-]?)?sku$/i.test(el.attribs.name ?? '') && SKU_VALUE.test(v))
+        dataSkus.push({ el, value: v, order });
+    }
     // data-sku="..." / data-product-sku="..." on the product's form or container.
     if (hasData && !next.noise && !next.related && dataSkus.length < 20) {
       const v = el.attribs['data-sku'] ?? el.attribs['data-product-sku'] ?? el.attribs['data-product_sku'];
