@@ -1,5 +1,5 @@
-// Per-URL entries of an extraction: one item per input index, written pending at start and moved
-// to done exactly once (conditional update), so a redelivered batch never records twice.
+// Per-URL entries of an extraction: one per input index, planned pending at start and moved to
+// done exactly once (conditional update), so a redelivered batch never records twice.
 import type { Outcome, UrlResult } from '../domain/extraction/types';
 import type { Execution } from '../domain/executions/model';
 import type { ClaimedProduct } from './products';
@@ -22,7 +22,10 @@ export type UrlEntryOutline = Omit<UrlEntry, 'result'> & { result: { outcome: Ou
 export interface ExtractResultStore {
   /** Writes entries as given (pending, or done for malformed input); overwrites. */
   putEntries(executionId: string, entries: UrlEntry[]): Promise<void>;
-  /** pending -> done with `result`; false when the entry was already done (or is missing). */
+  /**
+   * pending -> done with `result`; false when the entry was already done. Callers record only
+   * entries they read (an index never planned may be recorded by a store that plans in chunks).
+   */
   record(executionId: string, index: number, result: UrlResult): Promise<boolean>;
   /** The entries at these indices (missing ones left out), in index order. */
   get(executionId: string, indices: number[]): Promise<UrlEntry[]>;
@@ -47,12 +50,21 @@ export interface BatchClaim {
   products: ClaimedProduct[];
 }
 
+/** A result store that can write an extraction's planned entries as a few items (putPlan). */
+export interface PlanningResultStore extends ExtractResultStore {
+  /**
+   * Writes the entries of a new extraction (pending, or done for malformed input), as putEntries
+   * but for entries that exist nowhere yet: the store may keep pending ones in a few plan items.
+   */
+  putPlan(executionId: string, entries: UrlEntry[]): Promise<void>;
+}
+
 /**
  * The result store with batch claims (the DynamoDB adapter): a batch's results are stored by one
  * conditional write that only the first writer wins, then copied to its entries, instead of one
  * conditional write per entry.
  */
-export interface ClaimingResultStore extends ExtractResultStore {
+export interface ClaimingResultStore extends PlanningResultStore {
   /**
    * The batch's entries (as get()) and its claim, in one read (one BatchGet); with
    * `withExecution`, the execution item too (null when missing), in the same read.
@@ -69,6 +81,11 @@ export interface ClaimingResultStore extends ExtractResultStore {
     results: ReadonlyArray<{ index: number; result: UrlResult }>,
     products?: readonly ClaimedProduct[],
   ): Promise<{ won: boolean; claim: BatchClaim }>;
+  /**
+   * Marks entries done with the results of the batch's claim (which holds them) without copying
+   * the results: each entry refers to the claim, and readers take its result from there.
+   */
+  putClaimed(executionId: string, batchId: string, entries: UrlEntry[]): Promise<void>;
   /** Every claim of the execution by batch id. */
   claims(executionId: string): Promise<Map<string, BatchClaim>>;
   /** Every entry in index order without its result (its outcome only): a fraction of all()'s data. */

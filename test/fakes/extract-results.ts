@@ -30,6 +30,14 @@ export function memoryResultStore(): ClaimingResultStore & {
       writes.put += list.length;
       for (const entry of list) of(executionId).set(entry.index, copy(entry));
     },
+    async putClaimed(executionId, _batchId, list) {
+      writes.put += list.length;
+      for (const entry of list) of(executionId).set(entry.index, copy(entry));
+    },
+    async putPlan(executionId, list) {
+      writes.put += list.length;
+      for (const entry of list) of(executionId).set(entry.index, copy(entry));
+    },
     async record(executionId, index, result) {
       const entry = of(executionId).get(index);
       if (entry?.state !== 'pending') return false;

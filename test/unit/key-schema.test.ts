@@ -184,6 +184,12 @@ describe('key schema', () => {
             "sk": "URL#INDEX",
           },
         },
+        "urlPlan": {
+          "table": {
+            "pk": "EXEC#EXECUTIONID",
+            "sk": "PLAN#CHUNK",
+          },
+        },
         "usageCounter": {
           "table": {
             "pk": "USAGE#ORG",

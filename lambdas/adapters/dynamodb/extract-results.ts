@@ -4,6 +4,13 @@
 //               input, url, dup_of, state pending|done, outcome, result (JSON string) or
 //               result_gz (gzip of it, level 1, above 1 KB: binary is written and parsed far
 //               faster than a long escaped JSON string, and DynamoDB items stop at 400 KB)
+//   url plan    pk EXEC#<executionId>  sk PLAN#<chunk, 5 digits>
+//               entries_gz = gzip of [[index, input, url, dup_of], ...] for PLAN_CHUNK indices: the
+//               pending entries as planned at start, in a few items instead of one item each
+//               (1000 URLs: 10 item writes in one BatchWrite, not 1000). An entry's own item, once
+//               written (done, or recorded), takes precedence; readers merge both.
+//               An entry done by its batch's claim holds no result of its own: `claim` names the
+//               batch whose claim item holds it (written once, never changed), read from there.
 //   batch claim pk EXEC#<executionId>  sk BATCH#<batch id>
 //               written once (conditional put): results_gz = gzip of [[index, result], ...], or
 //               no results when they would not fit one item (entries are then recorded one by one);
@@ -22,7 +29,7 @@ import type { BatchClaim, ClaimingResultStore, UrlEntry, UrlEntryOutline } from 
 import type { ClaimedProduct } from '../../ports/products';
 import type { UrlResult } from '../../domain/extraction/types';
 import { isConditionalFailure } from './keys';
-import { SCHEMA, urlIndexPart } from './schema';
+import { SCHEMA, planChunkPart, urlIndexPart } from './schema';
 import { batchGet, batchPut } from './batch';
 import { executionFromItem } from './executions';
 
@@ -39,6 +46,24 @@ const CLAIM_GZIP = { level: 1 };
 
 const pk = (executionId: string) => SCHEMA.urlEntry.pk({ executionId });
 const sk = (index: number) => SCHEMA.urlEntry.sk({ index: urlIndexPart(index) });
+/** Planned entries per plan item: a 50-URL batch reads one or two of them. */
+export const PLAN_CHUNK = 100;
+/** A plan item's gzip must fit an item (400 KB) with room left; a chunk over it is written entry by entry. */
+const PLAN_ITEM_LIMIT = 350 * 1024;
+const chunkOf = (index: number) => Math.floor(index / PLAN_CHUNK);
+const planSk = (chunk: number) => SCHEMA.urlPlan.sk({ chunk: planChunkPart(chunk) });
+const PLAN_PREFIX = SCHEMA.urlPlan.skPrefix;
+const CLAIM_PREFIX = SCHEMA.batchClaim.skPrefix;
+const hasResult = (item: Record<string, any>) => typeof item.result === 'string' || item.result_gz !== undefined;
+const ENTRY_PREFIX = SCHEMA.urlEntry.skPrefix;
+
+type PlannedEntry = [index: number, input: string, url: string | null, dupOf: number | null];
+
+/** The pending entries a plan item holds. */
+function plannedEntries(item: Record<string, any>): UrlEntry[] {
+  const rows = JSON.parse(gunzipSync(Buffer.from(item.entries_gz)).toString('utf8')) as PlannedEntry[];
+  return rows.map(([index, input, url, dup_of]) => ({ index, input, url, dup_of, state: 'pending', result: null }));
+}
 
 function encodeResult(result: UrlResult): Record<string, unknown> {
   const json = JSON.stringify(result);
@@ -60,13 +85,51 @@ function claimFromItem(item: Record<string, any>): BatchClaim {
   return { batchId: item.batch_id, results: new Map(pairs), products };
 }
 
-const fromItem = (item: Record<string, any>): UrlEntry => ({
+/** An entry's own item, over its planned entry when the item holds only what recording wrote. */
+const fromItem = (item: Record<string, any>, planned?: UrlEntry): UrlEntry => ({
   index: Number(item.index),
-  input: item.input,
-  url: item.url ?? null,
-  dup_of: item.dup_of ?? null,
+  input: item.input ?? planned?.input ?? '',
+  url: item.url ?? planned?.url ?? null,
+  dup_of: item.dup_of ?? planned?.dup_of ?? null,
   state: item.state,
   result: decodeResult(item),
+});
+
+/**
+ * Entries from plan items and entry items (any order, other items ignored): an entry's own item
+ * wins over its plan; in index order. `read` turns an entry item into the entry (its planned
+ * entry given when there is one).
+ */
+function mergeItems<E extends { index: number }>(
+  items: ReadonlyArray<Record<string, any>>,
+  read: (item: Record<string, any>, planned?: UrlEntry) => E,
+  wanted?: ReadonlySet<number>,
+): Array<E | UrlEntry> {
+  const planned = new Map<number, UrlEntry>();
+  for (const item of items)
+    if (String(item.sk).startsWith(PLAN_PREFIX))
+      for (const entry of plannedEntries(item)) if (!wanted || wanted.has(entry.index)) planned.set(entry.index, entry);
+  const merged = new Map<number, E | UrlEntry>(planned);
+  for (const item of items) {
+    if (!String(item.sk).startsWith(ENTRY_PREFIX)) continue;
+    const index = Number(item.index ?? String(item.sk).slice(ENTRY_PREFIX.length));
+    if (wanted && !wanted.has(index)) continue;
+    merged.set(index, read({ ...item, index }, planned.get(index)));
+  }
+  return [...merged.values()].sort((a, b) => a.index - b.index);
+}
+
+const mergeEntries = (items: ReadonlyArray<Record<string, any>>, wanted?: ReadonlySet<number>): UrlEntry[] =>
+  mergeItems(items, fromItem, wanted);
+
+/** An entry item read without its result (projected): its outcome only. */
+const outlineOf = (item: Record<string, any>, planned?: UrlEntry): UrlEntryOutline => ({
+  index: Number(item.index),
+  input: item.input ?? planned?.input ?? '',
+  url: item.url ?? planned?.url ?? null,
+  dup_of: item.dup_of ?? planned?.dup_of ?? null,
+  state: item.state,
+  result: item.state === 'done' && item.outcome ? { outcome: item.outcome } : null,
 });
 
 export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tableName: string): ClaimingResultStore {
@@ -79,29 +142,118 @@ export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tabl
       { consistent: true },
     );
 
-  async function queryFrom(executionId: string, from: number, limit: number): Promise<UrlEntry[]> {
-    const entries: UrlEntry[] = [];
+  /**
+   * Entries from these items (mergeEntries), with the results of entries that refer to their
+   * batch's claim taken from it: from `items` when the claim is among them, else read.
+   */
+  async function entriesOf(
+    executionId: string,
+    items: ReadonlyArray<Record<string, any>>,
+    wanted?: ReadonlySet<number>,
+  ): Promise<UrlEntry[]> {
+    const entries = mergeEntries(items, wanted);
+    const refs = new Map<number, string>();
+    for (const item of items)
+      if (String(item.sk).startsWith(ENTRY_PREFIX) && typeof item.claim === 'string' && !hasResult(item))
+        refs.set(Number(item.index), item.claim);
+    if (!refs.size) return entries;
+    const claims = new Map<string, BatchClaim>();
+    for (const item of items)
+      if (String(item.sk).startsWith(CLAIM_PREFIX)) claims.set(item.batch_id, claimFromItem(item));
+    const missing = [...new Set(refs.values())].filter((id) => !claims.has(id));
+    if (missing.length)
+      for (const item of await readKeys(
+        executionId,
+        missing.map((id) => claimKey(executionId, id).sk),
+      ))
+        claims.set(item.batch_id, claimFromItem(item));
+    return entries.map((entry) => {
+      const ref = refs.get(entry.index);
+      if (ref === undefined || entry.result) return entry;
+      const result = claims.get(ref)?.results?.get(entry.index);
+      if (!result)
+        throw new Error(`Entry ${entry.index} of ${executionId} refers to claim ${ref}, which holds no result for it`);
+      return { ...entry, result };
+    });
+  }
+
+  /** The keys that hold these indices: their entry items and the plan items of their chunks. */
+  const keysOf = (indices: readonly number[]) => [
+    ...new Set(indices.map((index) => planSk(chunkOf(index)))),
+    ...indices.map(sk),
+  ];
+
+  /** Every item of the execution with sk between `from` and `to` (consistent, paged). */
+  async function queryBetween(
+    executionId: string,
+    from: string,
+    to: string,
+    options: { limit?: number; projection?: string; names?: Record<string, string> } = {},
+  ): Promise<Array<Record<string, any>>> {
+    const items: Array<Record<string, any>> = [];
+    const limit = options.limit ?? MAX_ENTRIES;
     let start: Record<string, any> | undefined;
-    for (let page = 0; page < 10_000 && entries.length < limit; page++) {
+    for (let page = 0; page < 10_000 && items.length < limit; page++) {
       const out = await documents.send(
         new QueryCommand({
           TableName: tableName,
           KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-          ExpressionAttributeValues: { ':pk': pk(executionId), ':from': sk(from), ':to': sk(9_999_999) },
+          ExpressionAttributeValues: { ':pk': pk(executionId), ':from': from, ':to': to },
+          ...(options.projection
+            ? { ProjectionExpression: options.projection, ExpressionAttributeNames: options.names }
+            : {}),
           ConsistentRead: true,
-          Limit: Math.min(limit - entries.length, 1000),
+          Limit: Math.min(limit - items.length, 1000),
           ExclusiveStartKey: start,
         }),
       );
-      entries.push(...(out.Items ?? []).map(fromItem));
+      items.push(...(out.Items ?? []));
       start = out.LastEvaluatedKey;
       if (!start) break;
     }
-    return entries;
+    return items;
+  }
+
+  /**
+   * Entries with index >= from, at most `limit`, in index order: the plan items that cover
+   * [from, from + limit) and the entry items from `from` on, read at once and merged.
+   */
+  async function readRange(executionId: string, from: number, limit: number): Promise<UrlEntry[]> {
+    const lastChunk = chunkOf(Math.min(from + limit - 1, 9_999_999));
+    const [plans, items] = await Promise.all([
+      queryBetween(executionId, planSk(chunkOf(from)), planSk(lastChunk)),
+      queryBetween(executionId, sk(from), sk(9_999_999), { limit }),
+    ]);
+    const inRange = mergeEntries([...plans, ...items])
+      .filter((entry) => entry.index >= from)
+      .slice(0, limit);
+    const wanted = new Set(inRange.map((entry) => entry.index));
+    return entriesOf(executionId, [...plans, ...items], wanted);
+  }
+
+  async function putEntries(executionId: string, entries: UrlEntry[]): Promise<void> {
+    await batchPut(
+      documents,
+      tableName,
+      entries.map((entry) => ({
+        pk: pk(executionId),
+        sk: sk(entry.index),
+        entity: 'url-entry',
+        index: entry.index,
+        input: entry.input,
+        url: entry.url,
+        dup_of: entry.dup_of,
+        state: entry.state,
+        ...(entry.result ? { outcome: entry.result.outcome, ...encodeResult(entry.result) } : {}),
+      })),
+      WRITE_LANES,
+    );
   }
 
   return {
-    async putEntries(executionId, entries) {
+    putEntries,
+
+    async putClaimed(executionId, batchId, entries) {
       await batchPut(
         documents,
         tableName,
@@ -113,29 +265,71 @@ export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tabl
           input: entry.input,
           url: entry.url,
           dup_of: entry.dup_of,
-          state: entry.state,
-          ...(entry.result ? { outcome: entry.result.outcome, ...encodeResult(entry.result) } : {}),
+          state: 'done',
+          outcome: entry.result?.outcome,
+          claim: batchId,
         })),
         WRITE_LANES,
       );
+    },
+
+    async putPlan(executionId, entries) {
+      // Pending entries go into plan items by chunk; done ones (malformed input) get items of
+      // their own, as does a chunk too large for one item.
+      const chunks = new Map<number, UrlEntry[]>();
+      const own: UrlEntry[] = [];
+      for (const entry of entries) {
+        if (entry.state !== 'pending') {
+          own.push(entry);
+          continue;
+        }
+        const chunk = chunks.get(chunkOf(entry.index)) ?? [];
+        chunk.push(entry);
+        chunks.set(chunkOf(entry.index), chunk);
+      }
+      const planItems: Array<Record<string, unknown>> = [];
+      for (const [chunk, list] of chunks) {
+        const rows: PlannedEntry[] = list.map((e) => [e.index, e.input, e.url, e.dup_of]);
+        const gz = gzipSync(JSON.stringify(rows), RESULT_GZIP);
+        if (gz.length > PLAN_ITEM_LIMIT) {
+          own.push(...list);
+          continue;
+        }
+        planItems.push({
+          pk: pk(executionId),
+          sk: planSk(chunk),
+          entity: 'url-plan',
+          first: list[0].index,
+          count: list.length,
+          entries_gz: gz,
+        });
+      }
+      await Promise.all([
+        planItems.length ? batchPut(documents, tableName, planItems, WRITE_LANES) : undefined,
+        own.length ? putEntries(executionId, own) : undefined,
+      ]);
     },
 
     async record(executionId, index, result) {
       const encoded = encodeResult(result);
       const attribute = Object.keys(encoded)[0];
       try {
+        // A planned entry has no item of its own until it is recorded: missing counts as pending.
         await documents.send(
           new UpdateCommand({
             TableName: tableName,
             Key: { pk: pk(executionId), sk: sk(index) },
-            UpdateExpression: 'SET #state = :done, outcome = :outcome, #payload = :payload',
-            ConditionExpression: '#state = :pending',
-            ExpressionAttributeNames: { '#state': 'state', '#payload': attribute },
+            UpdateExpression:
+              'SET #state = :done, outcome = :outcome, #payload = :payload, #index = :index, entity = if_not_exists(entity, :entity)',
+            ConditionExpression: 'attribute_not_exists(pk) OR #state = :pending',
+            ExpressionAttributeNames: { '#state': 'state', '#payload': attribute, '#index': 'index' },
             ExpressionAttributeValues: {
               ':done': 'done',
               ':pending': 'pending',
               ':outcome': result.outcome,
               ':payload': encoded[attribute],
+              ':index': index,
+              ':entity': 'url-entry',
             },
           }),
         );
@@ -147,30 +341,23 @@ export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tabl
     },
 
     async get(executionId, indices) {
-      const items = await readKeys(executionId, indices.map(sk));
-      return items.map(fromItem).sort((a, b) => a.index - b.index);
+      return entriesOf(executionId, await readKeys(executionId, keysOf(indices)), new Set(indices));
     },
 
     async readBatch(executionId, batch, options = {}) {
       const claimSk = claimKey(executionId, batch.id).sk;
       const executionSk = SCHEMA.execution.key({ id: executionId }).sk;
-      // The execution item shares the entries' partition (EXEC#<id>): one BatchGet reads all three.
+      // The execution item shares the entries' partition (EXEC#<id>): one BatchGet reads the
+      // execution, the claim, the batch's plan items and its entries' own items.
       const items = await readKeys(executionId, [
         ...(options.withExecution ? [executionSk] : []),
         claimSk,
-        ...batch.indices.map(sk),
+        ...keysOf(batch.indices),
       ]);
-      let claimItem: Record<string, any> | undefined;
-      let executionItem: Record<string, any> | undefined;
-      const entries: UrlEntry[] = [];
-      for (const item of items) {
-        if (item.sk === claimSk) claimItem = item;
-        else if (options.withExecution && item.sk === executionSk) executionItem = item;
-        else entries.push(fromItem(item));
-      }
-      entries.sort((a, b) => a.index - b.index);
+      const claimItem = items.find((item) => item.sk === claimSk);
+      const executionItem = options.withExecution ? items.find((item) => item.sk === executionSk) : undefined;
       return {
-        entries,
+        entries: await entriesOf(executionId, items, new Set(batch.indices)),
         claim: claimItem ? claimFromItem(claimItem) : null,
         ...(options.withExecution ? { execution: executionItem ? executionFromItem(executionItem) : null } : {}),
       };
@@ -235,37 +422,16 @@ export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tabl
     },
 
     async outlines(executionId) {
-      const outlines: UrlEntryOutline[] = [];
-      let start: Record<string, any> | undefined;
-      for (let page = 0; page < 10_000; page++) {
-        const out = await documents.send(
-          new QueryCommand({
-            TableName: tableName,
-            KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-            ExpressionAttributeValues: { ':pk': pk(executionId), ':from': sk(0), ':to': sk(9_999_999) },
-            ProjectionExpression: '#index, #input, #url, dup_of, #state, outcome',
-            ExpressionAttributeNames: { '#index': 'index', '#input': 'input', '#url': 'url', '#state': 'state' },
-            ConsistentRead: true,
-            ExclusiveStartKey: start,
-          }),
-        );
-        for (const item of out.Items ?? [])
-          outlines.push({
-            index: Number(item.index),
-            input: item.input,
-            url: item.url ?? null,
-            dup_of: item.dup_of ?? null,
-            state: item.state,
-            result: item.state === 'done' && item.outcome ? { outcome: item.outcome } : null,
-          });
-        start = out.LastEvaluatedKey;
-        if (!start || outlines.length >= MAX_ENTRIES) break;
-      }
-      return outlines;
+      // Plan items and the entries' own items (without their results) in one paged Query.
+      const items = await queryBetween(executionId, planSk(0), sk(9_999_999), {
+        projection: 'sk, #index, #input, #url, dup_of, #state, outcome, entries_gz',
+        names: { '#index': 'index', '#input': 'input', '#url': 'url', '#state': 'state' },
+      });
+      return mergeItems(items, outlineOf).slice(0, MAX_ENTRIES) as UrlEntryOutline[];
     },
 
-    range: (executionId, from, limit) => queryFrom(executionId, Math.max(0, from), limit),
+    range: (executionId, from, limit) => readRange(executionId, Math.max(0, from), limit),
 
-    all: (executionId) => queryFrom(executionId, 0, MAX_ENTRIES),
+    all: (executionId) => readRange(executionId, 0, MAX_ENTRIES),
   };
 }

@@ -128,6 +128,13 @@ export const SCHEMA = {
     table: { pk: 'EXEC#{executionId}', sk: 'URL#{index}' },
     access: ["an execution's results page: Query sk BETWEEN URL#<from> AND URL#9999999", "a batch's entries: BatchGet"],
   }),
+  urlPlan: declare({
+    entity: 'urlPlan',
+    table: { pk: 'EXEC#{executionId}', sk: 'PLAN#{chunk}' },
+    access: [
+      "an execution's planned entries, PLAN_CHUNK indices an item: written at start in one BatchWrite; read beside the entries (BatchGet, or Query sk BETWEEN PLAN#<chunk> AND URL#9999999)",
+    ],
+  }),
   batchClaim: declare({
     entity: 'batchClaim',
     table: { pk: 'EXEC#{executionId}', sk: 'BATCH#{batchId}' },
@@ -253,3 +260,6 @@ export const LISTING_FEED_SHARDS = 4;
 
 /** Executions' URL entries sort by a zero-padded index so a page is one range query. */
 export const urlIndexPart = (index: number) => String(index).padStart(7, '0');
+
+/** Plan chunks sort by a zero-padded chunk number (index / PLAN_CHUNK), before every URL# entry. */
+export const planChunkPart = (chunk: number) => String(chunk).padStart(5, '0');

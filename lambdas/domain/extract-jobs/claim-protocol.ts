@@ -58,7 +58,7 @@ export function createClaimProtocol({ executions, results, writeConcurrency }: C
   const countAsFinal = (executionId: string, batch: Batch, perSuccess: number, known?: UrlEntry[]): Promise<boolean> =>
     count(executionId, batch, perSuccess, known);
 
-  /** Copies a claim's results to the entries still pending and returns the entries as now stored. */
+  /** Marks the entries still pending done with the claim's results (they refer to it) and returns the entries as now stored. */
   async function copyClaim(
     executionId: string,
     entries: UrlEntry[],
@@ -72,7 +72,7 @@ export function createClaimProtocol({ executions, results, writeConcurrency }: C
       copied.push(done);
       return done;
     });
-    if (copied.length) await results.putEntries(executionId, copied);
+    if (copied.length) await results.putClaimed(executionId, claim.batchId, copied);
     return merged;
   }
 

@@ -7,14 +7,14 @@ import type { ExtractOptions } from '../extraction/types';
 import { CRAWL_FAILED_MESSAGE, durationMs, type Execution, type StatusFilter } from '../executions/model';
 import { pagination, type ExecutionList, type Executions } from '../executions/service';
 import type { WorkflowEngine } from '../../ports/workflow';
-import type { ExtractResultStore, UrlEntry } from '../../ports/extract-results';
+import type { PlanningResultStore, UrlEntry } from '../../ports/extract-results';
 import { MAX_URLS, MAX_VENDOR_URLS, percentComplete, readCounts, type ExtractionStatus } from './model';
 
 export type ExtractKind = 'products-batch' | 'extract-urls' | 'extract-vendor';
 
 export interface ExtractJobsDeps {
   executions: Executions;
-  results: ExtractResultStore;
+  results: PlanningResultStore;
   workflows: WorkflowEngine;
   /** Workflow name in topology WORKFLOWS ('extract'). */
   workflowName: string;
@@ -107,7 +107,7 @@ export function createExtractJobs(deps: ExtractJobsDeps) {
   /** Writes entries, then starts the workflow; a failed start fails the execution (never left pending). */
   async function launch(execution: Execution, entries: UrlEntry[]): Promise<void> {
     try {
-      await results.putEntries(execution.id, entries);
+      await results.putPlan(execution.id, entries);
       await workflows.start(workflowName, execution.id, { executionId: execution.id });
     } catch (error) {
       await executions.fail(execution.id, 'The extraction could not be started; resubmit the request');
@@ -205,7 +205,7 @@ export function createExtractJobs(deps: ExtractJobsDeps) {
         waitingFor: request.waitingFor ?? null,
       });
       if (!request.waitingFor) await launch(execution, entries);
-      else if (entries.length) await results.putEntries(execution.id, entries);
+      else if (entries.length) await results.putPlan(execution.id, entries);
       return {
         execution_id: execution.id,
         status: execution.status,
