@@ -8,12 +8,12 @@ import { startEngines, type Engines } from '../../lambdas/local/engines';
 import { createClients, type AwsClients } from '../../lambdas/adapters/clients';
 import { loadConfig } from '../../lambdas/config';
 import { dynamoExecutionStore } from '../../lambdas/adapters/dynamodb/executions';
-import { dynamoExtractResultStore } from '../../lambdas/adapters/dynamodb/extract-results';
+import { dynamoExtractResultStore, PLAN_CHUNK } from '../../lambdas/adapters/dynamodb/extract-results';
 import { dynamoProductStore, firstSeenKey } from '../../lambdas/adapters/dynamodb/products';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoVendorStore } from '../../lambdas/adapters/dynamodb/vendors';
 import { createExecutions } from '../../lambdas/domain/executions/service';
-import { createExtractJobs } from '../../lambdas/domain/extract-jobs/jobs';
+import { createExtractJobs, planEntries } from '../../lambdas/domain/extract-jobs/jobs';
 import { createExtractSteps, LOST_BATCH_MESSAGE, type BatchMessage } from '../../lambdas/domain/extract-jobs/steps';
 import { InjectedFault, withFaults } from '../../lambdas/composition/faults';
 import { extractNow } from '../../lambdas/domain/extract-jobs/sync';
@@ -153,6 +153,15 @@ function compose() {
     withFaults(stepsDeps, { crashRate: 1, duplicateRate: 0 }, { random: () => crashAt }).processBatch(message);
   return { jobs, steps, crashingAt, started, executions, results, catalog, vendors };
 }
+
+const failedResult = (url: string): UrlResult => ({
+  url,
+  product: null,
+  success: false,
+  outcome: 'other',
+  retry: true,
+  message: 'down',
+});
 
 /** The invariant every status read must satisfy. */
 function checkInvariant(status: Awaited<ReturnType<ReturnType<typeof createExtractJobs>['status']>>) {
@@ -590,5 +599,71 @@ describe('the batch claim decides which products are new', () => {
     const claimed = await store.readBatch(execution_id, batch);
     expect(claimed.execution).toBeUndefined();
     expect(claimed.claim?.products.map((p) => p.isNew)).toEqual([true, true]);
+  });
+
+  it('plans a new extraction in a few plan items and reads each entry from the latest of its plan, its own item and its claim', async () => {
+    const store = dynamoExtractResultStore(clients.documents, engines.tableName);
+    const executionId = `plan-${Date.now()}`;
+    const urls = Array.from({ length: 2 * PLAN_CHUNK + 50 }, (_, i) =>
+      i === 7 ? 'not a url' : i === 9 ? `${shop.origin}/p/0` : `${shop.origin}/p/${i}`,
+    );
+    const { entries } = planEntries(urls);
+    await store.putPlan(executionId, entries);
+    const items = async () =>
+      (
+        await clients.documents.send(
+          new QueryCommand({
+            TableName: engines.tableName,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': `EXEC#${executionId}` },
+            ConsistentRead: true,
+          }),
+        )
+      ).Items ?? [];
+    // Three plan items (250 pending entries) and the one malformed entry's own item, not 250 items.
+    const written = await items();
+    expect(written.filter((i) => String(i.sk).startsWith('PLAN#'))).toHaveLength(3);
+    expect(written.filter((i) => String(i.sk).startsWith('URL#')).map((i) => i.index)).toEqual([7]);
+    expect(await store.all(executionId)).toEqual(entries);
+    expect((await store.outlines(executionId)).map((o) => [o.index, o.state, o.result?.outcome ?? null])).toEqual(
+      entries.map((e) => [e.index, e.state, e.result?.outcome ?? null]),
+    );
+    expect(await store.range(executionId, 95, 10)).toEqual(entries.slice(95, 105));
+    expect(await store.get(executionId, [249, 0, 150])).toEqual([entries[0], entries[150], entries[249]]);
+
+    // A planned entry is recorded once (it has no item of its own until then), never twice.
+    const blocked: UrlResult = { ...failedResult(entries[3].input), outcome: 'automated_access_not_permitted' };
+    expect(await store.record(executionId, 3, blocked)).toBe(true);
+    expect(await store.record(executionId, 3, failedResult(entries[3].input))).toBe(false);
+    expect(await store.record(executionId, 7, failedResult('x'))).toBe(false);
+
+    // A batch done by its claim: the entries refer to the claim for their results.
+    const batch = { id: 'b100', indices: [100, 101, 102] };
+    const outcomes = batch.indices.map((index) => ({ index, result: failedResult(entries[index].input) }));
+    const { claim } = await store.claimBatch(executionId, batch.id, outcomes);
+    const read = await store.readBatch(executionId, batch);
+    await store.putClaimed(
+      executionId,
+      claim.batchId,
+      read.entries.map((e) => ({ ...e, state: 'done' as const, result: claim.results!.get(e.index)! })),
+    );
+    const entryItems = (await items()).filter((i) => String(i.sk).startsWith('URL#'));
+    expect(entryItems.map((i) => i.index)).toEqual([3, 7, 100, 101, 102]);
+    // Their items hold no result: only the claim does.
+    for (const item of entryItems.filter((i) => i.index >= 100))
+      expect([item.claim, item.result, item.result_gz]).toEqual(['b100', undefined, undefined]);
+    const expected = entries.map((e) =>
+      e.index === 3
+        ? { ...e, state: 'done', result: blocked }
+        : batch.indices.includes(e.index)
+          ? { ...e, state: 'done', result: claim.results!.get(e.index) }
+          : e,
+    );
+    expect(await store.all(executionId)).toEqual(expected);
+    expect(await store.range(executionId, 99, 3)).toEqual(expected.slice(99, 102));
+    expect((await store.readBatch(executionId, batch)).entries).toEqual(expected.slice(100, 103));
+    expect((await store.outlines(executionId)).filter((o) => o.state === 'done').map((o) => o.index)).toEqual([
+      3, 7, 100, 101, 102,
+    ]);
   });
 });
