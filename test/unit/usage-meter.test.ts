@@ -110,3 +110,16 @@ describe('awaited usage meter (Lambda)', () => {
     await expect(meter.record('org', '/v2/vendors', AT)).rejects.toThrow('table unavailable');
   });
 });
+
+describe('hour buckets', () => {
+  it('name the UTC hour of each instant, across hour changes in any order', () => {
+    const at = (iso: string) => hourBucket(new Date(iso));
+    expect(at('2026-03-10T15:00:00.000Z')).toBe('2026-03-10T15');
+    expect(at('2026-03-10T15:59:59.999Z')).toBe('2026-03-10T15');
+    expect(at('2026-03-10T16:00:00.000Z')).toBe('2026-03-10T16');
+    expect(at('2026-03-10T15:30:00.000Z')).toBe('2026-03-10T15');
+    expect(at('2026-03-11T15:30:00.000Z')).toBe('2026-03-11T15');
+    expect(at('1969-12-31T23:59:59.999Z')).toBe('1969-12-31T23');
+    expect(() => hourBucket(new Date(Number.NaN))).toThrow(RangeError);
+  });
+});

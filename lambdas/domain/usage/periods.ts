@@ -6,8 +6,19 @@ export const DEFAULT_USAGE_PERIOD: UsagePeriod = '30d';
 
 const HOURS: Record<Exclude<UsagePeriod, 'all'>, number> = { '24h': 24, '7d': 7 * 24, '30d': 30 * 24, '90d': 90 * 24 };
 
+const HOUR_MS = 3_600_000;
+// The last hour named: every call within one hour gets the same string without formatting a date.
+let lastHour = { start: Number.NaN, bucket: '' };
+
 /** "2026-03-01T13": the UTC hour a call falls in; sorts lexicographically by time. */
-export const hourBucket = (at: Date): string => at.toISOString().slice(0, 13);
+export function hourBucket(at: Date): string {
+  const ms = at.getTime();
+  const start = ms - (((ms % HOUR_MS) + HOUR_MS) % HOUR_MS);
+  if (start === lastHour.start) return lastHour.bucket;
+  const bucket = at.toISOString().slice(0, 13);
+  lastHour = { start, bucket };
+  return bucket;
+}
 
 /** First hour bucket inside the period ending at `now`, or null for `all`. */
 export function periodStartBucket(period: UsagePeriod, now: Date): string | null {
