@@ -16,10 +16,14 @@ import { recordProductSeen } from '../../lambdas/domain/vendors/service';
 import { freePort, stopProcessGroup } from './_service-process';
 
 const REQUESTS = 2000;
-/** Each path's requests come in this many slices, alternating with the other path's. */
-const ROUNDS = 8;
+/**
+ * Each path's requests come in this many slices (100 requests, tens of ms), alternating with the
+ * other path's: a burst of load from outside (other processes on the machine) touches both paths
+ * alike instead of landing on one path's slice.
+ */
+const ROUNDS = 20;
 /** Passes per service, the services taking turns; the median pass is reported (odd). */
-const PASSES = 3;
+const PASSES = 5;
 /** Requests of each path, one at a time, before measuring. */
 const WARM_UP = 300;
 const CONCURRENCY = 16;
