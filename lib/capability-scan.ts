@@ -2,17 +2,22 @@
 // the handlers, workers, composition and observability modules esbuild put in it (the only code
 // that holds the container; the domain gets its dependencies from the composition) are scanned
 // for container getters (`deps.search`, `container.fetcher`, ...), and each getter counts what it
-// can load (LAZY_OF_GETTER). test/infra/bundles.test.ts checks lambdas/topology/capabilities.ts
+// can load (LAZY_OF_GETTER), except a use of one of its LIGHT_MEMBERS (`deps.extractSteps.prepare`),
+// which counts nothing. test/infra/bundles.test.ts checks lambdas/topology/capabilities.ts
 // with it; scripts/lazy-capabilities.ts regenerates that table.
 import { readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Metafile } from 'esbuild';
-import { LAZY_IMPORTS, LAZY_OF_GETTER, type LazyCapability } from '../lambdas/topology/capabilities';
+import { LAZY_IMPORTS, LAZY_OF_GETTER, LIGHT_MEMBERS, type LazyCapability } from '../lambdas/topology/capabilities';
 import { bundleFunction } from './bundle';
 
 const SCANNED = /(?:^|[\\/])lambdas[\\/](?:http|workers|composition|observability)[\\/]/;
 const CONTAINER = /(?:^|[\\/])lambdas[\\/]composition[\\/]container\.ts$/;
-const GETTER = new RegExp(`\\b(?:deps|container)\\s*\\.\\s*(${Object.keys(LAZY_OF_GETTER).join('|')})\\b`, 'g');
+// `deps.extractSteps.prepare`: the getter, and the member read off it when there is one.
+const GETTER = new RegExp(
+  `\\b(?:deps|container)\\s*\\.\\s*(${Object.keys(LAZY_OF_GETTER).join('|')})\\b(?:\\s*\\??\\.\\s*(\\w+))?`,
+  'g',
+);
 // `const { crawl, search: index } = deps` (or `= ctx.deps`, `= container`): the names destructured.
 const DESTRUCTURED = /\{([^{}]*)\}\s*=\s*(?:\w+\.)?(?:deps|container)\b/g;
 const ORDER = Object.keys(LAZY_IMPORTS) as LazyCapability[];
@@ -41,14 +46,20 @@ export function capabilitiesUsed(metafile: Metafile): {
   const getters: Record<string, string[]> = {};
   for (const input of scannedInputs(metafile)) {
     const source = withoutComments(readFileSync(path.resolve(input), 'utf8'));
-    const names = new Set([...source.matchAll(GETTER)].map((match) => match[1]!));
+    const names = new Set<string>();
+    const light = new Set<string>();
+    for (const match of source.matchAll(GETTER)) {
+      const [, getter, member] = match as unknown as [string, string, string | undefined];
+      if (member !== undefined && LIGHT_MEMBERS[getter]?.includes(member)) light.add(`${getter}.${member}`);
+      else names.add(getter);
+    }
     for (const match of source.matchAll(DESTRUCTURED))
       for (const part of match[1]!.split(',')) {
         const name = part.split(':')[0]!.trim();
         if (name in LAZY_OF_GETTER) names.add(name);
       }
-    if (names.size === 0) continue;
-    getters[input] = [...names].sort();
+    if (names.size === 0 && light.size === 0) continue;
+    getters[input] = [...names, ...light].sort();
     for (const name of names) for (const capability of LAZY_OF_GETTER[name] ?? []) found.add(capability);
   }
   return { capabilities: ORDER.filter((c) => found.has(c)), getters };

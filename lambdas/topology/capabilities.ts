@@ -40,6 +40,17 @@ export const LAZY_OF_GETTER: Readonly<Record<string, readonly LazyCapability[]>>
 };
 
 /**
+ * Members of a getter's value that load none of its capabilities: a use written
+ * `deps.<getter>.<member>` with a member listed here counts nothing; any other use of the getter
+ * (another member, the value passed on or destructured) counts LAZY_OF_GETTER's whole list.
+ */
+export const LIGHT_MEMBERS: Readonly<Record<string, readonly string[]>> = {
+  // The extraction workflow's planning steps read and write executions and results; only
+  // processBatch extracts (the engine and fetcher, behind extractUrl).
+  extractSteps: ['prepare', 'abandonBatch', 'finalize', 'fail'],
+};
+
+/**
  * Per function (its entry under lambdas/, without extension: `http/v2/vendors`,
  * `workers/extract-worker`): the lazy capabilities its asset holds. A function not listed keeps
  * every capability (nothing stubbed).
@@ -94,17 +105,17 @@ export const FUNCTION_CAPABILITIES: Readonly<Record<string, readonly LazyCapabil
   'http/v2/webhook-secret-rotate': ['idempotency'],
   'http/v2/webhook-deliveries': ['idempotency'],
   'workers/extract-worker': ['fetcher', 'engine'],
-  'workers/extract-dlq': ['fetcher', 'engine'],
+  'workers/extract-dlq': [],
   'workers/agentic-verify': ['fetcher', 'engine', 'extractNow', 'search', 'agentic'],
   'workers/agentic-verify-dlq': ['fetcher', 'engine', 'extractNow', 'search', 'agentic'],
   'workers/crawl-worker': ['fetcher', 'crawl', 'crawlSteps'],
   'workers/crawl-dlq': ['fetcher', 'crawl', 'crawlSteps'],
   'workers/webhook-deliver': [],
   'workers/webhook-dlq': [],
-  'workers/extract-prepare': ['fetcher', 'engine'],
-  'workers/extract-lost-batch': ['fetcher', 'engine'],
-  'workers/extract-finalize': ['fetcher', 'engine'],
-  'workers/extract-fail': ['fetcher', 'engine'],
+  'workers/extract-prepare': [],
+  'workers/extract-lost-batch': [],
+  'workers/extract-finalize': [],
+  'workers/extract-fail': [],
   'workers/agentic-understand': ['fetcher', 'engine', 'extractNow', 'search', 'agentic'],
   'workers/agentic-retrieve': ['fetcher', 'engine', 'extractNow', 'search', 'agentic'],
   'workers/agentic-rank': ['fetcher', 'engine', 'extractNow', 'search', 'agentic'],
@@ -116,7 +127,7 @@ export const FUNCTION_CAPABILITIES: Readonly<Record<string, readonly LazyCapabil
   'workers/crawl-lost-batch': ['fetcher', 'crawl', 'crawlSteps'],
   'workers/crawl-finalize': ['fetcher', 'crawl', 'crawlSteps'],
   'workers/crawl-fail': ['fetcher', 'crawl', 'crawlSteps'],
-  'workers/execution-reaper': ['fetcher', 'engine'],
+  'workers/execution-reaper': [],
   'workers/search-indexer': ['search'],
   // GENERATED-END
 };

@@ -1,5 +1,6 @@
 // The extraction workflow's Lambda handlers over the container; the deployed worker modules
-// (extract-*.ts) are one `defineWorker` line each.
+// (extract-*.ts) are one `defineWorker` line each. None of these runs the engine: the batch
+// handler that does is extract-batch-handler.ts, so these workers' assets hold no engine.
 import type { SQSRecord } from 'aws-lambda';
 import type { Container } from '../composition/container';
 import type { Batch, BatchMessage } from '../domain/extract-jobs/steps';
@@ -12,7 +13,7 @@ interface WorkMessage extends BatchMessage {
 }
 
 /** A body that can never be processed is dropped (its Map task then times out into "Record lost batch"). */
-function parseWork(record: SQSRecord): WorkMessage | null {
+export function parseWork(record: SQSRecord): WorkMessage | null {
   try {
     const body = JSON.parse(record.body) as Partial<WorkMessage>;
     const batch = body.batch as Batch | undefined;
@@ -36,11 +37,7 @@ export const extractHandlers = {
   finalize: (event: { executionId: string }, deps: Container) => deps.extractSteps.finalize(event),
   fail: (event: { executionId: string }, deps: Container) => deps.extractSteps.fail(event),
 
-  /** SQS consumer: one message = one batch; a crashed message is a batch item failure (redelivered). */
-  worker: taskTokenConsumer('extract-worker', parseWork, async (message, deps) => {
-    const outcome = await deps.extractSteps.processBatch(message);
-    return { batchId: message.batch.id, state: outcome.state };
-  }),
+  // The extract worker's batch handler (the one that runs the engine) is extract-batch-handler.ts.
 
   /** Dead-letter consumer: the batch's pending URLs become other/retry, then the Map goes on. */
   deadLetters: taskTokenConsumer('extract-dlq', parseWork, async (message, deps) => {

@@ -1,5 +1,5 @@
 // Consumer of extract-work (QUEUES): one message = one batch of URLs of an extraction.
 import { defineWorker } from './define';
-import { extractHandlers } from './extract-handlers';
+import { extractBatchWorker } from './extract-batch-handler';
 
-export const handler = defineWorker(extractHandlers.worker);
+export const handler = defineWorker(extractBatchWorker);

@@ -65,6 +65,21 @@ describe('lean bundles', () => {
     expect(assetBytes).toBeLessThan(1024 * 1024);
   }, 120_000);
 
+  it("the extraction workflow's planning workers (prepare, lost batch, finalize, fail, DLQ, reaper) hold no engine, enrichment or fetcher, and are under 1 MB", () => {
+    for (const worker of ['extract-prepare', 'extract-finalize', 'extract-dlq', 'execution-reaper']) {
+      const { allInputs, assetBytes } = inputsOf(layout.worker(worker), `planning-${worker}`);
+      for (const heavy of HEAVY)
+        expect(
+          allInputs.some((input) => input.includes(heavy)),
+          `${heavy} in ${worker}`,
+        ).toBe(false);
+      expect(assetBytes, worker).toBeLessThan(1024 * 1024);
+    }
+    // The batch worker still carries the engine: it is the one that extracts.
+    const { allInputs } = inputsOf(layout.worker('extract-worker'), 'batch-extract-worker');
+    expect(allInputs.some((input) => input.includes('lambdas/domain/extraction/engine.ts'))).toBe(true);
+  }, 240_000);
+
   it('keeps zod English-only (its locale index holds en alone)', () => {
     const { allInputs } = inputsOf(layout.httpHandler('v2/vendors'), 'v2-vendors-zod');
     expect(allInputs.some((input) => input.includes('zod/v4/locales/en.js'))).toBe(true);
