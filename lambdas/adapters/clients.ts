@@ -64,16 +64,29 @@ function localOptions(endpoint: string, region: string, service: string) {
 }
 
 /**
+ * The SDK's logger middleware runs every command's input and output through its sensitive-data
+ * filter before calling the configured logger, even the default no-op one: a per-call copy of
+ * every item we read or write. We configure no SDK logger (our own log lines say what matters),
+ * so the middleware goes.
+ */
+function withoutSdkLogging<T extends { middlewareStack: { remove(name: string): boolean } }>(client: T): T {
+  client.middlewareStack.remove('loggerMiddleware');
+  return client;
+}
+
+/**
  * DynamoDB is built at once (every route and worker reads the table); SQS and Step Functions on
  * first use: most routes never send a message or start an execution, and a client's construction
  * (config resolution, credential chain, middleware stack) is init time a cold start pays.
  */
 export function createClients(config: Config): AwsClients {
   const { endpoints, region } = config;
-  const dynamodb = new DynamoDBClient({
-    region,
-    ...(endpoints.dynamodb ? localOptions(endpoints.dynamodb, region, 'dynamodb') : {}),
-  });
+  const dynamodb = withoutSdkLogging(
+    new DynamoDBClient({
+      region,
+      ...(endpoints.dynamodb ? localOptions(endpoints.dynamodb, region, 'dynamodb') : {}),
+    }),
+  );
   const documents = DynamoDBDocumentClient.from(dynamodb, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true },
   });
@@ -83,17 +96,21 @@ export function createClients(config: Config): AwsClients {
     dynamodb,
     documents,
     get sqs() {
-      sqs ??= new SQSClient({
-        region,
-        ...(endpoints.sqs ? { ...localOptions(endpoints.sqs, region, 'sqs'), useQueueUrlAsEndpoint: false } : {}),
-      });
+      sqs ??= withoutSdkLogging(
+        new SQSClient({
+          region,
+          ...(endpoints.sqs ? { ...localOptions(endpoints.sqs, region, 'sqs'), useQueueUrlAsEndpoint: false } : {}),
+        }),
+      );
       return sqs;
     },
     get sfn() {
-      sfn ??= new SFNClient({
-        region,
-        ...(endpoints.stepFunctions ? localOptions(endpoints.stepFunctions, region, 'states') : {}),
-      });
+      sfn ??= withoutSdkLogging(
+        new SFNClient({
+          region,
+          ...(endpoints.stepFunctions ? localOptions(endpoints.stepFunctions, region, 'states') : {}),
+        }),
+      );
       return sfn;
     },
   };

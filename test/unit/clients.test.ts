@@ -74,3 +74,30 @@ describe('request signing', () => {
     }
   });
 });
+
+describe('SDK logging', () => {
+  it('drops the logger middleware, which copies every input and output through the sensitive-data filter', async () => {
+    const server = createServer((_req, res) => {
+      res.setHeader('content-type', 'application/x-amz-json-1.0');
+      res.end('{"Item":{"pk":{"S":"a"}}}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const clients = createClients({
+        ...loadConfig({}),
+        endpoints: { dynamodb: endpoint, sqs: endpoint, stepFunctions: endpoint },
+      });
+      for (const client of [clients.dynamodb, clients.documents, clients.sqs, clients.sfn]) {
+        const names = client.middlewareStack.identify().join(' ');
+        expect(names).toContain('retryMiddleware');
+        expect(names).not.toContain('loggerMiddleware');
+      }
+      const read = await clients.dynamodb.send(new GetItemCommand({ TableName: 't', Key: { pk: { S: 'a' } } }));
+      expect(read.Item).toEqual({ pk: { S: 'a' } });
+      clients.dynamodb.destroy();
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
