@@ -231,21 +231,28 @@ export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tabl
     return entriesOf(executionId, [...plans, ...items], wanted);
   }
 
+  /** A per-URL item: its position, input and state, plus what the caller adds (result or claim). */
+  const entryItem = (executionId: string, entry: UrlEntry, rest: Record<string, unknown>) => ({
+    pk: pk(executionId),
+    sk: sk(entry.index),
+    entity: 'url-entry',
+    index: entry.index,
+    input: entry.input,
+    url: entry.url,
+    dup_of: entry.dup_of,
+    ...rest,
+  });
+
   async function putEntries(executionId: string, entries: UrlEntry[]): Promise<void> {
     await batchPut(
       documents,
       tableName,
-      entries.map((entry) => ({
-        pk: pk(executionId),
-        sk: sk(entry.index),
-        entity: 'url-entry',
-        index: entry.index,
-        input: entry.input,
-        url: entry.url,
-        dup_of: entry.dup_of,
-        state: entry.state,
-        ...(entry.result ? { outcome: entry.result.outcome, ...encodeResult(entry.result) } : {}),
-      })),
+      entries.map((entry) =>
+        entryItem(executionId, entry, {
+          state: entry.state,
+          ...(entry.result ? { outcome: entry.result.outcome, ...encodeResult(entry.result) } : {}),
+        }),
+      ),
       WRITE_LANES,
     );
   }
@@ -257,18 +264,9 @@ export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tabl
       await batchPut(
         documents,
         tableName,
-        entries.map((entry) => ({
-          pk: pk(executionId),
-          sk: sk(entry.index),
-          entity: 'url-entry',
-          index: entry.index,
-          input: entry.input,
-          url: entry.url,
-          dup_of: entry.dup_of,
-          state: 'done',
-          outcome: entry.result?.outcome,
-          claim: batchId,
-        })),
+        entries.map((entry) =>
+          entryItem(executionId, entry, { state: 'done', outcome: entry.result?.outcome, claim: batchId }),
+        ),
         WRITE_LANES,
       );
     },
