@@ -2,22 +2,40 @@
 // the handlers, workers, composition and observability modules esbuild put in it (the only code
 // that holds the container; the domain gets its dependencies from the composition) are scanned
 // for container getters (`deps.search`, `container.fetcher`, ...), and each getter counts what it
-// can load (LAZY_OF_GETTER), except a use of one of its LIGHT_MEMBERS (`deps.extractSteps.prepare`),
-// which counts nothing. test/infra/bundles.test.ts checks lambdas/topology/capabilities.ts
+// can load (LAZY_OF_GETTER), except a use of a member listed in MEMBER_CAPABILITIES
+// (`deps.extractSteps.prepare`, `deps.agentic.jobs.steps.rank`), which counts that member's list. test/infra/bundles.test.ts checks lambdas/topology/capabilities.ts
 // with it; scripts/lazy-capabilities.ts regenerates that table.
 import { readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Metafile } from 'esbuild';
-import { LAZY_IMPORTS, LAZY_OF_GETTER, LIGHT_MEMBERS, type LazyCapability } from '../lambdas/topology/capabilities';
+import {
+  LAZY_IMPORTS,
+  LAZY_OF_GETTER,
+  MEMBER_CAPABILITIES,
+  type LazyCapability,
+} from '../lambdas/topology/capabilities';
 import { bundleFunction } from './bundle';
 
 const SCANNED = /(?:^|[\\/])lambdas[\\/](?:http|workers|composition|observability)[\\/]/;
 const CONTAINER = /(?:^|[\\/])lambdas[\\/]composition[\\/]container\.ts$/;
-// `deps.extractSteps.prepare`: the getter, and the member read off it when there is one.
+// `deps.agentic.jobs.steps.rank`: the getter, and the member path read off it when there is one.
 const GETTER = new RegExp(
-  `\\b(?:deps|container)\\s*\\.\\s*(${Object.keys(LAZY_OF_GETTER).join('|')})\\b(?:\\s*\\??\\.\\s*(\\w+))?`,
+  `\\b(?:deps|container)\\s*\\.\\s*(${Object.keys(LAZY_OF_GETTER).join('|')})\\b((?:\\s*\\??\\.\\s*\\w+)*)`,
   'g',
 );
+
+/** The member's own list (MEMBER_CAPABILITIES: the path or its longest listed prefix), or undefined. */
+export function memberCapabilities(getter: string, path: string): readonly LazyCapability[] | undefined {
+  const members = MEMBER_CAPABILITIES[getter];
+  if (!members) return undefined;
+  const parts = path.split('.').filter(Boolean);
+  for (let n = parts.length; n > 0; n--) {
+    const listed = members[parts.slice(0, n).join('.')];
+    if (listed) return listed;
+  }
+  return undefined;
+}
+
 // `const { crawl, search: index } = deps` (or `= ctx.deps`, `= container`): the names destructured.
 const DESTRUCTURED = /\{([^{}]*)\}\s*=\s*(?:\w+\.)?(?:deps|container)\b/g;
 const ORDER = Object.keys(LAZY_IMPORTS) as LazyCapability[];
@@ -47,10 +65,12 @@ export function capabilitiesUsed(metafile: Metafile): {
   for (const input of scannedInputs(metafile)) {
     const source = withoutComments(readFileSync(path.resolve(input), 'utf8'));
     const names = new Set<string>();
-    const light = new Set<string>();
+    const members = new Map<string, readonly LazyCapability[]>();
     for (const match of source.matchAll(GETTER)) {
-      const [, getter, member] = match as unknown as [string, string, string | undefined];
-      if (member !== undefined && LIGHT_MEMBERS[getter]?.includes(member)) light.add(`${getter}.${member}`);
+      const [, getter, chain] = match as unknown as [string, string, string];
+      const path = chain.replace(/[\s?]/g, '').replace(/^\./, '');
+      const listed = memberCapabilities(getter, path);
+      if (listed) members.set(`${getter}.${path}`, listed);
       else names.add(getter);
     }
     for (const match of source.matchAll(DESTRUCTURED))
@@ -58,9 +78,10 @@ export function capabilitiesUsed(metafile: Metafile): {
         const name = part.split(':')[0]!.trim();
         if (name in LAZY_OF_GETTER) names.add(name);
       }
-    if (names.size === 0 && light.size === 0) continue;
-    getters[input] = [...names, ...light].sort();
+    if (names.size === 0 && members.size === 0) continue;
+    getters[input] = [...names, ...members.keys()].sort();
     for (const name of names) for (const capability of LAZY_OF_GETTER[name] ?? []) found.add(capability);
+    for (const listed of members.values()) for (const capability of listed) found.add(capability);
   }
   return { capabilities: ORDER.filter((c) => found.has(c)), getters };
 }

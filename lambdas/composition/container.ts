@@ -25,6 +25,7 @@ import type { UsageStore } from '../ports/usage';
 import type { RateLimitStore } from '../ports/ratelimit';
 import type { VendorStore } from '../ports/vendors';
 import type { PageFetcher } from '../ports/fetcher';
+import type { Enricher } from '../ports/enricher';
 import type { TaskCallbacks, WorkflowEngine } from '../ports/workflow';
 import type { MetricsRecorder } from '../ports/metrics';
 import { emfMetrics, tallyMetrics } from '../adapters/metrics';
@@ -53,6 +54,7 @@ import type { Agentic } from './agentic';
 import type { SearchService } from '../domain/search/service';
 import type { Crawl } from './crawl';
 import type { CrawlSteps } from '../domain/crawl/steps';
+import type { CrawlPlanning } from '../domain/crawl/planning';
 import { dynamoListingStore } from '../adapters/dynamodb/listings';
 import { lazyAsync, onceAsync } from './lazy';
 import type { Webhooks } from '../domain/webhooks/service';
@@ -326,17 +328,45 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
       (await import('./idempotency')).createIdempotentStarts(documents, table),
     ),
   );
-  const agenticOnce = once(() => lazyAsync<Agentic>(async () => (await import('./agentic')).createAgentic(container)));
+  // The enricher alone (the mini searches), without the extraction engine.
+  const enricherOnce = once(() => lazyAsync<Enricher>(async () => (await import('./enricher')).createEnricher()));
+  // Search, verification and enrichment are handed in lazily: the steps that call none of them
+  // (start, status, rank, fail) load none of them (MEMBER_CAPABILITIES in topology/capabilities.ts).
+  const agenticOnce = once(() =>
+    lazyAsync<Agentic>(async () =>
+      (await import('./agentic')).createAgentic(container, {
+        search: searchOnce(),
+        extractNow: (request) => container.extractNow(request),
+        enricher: enricherOnce(),
+      }),
+    ),
+  );
   // The listing store is a thin adapter (and has a synchronous member): built directly.
   const crawlModule = onceAsync(async () => (await import('./crawl')).createCrawl(container));
   const crawlOnce = once(() =>
     lazyAsync<Crawl, Pick<Crawl, 'store'>>(crawlModule, { store: dynamoListingStore(documents, table) }),
   );
-  const crawlStepsOnce = once(() =>
-    lazyAsync<CrawlSteps>(async () =>
+  // The steps that read pages (determine, discover, processBatch) load the fetcher and the parsers;
+  // the planning steps are a module of their own (MEMBER_CAPABILITIES in topology/capabilities.ts).
+  const crawlStepsOnce = once((): CrawlSteps => {
+    const pages = lazyAsync<CrawlSteps>(async () =>
       (await import('./crawl-steps')).createCrawlStepsOf(container, await crawlModule()),
-    ),
-  );
+    );
+    const planning = lazyAsync<CrawlPlanning>(async () =>
+      (await import('./crawl-planning')).createCrawlPlanningOf(container, await crawlModule()),
+    );
+    return {
+      determine: pages.determine,
+      discover: pages.discover,
+      processBatch: pages.processBatch,
+      analyze: planning.analyze,
+      plan: planning.plan,
+      abandonBatch: planning.abandonBatch,
+      finalize: planning.finalize,
+      fail: planning.fail,
+      keepFound: planning.keepFound,
+    };
+  });
   const extractJobsOnce = once(() =>
     createExtractJobs({
       executions: executions(),

@@ -19,6 +19,8 @@ export const LAZY_IMPORTS = {
   agentic: ['./agentic'],
   crawl: ['./crawl'],
   crawlSteps: ['./crawl-steps'],
+  enricher: ['./enricher'],
+  crawlPlanning: ['./crawl-planning'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type LazyCapability = keyof typeof LAZY_IMPORTS;
@@ -33,21 +35,53 @@ export const LAZY_OF_GETTER: Readonly<Record<string, readonly LazyCapability[]>>
   extractJobs: ['crawl'],
   search: ['search'],
   idempotency: ['idempotency'],
-  agentic: ['agentic'],
+  // Agentic search is handed the search engine, the sync extraction path (verification) and the
+  // enricher (container.ts); which of its members call which: MEMBER_CAPABILITIES.
+  agentic: ['agentic', 'search', 'extractNow', 'engine', 'fetcher', 'enricher'],
   crawl: ['crawl'],
-  // The steps are built over the crawl capability's store and catalog, and read pages.
-  crawlSteps: ['crawlSteps', 'crawl', 'fetcher'],
+  // The steps are built over the crawl capability's store and catalog; those that read pages are
+  // one module (with the fetcher), the planning steps another (MEMBER_CAPABILITIES).
+  crawlSteps: ['crawlSteps', 'crawl', 'fetcher', 'crawlPlanning'],
 };
 
 /**
- * Members of a getter's value that load none of its capabilities: a use written
- * `deps.<getter>.<member>` with a member listed here counts nothing; any other use of the getter
- * (another member, the value passed on or destructured) counts LAZY_OF_GETTER's whole list.
+ * Members of a getter's value that load less than the getter's whole list: a use written
+ * `deps.<getter>.<member path>` (`deps.agentic.jobs.steps.rank`) whose path, or its longest
+ * listed prefix, is here counts that member's list; any other use of the getter (another member,
+ * the value passed on or destructured) counts LAZY_OF_GETTER's whole list. Read from container.ts
+ * and the capability's composition module: what the member's call reaches.
  */
-export const LIGHT_MEMBERS: Readonly<Record<string, readonly string[]>> = {
+export const MEMBER_CAPABILITIES: Readonly<Record<string, Readonly<Record<string, readonly LazyCapability[]>>>> = {
   // The extraction workflow's planning steps read and write executions and results; only
   // processBatch extracts (the engine and fetcher, behind extractUrl).
-  extractSteps: ['prepare', 'abandonBatch', 'finalize', 'fail'],
+  extractSteps: { prepare: [], abandonBatch: [], finalize: [], fail: [] },
+  // v2's start and status, Rank, the failure step and the dead letters' abandon read and write
+  // the execution and its entries only; understand and retrieve read the search index; verify
+  // extracts the live page (the sync path); the mini searches search and enrich.
+  agentic: {
+    'jobs.start': ['agentic'],
+    'jobs.status': ['agentic'],
+    'jobs.steps.understand': ['agentic', 'search'],
+    'jobs.steps.retrieve': ['agentic', 'search'],
+    'jobs.steps.verify': ['agentic', 'extractNow', 'engine', 'fetcher'],
+    'jobs.steps.abandon': ['agentic'],
+    'jobs.steps.rank': ['agentic'],
+    'jobs.steps.fail': ['agentic'],
+    mini: ['agentic', 'search', 'enricher'],
+  },
+  // The crawl's planning steps (crawl-planning.ts) plan, record lost batches, finalize and fail
+  // over the store and catalog; only determine, discover and processBatch read pages.
+  crawlSteps: {
+    analyze: ['crawlPlanning', 'crawl'],
+    plan: ['crawlPlanning', 'crawl'],
+    abandonBatch: ['crawlPlanning', 'crawl'],
+    finalize: ['crawlPlanning', 'crawl'],
+    fail: ['crawlPlanning', 'crawl'],
+    keepFound: ['crawlPlanning', 'crawl'],
+    determine: ['crawlSteps', 'crawl', 'fetcher'],
+    discover: ['crawlSteps', 'crawl', 'fetcher'],
+    processBatch: ['crawlSteps', 'crawl', 'fetcher'],
+  },
 };
 
 /**
@@ -67,8 +101,8 @@ export const FUNCTION_CAPABILITIES: Readonly<Record<string, readonly LazyCapabil
   'http/legacy/feed': ['search', 'idempotency'],
   'http/legacy/vendors': ['idempotency'],
   'http/legacy/usage': ['idempotency'],
-  'http/v1/agentic-search-mini': ['fetcher', 'engine', 'extractNow', 'search', 'idempotency', 'agentic'],
-  'http/v1/agentic-search': ['fetcher', 'engine', 'extractNow', 'search', 'idempotency', 'agentic'],
+  'http/v1/agentic-search-mini': ['search', 'idempotency', 'agentic', 'enricher'],
+  'http/v1/agentic-search': ['fetcher', 'engine', 'extractNow', 'search', 'idempotency', 'agentic', 'enricher'],
   'http/v1/listings': ['idempotency', 'crawl'],
   'http/v1/collections': ['idempotency', 'crawl'],
   'http/v1/products-start': ['idempotency', 'crawl'],
@@ -85,9 +119,9 @@ export const FUNCTION_CAPABILITIES: Readonly<Record<string, readonly LazyCapabil
   'http/v1/crawl-status': ['idempotency', 'crawl'],
   'http/v1/crawl-cancel': ['idempotency', 'crawl'],
   'http/v1/vendors': ['idempotency'],
-  'http/v2/agentic-search-mini': ['fetcher', 'engine', 'extractNow', 'search', 'idempotency', 'agentic'],
-  'http/v2/agentic-search-start': ['fetcher', 'engine', 'extractNow', 'search', 'idempotency', 'agentic'],
-  'http/v2/agentic-search-status': ['fetcher', 'engine', 'extractNow', 'search', 'idempotency', 'agentic'],
+  'http/v2/agentic-search-mini': ['search', 'idempotency', 'agentic', 'enricher'],
+  'http/v2/agentic-search-start': ['idempotency', 'agentic'],
+  'http/v2/agentic-search-status': ['idempotency', 'agentic'],
   'http/v2/listings': ['idempotency', 'crawl'],
   'http/v2/collections': ['idempotency', 'crawl'],
   'http/v2/vendors': ['idempotency'],
@@ -106,27 +140,27 @@ export const FUNCTION_CAPABILITIES: Readonly<Record<string, readonly LazyCapabil
   'http/v2/webhook-deliveries': ['idempotency'],
   'workers/extract-worker': ['fetcher', 'engine'],
   'workers/extract-dlq': [],
-  'workers/agentic-verify': ['fetcher', 'engine', 'extractNow', 'search', 'agentic'],
-  'workers/agentic-verify-dlq': ['fetcher', 'engine', 'extractNow', 'search', 'agentic'],
-  'workers/crawl-worker': ['fetcher', 'crawl', 'crawlSteps'],
-  'workers/crawl-dlq': ['fetcher', 'crawl', 'crawlSteps'],
+  'workers/agentic-verify': ['fetcher', 'engine', 'extractNow', 'agentic'],
+  'workers/agentic-verify-dlq': ['agentic'],
+  'workers/crawl-worker': ['fetcher', 'crawl', 'crawlSteps', 'crawlPlanning'],
+  'workers/crawl-dlq': ['crawl', 'crawlPlanning'],
   'workers/webhook-deliver': [],
   'workers/webhook-dlq': [],
   'workers/extract-prepare': [],
   'workers/extract-lost-batch': [],
   'workers/extract-finalize': [],
   'workers/extract-fail': [],
-  'workers/agentic-understand': ['fetcher', 'engine', 'extractNow', 'search', 'agentic'],
-  'workers/agentic-retrieve': ['fetcher', 'engine', 'extractNow', 'search', 'agentic'],
-  'workers/agentic-rank': ['fetcher', 'engine', 'extractNow', 'search', 'agentic'],
-  'workers/agentic-fail': ['fetcher', 'engine', 'extractNow', 'search', 'agentic'],
-  'workers/crawl-determine': ['fetcher', 'crawl', 'crawlSteps'],
-  'workers/crawl-discover': ['fetcher', 'crawl', 'crawlSteps'],
-  'workers/crawl-analyze': ['fetcher', 'crawl', 'crawlSteps'],
-  'workers/crawl-plan': ['fetcher', 'crawl', 'crawlSteps'],
-  'workers/crawl-lost-batch': ['fetcher', 'crawl', 'crawlSteps'],
-  'workers/crawl-finalize': ['fetcher', 'crawl', 'crawlSteps'],
-  'workers/crawl-fail': ['fetcher', 'crawl', 'crawlSteps'],
+  'workers/agentic-understand': ['search', 'agentic'],
+  'workers/agentic-retrieve': ['search', 'agentic'],
+  'workers/agentic-rank': ['agentic'],
+  'workers/agentic-fail': ['agentic'],
+  'workers/crawl-determine': ['fetcher', 'crawl', 'crawlSteps', 'crawlPlanning'],
+  'workers/crawl-discover': ['fetcher', 'crawl', 'crawlSteps', 'crawlPlanning'],
+  'workers/crawl-analyze': ['crawl', 'crawlPlanning'],
+  'workers/crawl-plan': ['crawl', 'crawlPlanning'],
+  'workers/crawl-lost-batch': ['crawl', 'crawlPlanning'],
+  'workers/crawl-finalize': ['crawl', 'crawlPlanning'],
+  'workers/crawl-fail': ['crawl', 'crawlPlanning'],
   'workers/execution-reaper': [],
   'workers/search-indexer': ['search'],
   // GENERATED-END

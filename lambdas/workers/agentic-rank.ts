@@ -1,5 +1,5 @@
 // Step of statemachines/agentic-search.asl.json (WORKFLOWS agentic); see agentic-handlers.ts.
 import { defineWorker } from './define';
-import { agenticHandlers } from './agentic-handlers';
+import { agenticStepHandlers } from './agentic-step-handlers';
 
-export const handler = defineWorker(agenticHandlers.rank);
+export const handler = defineWorker(agenticStepHandlers.rank);

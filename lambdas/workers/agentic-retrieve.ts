@@ -1,5 +1,5 @@
 // Step of statemachines/agentic-search.asl.json (WORKFLOWS agentic); see agentic-handlers.ts.
 import { defineWorker } from './define';
-import { agenticHandlers } from './agentic-handlers';
+import { agenticSearchHandlers } from './agentic-search-handlers';
 
-export const handler = defineWorker(agenticHandlers.retrieve);
+export const handler = defineWorker(agenticSearchHandlers.retrieve);

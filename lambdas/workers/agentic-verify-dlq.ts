@@ -1,5 +1,5 @@
 // Consumer of agentic-verify-dlq (QUEUES dlqWorker): a candidate that failed maxReceiveCount times.
 import { defineWorker } from './define';
-import { agenticHandlers } from './agentic-handlers';
+import { agenticStepHandlers } from './agentic-step-handlers';
 
-export const handler = defineWorker(agenticHandlers.deadLetters);
+export const handler = defineWorker(agenticStepHandlers.deadLetters);

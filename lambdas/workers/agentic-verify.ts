@@ -1,5 +1,5 @@
 // Consumer of agentic-verify (QUEUES): one message = one candidate of an agentic search.
 import { defineWorker } from './define';
-import { agenticHandlers } from './agentic-handlers';
+import { agenticVerifyHandler } from './agentic-verify-handler';
 
-export const handler = defineWorker(agenticHandlers.verify);
+export const handler = defineWorker(agenticVerifyHandler);

@@ -1,5 +1,5 @@
-// Step of statemachines/crawl.asl.json (Determining crawl method); see crawl-handlers.ts.
+// Step of statemachines/crawl.asl.json (Determining crawl method); see crawl-page-handlers.ts.
 import { defineWorker } from './define';
-import { crawlHandlers } from './crawl-handlers';
+import { crawlPageHandlers } from './crawl-page-handlers';
 
-export const handler = defineWorker(crawlHandlers.determine);
+export const handler = defineWorker(crawlPageHandlers.determine);

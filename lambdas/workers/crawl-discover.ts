@@ -1,5 +1,5 @@
-// Step of statemachines/crawl.asl.json (Discovering collections); see crawl-handlers.ts.
+// Step of statemachines/crawl.asl.json (Discovering collections); see crawl-page-handlers.ts.
 import { defineWorker } from './define';
-import { crawlHandlers } from './crawl-handlers';
+import { crawlPageHandlers } from './crawl-page-handlers';
 
-export const handler = defineWorker(crawlHandlers.discover);
+export const handler = defineWorker(crawlPageHandlers.discover);

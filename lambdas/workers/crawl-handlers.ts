@@ -1,19 +1,22 @@
-// The crawl workflow's Lambda handlers over the container; the deployed worker modules
-// (crawl-*.ts) are one `defineWorker` line each. The end of a crawl (finalize, failure, refusal)
-// settles the vendor-mode extractions waiting for it.
+// The crawl workflow's Lambda handlers over the container that read no page (the planning steps,
+// lost batches, Finalize, the failure step, the work queue's dead letters); the deployed worker
+// modules (crawl-*.ts) are one `defineWorker` line each. The handlers that read pages (determine,
+// discover, the page worker) are in crawl-page-handlers.ts, so these workers load no fetcher and
+// no parser (MEMBER_CAPABILITIES in lambdas/topology/capabilities.ts). The end of a crawl
+// (finalize, failure, refusal) settles the vendor-mode extractions waiting for it.
 import type { SQSRecord } from 'aws-lambda';
 import type { Container } from '../composition/container';
 import type { CrawlBatchMessage } from '../domain/crawl/steps';
 import { taskTokenConsumer } from './define';
 
-interface WorkMessage extends CrawlBatchMessage {
+export interface WorkMessage extends CrawlBatchMessage {
   TaskToken: string;
   /** Set on an injected duplicate (fault injection), so copies are not copied again. */
   duplicateOf?: string;
 }
 
 /** A body that can never be processed is dropped (its Map task then times out into "Record lost listing pages"). */
-function parseWork(record: SQSRecord): WorkMessage | null {
+export function parseWork(record: SQSRecord): WorkMessage | null {
   try {
     const body = JSON.parse(record.body) as Partial<WorkMessage>;
     if (typeof body.crawlId !== 'string' || typeof body.TaskToken !== 'string' || typeof body.wave !== 'number')
@@ -28,17 +31,12 @@ function parseWork(record: SQSRecord): WorkMessage | null {
   }
 }
 
-async function ended<T>(deps: Container, crawlId: string, result: T): Promise<T> {
+export async function ended<T>(deps: Container, crawlId: string, result: T): Promise<T> {
   await deps.crawl.jobs.settleWaiters(crawlId);
   return result;
 }
 
 export const crawlHandlers = {
-  async determine(event: { crawlId: string }, deps: Container) {
-    const out = await deps.crawlSteps.determine(event);
-    return out.proceed ? out : ended(deps, event.crawlId, out);
-  },
-  discover: (event: { crawlId: string }, deps: Container) => deps.crawlSteps.discover(event),
   analyze: (event: { crawlId: string }, deps: Container) => deps.crawlSteps.analyze(event),
   plan: (event: { crawlId: string; wave: number }, deps: Container) => deps.crawlSteps.plan(event),
   lostBatch: (event: CrawlBatchMessage, deps: Container) => deps.crawlSteps.abandonBatch(event),
@@ -46,12 +44,6 @@ export const crawlHandlers = {
     ended(deps, event.crawlId, await deps.crawlSteps.finalize(event)),
   fail: async (event: { crawlId: string }, deps: Container) =>
     ended(deps, event.crawlId, await deps.crawlSteps.fail(event)),
-
-  /** SQS consumer: one message = one batch of listing pages; a crashed message is a batch item failure (redelivered). */
-  worker: taskTokenConsumer('crawl-worker', parseWork, async (message, deps) => {
-    const outcome = await deps.crawlSteps.processBatch(message);
-    return { batchId: message.batch.id, state: outcome.state };
-  }),
 
   /** Dead-letter consumer: the batch's pages are recorded as failed (the crawl is then incomplete). */
   deadLetters: taskTokenConsumer('crawl-dlq', parseWork, async (message, deps) => {

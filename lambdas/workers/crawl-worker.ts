@@ -1,5 +1,5 @@
-// Consumer of crawl-work (QUEUES): one message = one batch of listing pages of a crawl; see crawl-handlers.ts.
+// Consumer of crawl-work (QUEUES): one message = one batch of listing pages of a crawl; see crawl-page-handlers.ts.
 import { defineWorker } from './define';
-import { crawlHandlers } from './crawl-handlers';
+import { crawlPageHandlers } from './crawl-page-handlers';
 
-export const handler = defineWorker(crawlHandlers.worker);
+export const handler = defineWorker(crawlPageHandlers.worker);

@@ -80,6 +80,58 @@ describe('lean bundles', () => {
     expect(allInputs.some((input) => input.includes('lambdas/domain/extraction/engine.ts'))).toBe(true);
   }, 240_000);
 
+  it("agentic search's v2 start and status routes and its Rank, failure and dead-letter workers hold no engine, enrichment, fetcher or search index, and are under 1 MB", () => {
+    const functions = [
+      ['v2 start', layout.httpHandler('v2/agentic-search-start')],
+      ['v2 status', layout.httpHandler('v2/agentic-search-status')],
+      ['rank', layout.worker('agentic-rank')],
+      ['fail', layout.worker('agentic-fail')],
+      ['verify dlq', layout.worker('agentic-verify-dlq')],
+    ] as const;
+    for (const [name, entry] of functions) {
+      const { allInputs, assetBytes } = inputsOf(entry, `agentic-light-${name.replace(/ /g, '-')}`);
+      for (const heavy of HEAVY)
+        expect(
+          allInputs.some((input) => input.includes(heavy)),
+          `${heavy} in ${name}`,
+        ).toBe(false);
+      expect(allInputs.some((input) => input.includes('lambdas/domain/agentic/jobs.ts'))).toBe(true);
+      expect(assetBytes, name).toBeLessThan(1024 * 1024);
+    }
+    // Understand reads the index, not pages; verify extracts pages, without the index.
+    const understand = inputsOf(layout.worker('agentic-understand'), 'agentic-understand').allInputs;
+    expect(understand.some((input) => input.includes('lambdas/composition/search.ts'))).toBe(true);
+    expect(understand.some((input) => input.includes('lambdas/domain/extraction/engine.ts'))).toBe(false);
+    const verify = inputsOf(layout.worker('agentic-verify'), 'agentic-verify').allInputs;
+    expect(verify.some((input) => input.includes('lambdas/domain/extraction/engine.ts'))).toBe(true);
+    expect(verify.some((input) => input.includes('lambdas/composition/search.ts'))).toBe(false);
+  }, 300_000);
+
+  it("the crawl's planning workers (analyze, plan, lost batch, finalize, fail, DLQ) hold no fetcher, got, cheerio or parse5, and are under 1 MB", () => {
+    const pageReading = [...HEAVY, 'node_modules/parse5/', 'lambdas/domain/crawl/parse.ts'];
+    for (const worker of [
+      'crawl-analyze',
+      'crawl-plan',
+      'crawl-lost-batch',
+      'crawl-finalize',
+      'crawl-fail',
+      'crawl-dlq',
+    ]) {
+      const { allInputs, assetBytes } = inputsOf(layout.worker(worker), `crawl-planning-${worker}`);
+      for (const heavy of pageReading)
+        expect(
+          allInputs.some((input) => input.includes(heavy)),
+          `${heavy} in ${worker}`,
+        ).toBe(false);
+      expect(allInputs.some((input) => input.includes('lambdas/domain/crawl/planning.ts'))).toBe(true);
+      expect(assetBytes, worker).toBeLessThan(1024 * 1024);
+    }
+    // The page worker still reads pages.
+    const { allInputs } = inputsOf(layout.worker('crawl-worker'), 'crawl-page-worker');
+    expect(allInputs.some((input) => input.includes('node_modules/got/'))).toBe(true);
+    expect(allInputs.some((input) => input.includes('node_modules/cheerio/'))).toBe(true);
+  }, 300_000);
+
   it('keeps zod English-only (its locale index holds en alone)', () => {
     const { allInputs } = inputsOf(layout.httpHandler('v2/vendors'), 'v2-vendors-zod');
     expect(allInputs.some((input) => input.includes('zod/v4/locales/en.js'))).toBe(true);
@@ -209,6 +261,46 @@ describe('each asset holds the lazy capabilities its code can call (lambdas/topo
     };
     const { capabilities } = capabilitiesUsed(metafile as never);
     expect(capabilities).toEqual(['search', 'crawl']);
+  });
+
+  it("the scan counts a listed member path's own capabilities (its longest listed prefix), and the whole getter otherwise", () => {
+    const dir = path.join(work, 'scan-members', 'lambdas', 'workers');
+    mkdirSync(dir, { recursive: true });
+    const scan = (name: string, code: string) => {
+      const file = path.join(dir, `${name}.ts`);
+      writeFileSync(file, code);
+      const metafile = {
+        inputs: {},
+        outputs: { 'index.mjs': { bytes: 1, imports: [], exports: [], inputs: { [file]: { bytesInOutput: 1 } } } },
+      };
+      return capabilitiesUsed(metafile as never).capabilities;
+    };
+    expect(scan('rank', 'export const f = (deps) => deps.agentic.jobs.steps.rank({ executionId: "a" });')).toEqual([
+      'agentic',
+    ]);
+    expect(scan('understand', 'export const f = (deps) => deps.agentic ?. jobs.steps.understand(e);')).toEqual([
+      'search',
+      'agentic',
+    ]);
+    expect(scan('finalize', 'export const f = (deps) => deps.crawlSteps.finalize(e);')).toEqual([
+      'crawl',
+      'crawlPlanning',
+    ]);
+    expect(scan('worker', 'export const f = (deps) => deps.crawlSteps.processBatch(m);')).toEqual([
+      'fetcher',
+      'crawl',
+      'crawlSteps',
+    ]);
+    // The value passed on, or a member not listed: everything the getter reaches.
+    expect(scan('jobs', 'export const f = (deps) => use(deps.agentic.jobs);')).toEqual([
+      'fetcher',
+      'engine',
+      'extractNow',
+      'search',
+      'agentic',
+      'enricher',
+    ]);
+    expect(scan('prepare', 'export const f = (deps) => deps.extractSteps.prepare(e);')).toEqual([]);
   });
 
   it('the scan ignores getters named in comments and finds them in code', () => {
