@@ -246,6 +246,26 @@ describe('each asset holds the lazy capabilities its code can call (lambdas/topo
     expect(messages[1]).toMatch(/lazy capability "fetcher" is not in this function's bundle/);
   }, 120_000);
 
+  it("light members run in a light function's asset: they load their capability and reach the table, a heavy member meets the stub", async () => {
+    const run = async (name: string, capabilities: ReturnType<typeof capabilitiesOf>) => {
+      const outdir = path.join(work, `light-members-${name}`);
+      bundleFunction(path.join(process.cwd(), 'test/infra/fixtures/light-members-entry.ts'), outdir, { capabilities });
+      const { handler } = await import(pathToFileURL(path.join(outdir, 'index.mjs')).href);
+      return (await handler(name)) as Record<string, string>;
+    };
+    // As the v2 start/status routes and the rank, fail and verify-dlq workers: 'agentic' alone.
+    const agentic = await run('agentic', capabilitiesOf(layout.worker('agentic-rank')));
+    for (const member of ['start', 'status', 'rank', 'fail', 'abandon'])
+      expect(agentic[member], member).toBe('table reached');
+    // The mini search needs the search index: not in that asset.
+    expect(agentic.mini).toMatch(/lazy capability "search" is not in this function's bundle/);
+    // As the crawl's planning workers.
+    const crawl = await run('crawl', capabilitiesOf(layout.worker('crawl-finalize')));
+    for (const member of ['analyze', 'plan', 'abandonBatch', 'finalize', 'fail'])
+      expect(crawl[member], member).toBe('table reached');
+    expect(crawl.processBatch).toMatch(/lazy capability "crawlSteps" is not in this function's bundle/);
+  }, 240_000);
+
   it('the scan finds destructured getters', () => {
     // A scanned module is one under lambdas/{http,workers,composition,observability}/, wherever that is.
     const dir = path.join(work, 'scan', 'lambdas', 'workers');
