@@ -57,7 +57,8 @@ export const MEMBER_CAPABILITIES: Readonly<Record<string, Readonly<Record<string
   extractSteps: { prepare: [], abandonBatch: [], finalize: [], fail: [] },
   // v2's start and status, Rank, the failure step and the dead letters' abandon read and write
   // the execution and its entries only; understand and retrieve read the search index; verify
-  // extracts the live page (the sync path); the mini searches search and enrich.
+  // extracts the live page (the sync path); the mini searches search and enrich; v1's run
+  // searches and verifies.
   agentic: {
     'jobs.start': ['agentic'],
     'jobs.status': ['agentic'],
@@ -68,6 +69,8 @@ export const MEMBER_CAPABILITIES: Readonly<Record<string, Readonly<Record<string
     'jobs.steps.rank': ['agentic'],
     'jobs.steps.fail': ['agentic'],
     mini: ['agentic', 'search', 'enricher'],
+    // v1: search, then verify the candidates live (no enrichment on the fly).
+    run: ['agentic', 'search', 'extractNow', 'engine', 'fetcher'],
   },
   // The crawl's planning steps (crawl-planning.ts) plan, record lost batches, finalize and fail
   // over the store and catalog; only determine, discover and processBatch read pages.
@@ -102,7 +105,7 @@ export const FUNCTION_CAPABILITIES: Readonly<Record<string, readonly LazyCapabil
   'http/legacy/vendors': ['idempotency'],
   'http/legacy/usage': ['idempotency'],
   'http/v1/agentic-search-mini': ['search', 'idempotency', 'agentic', 'enricher'],
-  'http/v1/agentic-search': ['fetcher', 'engine', 'extractNow', 'search', 'idempotency', 'agentic', 'enricher'],
+  'http/v1/agentic-search': ['fetcher', 'engine', 'extractNow', 'search', 'idempotency', 'agentic'],
   'http/v1/listings': ['idempotency', 'crawl'],
   'http/v1/collections': ['idempotency', 'crawl'],
   'http/v1/products-start': ['idempotency', 'crawl'],
