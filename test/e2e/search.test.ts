@@ -584,7 +584,8 @@ describe('progress of a v2 execution', () => {
       const path = `/v2/agentic-search/${started.body.execution_id}`;
       const mid = await poll(
         async () => (await callA('GET', path)).body,
-        (b) => b.meta.progress.step === 'verifying' || b.status !== 'running',
+        // A first poll can still see `pending`: wait for the step, or give up at a terminal status.
+        (b) => b.meta.progress.step === 'verifying' || b.status === 'completed' || b.status === 'failed',
         'the verifying step',
       );
       expect(mid.status).toBe('running');
