@@ -14,39 +14,22 @@ import { loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { bundleFunction, loadedAtInit } from '../../lib/bundle';
 import { projectLayout } from '../../lib/source-layout';
+import { lambdaEntries, type LambdaEntry } from '../../lib/lambda-entries';
 import { FUNCTION_CAPABILITIES } from '../../lambdas/topology/capabilities';
 import { gunzipSync } from 'node:zlib';
 import { promisify } from 'node:util';
 import { CORPORA } from '../corpora';
-import { QUEUES } from '../../lambdas/topology/queues';
-import { ROUTES } from '../../lambdas/topology/routes';
-import { SCHEDULES } from '../../lambdas/topology/schedules';
-import { WORKFLOWS } from '../../lambdas/topology/workflows';
 
 const RUNS = Math.max(1, Math.min(9, Number(process.env.COLD_START_RUNS ?? 3)));
 const ONLY = process.env.COLD_START_ONLY ?? '';
 const ASSET_GOAL = 1024 * 1024;
 const INIT_GOAL_MS = 150;
 
-interface Target {
-  name: string;
-  kind: 'route' | 'worker';
-  entry: string;
-}
+type Target = LambdaEntry;
 
+/** Every function the stack deploys (the same list the CDK stack and synth bundle). */
 function targets(): Target[] {
-  const layout = projectLayout(process.cwd());
-  const list: Target[] = [{ name: 'fallback', kind: 'route', entry: layout.fallbackHandler }];
-  for (const route of ROUTES)
-    list.push({ name: route.operationId, kind: 'route', entry: layout.httpHandler(route.handler) });
-  const workers = new Set<string>([
-    ...QUEUES.flatMap((q) => [q.worker, ...(q.dlqWorker ? [q.dlqWorker] : [])]),
-    ...WORKFLOWS.flatMap((w) => Object.values(w.tasks)),
-    ...SCHEDULES.map((s) => s.worker),
-    'search-indexer',
-  ]);
-  for (const worker of workers) list.push({ name: worker, kind: 'worker', entry: layout.worker(worker) });
-  return list.filter((t) => !ONLY || t.name.includes(ONLY));
+  return lambdaEntries(projectLayout(process.cwd())).filter((t) => !ONLY || t.name.includes(ONLY));
 }
 
 const sizeOf = (files: string[]): number => files.reduce((sum, file) => sum + statSync(file).size, 0);
