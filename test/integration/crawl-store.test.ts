@@ -316,23 +316,7 @@ describe('a page batch of a crawl', () => {
       options: { vendor: 'batch-io.test' },
       deadlineSeconds: 600,
     });
-    const plan = {
-      crawlId,
-      vendor: 'batch-io.test',
-      displayName: 'Batch IO',
-      origin: 'https://batch-io.test',
-      method: 'shopify-json' as const,
-      fallbacks: [],
-      currency: 'USD',
-      maxListings: null,
-      countryCode: 'us',
-      collections: [],
-      sequences: [],
-      wave: 1,
-      collectionSitemaps: [],
-      productSitemaps: [],
-      incomplete: false,
-    };
+    const plan = shopifyPlan(crawlId, 'batch-io.test', 'Batch IO');
     await deps.crawl.store.putPlan(plan);
     const read = await deps.crawl.store.getPlanAndExecution(crawlId);
     expect(read.plan).toEqual(plan);
