@@ -28,6 +28,19 @@ const zodEnglishOnly = {
 };
 
 /**
+ * Resolves `specifier` as esbuild normally would for this import, marked with `namespace` so the
+ * asking plugin's own onResolve leaves that nested resolve alone.
+ */
+function resolveAs(builder, specifier, args, namespace) {
+  return builder.resolve(specifier, {
+    kind: args.kind,
+    resolveDir: args.resolveDir,
+    importer: args.importer,
+    namespace,
+  });
+}
+
+/**
  * cheerio's main module also exports loadBuffer, stringStream, decodeStream and fromURL, and
  * imports what they need at load (undici, and encoding-sniffer with iconv-lite's code-page
  * tables: 1.4 MB of the 3.6 MB every function shipped). The service only parses strings and
@@ -39,12 +52,7 @@ const cheerioLoadOnly = {
   setup(builder) {
     builder.onResolve({ filter: /^cheerio$/ }, async (args) => {
       if (args.namespace === 'cheerio-load-only') return undefined;
-      const resolved = await builder.resolve('cheerio', {
-        kind: args.kind,
-        resolveDir: args.resolveDir,
-        importer: args.importer,
-        namespace: 'cheerio-load-only',
-      });
+      const resolved = await resolveAs(builder, 'cheerio', args, 'cheerio-load-only');
       if (resolved.errors.length > 0) return { errors: resolved.errors };
       return { path: resolved.path, namespace: 'cheerio-load-only' };
     });
@@ -171,12 +179,7 @@ const cheerioHtmlparser2ForExtraction = {
       // Not a resolve this or another plugin asked for (their namespaces): a file's own import only.
       if (args.namespace !== 'file') return undefined;
       if (!/[\\/]lambdas[\\/]domain[\\/]extraction[\\/]/.test(args.importer)) return undefined;
-      const resolved = await builder.resolve('cheerio', {
-        kind: args.kind,
-        resolveDir: args.resolveDir,
-        importer: args.importer,
-        namespace: 'cheerio-htmlparser2',
-      });
+      const resolved = await resolveAs(builder, 'cheerio', args, 'cheerio-htmlparser2');
       if (resolved.errors.length > 0) return { errors: resolved.errors };
       return { path: resolved.path, namespace: 'cheerio-htmlparser2' };
     });
@@ -216,12 +219,7 @@ const entitiesOneCopy = {
   setup(builder) {
     builder.onResolve({ filter: /^entities(?:\/.*)?$/ }, async (args) => {
       if (args.namespace !== 'file') return undefined;
-      const resolved = await builder.resolve(args.path, {
-        kind: args.kind,
-        resolveDir: args.resolveDir,
-        importer: args.importer,
-        namespace: 'entities-one-copy',
-      });
+      const resolved = await resolveAs(builder, args.path, args, 'entities-one-copy');
       if (resolved.errors.length > 0) return { errors: resolved.errors };
       const match = resolved.path.match(/^(.*[\\/]node_modules[\\/]entities[\\/]lib)[\\/](?!esm[\\/])(.+\.js)$/);
       if (!match) return { path: resolved.path, sideEffects: resolved.sideEffects };
