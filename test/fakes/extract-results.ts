@@ -3,6 +3,16 @@
 import type { BatchClaim, ClaimingResultStore, UrlEntry } from '../../lambdas/ports/extract-results';
 import type { UrlResult } from '../../lambdas/domain/extraction/types';
 
+/** A failed URL's result of the retryable class (`other`, retry true), as a worker records it. */
+export const failedResult = (url: string): UrlResult => ({
+  url,
+  product: null,
+  success: false,
+  outcome: 'other',
+  retry: true,
+  message: 'down',
+});
+
 export function memoryResultStore(): ClaimingResultStore & {
   entries: Map<string, Map<number, UrlEntry>>;
   writes: { record: number; put: number; claim: number };

@@ -19,6 +19,7 @@ import { InjectedFault, withFaults } from '../../lambdas/composition/faults';
 import { extractNow } from '../../lambdas/domain/extract-jobs/sync';
 import { createProductCatalog } from '../../lambdas/domain/products/catalog';
 import type { ExtractOptions, ExtractUrl, ProductRecord, UrlResult } from '../../lambdas/domain/extraction/types';
+import { failedResult } from '../fakes/extract-results';
 import type { WorkflowEngine } from '../../lambdas/ports/workflow';
 import type { AppError } from '../../lambdas/domain/errors';
 
@@ -153,15 +154,6 @@ function compose() {
     withFaults(stepsDeps, { crashRate: 1, duplicateRate: 0 }, { random: () => crashAt }).processBatch(message);
   return { jobs, steps, crashingAt, started, executions, results, catalog, vendors };
 }
-
-const failedResult = (url: string): UrlResult => ({
-  url,
-  product: null,
-  success: false,
-  outcome: 'other',
-  retry: true,
-  message: 'down',
-});
 
 /** The invariant every status read must satisfy. */
 function checkInvariant(status: Awaited<ReturnType<ReturnType<typeof createExtractJobs>['status']>>) {

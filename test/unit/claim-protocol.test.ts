@@ -6,7 +6,7 @@ import { createExecutions } from '../../lambdas/domain/executions/service';
 import type { UrlEntry } from '../../lambdas/ports/extract-results';
 import type { UrlResult } from '../../lambdas/domain/extraction/types';
 import { fakeClock, memoryExecutionStore, recordingWorkflows } from '../fakes/executions';
-import { memoryResultStore } from '../fakes/extract-results';
+import { failedResult, memoryResultStore } from '../fakes/extract-results';
 
 const success = (url: string, title = 'T'): UrlResult => ({
   url,
@@ -15,14 +15,6 @@ const success = (url: string, title = 'T'): UrlResult => ({
   outcome: 'success',
   retry: false,
   message: '',
-});
-const failure = (url: string): UrlResult => ({
-  url,
-  product: null,
-  success: false,
-  outcome: 'other',
-  retry: true,
-  message: 'down',
 });
 
 async function setup(urls: string[]) {
@@ -55,7 +47,7 @@ describe('claim protocol', () => {
     const { protocol, results, execution, batch } = await setup(['https://a.example/1', 'https://a.example/2']);
     const first = await protocol.claim(execution.id, batch, [
       { index: 0, result: success('https://a.example/1', 'first') },
-      { index: 1, result: failure('https://a.example/2') },
+      { index: 1, result: failedResult('https://a.example/2') },
     ]);
     const second = await protocol.claim(execution.id, batch, [
       { index: 0, result: success('https://a.example/1', 'second') },
@@ -77,7 +69,7 @@ describe('claim protocol', () => {
     const { claim } = await protocol.claim(execution.id, batch, [
       { index: 0, result: success('https://a.example/1') },
       { index: 1, result: success('https://a.example/2') },
-      { index: 2, result: failure('https://a.example/3') },
+      { index: 2, result: failedResult('https://a.example/3') },
     ]);
     expect(await protocol.settle(execution.id, batch, entries, claim, 2)).toBe(true);
     // A duplicate delivery settles the same claim again: nothing copied twice, nothing counted twice.
@@ -115,7 +107,7 @@ describe('claim protocol', () => {
       'https://a.example/2',
     ]);
     // Another delivery recorded index 1 (a failure) between this delivery's read and its writes.
-    await results.record(execution.id, 1, failure('https://a.example/2'));
+    await results.record(execution.id, 1, failedResult('https://a.example/2'));
     const extracted = entries.map((entry) => ({ group: [entry], result: success(entry.input) }));
     const known = await protocol.recordEntryByEntry(execution.id, entries, extracted, (_e, r) => r);
     expect(known).toBeUndefined(); // lost a race: the caller counts from what is stored
