@@ -36,6 +36,9 @@ export function createWebhooksCapability(
     transport: createWebhookTransport({ resolve: config.resolve, allowPrivate: config.webhooks.allowPrivateTargets }),
     getExecution: (id) => executions().get(id),
     findExecution: (org, id) => executions().find(org, id),
+    abandon: async (id, reason) => {
+      await executions().fail(id, reason);
+    },
     now: () => container.clock.now(),
     retryDelaysSeconds: config.webhooks.retryDelaysSeconds,
     warn: (message, context) => logger.warn(message, context),

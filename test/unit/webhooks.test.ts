@@ -5,12 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { deliveryIdFor, signature, verifySignature, type DeliveryMessage } from '../../lambdas/domain/webhooks/model';
-import { createWebhooks, parseDeliveryMessage } from '../../lambdas/domain/webhooks/service';
+import { ABANDONED_MESSAGE, createWebhooks, parseDeliveryMessage } from '../../lambdas/domain/webhooks/service';
 import { createWebhookTransport } from '../../lambdas/adapters/webhooks/transport';
 import { parseRetryDelays } from '../../lambdas/config';
 import type { Execution } from '../../lambdas/domain/executions/model';
 import type { WebhookTransport } from '../../lambdas/ports/webhooks';
-import { notFound } from '../../lambdas/domain/errors';
+import { AppError, notFound } from '../../lambdas/domain/errors';
 import { memoryWebhookStore } from '../fakes/webhooks';
 
 describe('signatures and ids', () => {
@@ -144,9 +144,22 @@ describe('webhook use-cases', () => {
     ...patch,
   });
 
-  function setup(options: { statuses?: number[]; delays?: number[] } = {}) {
+  function setup(
+    options: {
+      statuses?: number[];
+      delays?: number[];
+      failing?: 'subscription' | 'queue';
+      abandonFails?: boolean;
+    } = {},
+  ) {
     let nowMs = Date.parse('2026-01-01T00:00:00.000Z');
     const memory = memoryWebhookStore();
+    const abandoned: Array<{ id: string; reason: string }> = [];
+    const warnings: string[] = [];
+    if (options.failing === 'subscription')
+      memory.store.putSubscription = async () => {
+        throw new AppError('DB_ERROR', 'The database request failed', {}, 'Retry later; the failure was logged');
+      };
     const sent: Array<{ message: DeliveryMessage; delaySeconds: number }> = [];
     const posts: Array<{ url: string; headers: Record<string, string>; body: string }> = [];
     const statuses = [...(options.statuses ?? [])];
@@ -162,8 +175,18 @@ describe('webhook use-cases', () => {
     };
     const webhooks = createWebhooks({
       store: memory.store,
-      queue: { send: async (message, delaySeconds) => void sent.push({ message, delaySeconds }) },
+      queue: {
+        send: async (message, delaySeconds) => {
+          if (options.failing === 'queue') throw new Error('queue unavailable');
+          sent.push({ message, delaySeconds });
+        },
+      },
       transport,
+      abandon: async (id, reason) => {
+        if (options.abandonFails) throw new Error('table unavailable');
+        abandoned.push({ id, reason });
+      },
+      warn: (message) => void warnings.push(message),
       getExecution: async (id) => executions.get(id) ?? null,
       findExecution: async (org, id) => {
         const found = executions.get(id);
@@ -176,6 +199,8 @@ describe('webhook use-cases', () => {
     return {
       webhooks,
       memory,
+      abandoned,
+      warnings,
       sent,
       posts,
       executions,
@@ -198,6 +223,38 @@ describe('webhook use-cases', () => {
     });
     await expect(webhooks.check({ url: 'https://hooks.example.com/x' })).resolves.toBeUndefined();
     await expect(webhooks.check(undefined)).resolves.toBeUndefined();
+  });
+
+  it('stops the execution and fails the start when its webhook cannot be stored (nothing runs unseen)', async () => {
+    const t = setup({ failing: 'subscription' });
+    t.executions.set('extract-urls-1', execution());
+    const failure = await t.webhooks
+      .subscribe('org-a', 'extract-urls-1', { url: 'https://h.example/x' })
+      .catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(AppError);
+    expect(failure).toMatchObject({
+      code: 'DB_ERROR',
+      message: 'The database request failed: the webhook was not stored, so the execution was stopped',
+    });
+    expect(t.abandoned).toEqual([{ id: 'extract-urls-1', reason: ABANDONED_MESSAGE }]);
+    expect(t.sent).toEqual([]);
+    // A stop that fails too is logged; the caller still hears of the failed start.
+    const both = setup({ failing: 'subscription', abandonFails: true });
+    await expect(
+      both.webhooks.subscribe('org-a', 'extract-urls-2', { url: 'https://h.example/x' }),
+    ).rejects.toMatchObject({
+      code: 'DB_ERROR',
+    });
+    expect(both.warnings).toEqual(['Execution without its webhook not stopped']);
+  });
+
+  it('keeps the start when only its started event cannot be queued (the subscription stands)', async () => {
+    const t = setup({ failing: 'queue' });
+    t.executions.set('extract-urls-1', execution());
+    await t.webhooks.subscribe('org-a', 'extract-urls-1', { url: 'https://h.example/x' });
+    expect(t.abandoned).toEqual([]);
+    expect(t.warnings).toEqual(['Webhook started event not sent']);
+    expect(t.memory.subscriptions.get('extract-urls-1')?.url).toBe('https://h.example/x');
   });
 
   it('sends each event once, whoever reports it, signed with the organization secret', async () => {
