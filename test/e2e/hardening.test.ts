@@ -276,7 +276,11 @@ interface Started {
 }
 
 /** `npm start`'s entry on `dataDir`; resolves at its ready line. `wrapped`: under a shell that never reaps it. */
-function spawnLocal(dataDir: string, options: { wrapped?: boolean } = {}, maxMs = 90_000): Promise<Started> {
+function spawnLocal(
+  dataDir: string,
+  options: { wrapped?: boolean; env?: Record<string, string> } = {},
+  maxMs = 90_000,
+): Promise<Started> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: '0',
@@ -285,6 +289,7 @@ function spawnLocal(dataDir: string, options: { wrapped?: boolean } = {}, maxMs 
     PDS_RESOLVE: sim.resolveEnv,
     PDS_CRAWL_DELAY_MS: '0',
     PDS_RATE_LIMIT: '10000:100000',
+    ...options.env,
   };
   const node = [process.execPath, '--import', 'tsx', 'bin/local.ts'];
   // The shell starts node in the background, prints its pid and becomes `sleep`: a parent that
@@ -383,6 +388,57 @@ describe('restarts (real processes on one data dir)', () => {
     expect(after.data.filter((r: any) => r.success)).toHaveLength(after.meta.result.products_successful);
     expect(after.meta.result.products_successful).toBe(30); // every page was extracted, none abandoned
     expect(after.meta.result.products_invalid).toBe(1);
+    second.child.kill('SIGTERM');
+    await new Promise((resolve) => second.child.once('exit', resolve));
+  }, 180_000);
+
+  it("kill -9 in the middle of a crawl, restart: it resumes and lists exactly the store's listings, each once", async () => {
+    const host = 'html-only.test';
+    const truth = sim.catalog(host);
+    const dataDir = mkdtempSync(join(tmpdir(), 'pds-crawl-resume-'));
+    // 150 ms between requests to the store: the crawl of its ~40 pages is still running when the process dies.
+    const first = await spawnLocal(dataDir, { env: { PDS_CRAWL_DELAY_MS: '150' } });
+    const started = await call('POST', '/v2/crawl', { vendor: host }, { base: first.url });
+    expect(started.status).toBe(202);
+    const id = started.body.execution_id as string;
+    let before: any;
+    for (let i = 0; i < 400; i++) {
+      before = (await call('GET', `/v2/crawl/${id}`, undefined, { base: first.url })).body;
+      if (before.status === 'running' && before.meta.progress?.listings_found > 0) break;
+      await sleep(50);
+    }
+    expect(before.status).toBe('running');
+    expect(before.meta.progress.listings_found).toBeLessThan(truth.listingCount());
+    first.child.kill('SIGKILL');
+    await new Promise((resolve) => first.child.once('exit', resolve));
+
+    const second = await spawnLocal(dataDir);
+    expect(second.output()).toMatch(/Resumed 1 unfinished execution/);
+    let after: any;
+    for (let i = 0; i < 600; i++) {
+      after = (await call('GET', `/v2/crawl/${id}`, undefined, { base: second.url })).body;
+      if (after.status !== 'running' && after.status !== 'pending') break;
+      await sleep(200);
+    }
+    expect(after.status).toBe('completed');
+    expect(after.meta.result.listings_total).toBe(truth.listingCount());
+    // Every listing once: the pages listed before the kill and again after it are not doubled.
+    const listed: string[] = [];
+    for (let page = 1; page <= 20; page++) {
+      const reply = await call('GET', `/v2/listings?vendor=${host}&page=${page}&page_size=100`, undefined, {
+        base: second.url,
+      });
+      expect(reply.status).toBe(200);
+      listed.push(...reply.body.data.map((l: any) => l.url));
+      if (!reply.body.pagination.has_next) break;
+    }
+    expect(listed).toHaveLength(truth.listingCount());
+    expect(new Set(listed)).toEqual(new Set(truth.listingUrls()));
+    const collections = await call('GET', `/v2/collections?vendor=${host}&page_size=100`, undefined, {
+      base: second.url,
+    });
+    for (const c of truth.collections)
+      expect(collections.body.data.find((x: any) => x.url === c.url)?.products_total ?? 0, c.handle).toBe(c.size());
     second.child.kill('SIGTERM');
     await new Promise((resolve) => second.child.once('exit', resolve));
   }, 180_000);
