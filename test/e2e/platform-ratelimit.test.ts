@@ -1,5 +1,6 @@
-// Rate limiting over real HTTP with concurrent requests. A refill of one token per 10 s keeps
-// the count deterministic: within the test only the burst can be admitted.
+// Rate limiting over real HTTP with concurrent requests. A refill of one token per 100 s keeps
+// the count deterministic even on a heavily loaded machine: within the test only the burst can
+// be admitted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service';
 import { validateResponse } from './helpers/openapi-validator';
@@ -9,7 +10,7 @@ let service: TestService;
 let doc: Record<string, any>;
 
 beforeAll(async () => {
-  service = await startTestService({ env: { PDS_RATE_LIMIT: '0.1:5' } });
+  service = await startTestService({ env: { PDS_RATE_LIMIT: '0.01:5' } });
   doc = (await service.request('GET', '/openapi.json')).body;
 });
 afterAll(async () => service?.close());
@@ -39,7 +40,7 @@ describe('rate limits', () => {
       const retryAfter = Number(r.headers.get('retry-after'));
       expect(Number.isInteger(retryAfter)).toBe(true);
       expect(retryAfter).toBeGreaterThanOrEqual(1);
-      expect(retryAfter).toBeLessThanOrEqual(10);
+      expect(retryAfter).toBeLessThanOrEqual(100);
     }
     // Legacy shape for the same key, still limited.
     const legacy = await service.request('GET', '/api/vendors', { apiKey: key });
@@ -59,7 +60,7 @@ describe('rate limits', () => {
 
   it('applies the per-organization override stored on the organization', async () => {
     const key = await service.apiKey(undefined, 'rl-override');
-    await service.deps().accounts.setOrganizationRateLimit('rl-override', { ratePerSecond: 0.1, burst: 2 });
+    await service.deps().accounts.setOrganizationRateLimit('rl-override', { ratePerSecond: 0.01, burst: 2 });
     clearOrganizationCache();
     const responses = await burst('/api/vendors', key, 10);
     expect(responses.filter((r) => r.status === 200)).toHaveLength(2);
