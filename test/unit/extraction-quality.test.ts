@@ -7,7 +7,7 @@ import { readProductPage } from '../../lambdas/domain/extraction/page';
 import { identifierFromUrl } from '../../lambdas/domain/extraction/product-url';
 import { parsePrice } from '../../lambdas/domain/extraction/price';
 import { readShopifyProduct } from '../../lambdas/domain/extraction/readers/platform-json';
-import { cleanSku } from '../../lambdas/domain/extraction/values';
+import { cleanSku, isSkuPlaceholder } from '../../lambdas/domain/extraction/values';
 
 const page = (body: string, head = '', lang = 'en') =>
   `<!DOCTYPE html><html lang="${lang}"><head><title>t</title>${head}</head><body>${body}</body></html>`;
@@ -981,5 +981,134 @@ describe('was and instalment labels in other languages', () => {
   ])('%s: the price paid, not the was or instalment amount', (lang, body, price, compareAt) => {
     const m = readProductPage(shop(body, lang), 'https://shop.example/p/kettle').merged;
     expect([m.price, m.compareAt]).toEqual([price, compareAt]);
+  });
+});
+
+describe('markup of another product: a recommendation marked up while the page product is not', () => {
+  const buy = '<form action="/cart/add" method="post"><button type="submit">Add to cart</button></form>';
+  const card = (name: string, sku: string, price: string) =>
+    `<div itemscope itemtype="https://schema.org/Product"><a href="/p/${sku}"><span itemprop="name">${name}</span></a><meta itemprop="sku" content="${sku}"><div itemprop="offers" itemscope itemtype="https://schema.org/Offer"><span itemprop="price" content="${price}">$${price}</span><meta itemprop="priceCurrency" content="USD"></div></div>`;
+  const ld = (v: unknown) => `<script type="application/ld+json">${JSON.stringify(v)}</script>`;
+  const product = '<div class="product"><h1>Trail Runner Jacket</h1><p class="price">$89.00</p><p>SKU: TRJ-410</p>';
+
+  it.each([
+    [
+      'a microdata card before the product, in a block headed "Customers also bought"',
+      `<div class="recs"><h3>Customers also bought</h3>${card('Wool Beanie', 'WB-1', '19.00')}</div>${product}${buy}</div>`,
+      '',
+    ],
+    [
+      'microdata cards after the product in a carousel',
+      `${product}${buy}</div><section class="carousel"><h2>Similar items</h2>${card('Wool Beanie', 'WB-1', '19.00')}${card('Rain Pants', 'RP-2', '49.00')}</section>`,
+      '',
+    ],
+    [
+      'JSON-LD naming only a recommended product',
+      `${product}${buy}</div>`,
+      ld({
+        '@context': 'https://schema.org',
+        '@type': 'Product',
+        name: 'Wool Beanie',
+        sku: 'WB-1',
+        brand: 'Hatters',
+        offers: { '@type': 'Offer', price: '19.00', priceCurrency: 'USD' },
+      }),
+    ],
+  ])('%s: its SKU, title, brand and price are not the page product', (_, body, head) => {
+    const m = readProductPage(page(body, head), 'https://shop.example/p/trail-runner-jacket').merged;
+    expect([m.title, m.sku, m.price, m.brand]).toEqual(['Trail Runner Jacket', 'TRJ-410', 89, null]);
+  });
+
+  it('markup of the page product stays: a shared word, its own address, or its price shown', () => {
+    const named = ld({
+      '@context': 'https://schema.org',
+      '@type': 'Product',
+      name: 'Jacket Trail Runner (men)',
+      sku: 'TRJ-9',
+      offers: { '@type': 'Offer', price: '89.00', priceCurrency: 'USD' },
+    });
+    expect(readProductPage(page(`${product}${buy}</div>`, named), 'https://shop.example/p/x').merged.sku).toBe('TRJ-9');
+    // Another language's name, but the price the page shows.
+    const foreign = ld({
+      '@context': 'https://schema.org',
+      '@type': 'Product',
+      name: 'Veste de course',
+      sku: 'TRJ-9',
+      offers: { '@type': 'Offer', price: '89.00', priceCurrency: 'USD' },
+    });
+    expect(readProductPage(page(`${product}${buy}</div>`, foreign), 'https://shop.example/p/x').merged.sku).toBe(
+      'TRJ-9',
+    );
+    // Another name and price, but the page's own address.
+    const own = ld({
+      '@context': 'https://schema.org',
+      '@type': 'Product',
+      name: 'Veste',
+      url: 'https://shop.example/p/x',
+      sku: 'TRJ-9',
+      offers: { '@type': 'Offer', price: '95.00', priceCurrency: 'USD' },
+    });
+    expect(readProductPage(page(`${product}${buy}</div>`, own), 'https://shop.example/p/x').merged.sku).toBe('TRJ-9');
+  });
+});
+
+describe('net and gross prices: the one shoppers pay (tax included) wins', () => {
+  const shop = (body: string, lang: string) =>
+    page(`<main><h1>Office Chair</h1>${body}<button class="add-to-cart">Add to cart</button></main>`, '', lang);
+  it.each([
+    ['en-IE', '<p class="price">€100,00 excl. VAT</p><p class="price">€123,00 incl. VAT</p>', 123],
+    [
+      'de-DE',
+      '<p class="price">84,03 € <small>zzgl. MwSt.</small></p><p class="price">100,00 € <small>inkl. MwSt.</small></p>',
+      100,
+    ],
+    ['fr-FR', '<p class="price">83,33 € HT</p><p class="price">100,00 € TTC</p>', 100],
+    ['en-GB', '<p class="price">£100.00 + VAT</p><p class="price">£120.00</p>', 120],
+    ['ja-JP', '<p class="price">¥10,000 税抜</p><p class="price">¥11,000 税込</p>', 11000],
+  ])('%s', (lang, body, price) => {
+    expect(readProductPage(shop(body, lang), 'https://shop.example/p/chair').merged.price).toBe(price);
+  });
+  it('a page showing only a net price still has that price', () => {
+    expect(
+      readProductPage(shop('<p class="price">€100,00 excl. VAT</p>', 'en-IE'), 'https://shop.example/p/chair').merged
+        .price,
+    ).toBe(100);
+  });
+});
+
+describe('SKU placeholders and non-identifiers in markup yield to the next source', () => {
+  const ld = (sku: unknown) =>
+    `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'Product', name: 'Desk Lamp', sku, offers: { '@type': 'Offer', price: '30.00', priceCurrency: 'USD' } })}</script>`;
+  const body =
+    '<main><h1>Desk Lamp</h1><p class="price">$30.00</p><p>SKU: DL-300</p><button class="add-to-cart">Add to cart</button></main>';
+  it.each([
+    '{{ product.sku }}',
+    '${sku}',
+    '%SKU%',
+    'N/A',
+    'n/a',
+    'null',
+    'undefined',
+    'none',
+    'sku',
+    '0',
+    'Desk Lamp',
+    'https://shop.example/p/desk-lamp',
+  ])('sku %j is none: the labelled DL-300 is the SKU', (sku) => {
+    expect(readProductPage(page(body, ld(sku)), 'https://shop.example/p/desk-lamp').merged.sku).toBe('DL-300');
+  });
+  it.each([
+    ['778899', '778899'],
+    ['DL 300', 'DL 300'],
+    ['SKU: DL-301', 'DL-301'],
+    [4006381333931, '4006381333931'],
+  ])('sku %j is an identifier', (sku, want) => {
+    expect(readProductPage(page(body, ld(sku)), 'https://shop.example/p/desk-lamp').merged.sku).toBe(want);
+  });
+  it('cleanSku and isSkuPlaceholder', () => {
+    expect(isSkuPlaceholder('{{sku}}')).toBe(true);
+    expect(isSkuPlaceholder('Blue Shirt')).toBe(true);
+    expect(isSkuPlaceholder('AB-12')).toBe(false);
+    expect(cleanSku('N/A')).toBeNull();
   });
 });

@@ -292,12 +292,75 @@ function slug(value: string): string {
     .replace(/^-|-$/g, '');
 }
 
+/** A name's words for comparing names: folded letters and digits, two characters or more. */
+function nameWords(text: string): string[] {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length >= 2);
+}
+
+/** Whether two names share a word (scripts without spaces: a common run of two characters). */
+function shareWord(a: string, b: string): boolean {
+  const wa = nameWords(a);
+  const wb = new Set(nameWords(b));
+  if (wa.some((w) => wb.has(w))) return true;
+  // Chinese, Japanese, Thai...: no spaces between words, so a shared pair of letters counts.
+  const joined = [...wb].join(' ');
+  return wa.some(
+    (w) =>
+      UNSPACED.test(w) &&
+      [...w].some((_, i, chars) => i + 2 <= chars.length && joined.includes(chars.slice(i, i + 2).join(''))),
+  );
+}
+const UNSPACED =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+
+function samePath(a: string | null | undefined, b: string | null | undefined): boolean {
+  if (!a || !b) return false;
+  try {
+    const x = new URL(a);
+    const y = new URL(b);
+    return x.pathname.replace(/\/$/, '') === y.pathname.replace(/\/$/, '');
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Markup describing another product: a JSON-LD or microdata Product (a recommendation marked up
+ * while the page's own product is not) whose name shares no word with the page's product heading
+ * nor its og:title, whose address is not the page's, and whose price the page does not show while
+ * it shows prices. Its SKU, title, brand and price are another product's: left out of the merge.
+ */
+export function describesAnotherProduct(
+  c: ProductCandidate,
+  dom: DomReading | null,
+  names: string[],
+  pageUrl: string | null,
+): boolean {
+  if (c.source !== 'json_ld' && c.source !== 'microdata') return false;
+  if (!c.title || !names.length || c.price == null || !dom?.displayedAmounts.size) return false;
+  if (samePath(c.url, pageUrl)) return false;
+  if ([...dom.displayedAmounts].some((n) => same(n, c.price!))) return false;
+  if (c.variants?.some((v) => v.price != null && [...dom.displayedAmounts].some((n) => same(n, v.price!))))
+    return false;
+  return !names.some((n) => shareWord(c.title!, n));
+}
+
 export function mergeCandidates(
-  candidates: ProductCandidate[],
+  all: ProductCandidate[],
   dom: DomReading | null,
   urlSku: string | null = null,
   pageUrl: string | null = null,
 ): MergedProduct {
+  // The page's own names: its product heading and og:title.
+  const names = [dom?.product.title, all.find((c) => c.source === 'opengraph')?.title].filter(
+    (n): n is string => !!n && nameWords(n).length > 0,
+  );
+  const candidates = all.filter((c) => !describesAnotherProduct(c, dom, names, pageUrl));
   const provenance: MergedProduct['provenance'] = {};
   const sorted = ordered(candidates);
   const pick = <K extends ScalarKey>(key: K, order?: Source[]): NonNullable<ProductCandidate[K]> | null => {
@@ -382,7 +445,16 @@ export function mergeCandidates(
   for (const v of variants) v.options = v.options.map(([n, x]) => [labelOf(n), x] as [string, string]);
   for (const v of variants) if (v.sku) v.sku = cleanSku(v.sku);
   const images = dedupeImages(sorted.flatMap((c) => c.images ?? []));
-  let sku = cleanSku(pick('sku'));
+  // The first source whose SKU is an identifier (a placeholder or a copied name is none).
+  let sku: string | null = null;
+  for (const c of sorted) {
+    const v = cleanSku(c.sku);
+    if (v) {
+      sku = v;
+      provenance.sku = c.source;
+      break;
+    }
+  }
   // A variant's SKU (markup listing each size as a Product) yields to the product's own reference
   // stated by another source (the page's "Ref." / product-reference element).
   const skuSource = sorted.find((c) => c.sku && c.source === provenance.sku);

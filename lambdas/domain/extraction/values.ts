@@ -21,7 +21,24 @@ export function cleanSku(value: unknown): string | null {
   const text = cleanText(value);
   if (!text) return null;
   const bare = text.replace(SKU_PREFIX, '').trim();
-  return bare && /[\p{L}\p{N}]/u.test(bare) ? bare : null;
+  return bare && /[\p{L}\p{N}]/u.test(bare) && !isSkuPlaceholder(bare) ? bare : null;
+}
+
+/**
+ * What templates and feeds write where a SKU is missing: an unfilled placeholder ("{{ sku }}",
+ * "${sku}", "%SKU%"), a null word ("N/A", "null", "none", "0", "sku"), an address, or words
+ * without a digit (the product's name copied into the field). None is an identifier: the next
+ * source's SKU is the product's.
+ */
+export function isSkuPlaceholder(value: string): boolean {
+  const v = value.trim();
+  return (
+    v.length > 64 ||
+    /[{}]|\$\{|^%.*%$|^<%|\[\[/.test(v) ||
+    /^(?:sku|null|nil|undefined|none|n\.?\s?\/?\s?a\.?|tbd|tba|false|true|string|default|0+|\?+|x+|-+)$/i.test(v) ||
+    /^(?:https?:)?\/\//i.test(v) ||
+    (/\s/.test(v) && !/\p{N}/u.test(v))
+  );
 }
 
 /** First string out of a string, number, {name}/{@value} object or array of those. */

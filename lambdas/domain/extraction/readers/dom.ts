@@ -65,6 +65,9 @@ const COUPON_LABEL =
   /(coupon|voucher|promo\s*code|with\s+code|use\s+code|code\s+\S+\s*:?\s*$|gutschein|cupón|cupom|code\s+promo|クーポン|优惠券|쿠폰|member\s+price|club\s+price|with\s+subscription|subscribe\s*(&|and)\s*save)/i;
 const UNIT_AFTER_PRICE =
   /^\s*(\/|per\s|pro\s|je\s|each\b|ea\.?\b|le\s+(kg|litre)|\/?\s*(kg|g|100\s?g|l|100\s?ml|ml|m|m2|m²|lb|oz|st|stk|unit)\b)/i;
+/** A price before tax ("excl. VAT", "zzgl. MwSt.", "HT", "税抜"): a business price beside the one shoppers pay. */
+const NET_OF_TAX =
+  /(?:^|[^\p{L}])(?:excl?\.?|exkl\.?|excluding|exclusive\s+of|ex\.?|zzgl\.?|ohne|plus|hors|sans|sin|senza|bez|ekskl\.?|без|\+)\s*(?:vat|tax(?:es)?|gst|btw|mwst|ust|moms|mva|alv|tva|iva|dph|áfa|ндс|пдв|taxe?s?)(?![\p{L}])|(?:^|[^\p{L}])netto(?![\p{L}])|税抜|税別|不含税|未税|\bHT\b/iu;
 const RELATED_HEADING =
   /(also\s+(bought|like|viewed|love|purchased)|you\s+may\s+(also\s+)?like|you\s+might\s+(also\s+)?like|related\s+products?|similar\s+(items|products)|recommended|recently\s+viewed|frequently\s+bought|complete\s+the\s+look|kunden\s+kauften\s+auch|das\s+könnte\s+dir|vous\s+aimerez|produits\s+similaires|también\s+te\s+puede|productos\s+relacionados|potrebbe\s+piacerti|prodotti\s+correlati|gerelateerde|anderen\s+kochten|похожие\s+товары|с\s+этим\s+товаром|おすすめ|関連商品|相关商品|猜你喜欢|추천\s*상품)/i;
 /** A price: a currency mark or code touching a number, or a number with two decimals. */
@@ -73,6 +76,14 @@ const moneyCount = (text: string) => {
   let n = 0;
   for (const m of text.matchAll(PRICE_LIKE)) if (/^\D/.test(m[0]) || /[.,]\d{2}$/.test(m[0])) n++;
   return n;
+};
+/** The price's text or the words right after it say it is before tax ("HT" only in capitals). */
+const netOfTax = (text: string, after: string) => {
+  const t = `${text} ${after.slice(0, 20)}`;
+  return (
+    NET_OF_TAX.test(t.replace(/\bht\b/g, '')) &&
+    !/\b(incl|inkl|including|inclusive|TTC|con\s+IVA|IVA\s+incl)/i.test(text)
+  );
 };
 const MEASURE_TEXT = /\b(pounds?|lbs?|ounces?|oz|kg|grams?|inch(es)?|cm|mm|litres?|liters?|ml|watts?)\b/i;
 /** "Weight: ..." and other "Label: value" facts; a price label ("Price:", "Цена:") is fine. */
@@ -389,7 +400,8 @@ function plainTextPrices(
           label &&
           (INSTALMENT_LABEL.test(label.before) ||
             COUPON_LABEL.test(label.before) ||
-            UNIT_AFTER_PRICE.test(label.after));
+            UNIT_AFTER_PRICE.test(label.after) ||
+            netOfTax(text, label.after));
         const wasLabel = !!label && FORMER_LABEL.test(label.before);
         if (
           price.amount != null &&
@@ -431,7 +443,7 @@ export function readDom(
   const buttons: Element[] = [];
   const h1s: Element[] = [];
   const h1Orders = new Map<Element, number>();
-  const skuTexts: string[] = [];
+  const skuTexts: Array<{ el: Element; text: string }> = [];
   const dataSkus: Array<{ el: Element; value: string; order: number }> = [];
   const brandTexts: string[] = [];
   /** Values of "Brand:" rows (th/td, dt/dd, label + value): used when nothing else names one. */
@@ -533,7 +545,7 @@ export function readDom(
       // (<span itemprop="sku" content="...">), states it in content.
       const content = el.attribs.content?.trim();
       const t = name === 'meta' ? (content ?? '') : content || fullText(el, 120);
-      if (t) skuTexts.push(t);
+      if (t) skuTexts.push({ el, text: t });
     }
     // A buy form's field carrying the SKU (<input type="hidden" name="sku" value="...">).
     if (name === 'input' && !next.noise && !next.related && dataSkus.length < 20) {
@@ -546,7 +558,7 @@ export function readDom(
       const v = el.attribs['data-sku'] ?? el.attribs['data-product-sku'] ?? el.attribs['data-product_sku'];
       if (v?.trim() && SKU_VALUE.test(v.trim())) dataSkus.push({ el, value: v.trim(), order });
       // An empty one marks the element whose text is the SKU (BigCommerce: <dd data-product-sku>).
-      else if (v !== undefined && !v.trim()) skuTexts.push(fullText(el, 120));
+      else if (v !== undefined && !v.trim()) skuTexts.push({ el, text: fullText(el, 120) });
     }
     // Cheap test first: the label is the element's first (text) child.
     const firstChild = el.children[0];
@@ -687,6 +699,7 @@ export function readDom(
       if (COUPON_LABEL.test(label.before)) score -= 5;
       if (UNIT_AFTER_PRICE.test(label.after)) score -= 4;
     }
+    if (netOfTax(text, label?.after ?? '')) score -= 4;
     if (ctx.hidden) score -= 2;
     if (ctx.picker) score -= 4;
     if (inMain) score += 4;
@@ -774,7 +787,9 @@ export function readDom(
 
   // SKU from labelled text ("SKU: 123", "Art.-Nr. 123") or sku-classed elements.
   let sku: string | null = null;
-  for (const t of skuTexts) {
+  for (const { el, text: t } of skuTexts) {
+    // Not a recommended product's (a block headed "Customers also bought").
+    if (relatedBlocks.length && relatedBlocks.some((b) => contains(b, el))) continue;
     const m = skuLabelMatch(t);
     if (m) {
       sku = m[1];

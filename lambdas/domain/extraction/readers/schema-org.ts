@@ -8,6 +8,7 @@ import type { ImageCandidate, ProductCandidate, Source, VariantCandidate } from 
 import {
   absoluteUrl,
   asArray,
+  cleanSku,
   cleanText,
   currencyCode,
   firstString,
@@ -367,7 +368,8 @@ function productCandidate(
     description: htmlToText(node.description),
     // The maker stands in for a brand the node does not state.
     brand: brandName(node.brand, byId) ?? brandName(node.manufacturer, byId),
-    sku: firstString(node.sku) ?? offer.sku ?? productIdOf(node),
+    // A placeholder sku ("N/A", "{{ sku }}") is none: the offer's or the productID follows.
+    sku: cleanSku(firstString(node.sku)) ?? cleanSku(offer.sku) ?? productIdOf(node),
     gtin: gtinOf(node),
     mpn: firstString(node.mpn),
     url: absoluteUrl(node.url, base),
