@@ -16,6 +16,7 @@ import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { readProductPage } from '../../lambdas/domain/extraction/page';
 import { parsePrice } from '../../lambdas/domain/extraction/price';
+import { CODE_ONLY, CURRENCY_TOKENS } from '../../lambdas/domain/extraction/price/currency';
 import { CORPORA } from '../corpora';
 
 export { CORPORA };
@@ -77,6 +78,8 @@ export interface Prediction {
 
 type Counts = { tp: number; fp: number; fn: number };
 const FIELDS = ['price', 'currency', 'availability', 'InStock', 'OutOfStock', 'sku', 'brand'] as const;
+/** The symbol-aware currency figure's row name (see currencyMatchesBySymbol). */
+const CURRENCY_BY_SYMBOL = 'currency~';
 
 function currencyIso(token: string | null | undefined, url: string): string | null {
   if (!token) return null;
@@ -90,6 +93,34 @@ const norm = (s: unknown) =>
     .toLowerCase()
     .replace(/\s+/g, ' ');
 
+/** Every current ISO code a token denotes in the currency table ("$" -> USD, CAD, CLP, AUD ...). */
+const CODES_OF_TOKEN = (() => {
+  const out = new Map<string, Set<string>>();
+  for (const line of CURRENCY_TOKENS.trim().split('\n')) {
+    const [code, ...tokens] = line.split('|');
+    if (CODE_ONLY.includes(code)) continue;
+    for (const t of tokens) out.set(t, new Set([...(out.get(t) ?? []), code]));
+  }
+  return out;
+})();
+
+/**
+ * The symbol-aware reading of a currency truth: an accepted value written as a bare symbol that
+ * several currencies use ("$", "kr", "¥", "р.") says only that the page shows that symbol; the
+ * strict reading resolves it through the URL's country (".com" -> USD), which marks a Canadian or
+ * Chilean shop on a .com wrong for saying CAD/CLP and right for saying USD. Here a prediction
+ * matches such a truth when the currency it names (resolved the strict way) is one the symbol
+ * denotes. Truths written as ISO codes or unambiguous symbols are read as in the strict figure.
+ */
+function currencyMatchesBySymbol(predicted: unknown, accepted: string[], url: string): boolean {
+  if (matches('currency', predicted, accepted, url)) return true;
+  const code = currencyIso(String(predicted), url);
+  return accepted.some((a) => {
+    const codes = /^[A-Z]{3}$/.test(a.trim()) ? null : CODES_OF_TOKEN.get(a.trim());
+    return !!code && !!codes && codes.size > 1 && codes.has(code);
+  });
+}
+
 function matches(field: string, predicted: unknown, accepted: string[], url: string): boolean {
   if (field === 'price') return accepted.some((a) => Math.abs(Number(a) - Number(predicted)) < 0.005);
   if (field === 'currency') return accepted.some((a) => currencyIso(a, url) === currencyIso(String(predicted), url));
@@ -98,7 +129,7 @@ function matches(field: string, predicted: unknown, accepted: string[], url: str
 
 export function score(pages: BenchPage[], predictions: Record<string, Prediction>): Record<string, Counts> {
   const out: Record<string, Counts> = {};
-  for (const f of FIELDS) out[f] = { tp: 0, fp: 0, fn: 0 };
+  for (const f of [...FIELDS, CURRENCY_BY_SYMBOL]) out[f] = { tp: 0, fp: 0, fn: 0 };
   for (const page of pages) {
     const p = predictions[page.id] ?? {};
     // Upstream: availability is required; an empty prediction means InStock.
@@ -121,6 +152,19 @@ export function score(pages: BenchPage[], predictions: Record<string, Prediction
       else {
         if (has) out[f].fp++;
         if (accepted.length) out[f].fn++;
+      }
+    }
+    // Symbol-aware currency: only pages whose truth states a currency (upstream does not score
+    // currency, and its annotators left it blank on pages that show a price, so a blank is no
+    // claim that the page has none), and an ambiguous symbol matches any currency it denotes.
+    const accepted = (page.truth.currency as string[] | undefined) ?? [];
+    if (accepted.length) {
+      const c = out[CURRENCY_BY_SYMBOL];
+      const predicted = p.currency;
+      if (predicted && currencyMatchesBySymbol(predicted, accepted, page.url)) c.tp++;
+      else {
+        if (predicted) c.fp++;
+        c.fn++;
       }
     }
   }
@@ -214,11 +258,38 @@ function table(
   const domains = new Set(pages.map((p) => domainOf(p.url))).size;
   console.log(`\n${title}: ${pages.length} pages, ${domains} domains`);
   console.log(`F1 (precision, recall)`.padEnd(14) + systems.map(([n]) => n.padEnd(26)).join(''));
-  for (const f of FIELDS) {
-    const support = pages.filter((p) => ((p.truth[f] as string[] | undefined) ?? []).length).length;
+  for (const f of ROWS) {
+    const field = f === CURRENCY_BY_SYMBOL ? 'currency' : f;
+    const support = pages.filter((p) => ((p.truth[field] as string[] | undefined) ?? []).length).length;
     console.log(`${f.padEnd(14)}` + systems.map(([n]) => prf(scored[n][f]).padEnd(26)).join('') + `support ${support}`);
   }
   return scored;
+}
+
+const ROWS = ['price', 'currency', CURRENCY_BY_SYMBOL, 'availability', 'InStock', 'OutOfStock', 'sku', 'brand'];
+
+/**
+ * How the engine's errors split, per field (aggregate counts only, so printing it for half B
+ * keeps half B held out): right, wrong (a value other than the accepted ones), missing (no value
+ * where the truth has one), extra (a value where the truth has none).
+ */
+function errorSplit(title: string, pages: BenchPage[], engine: Record<string, Prediction>): void {
+  const fields = ['price', 'currency', 'sku', 'brand'] as const;
+  const parts = fields.map((f) => {
+    const n = { right: 0, wrong: 0, missing: 0, extra: 0 };
+    for (const page of pages) {
+      const accepted = (page.truth[f] as string[] | undefined) ?? [];
+      const predicted = engine[page.id]?.[f];
+      const has = predicted != null && predicted !== '';
+      if (has && accepted.length) {
+        if (matches(f, predicted, accepted, page.url)) n.right++;
+        else n.wrong++;
+      } else if (accepted.length) n.missing++;
+      else if (has) n.extra++;
+    }
+    return `${f} ${n.right}/${n.wrong}/${n.missing}/${n.extra}`;
+  });
+  console.log(`  ${title.padEnd(8)} ${parts.join('  ')}`);
 }
 
 /** Fold of a domain among k, by the same FNV-1a hash as the halves (other bits of it). */
@@ -345,8 +416,20 @@ export default async function main(): Promise<void> {
     pages.filter((p) => p.half === 'B'),
     systems,
   );
+  console.log('\nengine errors, right/wrong/missing/extra per field (counts only)');
+  errorSplit('all', pages, engine);
+  errorSplit(
+    'half A',
+    pages.filter((p) => p.half === 'A'),
+    engine,
+  );
+  errorSplit(
+    'half B',
+    pages.filter((p) => p.half === 'B'),
+    engine,
+  );
   console.log('\nengine in-sample vs leave-domains-out (gap = in-sample - held out)');
-  for (const f of ['price', 'currency', 'availability', 'sku', 'brand']) {
+  for (const f of ['price', 'currency', CURRENCY_BY_SYMBOL, 'availability', 'sku', 'brand']) {
     const a = f1(all.engine[f]);
     const b = f1(held.engine[f]);
     console.log(`  ${f.padEnd(13)} in-sample ${a.toFixed(3)}  held-out ${b.toFixed(3)}  gap ${(a - b).toFixed(3)}`);
