@@ -10,11 +10,13 @@ import type { ExtractOptions, ExtractUrl, ProductRecord } from '../../lambdas/do
 import { startStoreSimulator, type StoreSimulator } from '../stores';
 import {
   crowdTruth,
+  elsewhereTruth,
   eventTicketTruth,
   localPrice,
   priceMarkupTruth,
   skuLocaleTruth,
   titleOnlyTitles,
+  unrelatedProduct,
 } from '../stores/quality-pages';
 
 const FLAGS: ExtractOptions = {
@@ -293,5 +295,37 @@ describe('event pages', () => {
       } else expect(result.outcome, url).toBe('non_product_url');
     }
     expect(sold).toBe(4);
+  });
+});
+
+describe("markup that is not the page product's, and prices before tax", () => {
+  it("a recommendation's microdata or JSON-LD, a placeholder sku and a net price never become the page's SKU, title or price", async () => {
+    const store = sim.store('markup-elsewhere.test');
+    const kinds = new Set<number>();
+    for (const index of INDEXES.slice(0, 12)) {
+      const truth = store.product(index);
+      const want = elsewhereTruth(truth);
+      const url = store.productUrl(index);
+      const result = await extract(url, { ...FLAGS, countryCode: 'us' });
+      expect(result.outcome, `${url}: ${result.message}`).toBe('success');
+      const record = result.product!;
+      expect([record.title, record.price.current_value, record.price.currency], url).toEqual([
+        truth.title,
+        want.price,
+        want.currency,
+      ]);
+      const page = await fetcher.fetch({ url });
+      const merged = readProductPage(page.body, url, { countryCode: 'us' }).merged;
+      expect(merged.sku, url).toBe(want.sku);
+      // The recommendation is on the page (kinds 0 and 1), and is not what was read.
+      if (index % 4 < 2) {
+        const other = unrelatedProduct(store, truth);
+        expect(page.body).toContain(other.sku);
+        expect(merged.sku).not.toBe(other.sku);
+      }
+      if (index % 4 === 3) expect(page.body).toContain('zzgl. MwSt.');
+      kinds.add(index % 4);
+    }
+    expect(kinds.size).toBe(4);
   });
 });

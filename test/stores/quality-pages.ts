@@ -40,6 +40,16 @@
 //   5: ProductGroup/hasVariant JSON-LD (productGroupID = product SKU), each variant with its own
 //      URL `?sku=<variant sku>`; the page shows the variant its address selects (the first when
 //      none), so the page's SKU and price are that variant's.
+// - markup-elsewhere.test: markup that is not the page product's, and prices before tax, by
+//   product.index % 4 (truth: elsewhereTruth(store, product)):
+//   0: no markup of its own; a recommended product (no word of its name in the page's) marked up
+//      as a microdata Product in a block headed "Customers also bought", before the product area;
+//      the product's SKU as "SKU: ..." in the product area;
+//   1: JSON-LD naming only that recommended product (a widget's markup); "Item # ..." shown;
+//   2: JSON-LD of the page product whose sku is a template's placeholder ("{{ product.sku }}",
+//      "N/A", or the product's name), the SKU in a <span class="sku">;
+//   3: German shop (EUR), no markup: the price before tax ("zzgl. MwSt.") shown before the price
+//      shoppers pay ("inkl. MwSt."), "Art.-Nr.: ...".
 // - event-tickets.test: event pages (JSON-LD MusicEvent, no Product), local currency CLP. Even
 //   products: the ticket sold on the page (a "$12.990" price and a "Comprar" button): a product
 //   page. Odd products: the event only announced (date and place, no price, no buy control): not a
@@ -71,6 +81,7 @@ export const QUALITY_STORE_SPECS: StoreSpec[] = [
   { host: 'price-markup.test', name: 'Markup Mart', flavor: 'generic', markup: 'dom' },
   { host: 'event-tickets.test', name: 'Entradas Ya', flavor: 'generic', markup: 'jsonld' },
   { host: 'sku-locale.test', name: 'Localised References', flavor: 'generic', markup: 'dom' },
+  { host: 'markup-elsewhere.test', name: 'Elsewhere Goods', flavor: 'generic', markup: 'dom' },
 ];
 
 export const QUALITY_HOSTS: ReadonlySet<string> = new Set(QUALITY_STORE_SPECS.map((s) => s.host));
@@ -625,6 +636,98 @@ function skuLocalePage(store: StoreModel, product: SimProduct, url: URL): string
   return page(lang, `${product.title} | ${store.name}`, head, body);
 }
 
+const nameWords = (text: string) =>
+  new Set(
+    text
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((w) => w.length >= 2),
+  );
+
+/** A product of the store sharing no word of its name with `product`'s (a recommendation). */
+export function unrelatedProduct(
+  store: StoreModel,
+  product: SimProduct,
+): { title: string; sku: string; price: number } {
+  const own = nameWords(product.title);
+  for (let k = 1; k < store.productCount; k++) {
+    const other = store.product((product.index + k) % store.productCount);
+    if (![...nameWords(other.title)].some((w) => own.has(w)))
+      return { title: other.title, sku: other.sku, price: other.price };
+  }
+  return { title: 'Gift Voucher', sku: `GV-${product.index}`, price: 25 };
+}
+
+/** Ground truth of markup-elsewhere.test (see the header): the price is the one paid, tax included. */
+export function elsewhereTruth(product: SimProduct): {
+  sku: string;
+  price: number;
+  currency: string;
+  net: number | null;
+} {
+  if (product.index % 4 === 3)
+    return {
+      sku: product.sku,
+      price: product.price,
+      currency: 'EUR',
+      net: Math.round((product.price / 1.19) * 100) / 100,
+    };
+  return { sku: product.sku, price: product.price, currency: 'USD', net: null };
+}
+
+function markupElsewherePage(store: StoreModel, product: SimProduct): string {
+  const k = product.index % 4;
+  const truth = elsewhereTruth(product);
+  const other = unrelatedProduct(store, product);
+  const card = `<div class="recs"><h3>Customers also bought</h3><div itemscope itemtype="https://schema.org/Product"><a href="/products/${esc(other.sku.toLowerCase())}"><span itemprop="name">${esc(other.title)}</span></a><meta itemprop="sku" content="${esc(other.sku)}"><div itemprop="offers" itemscope itemtype="https://schema.org/Offer"><span itemprop="price" content="${other.price.toFixed(2)}">${usd(other.price)}</span><meta itemprop="priceCurrency" content="USD"></div></div></div>`;
+  let lang = 'en';
+  let head = '';
+  let before = '';
+  let summary: string;
+  let buy = 'Add to cart';
+  if (k === 0) {
+    before = card;
+    summary = `<p class="price">${usd(truth.price)}</p><p class="product-meta">SKU: ${esc(product.sku)}</p>`;
+  } else if (k === 1) {
+    head = ld({
+      '@context': 'https://schema.org',
+      '@type': 'Product',
+      name: other.title,
+      sku: other.sku,
+      url: `https://${store.host}/products/${other.sku.toLowerCase()}`,
+      offers: { '@type': 'Offer', price: other.price.toFixed(2), priceCurrency: 'USD' },
+    });
+    summary = `<p class="price">${usd(truth.price)}</p><p class="product-meta">Item # ${esc(product.sku)}</p>`;
+  } else if (k === 2) {
+    const placeholder = ['{{ product.sku }}', 'N/A', product.title][Math.floor(product.index / 4) % 3];
+    head = ld({
+      '@context': 'https://schema.org',
+      '@type': 'Product',
+      name: product.title,
+      sku: placeholder,
+      brand: { '@type': 'Brand', name: product.brand },
+      offers: {
+        '@type': 'Offer',
+        price: truth.price.toFixed(2),
+        priceCurrency: 'USD',
+        availability: availabilityUrl(product.available),
+      },
+    });
+    summary = `<p class="price">${usd(truth.price)}</p><p>Reference: <span class="sku">${esc(product.sku)}</span></p>`;
+  } else {
+    lang = 'de-DE';
+    buy = 'In den Warenkorb';
+    const eur = (n: number) => `${n.toFixed(2).replace('.', ',')}\u00a0€`;
+    summary = `<div class="prices"><p class="price price--net">${eur(truth.net!)} <small>zzgl. MwSt.</small></p><p class="price price--gross">${eur(truth.price)} <small>inkl. MwSt.</small></p></div><p>Art.-Nr.: ${esc(product.sku)}</p>`;
+  }
+  const body = `<div class="top"><a href="/">${esc(store.name)}</a></div>
+${before}
+<div class="product"><img src="${esc(product.images[0].url)}" alt="" width="600" height="600">
+<div class="summary"><h1>${esc(product.title)}</h1>${summary}${buyForm(product, buy)}</div>
+<p>${esc(product.description)}</p></div>`;
+  return page(lang, `${product.title} | ${store.name}`, head, body);
+}
+
 /** Ground truth of event-tickets.test: whether the page sells the ticket, and its price in CLP. */
 export function eventTicketTruth(product: SimProduct): { sold: boolean; price: number | null } {
   const sold = product.index % 2 === 0;
@@ -709,6 +812,8 @@ export function qualityRoute(
       return html(eventTicketsPage(store, product));
     case 'sku-locale.test':
       return html(skuLocalePage(store, product, url));
+    case 'markup-elsewhere.test':
+      return html(markupElsewherePage(store, product));
     default:
       return null;
   }
