@@ -61,7 +61,7 @@ export interface PlanningResultStore extends ExtractResultStore {
 
 /**
  * The result store with batch claims (the DynamoDB adapter): a batch's results are stored by one
- * conditional write that only the first writer wins, then copied to its entries, instead of one
+ * conditional write that only the first writer wins, which makes its entries done, instead of one
  * conditional write per entry.
  */
 export interface ClaimingResultStore extends PlanningResultStore {
@@ -74,18 +74,18 @@ export interface ClaimingResultStore extends PlanningResultStore {
     batch: { id: string; indices: number[] },
     options?: { withExecution?: boolean },
   ): Promise<{ entries: UrlEntry[]; claim: BatchClaim | null; execution?: Execution | null }>;
-  /** Stores the claim unless one exists; returns the claim that holds (this one when won). */
+  /**
+   * Stores the claim unless one exists; returns the claim that holds (this one when won). A claim
+   * with results is where its entries are done: readers see each entry it holds a result for and
+   * that is still pending as done with that result (nothing is written per entry). An entry done
+   * on its own (record) keeps its own result.
+   */
   claimBatch(
     executionId: string,
     batchId: string,
     results: ReadonlyArray<{ index: number; result: UrlResult }>,
     products?: readonly ClaimedProduct[],
   ): Promise<{ won: boolean; claim: BatchClaim }>;
-  /**
-   * Marks entries done with the results of the batch's claim (which holds them) without copying
-   * the results: each entry refers to the claim, and readers take its result from there.
-   */
-  putClaimed(executionId: string, batchId: string, entries: UrlEntry[]): Promise<void>;
   /** Every claim of the execution by batch id. */
   claims(executionId: string): Promise<Map<string, BatchClaim>>;
   /** Every entry in index order without its result (its outcome only): a fraction of all()'s data. */

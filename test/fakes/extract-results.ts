@@ -1,5 +1,6 @@
 // In-memory fake of the claiming result store with the DynamoDB adapter's semantics: entries
-// move pending -> done once (conditional), a batch claim is written once (first writer wins).
+// move pending -> done once (conditional), a batch claim is written once (first writer wins) and
+// makes its pending entries done.
 import type { BatchClaim, ClaimingResultStore, UrlEntry } from '../../lambdas/ports/extract-results';
 import type { UrlResult } from '../../lambdas/domain/extraction/types';
 
@@ -37,10 +38,6 @@ export function memoryResultStore(): ClaimingResultStore & {
     entries,
     writes,
     async putEntries(executionId, list) {
-      writes.put += list.length;
-      for (const entry of list) of(executionId).set(entry.index, copy(entry));
-    },
-    async putClaimed(executionId, _batchId, list) {
       writes.put += list.length;
       for (const entry of list) of(executionId).set(entry.index, copy(entry));
     },
@@ -84,6 +81,12 @@ export function memoryResultStore(): ClaimingResultStore & {
         products: structuredClone([...products]),
       };
       claims.set(batchId, claim);
+      // As the DynamoDB adapter's readers: the claim makes the entries it holds still pending done.
+      for (const [index, result] of claim.results!) {
+        const entry = of(executionId).get(index);
+        if (entry?.state === 'pending')
+          of(executionId).set(index, { ...entry, state: 'done', result: structuredClone(result) });
+      }
       return { won: true, claim };
     },
     async outlines(executionId) {

@@ -629,21 +629,16 @@ describe('the batch claim decides which products are new', () => {
     expect(await store.record(executionId, 3, failedResult(entries[3].input))).toBe(false);
     expect(await store.record(executionId, 7, failedResult('x'))).toBe(false);
 
-    // A batch done by its claim: the entries refer to the claim for their results.
+    // A batch done by its claim: its entries get no item of their own; readers take their results
+    // from the claim. An entry the claim holds no result for stays pending.
     const batch = { id: 'b100', indices: [100, 101, 102] };
+    expect(
+      (await store.readBatch(executionId, { id: 'b100', indices: [100, 101, 102, 103] })).entries.map((e) => e.state),
+    ).toEqual(['pending', 'pending', 'pending', 'pending']);
     const outcomes = batch.indices.map((index) => ({ index, result: failedResult(entries[index].input) }));
     const { claim } = await store.claimBatch(executionId, batch.id, outcomes);
-    const read = await store.readBatch(executionId, batch);
-    await store.putClaimed(
-      executionId,
-      claim.batchId,
-      read.entries.map((e) => ({ ...e, state: 'done' as const, result: claim.results!.get(e.index)! })),
-    );
     const entryItems = (await items()).filter((i) => String(i.sk).startsWith('URL#'));
-    expect(entryItems.map((i) => i.index)).toEqual([3, 7, 100, 101, 102]);
-    // Their items hold no result: only the claim does.
-    for (const item of entryItems.filter((i) => i.index >= 100))
-      expect([item.claim, item.result, item.result_gz]).toEqual(['b100', undefined, undefined]);
+    expect(entryItems.map((i) => i.index)).toEqual([3, 7]);
     const expected = entries.map((e) =>
       e.index === 3
         ? { ...e, state: 'done', result: blocked }
@@ -656,6 +651,12 @@ describe('the batch claim decides which products are new', () => {
     expect((await store.readBatch(executionId, batch)).entries).toEqual(expected.slice(100, 103));
     expect((await store.outlines(executionId)).filter((o) => o.state === 'done').map((o) => o.index)).toEqual([
       3, 7, 100, 101, 102,
+    ]);
+    expect(await store.get(executionId, [103, 101, 3])).toEqual([expected[3], expected[101], expected[103]]);
+    // The batch's read: its claim's entries done, one it holds no result for still pending.
+    expect((await store.readBatch(executionId, { id: 'b100', indices: [100, 103] })).entries).toEqual([
+      expected[100],
+      expected[103],
     ]);
   });
 });

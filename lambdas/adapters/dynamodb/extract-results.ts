@@ -9,14 +9,21 @@
 //               pending entries as planned at start, in a few items instead of one item each
 //               (1000 URLs: 10 item writes in one BatchWrite, not 1000). An entry's own item, once
 //               written (done, or recorded), takes precedence; readers merge both.
-//               An entry done by its batch's claim holds no result of its own: `claim` names the
-//               batch whose claim item holds it (written once, never changed), read from there.
 //   batch claim pk EXEC#<executionId>  sk BATCH#<batch id>
-//               written once (conditional put): results_gz = gzip of [[index, result], ...], or
-//               no results when they would not fit one item (entries are then recorded one by one);
-//               products = JSON of the products the winner stored and which it found new
+//               written once (conditional put): results_gz = gzip of [[index, result], ...] and
+//               outcomes = JSON of [[index, outcome], ...], or neither when the results would not
+//               fit one item (entries are then recorded one by one); products = JSON of the
+//               products the winner stored and which it found new.
 //
-// A worker reads its batch (the execution item, the claim and every entry) in one BatchGet.
+// A claim with results is where its entries are done: an entry still pending in its plan (or its
+// own pending item) is done with the claim's result for it, and no per-URL item is written (1000
+// URLs: 40 BatchWriteItem calls and 1000 items fewer). An entry's own done item wins over a
+// claim (the two never hold the same index: entries are recorded one by one only where no claim
+// holds their result). Entry items written before this (state done, `claim` naming the batch,
+// no result) are still read: their result comes from that claim.
+//
+// A worker reads its batch (the execution item, the claim and every entry) in one BatchGet;
+// outlines (Prepare, Finalize) are one Query over the claims' outcomes, the plan and the entries.
 import { gzipSync, gunzipSync } from 'node:zlib';
 import {
   GetCommand,
@@ -27,7 +34,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { BatchClaim, ClaimingResultStore, UrlEntry, UrlEntryOutline } from '../../ports/extract-results';
 import type { ClaimedProduct } from '../../ports/products';
-import type { UrlResult } from '../../domain/extraction/types';
+import type { Outcome, UrlResult } from '../../domain/extraction/types';
 import { isConditionalFailure } from './keys';
 import { SCHEMA, planChunkPart, urlIndexPart } from './schema';
 import { batchGet, batchPut } from './batch';
@@ -56,6 +63,8 @@ const PLAN_PREFIX = SCHEMA.urlPlan.skPrefix;
 const CLAIM_PREFIX = SCHEMA.batchClaim.skPrefix;
 const hasResult = (item: Record<string, any>) => typeof item.result === 'string' || item.result_gz !== undefined;
 const ENTRY_PREFIX = SCHEMA.urlEntry.skPrefix;
+/** The claims' outline attributes (no results): which indices a claim makes done, with which outcome. */
+const CLAIM_OUTLINE = 'sk, batch_id, #outcomes';
 
 type PlannedEntry = [index: number, input: string, url: string | null, dupOf: number | null];
 
@@ -77,6 +86,18 @@ function decodeResult(item: Record<string, any>): UrlResult | null {
 }
 
 const claimKey = (executionId: string, batchId: string) => SCHEMA.batchClaim.key({ executionId, batchId });
+
+/** index -> [batch id, outcome] for every index a claim among `items` holds a result for. */
+function claimedOutcomes(items: ReadonlyArray<Record<string, any>>): Map<number, [string, Outcome]> {
+  const claimed = new Map<number, [string, Outcome]>();
+  for (const item of items) {
+    if (!String(item.sk).startsWith(CLAIM_PREFIX)) continue;
+    // Claims written before outcomes were stored have entry items of their own (they refer to the claim).
+    const pairs: Array<[number, Outcome]> = typeof item.outcomes === 'string' ? JSON.parse(item.outcomes) : [];
+    for (const [index, outcome] of pairs) claimed.set(index, [item.batch_id, outcome]);
+  }
+  return claimed;
+}
 
 function claimFromItem(item: Record<string, any>): BatchClaim {
   const products: ClaimedProduct[] = typeof item.products === 'string' ? JSON.parse(item.products) : [];
@@ -143,8 +164,10 @@ export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tabl
     );
 
   /**
-   * Entries from these items (mergeEntries), with the results of entries that refer to their
-   * batch's claim taken from it: from `items` when the claim is among them, else read.
+   * Entries from these items (mergeEntries) done by their batch's claim: a pending entry that a
+   * claim among the items holds a result for (its outline is enough to tell), and an older entry
+   * item that refers to its claim, take their results from the claim: from `items` when the whole
+   * claim is among them, else read.
    */
   async function entriesOf(
     executionId: string,
@@ -156,10 +179,16 @@ export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tabl
     for (const item of items)
       if (String(item.sk).startsWith(ENTRY_PREFIX) && typeof item.claim === 'string' && !hasResult(item))
         refs.set(Number(item.index), item.claim);
+    const claimed = claimedOutcomes(items);
+    for (const entry of entries) {
+      const holder = entry.state === 'pending' ? claimed.get(entry.index) : undefined;
+      if (holder) refs.set(entry.index, holder[0]);
+    }
     if (!refs.size) return entries;
     const claims = new Map<string, BatchClaim>();
     for (const item of items)
-      if (String(item.sk).startsWith(CLAIM_PREFIX)) claims.set(item.batch_id, claimFromItem(item));
+      if (String(item.sk).startsWith(CLAIM_PREFIX) && item.results_gz !== undefined)
+        claims.set(item.batch_id, claimFromItem(item));
     const missing = [...new Set(refs.values())].filter((id) => !claims.has(id));
     if (missing.length)
       for (const item of await readKeys(
@@ -173,9 +202,16 @@ export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tabl
       const result = claims.get(ref)?.results?.get(entry.index);
       if (!result)
         throw new Error(`Entry ${entry.index} of ${executionId} refers to claim ${ref}, which holds no result for it`);
-      return { ...entry, result };
+      return { ...entry, state: 'done', result };
     });
   }
+
+  /** The outlines of every claim of the execution (which indices each makes done), paged. */
+  const claimOutlines = (executionId: string) =>
+    queryBetween(executionId, CLAIM_PREFIX, `${CLAIM_PREFIX}\uffff`, {
+      projection: CLAIM_OUTLINE,
+      names: { '#outcomes': 'outcomes' },
+    });
 
   /** The keys that hold these indices: their entry items and the plan items of their chunks. */
   const keysOf = (indices: readonly number[]) => [
@@ -220,15 +256,16 @@ export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tabl
    */
   async function readRange(executionId: string, from: number, limit: number): Promise<UrlEntry[]> {
     const lastChunk = chunkOf(Math.min(from + limit - 1, 9_999_999));
-    const [plans, items] = await Promise.all([
+    const [plans, items, claims] = await Promise.all([
       queryBetween(executionId, planSk(chunkOf(from)), planSk(lastChunk)),
       queryBetween(executionId, sk(from), sk(9_999_999), { limit }),
+      claimOutlines(executionId),
     ]);
     const inRange = mergeEntries([...plans, ...items])
       .filter((entry) => entry.index >= from)
       .slice(0, limit);
     const wanted = new Set(inRange.map((entry) => entry.index));
-    return entriesOf(executionId, [...plans, ...items], wanted);
+    return entriesOf(executionId, [...claims, ...plans, ...items], wanted);
   }
 
   /** A per-URL item: its position, input and state, plus what the caller adds (result or claim). */
@@ -259,17 +296,6 @@ export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tabl
 
   return {
     putEntries,
-
-    async putClaimed(executionId, batchId, entries) {
-      await batchPut(
-        documents,
-        tableName,
-        entries.map((entry) =>
-          entryItem(executionId, entry, { state: 'done', outcome: entry.result?.outcome, claim: batchId }),
-        ),
-        WRITE_LANES,
-      );
-    },
 
     async putPlan(executionId, entries) {
       // Pending entries go into plan items by chunk; done ones (malformed input) get items of
@@ -339,14 +365,16 @@ export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tabl
     },
 
     async get(executionId, indices) {
-      return entriesOf(executionId, await readKeys(executionId, keysOf(indices)), new Set(indices));
+      const [items, claims] = await Promise.all([readKeys(executionId, keysOf(indices)), claimOutlines(executionId)]);
+      return entriesOf(executionId, [...claims, ...items], new Set(indices));
     },
 
     async readBatch(executionId, batch, options = {}) {
       const claimSk = claimKey(executionId, batch.id).sk;
       const executionSk = SCHEMA.execution.key({ id: executionId }).sk;
       // The execution item shares the entries' partition (EXEC#<id>): one BatchGet reads the
-      // execution, the claim, the batch's plan items and its entries' own items.
+      // execution, the claim, the batch's plan items and its entries' own items. Only this
+      // batch's claim can hold results for its entries.
       const items = await readKeys(executionId, [
         ...(options.withExecution ? [executionSk] : []),
         claimSk,
@@ -364,6 +392,7 @@ export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tabl
     async claimBatch(executionId, batchId, results, products = []) {
       const gz = gzipSync(JSON.stringify(results.map(({ index, result }) => [index, result])), CLAIM_GZIP);
       const fits = gz.length <= CLAIM_RESULTS_LIMIT;
+      const outcomes = JSON.stringify(results.map(({ index, result }) => [index, result.outcome]));
       try {
         await documents.send(
           new PutCommand({
@@ -372,7 +401,7 @@ export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tabl
               ...claimKey(executionId, batchId),
               entity: 'batch-claim',
               batch_id: batchId,
-              ...(fits ? { results_gz: gz } : {}),
+              ...(fits ? { results_gz: gz, outcomes } : {}),
               ...(products.length ? { products: JSON.stringify(products) } : {}),
             },
             ConditionExpression: 'attribute_not_exists(pk)',
@@ -420,12 +449,20 @@ export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tabl
     },
 
     async outlines(executionId) {
-      // Plan items and the entries' own items (without their results) in one paged Query.
-      const items = await queryBetween(executionId, planSk(0), sk(9_999_999), {
-        projection: 'sk, #index, #input, #url, dup_of, #state, outcome, entries_gz',
-        names: { '#index': 'index', '#input': 'input', '#url': 'url', '#state': 'state' },
+      // The claims' outcomes, the plan items and the entries' own items (without their results)
+      // in one paged Query: BATCH# < EXEC (the execution item, ignored) < PLAN# < URL#.
+      const items = await queryBetween(executionId, CLAIM_PREFIX, sk(9_999_999), {
+        projection: 'sk, #index, #input, #url, dup_of, #state, outcome, entries_gz, batch_id, #outcomes',
+        // Plan, claim and entry items together may outnumber the entries.
+        limit: 2 * MAX_ENTRIES,
+        names: { '#index': 'index', '#input': 'input', '#url': 'url', '#state': 'state', '#outcomes': 'outcomes' },
       });
-      return mergeItems(items, outlineOf).slice(0, MAX_ENTRIES) as UrlEntryOutline[];
+      const claimed = claimedOutcomes(items);
+      const outlines = mergeItems(items, outlineOf).slice(0, MAX_ENTRIES) as UrlEntryOutline[];
+      return outlines.map((outline) => {
+        const holder = outline.state === 'pending' ? claimed.get(outline.index) : undefined;
+        return holder ? { ...outline, state: 'done', result: { outcome: holder[1] } } : outline;
+      });
     },
 
     range: (executionId, from, limit) => readRange(executionId, Math.max(0, from), limit),

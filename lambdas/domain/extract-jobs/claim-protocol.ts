@@ -1,8 +1,8 @@
 // The batch claim protocol, as named steps. A batch's results are stored once by a claim (one
-// conditional write: the first writer wins, later deliveries use the winner's results), copied
-// to the batch's entries by anyone any number of times, and counted on the execution once (the
-// batch id joins a set in the same update that adds the counts). Results too large for a claim
-// are recorded entry by entry with conditional writes instead.
+// conditional write: the first writer wins, later deliveries use the winner's results), which
+// makes the batch's entries done (readers take their results from it), and counted on the
+// execution once (the batch id joins a set in the same update that adds the counts). Results too
+// large for a claim are recorded entry by entry with conditional writes instead.
 import type { UrlResult } from '../extraction/types';
 import type { Executions } from '../executions/service';
 import type { BatchClaim, ClaimingResultStore, UrlEntry } from '../../ports/extract-results';
@@ -58,25 +58,17 @@ export function createClaimProtocol({ executions, results, writeConcurrency }: C
   const countAsFinal = (executionId: string, batch: Batch, perSuccess: number, known?: UrlEntry[]): Promise<boolean> =>
     count(executionId, batch, perSuccess, known);
 
-  /** Marks the entries still pending done with the claim's results (they refer to it) and returns the entries as now stored. */
-  async function copyClaim(
-    executionId: string,
-    entries: UrlEntry[],
-    claim: BatchClaim & { results: Map<number, UrlResult> },
-  ): Promise<UrlEntry[]> {
-    const copied: UrlEntry[] = [];
-    const merged = entries.map((entry) => {
+  /**
+   * The entries as the claim leaves them: those still pending done with its results. Nothing is
+   * written: the stored claim is where they are done (the store's readers see them so).
+   */
+  const withClaim = (entries: UrlEntry[], claim: BatchClaim & { results: Map<number, UrlResult> }): UrlEntry[] =>
+    entries.map((entry) => {
       const result = entry.state === 'pending' ? claim.results.get(entry.index) : undefined;
-      if (!result) return entry;
-      const done: UrlEntry = { ...entry, state: 'done', result };
-      copied.push(done);
-      return done;
+      return result ? { ...entry, state: 'done', result } : entry;
     });
-    if (copied.length) await results.putClaimed(executionId, claim.batchId, copied);
-    return merged;
-  }
 
-  /** Copies the claim that holds to the entries and counts the batch once (a claim is its final word). */
+  /** Counts the batch once with the entries as the claim that holds leaves them (a claim is its final word). */
   async function settle(
     executionId: string,
     batch: Batch,
@@ -85,8 +77,7 @@ export function createClaimProtocol({ executions, results, writeConcurrency }: C
     perSuccess: number,
   ): Promise<boolean> {
     if (!claim.results) return countAsFinal(executionId, batch, perSuccess);
-    const stored = await copyClaim(executionId, entries, { ...claim, results: claim.results });
-    return countAsFinal(executionId, batch, perSuccess, stored);
+    return countAsFinal(executionId, batch, perSuccess, withClaim(entries, { ...claim, results: claim.results }));
   }
 
   /** Records each pending index of a group its own result (conditional writes); null when another writer got there first. */
@@ -138,5 +129,5 @@ export function createClaimProtocol({ executions, results, writeConcurrency }: C
     products: readonly ClaimedProduct[] = [],
   ) => results.claimBatch(executionId, batch.id, outcomes, products);
 
-  return { claim, copyClaim, settle, countWhenComplete, countAsFinal, recordEntryByEntry };
+  return { claim, settle, countWhenComplete, countAsFinal, recordEntryByEntry };
 }

@@ -130,9 +130,9 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
 
     /**
      * The worker's job for one message: extract the batch's pending URLs, store the products,
-     * claim the batch with the results (one conditional write; a duplicate delivery that loses
-     * uses the winner's), copy them to the entries and count once. Skips a finished or cancelled
-     * execution. A delivery that finds the batch claimed already only finishes the copy and count.
+     * claim the batch with the results (one conditional write, which makes its entries done; a
+     * duplicate delivery that loses uses the winner's) and count once. Skips a finished or
+     * cancelled execution. A delivery that finds the batch claimed already only finishes the count.
      */
     async processBatch(message: BatchMessage): Promise<{ state: 'done' | 'skipped' | 'stopped'; counted: boolean }> {
       const { executionId, batch } = message;
@@ -150,7 +150,7 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
       const { entries, claim: existing } = read;
       // A delivery that claimed this batch may have stopped before marking its new products.
       if (existing && catalog) await catalog.finishClaimed(existing.products);
-      // Another delivery stored this batch already: finish its work (copy, count), fetch nothing.
+      // Another delivery stored this batch already: finish its work (the count), fetch nothing.
       if (existing?.results)
         return { state: 'done', counted: await protocol.settle(executionId, batch, entries, existing, perSuccess) };
       const todo = groupDuplicates(entries).filter((group) => group.some((e) => e.state === 'pending') && group[0].url);
@@ -195,8 +195,8 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
         : undefined;
 
       // 3. Claim the batch with these results and products (the first writer wins): the winner
-      //    marks its new products and counts them for their vendors; the claim that holds is
-      //    copied to the entries and counted once. Without a claim (none extracted, or a claim
+      //    marks its new products and counts them for their vendors; the claim that holds makes
+      //    the entries done and is counted once. Without a claim (none extracted, or a claim
       //    already taken without results): entry by entry.
       const state: 'done' | 'stopped' = stopped ? 'stopped' : 'done';
       let claim: BatchClaim | null = null;
@@ -282,15 +282,15 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
             .map((e) => ({ ...e, result: null }));
           if (!pendingEntries.length) continue;
           let claim = claims.get(batch.id);
-          // A claim whose entries are still pending: its writer died before marking its new products too.
+          // A claim beside pending entries (a stopped batch, or results too large for a claim): its
+          // writer may have died before marking its new products too.
           if (claim && deps.catalog) await deps.catalog.finishClaimed(claim.products);
           if (!claim) {
             const leftovers = pendingEntries.map((e) => ({ index: e.index, result: notProcessed(e) }));
             claim = (await protocol.claim(executionId, batch, leftovers)).claim;
           }
-          if (claim.results)
-            await protocol.copyClaim(executionId, pendingEntries, { ...claim, results: claim.results });
-          // Recorded entry by entry: what is still pending now becomes `other`.
+          // The claim makes the entries it holds results for done; the rest, recorded entry by
+          // entry, becomes `other`.
           for (const entry of pendingEntries) {
             if (!claim.results?.has(entry.index)) await results.record(executionId, entry.index, notProcessed(entry));
           }
