@@ -2,9 +2,11 @@
 // none) and prints its metafile: `node lib/bundle-worker.mjs '<json options>' '{"zodEnglishOnly":true,"cheerioLoadOnly":true,"stub":{...}}'`. Called by
 // lib/bundle.ts only.
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants } from 'node:zlib';
+import { createHash } from 'node:crypto';
 import { build } from 'esbuild';
 
 /**
@@ -133,8 +135,50 @@ const lambdaCredentials = {
 };
 
 /**
+ * Data packed by the plugins below is a brotli-compressed file of the asset beside the chunk that
+ * reads it (esbuild's file loader: listed in the metafile, so counted and kept with its chunk),
+ * read and decompressed when that chunk is evaluated. A file rather than a base64 string in the
+ * code: a third smaller, and the same bytes. Identical data is one file.
+ */
+const packedFiles = new Map(); // content hash -> compressed bytes
+
+/** The statements that put the decompressed `bytes` (a Buffer) in scope for a module reading `raw`. */
+function packedBytes(raw) {
+  const packed = brotliCompressSync(raw, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: 11,
+      [constants.BROTLI_PARAM_LGWIN]: 24,
+      [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
+    },
+  });
+  const hash = createHash('sha256').update(packed).digest('hex').slice(0, 16);
+  packedFiles.set(hash, packed);
+  return [
+    "import { readFileSync } from 'node:fs';",
+    "import { brotliDecompressSync } from 'node:zlib';",
+    `import packedFile from ${JSON.stringify(`packed-file:${hash}`)};`,
+    'const bytes = brotliDecompressSync(readFileSync(new URL(packedFile, import.meta.url)));',
+  ];
+}
+
+const packedFilesLoader = {
+  name: 'packed-files',
+  setup(builder) {
+    builder.onResolve({ filter: /^packed-file:/ }, (args) => ({
+      path: `${args.path.slice('packed-file:'.length)}.br`,
+      namespace: 'packed-file',
+    }));
+    builder.onLoad({ filter: /.*/, namespace: 'packed-file' }, (args) => {
+      const bytes = packedFiles.get(args.path.replace(/\.br$/, ''));
+      if (!bytes) throw new Error(`no packed file ${args.path}`);
+      return { contents: bytes, loader: 'file' };
+    });
+  },
+};
+
+/**
  * The enrichment's data files (the Shopify taxonomy's 10,595 categories, the colour names: 390 KB
- * of JSON) are brotli-compressed in the asset (about a quarter of the size, as base64) and
+ * of JSON) are brotli-compressed files in the asset (a fifth of the size; packedBytes) and
  * decompressed when their chunk is imported: on the first taxonomy or colour lookup, never at
  * init (lambdas/domain/enrichment/taxonomy.ts and colour.ts import them with `import()`). The same
  * JSON, so the same values.
@@ -145,18 +189,8 @@ const compressedData = {
     builder.onLoad({ filter: /[\\/]lambdas[\\/]domain[\\/]enrichment[\\/]data[\\/][^\\/]+\.json$/ }, (args) => {
       const raw = readFileSync(args.path);
       JSON.parse(raw.toString('utf8')); // a broken file fails the build, not the first lookup
-      const packed = brotliCompressSync(raw, {
-        params: {
-          [constants.BROTLI_PARAM_QUALITY]: 11,
-          [constants.BROTLI_PARAM_LGWIN]: 24,
-          [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
-        },
-      }).toString('base64');
       return {
-        contents: [
-          "import { brotliDecompressSync } from 'node:zlib';",
-          `export default JSON.parse(brotliDecompressSync(Buffer.from(${JSON.stringify(packed)}, 'base64')).toString('utf8'));`,
-        ].join('\n'),
+        contents: [...packedBytes(raw), "export default JSON.parse(bytes.toString('utf8'));"].join('\n'),
         loader: 'js',
       };
     });
@@ -265,13 +299,9 @@ const compactSuffixList = {
             offset += bytes.length;
           } else throw new Error(`tldts data/trie.js: cannot pack the export ${name}`);
         }
-        const packed = brotliCompressSync(Buffer.concat(parts), {
-          params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_LGWIN]: 24 },
-        }).toString('base64');
         return {
           contents: [
-            "import { brotliDecompressSync } from 'node:zlib';",
-            `const bytes = brotliDecompressSync(Buffer.from(${JSON.stringify(packed)}, 'base64'));`,
+            ...packedBytes(Buffer.concat(parts)),
             '// Little-endian, whatever the machine.',
             'function unpack(Type, at, length, width) {',
             '  const array = new Type(length);',
@@ -351,6 +381,179 @@ const unusedDependencies = {
   },
 };
 
+/**
+ * The entities package's tables (HTML named character references): its decoding trie (a
+ * Uint16Array written as a 47 KB string literal) and its encoding map (nested Maps written as
+ * array literals, 27 KB). Three versions are installed (4.5 for dom-serializer and sanitize-html's
+ * htmlparser2, 6 for parse5, 7 for htmlparser2 10), and 4.5's and 6's decoding tries are the same
+ * 15,242 numbers. Each table module is replaced by one that exports the same value, built from
+ * the same numbers packed as bytes and brotli-compressed (a third of the size as base64), unpacked
+ * when the module is evaluated as the original's literal is; identical tables are one module.
+ */
+const packedEntityTables = {
+  name: 'packed-entity-tables',
+  setup(builder) {
+    const tables = new Map(); // content hash -> module source
+    builder.onLoad(
+      {
+        filter:
+          /[\\/]node_modules[\\/](?:.+[\\/])?entities[\\/](?:lib|dist)[\\/]esm[\\/]generated[\\/](?:decode-data-html|encode-html)\.js$/,
+      },
+      async (args) => {
+        const real = await import(pathToFileURL(args.path).href);
+        const lines = [];
+        for (const [name, value] of Object.entries(real)) {
+          const source = packTable(value, args.path);
+          const hash = createHash('sha256').update(source).digest('hex').slice(0, 16);
+          tables.set(hash, source);
+          lines.push(
+            name === 'default'
+              ? `export { table as default } from ${JSON.stringify(`packed-entities:${hash}`)};`
+              : `export { table as ${name} } from ${JSON.stringify(`packed-entities:${hash}`)};`,
+          );
+        }
+        return { contents: lines.join('\n'), loader: 'js' };
+      },
+    );
+    builder.onResolve({ filter: /^packed-entities:/ }, (args) => ({ path: args.path, namespace: 'packed-entities' }));
+    builder.onLoad({ filter: /.*/, namespace: 'packed-entities' }, (args) => {
+      const source = tables.get(args.path.slice('packed-entities:'.length));
+      if (!source) throw new Error(`no packed entities table ${args.path}`);
+      return { contents: source, loader: 'js' };
+    });
+  },
+};
+
+/** A module exporting `table`: the Uint16Array, or the Map (of strings, numbers and nested Maps in plain objects), packed. */
+function packTable(value, file) {
+  if (value instanceof Uint16Array) {
+    const bytes = Buffer.alloc(value.length * 2);
+    for (let i = 0; i < value.length; i++) bytes.writeUInt16LE(value[i], i * 2);
+    return [
+      ...packedBytes(bytes),
+      '// Little-endian, whatever the machine.',
+      `export const table = new Uint16Array(${value.length});`,
+      'for (let i = 0; i < table.length; i++) table[i] = bytes[2 * i] | (bytes[2 * i + 1] << 8);',
+    ].join('\n');
+  }
+  if (value instanceof Map) {
+    // A Map becomes {"\u0000": [[key, value], ...]} (no table key starts with NUL), in its order.
+    const json = JSON.stringify(value, (_key, v) => {
+      if (v instanceof Map) return { '\u0000': [...v] };
+      if (v !== null && typeof v === 'object' && !Array.isArray(v) && Object.getPrototypeOf(v) !== Object.prototype)
+        throw new Error(`${file}: cannot pack a ${v.constructor?.name}`);
+      return v;
+    });
+    return [
+      ...packedBytes(Buffer.from(json, 'utf8')),
+      "export const table = JSON.parse(bytes.toString('utf8'), (_key, v) => (v !== null && typeof v === 'object' && '\\u0000' in v ? new Map(v['\\u0000']) : v));",
+    ].join('\n');
+  }
+  throw new Error(`${file}: an export that is neither a Uint16Array nor a Map`);
+}
+
+/**
+ * A module whose exports are the real module's names (read by importing it at build time), each
+ * throwing a clear error when called: `why` says why the service never calls it. A symbol export
+ * is the same registered symbol (`Symbol.for`); an object export throws on any property read;
+ * `factories` names functions that are called when a value is built (zod's schema classes make
+ * their toJSONSchema methods that way) and return a function that throws when called.
+ */
+async function throwingTwin(label, load, why, factories = []) {
+  const real = await load();
+  const fail = `throw new Error(${JSON.stringify(`${label} is not in this bundle: ${why}`)});`;
+  const lines = [];
+  for (const [name, value] of Object.entries(real)) {
+    if (name === 'default') throw new Error(`${label}: a default export cannot be stubbed by name`);
+    if (typeof value === 'function')
+      lines.push(
+        factories.includes(name)
+          ? `export function ${name}() { return function () { ${fail} }; }`
+          : `export function ${name}() { ${fail} }`,
+      );
+    else if (typeof value === 'symbol') {
+      const key = Symbol.keyFor(value);
+      if (key === undefined) throw new Error(`${label}: the symbol ${name} is not a registered one`);
+      lines.push(`export const ${name} = Symbol.for(${JSON.stringify(key)});`);
+    } else if (value && typeof value === 'object')
+      lines.push(`export const ${name} = new Proxy({}, { get() { ${fail} } });`);
+    else lines.push(`export const ${name} = ${JSON.stringify(value)};`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * Parts of zod no function calls, yet bundled because the service imports zod's namespace (`z`),
+ * whose every export esbuild keeps:
+ * - z.compile, zod's ahead-of-time compiler of a schema (31 KB): the service never calls it (its
+ *   schemas parse through zod's ordinary runtime, which never imports the compiler).
+ * - JSON Schema rendering (z.toJSONSchema, schema.toJSONSchema(), its processors: 23 KB): only the
+ *   OpenAPI document renders JSON Schema at run time (lambdas/contracts/openapi.ts); functions
+ *   that do not serve it (`jsonSchema: false`, lib/bundle.ts) get the throwing twins.
+ */
+const zodUnreached = (jsonSchema) => ({
+  name: 'zod-unreached',
+  setup(builder) {
+    const stubbed = new Map([
+      ['compile.js', { why: "z.compile is never called; schemas parse through zod's runtime parser" }],
+      ...(jsonSchema
+        ? []
+        : [
+            ['json-schema-processors.js', { why: JSON_SCHEMA_WHY }],
+            [
+              'to-json-schema.js',
+              { why: JSON_SCHEMA_WHY, factories: ['createToJSONSchemaMethod', 'createStandardJSONSchemaMethod'] },
+            ],
+            ['json-schema-generator.js', { why: JSON_SCHEMA_WHY }],
+          ]),
+    ]);
+    builder.onResolve({ filter: /^\.\.?\/(?:core\/)?[\w-]+\.js$/ }, (args) => {
+      if (!/[\\/]node_modules[\\/]zod[\\/]v4[\\/](?:classic|core)[\\/]/.test(args.importer)) return undefined;
+      const stub = stubbed.get(path.basename(args.path));
+      if (!stub) return undefined;
+      return { path: path.resolve(args.resolveDir, args.path), namespace: 'zod-unreached', pluginData: stub };
+    });
+    builder.onLoad({ filter: /.*/, namespace: 'zod-unreached' }, async (args) => ({
+      contents: await throwingTwin(
+        `zod's ${path.basename(args.path)}`,
+        () => import(pathToFileURL(args.path).href),
+        args.pluginData.why,
+        args.pluginData.factories,
+      ),
+      loader: 'js',
+    }));
+  },
+});
+const JSON_SCHEMA_WHY =
+  'only the OpenAPI document renders JSON Schema at run time (lambdas/contracts/openapi.ts); list the function in JSON_SCHEMA_FUNCTIONS (lib/bundle.ts) if it serves it';
+
+/**
+ * The smithy protocols load their event-stream codec with `import()` when an operation streams
+ * events (S3 SelectObjectContent, Bedrock's and Kinesis' subscriptions...): the service's
+ * DynamoDB, SQS, Step Functions and S3 calls never do, so that import is a throwing twin (15 KB).
+ * A client that imports the codec itself (S3's configuration does) keeps it.
+ */
+const eventStreamsUnreached = {
+  name: 'event-streams-unreached',
+  setup(builder) {
+    builder.onResolve({ filter: /^@smithy\/core\/event-streams$/ }, async (args) => {
+      if (args.kind !== 'dynamic-import' || args.namespace !== 'file') return undefined;
+      if (!/[\\/]node_modules[\\/]@smithy[\\/]core[\\/]dist-es[\\/]submodules[\\/]protocols[\\/]/.test(args.importer))
+        return undefined;
+      return { path: args.path, namespace: 'event-streams-unreached', pluginData: { importer: args.importer } };
+    });
+    builder.onLoad({ filter: /.*/, namespace: 'event-streams-unreached' }, async (args) => ({
+      // The CommonJS build has the same export names as the ESM one esbuild bundles.
+      contents: await throwingTwin(
+        args.path,
+        async () => createRequire(args.pluginData.importer)(args.path),
+        'no operation the service calls streams events (DynamoDB, SQS, Step Functions, S3 GetObject/PutObject)',
+      ),
+      loader: 'js',
+    }));
+  },
+};
+
 const options = JSON.parse(process.argv[2]);
 const flags = JSON.parse(process.argv[3] ?? '{}');
 const result = await build({
@@ -362,7 +565,17 @@ const result = await build({
     ...(flags.lambdaCredentials ? [lambdaCredentials] : []),
     ...(flags.zodEnglishOnly ? [zodEnglishOnly] : []),
     ...(flags.trimmed
-      ? [compressedData, compactSuffixList, cheerioHtmlparser2ForExtraction, entitiesOneCopy, unusedDependencies]
+      ? [
+          packedFilesLoader,
+          compressedData,
+          compactSuffixList,
+          cheerioHtmlparser2ForExtraction,
+          entitiesOneCopy,
+          unusedDependencies,
+          packedEntityTables,
+          zodUnreached(flags.jsonSchema ?? true),
+          eventStreamsUnreached,
+        ]
       : []),
     ...(flags.cheerioLoadOnly ? [cheerioLoadOnly] : []),
   ],

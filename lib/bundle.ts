@@ -36,6 +36,13 @@ function stubOptions(capabilities: readonly LazyCapability[] | 'all') {
   return { containerFile: CONTAINER, specifiers, allowed: [...capabilities] };
 }
 
+/**
+ * Functions that render JSON Schema at run time (zod's toJSONSchema): the OpenAPI document's
+ * route. Every other asset holds a throwing twin of zod's JSON Schema code (lib/bundle-worker.mjs);
+ * test/infra/bundles.test.ts checks that no other function's bundle holds lambdas/contracts/openapi.ts.
+ */
+export const JSON_SCHEMA_FUNCTIONS: readonly string[] = ['http/public/openapi'];
+
 // ESM bundles still meet CommonJS dependencies that call require() for Node built-ins.
 export const REQUIRE_BANNER =
   "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
@@ -81,6 +88,8 @@ export function bundleFunction(
      * under options the service never sets stubbed; lib/bundle-worker.mjs).
      */
     trimmed?: boolean;
+    /** Keep zod's JSON Schema rendering (default: only for JSON_SCHEMA_FUNCTIONS). */
+    jsonSchema?: boolean;
   } = {},
 ): BundleResult {
   const build: BuildOptions = {
@@ -96,6 +105,8 @@ export function bundleFunction(
     minify: true,
     splitting: options.splitting ?? true,
     chunkNames: 'chunks/[name]-[hash]',
+    // Packed data files (lib/bundle-worker.mjs) sit beside the chunks.
+    assetNames: 'chunks/[name]-[hash]',
     outExtension: { '.js': '.mjs' },
     sourcemap: options.sourcemap ?? SOURCE_MAPS,
     sourcesContent: false,
@@ -112,6 +123,7 @@ export function bundleFunction(
         stub: stubOptions(options.capabilities ?? capabilitiesOf(entry)),
         lambdaCredentials: options.lambdaCredentials ?? true,
         trimmed: options.trimmed ?? true,
+        jsonSchema: options.jsonSchema ?? JSON_SCHEMA_FUNCTIONS.includes(functionKey(entry)),
       }),
     ],
     { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] },
@@ -121,7 +133,11 @@ export function bundleFunction(
   return pruneUnreachable(full);
 }
 
-/** Output files (no source maps) the entry can load: static imports and `import()`, transitively. */
+/**
+ * Output files (no source maps) the entry can load: static imports and `import()`, transitively,
+ * and the data files those chunks read (esbuild's file loader: the packed data of
+ * lib/bundle-worker.mjs).
+ */
 export function reachableOutputs(metafile: Metafile, entryFile = 'index.mjs'): string[] {
   const outputs = metafile.outputs;
   const key = Object.keys(outputs).find((file) => file.endsWith(`/${entryFile}`) || file === entryFile);
@@ -131,7 +147,10 @@ export function reachableOutputs(metafile: Metafile, entryFile = 'index.mjs'): s
     if (seen.has(file)) return;
     seen.add(file);
     for (const imported of outputs[file]?.imports ?? [])
-      if (!imported.external && (imported.kind === 'import-statement' || imported.kind === 'dynamic-import'))
+      if (
+        !imported.external &&
+        (imported.kind === 'import-statement' || imported.kind === 'dynamic-import' || imported.kind === 'file-loader')
+      )
         visit(imported.path);
   };
   visit(key);
@@ -154,7 +173,10 @@ function pruneUnreachable(metafile: Metafile): BundleResult {
   return { metafile: { ...metafile, outputs }, pruned };
 }
 
-/** Output files (no source maps) a function's entry loads before its handler can run: the entry and its static imports. */
+/**
+ * Output files (no source maps) a function's entry loads before its handler can run: the entry,
+ * its static imports and the data files they read when evaluated.
+ */
 export function loadedAtInit(metafile: Metafile, outdir: string, entryFile = 'index.mjs'): string[] {
   const outputs = metafile.outputs;
   const key = Object.keys(outputs).find((file) => file.endsWith(`/${entryFile}`) || file === entryFile);
@@ -164,7 +186,8 @@ export function loadedAtInit(metafile: Metafile, outdir: string, entryFile = 'in
     if (seen.has(file)) return;
     seen.add(file);
     for (const imported of outputs[file]?.imports ?? [])
-      if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
+      if ((imported.kind === 'import-statement' || imported.kind === 'file-loader') && !imported.external)
+        visit(imported.path);
   };
   visit(key);
   return [...seen];

@@ -12,12 +12,14 @@ import {
   LAZY_IMPORTS,
   LAZY_OF_GETTER,
   MEMBER_CAPABILITIES,
+  PIPELINE_GETTERS_FOR,
   type LazyCapability,
 } from '../lambdas/topology/capabilities';
 import { bundleFunction } from './bundle';
 
 const SCANNED = /(?:^|[\\/])lambdas[\\/](?:http|workers|composition|observability)[\\/]/;
 const CONTAINER = /(?:^|[\\/])lambdas[\\/]composition[\\/]container\.ts$/;
+const PIPELINE = /(?:^|[\\/])lambdas[\\/]http[\\/]pipeline\.ts$/;
 // `deps.agentic.jobs.steps.rank`: the getter, and the member path read off it when there is one.
 const GETTER = new RegExp(
   `\\b(?:deps|container)\\s*\\.\\s*(${Object.keys(LAZY_OF_GETTER).join('|')})\\b((?:\\s*\\??\\.\\s*\\w+)*)`,
@@ -55,8 +57,15 @@ export function scannedInputs(metafile: Metafile): string[] {
   return [...inputs].sort();
 }
 
-/** The getters each scanned file uses, and the lazy capabilities they can load (in LAZY_IMPORTS order). */
-export function capabilitiesUsed(metafile: Metafile): {
+/**
+ * The getters each scanned file uses, and the lazy capabilities they can load (in LAZY_IMPORTS
+ * order). `operations`: the operations a route function serves; the pipeline's use of a getter in
+ * PIPELINE_GETTERS_FOR counts only when one of them is its getter's (unknown: it counts).
+ */
+export function capabilitiesUsed(
+  metafile: Metafile,
+  operations?: readonly string[],
+): {
   capabilities: LazyCapability[];
   getters: Record<string, string[]>;
 } {
@@ -78,6 +87,9 @@ export function capabilitiesUsed(metafile: Metafile): {
         const name = part.split(':')[0]!.trim();
         if (name in LAZY_OF_GETTER) names.add(name);
       }
+    if (operations && PIPELINE.test(input))
+      for (const [getter, only] of Object.entries(PIPELINE_GETTERS_FOR))
+        if (!operations.some((operation) => only.has(operation))) names.delete(getter);
     if (names.size === 0 && members.size === 0) continue;
     getters[input] = [...names, ...members.keys()].sort();
     for (const name of names) for (const capability of LAZY_OF_GETTER[name] ?? []) found.add(capability);
@@ -91,13 +103,13 @@ export function capabilitiesUsed(metafile: Metafile): {
  * (an allowed capability brings its composition module, which may use more getters), until it
  * holds still (at most one round per capability).
  */
-export function deriveCapabilities(entry: string, workDir: string): LazyCapability[] {
+export function deriveCapabilities(entry: string, workDir: string, operations?: readonly string[]): LazyCapability[] {
   let allowed: LazyCapability[] = [];
   for (let round = 0; round <= ORDER.length; round++) {
     const outdir = path.join(workDir, `derive-${round}`);
     const { metafile } = bundleFunction(entry, outdir, { capabilities: allowed });
     rmSync(outdir, { recursive: true, force: true });
-    const { capabilities } = capabilitiesUsed(metafile);
+    const { capabilities } = capabilitiesUsed(metafile, operations);
     const next = ORDER.filter((c) => allowed.includes(c) || capabilities.includes(c));
     if (next.length === allowed.length) return allowed;
     allowed = next;

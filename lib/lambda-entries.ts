@@ -10,15 +10,27 @@ export interface LambdaEntry {
   name: string;
   kind: 'route' | 'worker';
   entry: string;
+  /** A route function's operations (the routes its handler serves); none for a worker. */
+  operations?: string[];
 }
 
 export function lambdaEntries(layout: SourceLayout): LambdaEntry[] {
-  const list: LambdaEntry[] = [{ name: 'fallback', kind: 'route', entry: layout.fallbackHandler }];
-  const handlers = new Set<string>();
+  const list: LambdaEntry[] = [{ name: 'fallback', kind: 'route', entry: layout.fallbackHandler, operations: [] }];
+  const byHandler = new Map<string, LambdaEntry>();
   for (const route of ROUTES) {
-    if (handlers.has(route.handler)) continue;
-    handlers.add(route.handler);
-    list.push({ name: route.operationId, kind: 'route', entry: layout.httpHandler(route.handler) });
+    const known = byHandler.get(route.handler);
+    if (known) {
+      known.operations!.push(route.operationId);
+      continue;
+    }
+    const entry: LambdaEntry = {
+      name: route.operationId,
+      kind: 'route',
+      entry: layout.httpHandler(route.handler),
+      operations: [route.operationId],
+    };
+    byHandler.set(route.handler, entry);
+    list.push(entry);
   }
   const workers = new Set<string>([
     ...QUEUES.flatMap((q) => [q.worker, ...(q.dlqWorker ? [q.dlqWorker] : [])]),

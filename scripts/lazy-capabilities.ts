@@ -13,9 +13,9 @@ const file = path.join(process.cwd(), 'lambdas', 'topology', 'capabilities.ts');
 const work = mkdtempSync(path.join(tmpdir(), 'pds-capabilities-'));
 const lines: string[] = [];
 try {
-  for (const { entry } of lambdaEntries(projectLayout(process.cwd()))) {
+  for (const { entry, operations } of lambdaEntries(projectLayout(process.cwd()))) {
     const key = functionKey(entry);
-    const list = deriveCapabilities(entry, work);
+    const list = deriveCapabilities(entry, work, operations);
     console.log(key, list.join(', ') || '(none)');
     lines.push(`  '${key}': [${list.map((c) => `'${c}'`).join(', ')}],`);
   }

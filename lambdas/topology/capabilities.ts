@@ -9,6 +9,8 @@
 // container getters (`deps.crawl`, `container.fetcher`, ...); what they reach (LAZY_OF_GETTER)
 // must be exactly the list. Regenerate it with `npx tsx scripts/lazy-capabilities.ts`.
 
+import { IDEMPOTENT_OPERATIONS } from '../contracts/idempotency';
+
 /** A lazily loaded chunk of the container: its `import()` specifiers in container.ts. */
 export const LAZY_IMPORTS = {
   fetcher: ['../adapters/http-fetch'],
@@ -88,6 +90,17 @@ export const MEMBER_CAPABILITIES: Readonly<Record<string, Readonly<Record<string
 };
 
 /**
+ * Getters the request pipeline (lambdas/http/pipeline.ts) calls for some operations only: its use
+ * counts in a route function's list when the function serves one of them. Idempotency-Key replays
+ * run for the start operations alone (the pipeline reads the header and calls
+ * `deps.idempotency.run` only for IDEMPOTENT_OPERATIONS), so the other routes' assets hold no
+ * Powertools idempotency.
+ */
+export const PIPELINE_GETTERS_FOR: Readonly<Record<string, ReadonlySet<string>>> = {
+  idempotency: IDEMPOTENT_OPERATIONS,
+};
+
+/**
  * Per function (its entry under lambdas/, without extension: `http/v2/vendors`,
  * `workers/extract-worker`): the lazy capabilities its asset holds. A function not listed keeps
  * every capability (nothing stubbed).
@@ -95,52 +108,52 @@ export const MEMBER_CAPABILITIES: Readonly<Record<string, Readonly<Record<string
 export const FUNCTION_CAPABILITIES: Readonly<Record<string, readonly LazyCapability[]>> = {
   // GENERATED-START
   'http/public/fallback': [],
-  'http/public/health': ['idempotency'],
-  'http/public/openapi': ['idempotency'],
-  'http/legacy/search': ['search', 'idempotency'],
-  'http/legacy/regular-search': ['search', 'idempotency'],
-  'http/legacy/products': ['fetcher', 'engine', 'extractNow', 'idempotency'],
-  'http/legacy/product': ['fetcher', 'engine', 'extractNow', 'idempotency'],
-  'http/legacy/feed': ['search', 'idempotency'],
-  'http/legacy/vendors': ['idempotency'],
-  'http/legacy/usage': ['idempotency'],
-  'http/v1/agentic-search-mini': ['search', 'idempotency', 'agentic', 'enricher'],
-  'http/v1/agentic-search': ['fetcher', 'engine', 'extractNow', 'search', 'idempotency', 'agentic'],
-  'http/v1/listings': ['idempotency', 'crawl'],
-  'http/v1/collections': ['idempotency', 'crawl'],
+  'http/public/health': [],
+  'http/public/openapi': [],
+  'http/legacy/search': ['search'],
+  'http/legacy/regular-search': ['search'],
+  'http/legacy/products': ['fetcher', 'engine', 'extractNow'],
+  'http/legacy/product': ['fetcher', 'engine', 'extractNow'],
+  'http/legacy/feed': ['search'],
+  'http/legacy/vendors': [],
+  'http/legacy/usage': [],
+  'http/v1/agentic-search-mini': ['search', 'agentic', 'enricher'],
+  'http/v1/agentic-search': ['fetcher', 'engine', 'extractNow', 'search', 'agentic'],
+  'http/v1/listings': ['crawl'],
+  'http/v1/collections': ['crawl'],
   'http/v1/products-start': ['idempotency', 'crawl'],
-  'http/v1/products-list': ['idempotency', 'crawl'],
-  'http/v1/products-status': ['idempotency', 'crawl'],
-  'http/v1/products-cancel': ['idempotency', 'crawl'],
+  'http/v1/products-list': ['crawl'],
+  'http/v1/products-status': ['crawl'],
+  'http/v1/products-cancel': ['crawl'],
   'http/v1/extract-start': ['idempotency', 'crawl'],
-  'http/v1/extract-list': ['idempotency', 'crawl'],
-  'http/v1/extract-status': ['idempotency', 'crawl'],
-  'http/v1/extract-cancel': ['idempotency', 'crawl'],
-  'http/v1/affiliate': ['idempotency'],
+  'http/v1/extract-list': ['crawl'],
+  'http/v1/extract-status': ['crawl'],
+  'http/v1/extract-cancel': ['crawl'],
+  'http/v1/affiliate': [],
   'http/v1/crawl-start': ['idempotency', 'crawl'],
-  'http/v1/crawl-list': ['idempotency', 'crawl'],
-  'http/v1/crawl-status': ['idempotency', 'crawl'],
-  'http/v1/crawl-cancel': ['idempotency', 'crawl'],
-  'http/v1/vendors': ['idempotency'],
-  'http/v2/agentic-search-mini': ['search', 'idempotency', 'agentic', 'enricher'],
+  'http/v1/crawl-list': ['crawl'],
+  'http/v1/crawl-status': ['crawl'],
+  'http/v1/crawl-cancel': ['crawl'],
+  'http/v1/vendors': [],
+  'http/v2/agentic-search-mini': ['search', 'agentic', 'enricher'],
   'http/v2/agentic-search-start': ['idempotency', 'agentic'],
-  'http/v2/agentic-search-status': ['idempotency', 'agentic'],
-  'http/v2/listings': ['idempotency', 'crawl'],
-  'http/v2/collections': ['idempotency', 'crawl'],
-  'http/v2/vendors': ['idempotency'],
-  'http/v2/usage': ['idempotency'],
-  'http/v2/affiliate': ['idempotency'],
+  'http/v2/agentic-search-status': ['agentic'],
+  'http/v2/listings': ['crawl'],
+  'http/v2/collections': ['crawl'],
+  'http/v2/vendors': [],
+  'http/v2/usage': [],
+  'http/v2/affiliate': [],
   'http/v2/crawl-start': ['idempotency', 'crawl'],
-  'http/v2/crawl-list': ['idempotency', 'crawl'],
-  'http/v2/crawl-status': ['idempotency', 'crawl'],
-  'http/v2/crawl-cancel': ['idempotency', 'crawl'],
+  'http/v2/crawl-list': ['crawl'],
+  'http/v2/crawl-status': ['crawl'],
+  'http/v2/crawl-cancel': ['crawl'],
   'http/v2/extract-start': ['idempotency', 'crawl'],
-  'http/v2/extract-list': ['idempotency', 'crawl'],
-  'http/v2/extract-status': ['idempotency', 'crawl'],
-  'http/v2/extract-cancel': ['idempotency', 'crawl'],
-  'http/v2/webhook-secret': ['idempotency'],
-  'http/v2/webhook-secret-rotate': ['idempotency'],
-  'http/v2/webhook-deliveries': ['idempotency'],
+  'http/v2/extract-list': ['crawl'],
+  'http/v2/extract-status': ['crawl'],
+  'http/v2/extract-cancel': ['crawl'],
+  'http/v2/webhook-secret': [],
+  'http/v2/webhook-secret-rotate': [],
+  'http/v2/webhook-deliveries': [],
   'workers/extract-worker': ['fetcher', 'engine'],
   'workers/extract-dlq': [],
   'workers/agentic-verify': ['fetcher', 'engine', 'extractNow', 'agentic'],

@@ -213,13 +213,13 @@ describe('each asset holds the lazy capabilities its code can call (lambdas/topo
   // Each function bundled with its list: the handlers, workers, composition and observability
   // modules in its bundle (everything that holds the container) use exactly the getters whose
   // capabilities are listed. A getter used but not listed would call a stub on AWS.
-  it.each(entries.map((e) => [functionKey(e.entry), e.entry] as const))(
+  it.each(entries.map((e) => [functionKey(e.entry), e.entry, e.operations] as const))(
     '%s uses exactly its listed capabilities',
-    (key, entry) => {
+    (key, entry, operations) => {
       const listed = capabilitiesOf(entry);
       expect(listed).not.toBe('all');
       const { metafile } = bundleFunction(entry, path.join(work, `caps-${key.replace(/\//g, '-')}`));
-      const { capabilities, getters } = capabilitiesUsed(metafile);
+      const { capabilities, getters } = capabilitiesUsed(metafile, operations);
       expect(capabilities, JSON.stringify(getters)).toEqual(listed);
     },
     120_000,
@@ -331,6 +331,25 @@ describe('each asset holds the lazy capabilities its code can call (lambdas/topo
     expect(code).toMatch(/deps\.agentic/);
     expect(code).toMatch(/'http:\/\/x'/);
   });
+});
+
+describe('packed tables and unreached dependency code (lib/bundle-worker.mjs)', () => {
+  it('decodes and encodes entities as unbundled, from packed data files (one file for identical tables)', async () => {
+    const entry = path.join(process.cwd(), 'test/infra/fixtures/packed-tables-entry.ts');
+    const outdir = path.join(work, 'packed-tables');
+    const { metafile } = bundleFunction(entry, outdir);
+    const inputs = Object.values(metafile.outputs).flatMap((output) => Object.keys(output.inputs));
+    expect(inputs.some((input) => /generated[\\/]decode-data-html\.js$/.test(input))).toBe(true);
+    // entities 4.5's and 6's decoding tries are the same numbers: 4.5, 6 and 7's tries and 4.5's encoding map are three files.
+    const packed = Object.keys(metafile.outputs).filter((file) => file.endsWith('.br'));
+    expect(packed).toHaveLength(3);
+    const bundled = await import(pathToFileURL(path.join(outdir, 'index.mjs')).href);
+    const plain = await import('./fixtures/packed-tables-entry');
+    const expected = await plain.handler();
+    expect(expected.encodedHtml).toContain('&NotNestedGreaterGreater;');
+    expect(expected.parse5Text).toContain('Café & crème ∉');
+    expect(await bundled.handler()).toEqual(expected);
+  }, 120_000);
 });
 
 describe('credentials in a Lambda bundle', () => {
