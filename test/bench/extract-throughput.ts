@@ -6,7 +6,7 @@
 // per 1000 URLs (goal < 400) by command; the bench's own status polls are counted apart. The
 // two runs alternate for EXTRACT_THROUGHPUT_ROUNDS rounds (default 3) on fresh products each, and
 // the median of the rounds' ratios is the figure: on a shared machine the load drifts.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -41,6 +41,40 @@ const ORG = 'bench-throughput';
 const MB = 1024 * 1024;
 
 const cpuSeconds = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1e6;
+/**
+ * CPU seconds of this process's main thread and of all its threads, from the kernel's per-thread
+ * accounting (/proc/self/task, Linux; null elsewhere). Unlike the event loop's busy time, the
+ * main thread's CPU does not grow when other processes take its core, so it compares runs on a
+ * loaded machine; the other threads are the embedded engines (dynalite, fauxqs), zlib's and the
+ * resolver's pool and V8's helpers.
+ */
+function threadCpuSeconds(): { main: number; all: number } | null {
+  try {
+    const ticks = (tid: string) => {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return Number(fields[11]) + Number(fields[12]);
+    };
+    const main = ticks(String(process.pid));
+    let all = 0;
+    for (const tid of readdirSync('/proc/self/task')) {
+      try {
+        all += ticks(tid);
+      } catch {
+        // A thread that ended meanwhile.
+      }
+    }
+    // USER_HZ is 100 on Linux.
+    return { main: main / 100, all: all / 100 };
+  } catch {
+    return null;
+  }
+}
+const threadCpuSince = (from: ReturnType<typeof threadCpuSeconds>) => {
+  const now = threadCpuSeconds();
+  return from && now ? now.main - from.main : null;
+};
+
 /** Seconds the main thread's event loop was busy since `from` (CPU above also counts other threads). */
 const mainBusySeconds = (from: ReturnType<typeof performance.eventLoopUtilization>) =>
   performance.eventLoopUtilization(from).active / 1000;
@@ -71,6 +105,8 @@ interface RunFigures {
   ms: number;
   cpuS: number;
   busyS: number;
+  /** The main thread's CPU seconds (null where the kernel does not tell). */
+  mainCpuS: number | null;
   peakRssMb: number;
   peakHeapMb: number;
   successful: number;
@@ -113,6 +149,7 @@ export default async function main(): Promise<void> {
       const plainLoop = async (urls: string[]): Promise<RunFigures> => {
         const memory = memorySampler();
         const cpu = process.cpuUsage();
+        const threads = threadCpuSeconds();
         const loop = performance.eventLoopUtilization();
         const start = Date.now();
         let successful = 0;
@@ -121,7 +158,14 @@ export default async function main(): Promise<void> {
         });
         const ms = Date.now() - start;
         const mem = memory.stop();
-        return { ms, cpuS: cpuSeconds(process.cpuUsage(cpu)), busyS: mainBusySeconds(loop), ...mem, successful };
+        return {
+          ms,
+          cpuS: cpuSeconds(process.cpuUsage(cpu)),
+          busyS: mainBusySeconds(loop),
+          mainCpuS: threadCpuSince(threads),
+          ...mem,
+          successful,
+        };
       };
 
       // (b) the local state machine.
@@ -132,6 +176,7 @@ export default async function main(): Promise<void> {
         sdkCalls.reset();
         const memory = memorySampler();
         const cpu = process.cpuUsage();
+        const threads = threadCpuSeconds();
         const loop = performance.eventLoopUtilization();
         const start = Date.now();
         const { execution_id } = await jobs.start({ org: ORG, kind: 'extract-urls', urls, options: OPTIONS });
@@ -163,6 +208,7 @@ export default async function main(): Promise<void> {
           ms,
           cpuS: cpuSeconds(process.cpuUsage(cpu)),
           busyS: mainBusySeconds(loop),
+          mainCpuS: threadCpuSince(threads),
           ...mem,
           successful: status.result.products_successful,
         };
@@ -182,7 +228,7 @@ export default async function main(): Promise<void> {
         `extract-throughput: ${URLS} URLs over ${HOSTS.length} simulated stores, concurrency ${CONCURRENCY} in both runs (state machine: PDS_EXTRACT_SLOTS=${CONCURRENCY} shared by ${BATCHES_IN_FLIGHT} SQS batches in flight); ${ROUNDS} rounds, the two runs alternating`,
       );
       const describe = (f: RunFigures) =>
-        `${(f.ms / 1000).toFixed(2)} s, ${(URLS / (f.ms / 1000)).toFixed(0)} URLs/s, ${f.successful} successful, CPU ${f.cpuS.toFixed(1)} s (main thread busy ${f.busyS.toFixed(1)} s), peak RSS ${f.peakRssMb.toFixed(0)} MB, peak heap ${f.peakHeapMb.toFixed(0)} MB`;
+        `${(f.ms / 1000).toFixed(2)} s, ${(URLS / (f.ms / 1000)).toFixed(0)} URLs/s, ${f.successful} successful, CPU ${f.cpuS.toFixed(1)} s (main thread: CPU ${f.mainCpuS?.toFixed(2) ?? 'n/a'} s, busy ${f.busyS.toFixed(1)} s), peak RSS ${f.peakRssMb.toFixed(0)} MB, peak heap ${f.peakHeapMb.toFixed(0)} MB`;
       const loops: RunFigures[] = [];
       const machines: Array<Awaited<ReturnType<typeof stateMachine>>> = [];
       for (let round = 0; round < ROUNDS; round++) {
@@ -213,6 +259,8 @@ export default async function main(): Promise<void> {
       const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
       const ratio = median(ratios);
       const cpuRatio = sum(machines.map((m) => m.figures.cpuS)) / sum(loops.map((l) => l.cpuS));
+      const mainCpu = (runs: RunFigures[]) => runs.map((r) => r.mainCpuS ?? Number.NaN);
+      const addedMainCpu = mainCpu(machines.map((m) => m.figures)).map((m, i) => m - mainCpu(loops)[i]);
       const slots = getContainer().extractSlots;
       console.log(
         `  state machine extractions at once: at most ${slots?.peak ?? 'unknown'} (PDS_EXTRACT_SLOTS=${slots?.size ?? 'unset'})`,
@@ -220,6 +268,10 @@ export default async function main(): Promise<void> {
       console.log(
         `  overhead ratio: median ${ratio.toFixed(2)}x of ${ROUNDS} rounds (${ratios.map((r) => r.toFixed(2)).join(', ')}; summed times ${(sum(machines.map((m) => m.figures.ms)) / sum(loops.map((l) => l.ms))).toFixed(2)}x; CPU ${cpuRatio.toFixed(2)}x) (goal < 1.25x) ${ratio < 1.25 ? 'MET' : 'NOT MET'}`,
       );
+      if (addedMainCpu.every(Number.isFinite))
+        console.log(
+          `  main-thread CPU the state machine adds to the loop's: median ${median(addedMainCpu).toFixed(2)} s per ${URLS} URLs (${addedMainCpu.map((s) => s.toFixed(2)).join(', ')}; loop ${median(mainCpu(loops)).toFixed(2)} s, ratio ${(median(mainCpu(machines.map((m) => m.figures))) / median(mainCpu(loops))).toFixed(2)}x): with the loop's main thread saturated, the time ratio follows it`,
+        );
       const last = machines[machines.length - 1];
       const totalCalls = last.calls.reduce((sum, [, n]) => sum + n, 0);
       const per1000 = (totalCalls / URLS) * 1000;
