@@ -299,10 +299,10 @@ describe('event pages', () => {
 });
 
 describe("markup that is not the page product's, and prices before tax", () => {
-  it("a recommendation's microdata or JSON-LD, a placeholder sku and a net price never become the page's SKU, title or price", async () => {
+  it("a recommendation's microdata or JSON-LD, a placeholder sku, a net price and a model number never become the page's SKU, title or price", async () => {
     const store = sim.store('markup-elsewhere.test');
     const kinds = new Set<number>();
-    for (const index of INDEXES.slice(0, 12)) {
+    for (const index of INDEXES.slice(0, 15)) {
       const truth = store.product(index);
       const want = elsewhereTruth(truth);
       const url = store.productUrl(index);
@@ -318,14 +318,15 @@ describe("markup that is not the page product's, and prices before tax", () => {
       const merged = readProductPage(page.body, url, { countryCode: 'us' }).merged;
       expect(merged.sku, url).toBe(want.sku);
       // The recommendation is on the page (kinds 0 and 1), and is not what was read.
-      if (index % 4 < 2) {
+      if (index % 5 < 2) {
         const other = unrelatedProduct(store, truth);
         expect(page.body).toContain(other.sku);
         expect(merged.sku).not.toBe(other.sku);
       }
-      if (index % 4 === 3) expect(page.body).toContain('zzgl. MwSt.');
-      kinds.add(index % 4);
+      if (index % 5 === 3) expect(page.body).toContain('zzgl. MwSt.');
+      if (index % 5 === 4) expect(page.body).toContain(`Model #: MX${1000 + index}`);
+      kinds.add(index % 5);
     }
-    expect(kinds.size).toBe(4);
+    expect(kinds.size).toBe(5);
   });
 });

@@ -41,7 +41,7 @@
 //      URL `?sku=<variant sku>`; the page shows the variant its address selects (the first when
 //      none), so the page's SKU and price are that variant's.
 // - markup-elsewhere.test: markup that is not the page product's, and prices before tax, by
-//   product.index % 4 (truth: elsewhereTruth(store, product)):
+//   product.index % 5 (truth: elsewhereTruth(product)):
 //   0: no markup of its own; a recommended product (no word of its name in the page's) marked up
 //      as a microdata Product in a block headed "Customers also bought", before the product area;
 //      the product's SKU as "SKU: ..." in the product area;
@@ -49,7 +49,9 @@
 //   2: JSON-LD of the page product whose sku is a template's placeholder ("{{ product.sku }}",
 //      "N/A", or the product's name), the SKU in a <span class="sku">;
 //   3: German shop (EUR), no markup: the price before tax ("zzgl. MwSt.") shown before the price
-//      shoppers pay ("inkl. MwSt."), "Art.-Nr.: ...".
+//      shoppers pay ("inkl. MwSt."), "Art.-Nr.: ...";
+//   4: no markup; the maker's model number labelled first ("Model #: MX...") and the shop's
+//      "SKU: ..." after it.
 // - event-tickets.test: event pages (JSON-LD MusicEvent, no Product), local currency CLP. Even
 //   products: the ticket sold on the page (a "$12.990" price and a "Comprar" button): a product
 //   page. Odd products: the event only announced (date and place, no price, no buy control): not a
@@ -665,7 +667,7 @@ export function elsewhereTruth(product: SimProduct): {
   currency: string;
   net: number | null;
 } {
-  if (product.index % 4 === 3)
+  if (product.index % 5 === 3)
     return {
       sku: product.sku,
       price: product.price,
@@ -676,7 +678,7 @@ export function elsewhereTruth(product: SimProduct): {
 }
 
 function markupElsewherePage(store: StoreModel, product: SimProduct): string {
-  const k = product.index % 4;
+  const k = product.index % 5;
   const truth = elsewhereTruth(product);
   const other = unrelatedProduct(store, product);
   const card = `<div class="recs"><h3>Customers also bought</h3><div itemscope itemtype="https://schema.org/Product"><a href="/products/${esc(other.sku.toLowerCase())}"><span itemprop="name">${esc(other.title)}</span></a><meta itemprop="sku" content="${esc(other.sku)}"><div itemprop="offers" itemscope itemtype="https://schema.org/Offer"><span itemprop="price" content="${other.price.toFixed(2)}">${usd(other.price)}</span><meta itemprop="priceCurrency" content="USD"></div></div></div>`;
@@ -699,7 +701,7 @@ function markupElsewherePage(store: StoreModel, product: SimProduct): string {
     });
     summary = `<p class="price">${usd(truth.price)}</p><p class="product-meta">Item # ${esc(product.sku)}</p>`;
   } else if (k === 2) {
-    const placeholder = ['{{ product.sku }}', 'N/A', product.title][Math.floor(product.index / 4) % 3];
+    const placeholder = ['{{ product.sku }}', 'N/A', product.title][Math.floor(product.index / 5) % 3];
     head = ld({
       '@context': 'https://schema.org',
       '@type': 'Product',
@@ -714,6 +716,8 @@ function markupElsewherePage(store: StoreModel, product: SimProduct): string {
       },
     });
     summary = `<p class="price">${usd(truth.price)}</p><p>Reference: <span class="sku">${esc(product.sku)}</span></p>`;
+  } else if (k === 4) {
+    summary = `<p class="price">${usd(truth.price)}</p><ul class="specs"><li>Model #: MX${1000 + product.index}</li><li>SKU: ${esc(product.sku)}</li></ul>`;
   } else {
     lang = 'de-DE';
     buy = 'In den Warenkorb';

@@ -1112,3 +1112,22 @@ describe('SKU placeholders and non-identifiers in markup yield to the next sourc
     expect(cleanSku('N/A')).toBeNull();
   });
 });
+
+describe("a shop's SKU label over the maker's model number", () => {
+  const shop = (details: string) =>
+    page(
+      `<main><h1>Acme WP2000 Widget</h1><p class="price">$14.00</p>${details}<button class="add-to-cart">Add to cart</button></main>`,
+    );
+  it.each([
+    ['<ul><li>Model #: WP2000</li><li>SKU: 778899</li></ul>', '778899'],
+    ['<p>Model: WP2000 | Item #: 778899</p>', '778899'],
+    ['<p>Article no. 778899</p>', '778899'],
+    ['<p>Catalog #: 778899</p>', '778899'],
+    // Only a model number, and the heading writes it: the maker's part number, no SKU.
+    ['<p>Model: WP2000</p>', null],
+    // Only a model number the heading does not write: the best the page says.
+    ['<p>Model: ZX-77</p>', 'ZX-77'],
+  ])('%s -> %s', (details, sku) => {
+    expect(readProductPage(shop(details), 'https://shop.example/p/widget').merged.sku).toBe(sku);
+  });
+});

@@ -103,7 +103,7 @@ const OUT_OF_STOCK =
 const IN_STOCK =
   /(in stock|available now|ready to ship|auf lager|lieferbar|en stock|disponible|disponibile|op voorraad|på lager|dostępny|in magazzino|em estoque|在庫あり)/i;
 const SKU_LABEL =
-  /(?:\bSKU|\bArt(?:ikel)?\.?[\s-]*(?:Nr|nummer|no)\.?|\bItem\s*(?:#|No\.?|number|code)|\bProduct\s*(?:code|ID|#|number|no\.?)|\bStyle\s*(?:#|No\.?|number|code)|\bR[ée]f(?:[ée]rence)?\.?|\bC[óo]digo|\bCodice(?:\s+articolo)?|\bCod\.|\bNumer\s+produktu|\bProduktnummer|\bArtikelnr\.?|\bBestellnummer|\bVarenummer|\bTuotenumero|\bWebcode|\bModel\s*(?:No\.?|#)?\s*(?=[:#])|\bItem\s*model\s*number|\bASIN|\bMatnr)\s*[:#.]?\s*((?=[A-Z0-9._/-]*\d)[A-Z0-9][A-Z0-9._/-]{2,30})/i;
+  /(?:\bSKU|\bArt(?:ikel)?\.?[\s-]*(?:Nr|nummer|no)\.?|\bItem\s*(?:#|No\.?|number|code)|\bArticle\s*(?:#|No\.?|number)|\bCatalog(?:ue)?\s*(?:#|No\.?|number)|\bProduct\s*(?:code|ID|#|number|no\.?)|\bStyle\s*(?:#|No\.?|number|code)|\bR[ée]f(?:[ée]rence)?\.?|\bC[óo]digo|\bCodice(?:\s+articolo)?|\bCod\.|\bNumer\s+produktu|\bProduktnummer|\bArtikelnr\.?|\bBestellnummer|\bVarenummer|\bTuotenumero|\bWebcode|\bModel\s*(?:No\.?|#)?\s*(?=[:#])|\bItem\s*model\s*number|\bASIN|\bMatnr)\s*[:#.]?\s*((?=[A-Z0-9._/-]*\d)[A-Z0-9][A-Z0-9._/-]{2,30})/i;
 
 /**
  * The same labels as shops in other scripts and languages write them (Cyrillic, CJK, Greek, Hebrew,
@@ -113,9 +113,24 @@ const SKU_LABEL =
 const SKU_LABEL_INTL =
   /(?:^|[^\p{L}])(?:Артикул|Арт\.|Код товара|Код продукта|Код:|Артикул товара|品番|商品番号|商品コード|商品编号|商品編號|货号|貨號|商品货号|Kod produktu|Kod towaru|Ürün Kodu|Stok Kodu|Kód produktu|Kód zboží|Kód tovaru|Katalogové číslo|Cikkszám|Termékkód|Mã sản phẩm|Mã SP|Mã hàng|Κωδικός προϊόντος|Κωδικός|Κωδ\.|מק"ט|מק״ט|رمز المنتج|رقم المنتج|كود المنتج|รหัสสินค้า|상품번호|상품코드|품번|Artikelnummer|Artikkelnummer|Art\.\s?nr\.?|Varenr\.?|Tuotekoodi|Numéro d'article|N° d'article|Referencia|Referência|Código de produto|Código do produto|Kode produk|Šifra|Šifra proizvoda|Cod produs)\s*[:：#№.]?\s*((?=[A-Z0-9._/-]*\d)[A-Z0-9][A-Z0-9._/-]{2,30})/iu;
 
-/** A labelled SKU in `text`, in any of the label sets. */
+const MODEL_LABEL = /^\s*(?:Model|Item\s*model)/i;
+
+/**
+ * A labelled SKU in `text`, in any of the label sets. A model number (the maker's, often written
+ * in the product's name) yields to a shop's own label later in the text ("Model #: WP2000 SKU:
+ * 778899"): it is the SKU only when no other label names one.
+ */
 function skuLabelMatch(text: string): RegExpMatchArray | null {
-  return text.match(SKU_LABEL) ?? text.match(SKU_LABEL_INTL);
+  let model: RegExpMatchArray | null = null;
+  let rest = text;
+  for (let k = 0; k < 4; k++) {
+    const m = rest.match(SKU_LABEL);
+    if (!m) break;
+    if (!MODEL_LABEL.test(m[0])) return m;
+    model ??= m;
+    rest = rest.slice((m.index ?? 0) + m[0].length);
+  }
+  return text.match(SKU_LABEL_INTL) ?? model;
 }
 
 const SKU_CLASS =
@@ -804,7 +819,11 @@ export function readDom(
   }
   if (!sku && scopeText) {
     const m = skuLabelMatch(scopeText);
-    if (m && !BARE_CODE_LABEL.test(m[0].trim())) sku = m[1];
+    // A model number written in the product's heading is the maker's part number (an MPN), not the
+    // shop's SKU: none is better than that one.
+    const makers =
+      !!m && MODEL_LABEL.test(m[0]) && !!h1 && fullText(h1, 300).toLowerCase().includes(m[1].toLowerCase());
+    if (m && !BARE_CODE_LABEL.test(m[0].trim()) && !makers) sku = m[1];
   }
   // A details or specifications block after the buy box ("SKU: ..." in a tab): kept apart, the
   // merge uses it after an identifier in the URL. Never a model number there (often the maker's),
