@@ -41,7 +41,7 @@
 //      URL `?sku=<variant sku>`; the page shows the variant its address selects (the first when
 //      none), so the page's SKU and price are that variant's.
 // - markup-elsewhere.test: markup that is not the page product's, and prices before tax, by
-//   product.index % 5 (truth: elsewhereTruth(product)):
+//   product.index % 6 (truth: elsewhereTruth(product)):
 //   0: no markup of its own; a recommended product (no word of its name in the page's) marked up
 //      as a microdata Product in a block headed "Customers also bought", before the product area;
 //      the product's SKU as "SKU: ..." in the product area;
@@ -51,7 +51,10 @@
 //   3: German shop (EUR), no markup: the price before tax ("zzgl. MwSt.") shown before the price
 //      shoppers pay ("inkl. MwSt."), "Art.-Nr.: ...";
 //   4: no markup; the maker's model number labelled first ("Model #: MX...") and the shop's
-//      "SKU: ..." after it.
+//      "SKU: ..." after it;
+//   5: JSON-LD Product without a SKU of its own, one Offer per variant (each $5 dearer than the
+//      one before, listed dearest first, each with its SKU); the page shows the lowest price: the
+//      SKU is the first variant's.
 // - event-tickets.test: event pages (JSON-LD MusicEvent, no Product), local currency CLP. Even
 //   products: the ticket sold on the page (a "$12.990" price and a "Comprar" button): a product
 //   page. Odd products: the event only announced (date and place, no price, no buy control): not a
@@ -667,7 +670,9 @@ export function elsewhereTruth(product: SimProduct): {
   currency: string;
   net: number | null;
 } {
-  if (product.index % 5 === 3)
+  if (product.index % 6 === 5)
+    return { sku: product.variants[0].sku, price: product.price, currency: 'USD', net: null };
+  if (product.index % 6 === 3)
     return {
       sku: product.sku,
       price: product.price,
@@ -678,7 +683,7 @@ export function elsewhereTruth(product: SimProduct): {
 }
 
 function markupElsewherePage(store: StoreModel, product: SimProduct): string {
-  const k = product.index % 5;
+  const k = product.index % 6;
   const truth = elsewhereTruth(product);
   const other = unrelatedProduct(store, product);
   const card = `<div class="recs"><h3>Customers also bought</h3><div itemscope itemtype="https://schema.org/Product"><a href="/products/${esc(other.sku.toLowerCase())}"><span itemprop="name">${esc(other.title)}</span></a><meta itemprop="sku" content="${esc(other.sku)}"><div itemprop="offers" itemscope itemtype="https://schema.org/Offer"><span itemprop="price" content="${other.price.toFixed(2)}">${usd(other.price)}</span><meta itemprop="priceCurrency" content="USD"></div></div></div>`;
@@ -701,7 +706,7 @@ function markupElsewherePage(store: StoreModel, product: SimProduct): string {
     });
     summary = `<p class="price">${usd(truth.price)}</p><p class="product-meta">Item # ${esc(product.sku)}</p>`;
   } else if (k === 2) {
-    const placeholder = ['{{ product.sku }}', 'N/A', product.title][Math.floor(product.index / 5) % 3];
+    const placeholder = ['{{ product.sku }}', 'N/A', product.title][Math.floor(product.index / 6) % 3];
     head = ld({
       '@context': 'https://schema.org',
       '@type': 'Product',
@@ -716,6 +721,24 @@ function markupElsewherePage(store: StoreModel, product: SimProduct): string {
       },
     });
     summary = `<p class="price">${usd(truth.price)}</p><p>Reference: <span class="sku">${esc(product.sku)}</span></p>`;
+  } else if (k === 5) {
+    head = ld({
+      '@context': 'https://schema.org',
+      '@type': 'Product',
+      name: product.title,
+      // Each variant $5 dearer than the one before; listed dearest first.
+      offers: product.variants
+        .map((v, i) => ({
+          '@type': 'Offer',
+          name: `${product.title} ${v.title}`,
+          sku: v.sku,
+          price: (product.price + 5 * i).toFixed(2),
+          priceCurrency: 'USD',
+          availability: availabilityUrl(v.available),
+        }))
+        .reverse(),
+    });
+    summary = `<p class="price">${usd(truth.price)}</p>`;
   } else if (k === 4) {
     summary = `<p class="price">${usd(truth.price)}</p><ul class="specs"><li>Model #: MX${1000 + product.index}</li><li>SKU: ${esc(product.sku)}</li></ul>`;
   } else {

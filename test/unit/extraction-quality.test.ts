@@ -1131,3 +1131,32 @@ describe("a shop's SKU label over the maker's model number", () => {
     expect(readProductPage(shop(details), 'https://shop.example/p/widget').merged.sku).toBe(sku);
   });
 });
+
+describe('the SKU and the price describe one variant', () => {
+  const offers = (list: Array<[string, string]>) =>
+    `<script type="application/ld+json">${JSON.stringify({ '@context': 'https://schema.org', '@type': 'Product', name: 'Flea Tablets', offers: list.map(([sku, price]) => ({ '@type': 'Offer', sku, price, priceCurrency: 'GBP' })) })}</script>`;
+  const body = (shown: string) =>
+    `<main><h1>Flea Tablets</h1><p class="price">${shown}</p><button class="add-to-cart">Add to basket</button></main>`;
+  it("offers' SKUs without a product SKU: the SKU of the offer whose price the page shows", () => {
+    const html = page(
+      body('£5.29'),
+      offers([
+        ['FT-6', '9.56'],
+        ['FT-3', '5.29'],
+      ]),
+    );
+    const m = readProductPage(html, 'https://shop.example/p/flea').merged;
+    expect([m.price, m.sku]).toEqual([5.29, 'FT-3']);
+  });
+  it('two offers at the shown price: the first SKU stays', () => {
+    const html = page(
+      body('£5.29'),
+      offers([
+        ['FT-6', '9.56'],
+        ['FT-3', '5.29'],
+        ['FT-3B', '5.29'],
+      ]),
+    );
+    expect(readProductPage(html, 'https://shop.example/p/flea').merged.sku).toBe('FT-6');
+  });
+});

@@ -486,6 +486,16 @@ export function mergeCandidates(
     price.compareAt = selected.compareAt != null && selected.compareAt > selected.price ? selected.compareAt : null;
     provenance.price = provenance.variants ?? price.source ?? 'dom';
   }
+  // A SKU that is one variant's (the first offer's) while the page's price is another variant's:
+  // the SKU and the price describe one variant, the one whose price the page shows.
+  if (!selected && sku && variants.length > 1 && price.price != null) {
+    const skuVariant = variants.find((v) => v.sku === sku);
+    const priced = variants.filter((v) => v.sku && v.price != null && same(v.price, price.price!));
+    if (skuVariant?.price != null && !same(skuVariant.price, price.price) && priced.length === 1) {
+      sku = priced[0].sku ?? sku;
+      provenance.sku = provenance.variants ?? 'dom';
+    }
+  }
   // No product-level SKU: the only variant's.
   if (!sku && variants.length === 1 && variants[0].sku) {
     sku = variants[0].sku;
