@@ -41,7 +41,7 @@
 //      URL `?sku=<variant sku>`; the page shows the variant its address selects (the first when
 //      none), so the page's SKU and price are that variant's.
 // - markup-elsewhere.test: markup that is not the page product's, and prices before tax, by
-//   product.index % 6 (truth: elsewhereTruth(product)):
+//   product.index % 7 (truth: elsewhereTruth(product)):
 //   0: no markup of its own; a recommended product (no word of its name in the page's) marked up
 //      as a microdata Product in a block headed "Customers also bought", before the product area;
 //      the product's SKU as "SKU: ..." in the product area;
@@ -54,7 +54,9 @@
 //      "SKU: ..." after it;
 //   5: JSON-LD Product without a SKU of its own, one Offer per variant (each $5 dearer than the
 //      one before, listed dearest first, each with its SKU); the page shows the lowest price: the
-//      SKU is the first variant's.
+//      SKU is the first variant's;
+//   6: a theme that lost its itemscope: <meta itemprop=price/priceCurrency> (CAD) loose in the
+//      product area, the shown price filled in by a script (empty here); "SKU: ..." shown.
 // - event-tickets.test: event pages (JSON-LD MusicEvent, no Product), local currency CLP. Even
 //   products: the ticket sold on the page (a "$12.990" price and a "Comprar" button): a product
 //   page. Odd products: the event only announced (date and place, no price, no buy control): not a
@@ -670,9 +672,10 @@ export function elsewhereTruth(product: SimProduct): {
   currency: string;
   net: number | null;
 } {
-  if (product.index % 6 === 5)
+  if (product.index % 7 === 6) return { sku: product.sku, price: product.price, currency: 'CAD', net: null };
+  if (product.index % 7 === 5)
     return { sku: product.variants[0].sku, price: product.price, currency: 'USD', net: null };
-  if (product.index % 6 === 3)
+  if (product.index % 7 === 3)
     return {
       sku: product.sku,
       price: product.price,
@@ -683,7 +686,7 @@ export function elsewhereTruth(product: SimProduct): {
 }
 
 function markupElsewherePage(store: StoreModel, product: SimProduct): string {
-  const k = product.index % 6;
+  const k = product.index % 7;
   const truth = elsewhereTruth(product);
   const other = unrelatedProduct(store, product);
   const card = `<div class="recs"><h3>Customers also bought</h3><div itemscope itemtype="https://schema.org/Product"><a href="/products/${esc(other.sku.toLowerCase())}"><span itemprop="name">${esc(other.title)}</span></a><meta itemprop="sku" content="${esc(other.sku)}"><div itemprop="offers" itemscope itemtype="https://schema.org/Offer"><span itemprop="price" content="${other.price.toFixed(2)}">${usd(other.price)}</span><meta itemprop="priceCurrency" content="USD"></div></div></div>`;
@@ -706,7 +709,7 @@ function markupElsewherePage(store: StoreModel, product: SimProduct): string {
     });
     summary = `<p class="price">${usd(truth.price)}</p><p class="product-meta">Item # ${esc(product.sku)}</p>`;
   } else if (k === 2) {
-    const placeholder = ['{{ product.sku }}', 'N/A', product.title][Math.floor(product.index / 6) % 3];
+    const placeholder = ['{{ product.sku }}', 'N/A', product.title][Math.floor(product.index / 7) % 3];
     head = ld({
       '@context': 'https://schema.org',
       '@type': 'Product',
@@ -721,6 +724,9 @@ function markupElsewherePage(store: StoreModel, product: SimProduct): string {
       },
     });
     summary = `<p class="price">${usd(truth.price)}</p><p>Reference: <span class="sku">${esc(product.sku)}</span></p>`;
+  } else if (k === 6) {
+    // The shown price is filled in by a script: the markup alone states it.
+    summary = `<p class="price" data-bind="price"></p><meta itemprop="price" content="${truth.price.toFixed(2)}"><meta itemprop="priceCurrency" content="CAD"><p>SKU: ${esc(product.sku)}</p>`;
   } else if (k === 5) {
     head = ld({
       '@context': 'https://schema.org',

@@ -18,6 +18,7 @@ const INDEXED = [
   'label',
   'link[rel="canonical"]',
   '[itemscope], [typeof]',
+  '[itemprop]',
   'script[type="application/json"], script[type="text/json"]',
   'form[data-product_variations]',
 ];

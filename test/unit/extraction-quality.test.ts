@@ -1160,3 +1160,25 @@ describe('the SKU and the price describe one variant', () => {
     expect(readProductPage(html, 'https://shop.example/p/flea').merged.sku).toBe('FT-6');
   });
 });
+
+describe('offer properties outside any itemscope', () => {
+  const shop = (extra: string) =>
+    page(`<main><h1>Garden Hose</h1>${extra}<button class="add-to-cart">Add to cart</button></main>`);
+  it('one itemprop=price with its priceCurrency (meta tags, no scope) is the offer', () => {
+    const m = readProductPage(
+      shop(
+        '<meta itemprop="price" content="24.50"><meta itemprop="priceCurrency" content="CAD"><link itemprop="availability" href="https://schema.org/InStock">',
+      ),
+      'https://shop.example/p/hose',
+    ).merged;
+    expect([m.price, m.currency, m.availability, m.provenance.price]).toEqual([24.5, 'CAD', 'InStock', 'microdata']);
+  });
+  it('several distinct loose prices (other products), or no currency: no offer from them', () => {
+    const two = shop(
+      '<meta itemprop="price" content="24.50"><meta itemprop="price" content="9.00"><meta itemprop="priceCurrency" content="CAD">',
+    );
+    expect(readProductPage(two, 'https://shop.example/p/hose').merged.price).toBeNull();
+    const bare = shop('<meta itemprop="price" content="24.50">');
+    expect(readProductPage(bare, 'https://shop.example/p/hose').merged.price).toBeNull();
+  });
+});

@@ -149,6 +149,7 @@ export function hasWord(value: string | undefined, word: string): boolean {
 const SELECTORS: Record<string, (el: Element) => boolean> = {
   'link[rel="canonical"]': (el) => el.name === 'link' && equalsIgnoringCase(el.attribs.rel, 'canonical'),
   '[itemscope], [typeof]': (el) => hasAttr(el, 'itemscope') || hasAttr(el, 'typeof'),
+  '[itemprop]': (el) => hasAttr(el, 'itemprop'),
   'script[type="application/json"], script[type="text/json"]': (el) =>
     el.name === 'script' &&
     (equalsIgnoringCase(el.attribs.type, 'application/json') || equalsIgnoringCase(el.attribs.type, 'text/json')),

@@ -88,6 +88,41 @@ export function microdataNodes($: CheerioAPI): SchemaNode[] {
   return nodes;
 }
 
+const LOOSE_OFFER_PROPS = new Set(['price', 'priceCurrency', 'availability']);
+
+/**
+ * Offer properties written outside any scope (themes that lost their itemscope): one distinct
+ * `itemprop=price` with an `itemprop=priceCurrency` is the page's offer. Several distinct prices
+ * (cards of other products) or no currency: nothing.
+ */
+export function looseOffer($: CheerioAPI): SchemaNode | null {
+  const found: Record<string, string[]> = { price: [], priceCurrency: [], availability: [] };
+  for (const el of $('[itemprop]').toArray() as Element[]) {
+    const names = propNames(el).filter((n) => LOOSE_OFFER_PROPS.has(n));
+    if (!names.length || isScope(el)) continue;
+    let scoped = false;
+    for (let p = el.parent, k = 0; p && p.type === 'tag' && k < 200; p = p.parent, k++)
+      if (isScope(p as Element)) {
+        scoped = true;
+        break;
+      }
+    if (scoped) continue;
+    const value = String(propertyValue($, el) ?? '').trim();
+    if (value) for (const n of names) found[n].push(value);
+  }
+  const prices = new Set(found.price);
+  if (prices.size !== 1 || !found.priceCurrency.length) return null;
+  const offer: SchemaNode = { '@type': 'Offer', price: [...prices][0], priceCurrency: found.priceCurrency[0] };
+  if (found.availability.length) offer.availability = found.availability[0];
+  return { '@type': 'Product', offers: offer };
+}
+
 export function readMicrodata($: CheerioAPI, pageUrl: string): SchemaReading {
-  return interpretSchemaNodes(microdataNodes($), 'microdata', pageUrl, () => pageHeading($));
+  const nodes = microdataNodes($);
+  // No Product scope: offer properties outside any scope stand for the page's product.
+  if (!nodes.some((n) => /Product/.test(String(n['@type'] ?? '')))) {
+    const loose = looseOffer($);
+    if (loose) nodes.push(loose);
+  }
+  return interpretSchemaNodes(nodes, 'microdata', pageUrl, () => pageHeading($));
 }
