@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { build } from 'esbuild';
@@ -181,19 +181,131 @@ const packedFilesLoader = {
  * of JSON) are brotli-compressed files in the asset (a fifth of the size; packedBytes) and
  * decompressed when their chunk is imported: on the first taxonomy or colour lookup, never at
  * init (lambdas/domain/enrichment/taxonomy.ts and colour.ts import them with `import()`). The same
- * JSON, so the same values.
+ * values: the colours' JSON as is, the taxonomy as an outline that gives its very value back
+ * (taxonomyOutline checks it at build time, or packs the JSON).
  */
 const compressedData = {
   name: 'compressed-data',
   setup(builder) {
     builder.onLoad({ filter: /[\\/]lambdas[\\/]domain[\\/]enrichment[\\/]data[\\/][^\\/]+\.json$/ }, (args) => {
       const raw = readFileSync(args.path);
-      JSON.parse(raw.toString('utf8')); // a broken file fails the build, not the first lookup
+      const data = JSON.parse(raw.toString('utf8')); // a broken file fails the build, not the first lookup
+      const outline = taxonomyOutline(data);
+      if (outline !== undefined)
+        return {
+          contents: [
+            ...packedBytes(Buffer.from(outline, 'utf8')),
+            `${fromTaxonomyOutline.toString()}`,
+            "export default fromTaxonomyOutline(bytes.toString('utf8'));",
+          ].join('\n'),
+          loader: 'js',
+        };
       return {
         contents: [...packedBytes(raw), "export default JSON.parse(bytes.toString('utf8'));"].join('\n'),
         loader: 'js',
       };
     });
+  },
+};
+
+/**
+ * The taxonomy file ({ source, version, categories: [[id, name], ...] }, parents before their
+ * children, an id being its parent's plus `-<n>`) as an outline, a quarter smaller compressed:
+ * the header's JSON, then a line per category, indented by its depth (tabs), a root with its id
+ * before its name, a child with `#<n> ` only when its number is not its previous sibling's plus
+ * one. Undefined (packed as JSON instead) when the file is not such a tree or the outline would
+ * not give the very same value back.
+ */
+function taxonomyOutline(data) {
+  if (!data || !Array.isArray(data.categories) || Object.keys(data).join() !== 'source,version,categories')
+    return undefined;
+  const lines = [JSON.stringify({ source: data.source, version: data.version })];
+  const next = new Map();
+  for (const entry of data.categories) {
+    if (!Array.isArray(entry) || entry.length !== 2) return undefined;
+    const [id, name] = entry;
+    if (typeof id !== 'string' || typeof name !== 'string' || /[\t\n]/.test(name) || name.startsWith('#'))
+      return undefined;
+    const parts = id.split('-');
+    const depth = parts.length - 1;
+    if (depth === 0) {
+      if (!/^[^\s#-]+$/.test(id)) return undefined;
+      lines.push(`${id} ${name}`);
+    } else {
+      const parent = parts.slice(0, -1).join('-');
+      const n = Number(parts[depth]);
+      if (!/^[1-9]\d*$/.test(parts[depth])) return undefined;
+      const expected = next.get(parent) ?? 1;
+      lines.push(`${'\t'.repeat(depth)}${n === expected ? '' : `#${n} `}${name}`);
+      next.set(parent, n + 1);
+    }
+  }
+  const outline = lines.join('\n');
+  return JSON.stringify(fromTaxonomyOutline(outline)) === JSON.stringify(data) ? outline : undefined;
+}
+
+/** The taxonomy file's value from its outline (taxonomyOutline); its source is also the asset's decoder. */
+function fromTaxonomyOutline(text) {
+  const lines = text.split('\n');
+  const { source, version } = JSON.parse(lines[0]);
+  const categories = [];
+  const path = []; // path[d]: the last category at depth d, and its next child's number
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i];
+    let depth = 0;
+    while (line.charCodeAt(depth) === 9) depth++;
+    let name = line.slice(depth);
+    let id;
+    if (depth === 0) {
+      const space = name.indexOf(' ');
+      id = name.slice(0, space);
+      name = name.slice(space + 1);
+    } else {
+      const parent = path[depth - 1];
+      let n = parent.next;
+      if (name.startsWith('#')) {
+        const space = name.indexOf(' ');
+        n = Number(name.slice(1, space));
+        name = name.slice(space + 1);
+      }
+      parent.next = n + 1;
+      id = `${parent.id}-${n}`;
+    }
+    path[depth] = { id, next: 1 };
+    path.length = depth + 1;
+    categories.push([id, name]);
+  }
+  return { source, version, categories };
+}
+
+/**
+ * JSON data of dependencies, packed the same way: aws-xray-sdk-core's list of the AWS calls whose
+ * parameters its subsegments record (resources/aws_whitelist.json, 10 KB minified, in every asset
+ * since the tracer is), read when the tracer is first loaded. The X-Ray SDK `require()`s it, so
+ * each top-level key is also a named export (what `require` of this module answers).
+ */
+const packedDependencyJson = {
+  name: 'packed-dependency-json',
+  setup(builder) {
+    builder.onLoad(
+      { filter: /[\\/]node_modules[\\/]aws-xray-sdk-core[\\/]dist[\\/]lib[\\/]resources[\\/]aws_whitelist\.json$/ },
+      (args) => {
+        const raw = readFileSync(args.path);
+        const data = JSON.parse(raw.toString('utf8'));
+        const keys = Object.keys(data);
+        if (keys.some((key) => !/^[A-Za-z_$][\w$]*$/.test(key)))
+          throw new Error(`${args.path}: a top-level key that is no identifier`);
+        return {
+          contents: [
+            ...packedBytes(raw),
+            "const data = JSON.parse(bytes.toString('utf8'));",
+            ...keys.map((key) => `export const ${key} = data.${key};`),
+            'export default data;',
+          ].join('\n'),
+          loader: 'js',
+        };
+      },
+    );
   },
 };
 
@@ -415,7 +527,12 @@ const packedEntityTables = {
         return { contents: lines.join('\n'), loader: 'js' };
       },
     );
-    builder.onResolve({ filter: /^packed-entities:/ }, (args) => ({ path: args.path, namespace: 'packed-entities' }));
+    builder.onResolve({ filter: /^packed-entities:/ }, (args) => ({
+      path: args.path,
+      namespace: 'packed-entities',
+      // Reading a table is no side effect: an unused one is left out, as its package says (sideEffects: false).
+      sideEffects: false,
+    }));
     builder.onLoad({ filter: /.*/, namespace: 'packed-entities' }, (args) => {
       const source = tables.get(args.path.slice('packed-entities:'.length));
       if (!source) throw new Error(`no packed entities table ${args.path}`);
@@ -453,6 +570,33 @@ function packTable(value, file) {
 }
 
 /**
+ * sanitize-html (descriptions, lambdas/domain/extraction/normalise.ts) requires its own htmlparser2
+ * 8 as CommonJS, with CommonJS copies of domhandler, domutils, dom-serializer and entities beside
+ * the ESM htmlparser2 10 the engine's cheerio parses with (~55 KB twice). In the bundles it gets
+ * the project's htmlparser2 (same Parser API and handler callbacks). Proven the same output:
+ * test/infra/bundle-extract.test.ts extracts every page of the product extraction benchmark in the
+ * bundle exactly as unbundled (sanitize-html over htmlparser2 8), and bundles.test.ts sanitizes
+ * entity edge cases as unbundled.
+ */
+const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const sanitizeHtmlParser = {
+  name: 'sanitize-html-parser',
+  setup(builder) {
+    builder.onResolve({ filter: /^htmlparser2$/ }, async (args) => {
+      if (args.namespace !== 'file' || !/[\\/]node_modules[\\/]sanitize-html[\\/]index\.js$/.test(args.importer))
+        return undefined;
+      const resolved = await builder.resolve('htmlparser2', {
+        kind: 'import-statement',
+        resolveDir: PROJECT_ROOT,
+        namespace: 'sanitize-html-parser',
+      });
+      if (resolved.errors.length > 0) return { errors: resolved.errors };
+      return { path: resolved.path };
+    });
+  },
+};
+
+/**
  * A module whose exports are the real module's names (read by importing it at build time), each
  * throwing a clear error when called: `why` says why the service never calls it. A symbol export
  * is the same registered symbol (`Symbol.for`); an object export throws on any property read;
@@ -461,8 +605,9 @@ function packTable(value, file) {
  */
 async function throwingTwin(label, load, why, factories = []) {
   const real = await load();
-  const fail = `throw new Error(${JSON.stringify(`${label} is not in this bundle: ${why}`)});`;
-  const lines = [];
+  // The message once: `fail` throws it.
+  const fail = 'fail();';
+  const lines = [`function fail() { throw new Error(${JSON.stringify(`${label} is not in this bundle: ${why}`)}); }`];
   for (const [name, value] of Object.entries(real)) {
     if (name === 'default') throw new Error(`${label}: a default export cannot be stubbed by name`);
     if (typeof value === 'function')
@@ -568,11 +713,13 @@ const result = await build({
       ? [
           packedFilesLoader,
           compressedData,
+          packedDependencyJson,
           compactSuffixList,
           cheerioHtmlparser2ForExtraction,
           entitiesOneCopy,
           unusedDependencies,
           packedEntityTables,
+          sanitizeHtmlParser,
           zodUnreached(flags.jsonSchema ?? true),
           eventStreamsUnreached,
         ]

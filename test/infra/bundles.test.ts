@@ -7,7 +7,14 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bundleFunction, capabilitiesOf, functionKey, loadedAtInit, reachableOutputs } from '../../lib/bundle';
+import {
+  bundleFunction,
+  capabilitiesOf,
+  functionKey,
+  JSON_SCHEMA_FUNCTIONS,
+  loadedAtInit,
+  reachableOutputs,
+} from '../../lib/bundle';
 import { capabilitiesUsed, withoutComments } from '../../lib/capability-scan';
 import { lambdaEntries } from '../../lib/lambda-entries';
 import { projectLayout } from '../../lib/source-layout';
@@ -220,6 +227,13 @@ describe('each asset holds the lazy capabilities its code can call (lambdas/topo
       expect(listed).not.toBe('all');
       const { metafile } = bundleFunction(entry, path.join(work, `caps-${key.replace(/\//g, '-')}`));
       const { capabilities, getters } = capabilitiesUsed(metafile, operations);
+      // Only JSON_SCHEMA_FUNCTIONS keep zod's JSON Schema rendering: no other can render the OpenAPI document.
+      if (!JSON_SCHEMA_FUNCTIONS.includes(key))
+        expect(
+          Object.values(metafile.outputs).some((output) =>
+            Object.keys(output.inputs).some((input) => input.endsWith('lambdas/contracts/openapi.ts')),
+          ),
+        ).toBe(false);
       expect(capabilities, JSON.stringify(getters)).toEqual(listed);
     },
     120_000,
@@ -323,6 +337,32 @@ describe('each asset holds the lazy capabilities its code can call (lambdas/topo
     expect(scan('prepare', 'export const f = (deps) => deps.extractSteps.prepare(e);')).toEqual([]);
   });
 
+  it("the scan counts the pipeline's idempotency only for a route serving an Idempotency-Key operation", () => {
+    const dir = path.join(work, 'scan-pipeline', 'lambdas', 'http');
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'pipeline.ts');
+    writeFileSync(file, 'export const run = (deps, key) => (key ? deps.idempotency.run(key) : deps.search.find());');
+    const metafile = {
+      inputs: {},
+      outputs: { 'index.mjs': { bytes: 1, imports: [], exports: [], inputs: { [file]: { bytesInOutput: 1 } } } },
+    };
+    expect(capabilitiesUsed(metafile as never, ['v2Vendors']).capabilities).toEqual(['search']);
+    expect(capabilitiesUsed(metafile as never, ['v2Vendors', 'v2CrawlStart']).capabilities).toEqual([
+      'search',
+      'idempotency',
+    ]);
+    // Operations unknown: it counts.
+    expect(capabilitiesUsed(metafile as never).capabilities).toEqual(['search', 'idempotency']);
+    // Elsewhere than the pipeline, a use always counts.
+    const other = path.join(dir, 'other.ts');
+    writeFileSync(other, 'export const run = (deps, key) => deps.idempotency.run(key);');
+    const otherMetafile = {
+      inputs: {},
+      outputs: { 'index.mjs': { bytes: 1, imports: [], exports: [], inputs: { [other]: { bytesInOutput: 1 } } } },
+    };
+    expect(capabilitiesUsed(otherMetafile as never, ['v2Vendors']).capabilities).toEqual(['idempotency']);
+  });
+
   it('the scan ignores getters named in comments and finds them in code', () => {
     const code = withoutComments(
       "// deps.crawl here\n/* container.search */ const a = 'http://x'; deps.agentic.run();",
@@ -350,6 +390,43 @@ describe('packed tables and unreached dependency code (lib/bundle-worker.mjs)', 
     expect(expected.parse5Text).toContain('Café & crème ∉');
     expect(await bundled.handler()).toEqual(expected);
   }, 120_000);
+
+  it("reads the X-Ray SDK's packed list of recorded AWS call parameters as unbundled", async () => {
+    const outdir = path.join(work, 'packed-json');
+    const { metafile } = bundleFunction(path.join(process.cwd(), 'test/infra/fixtures/packed-json-entry.ts'), outdir);
+    expect(Object.keys(metafile.outputs).filter((file) => file.endsWith('.br'))).toHaveLength(1);
+    const bundled = await import(pathToFileURL(path.join(outdir, 'index.mjs')).href);
+    const plain = await import('./fixtures/packed-json-entry');
+    const expected = await plain.handler();
+    expect(expected.getItem).toMatchObject({ request_parameters: expect.arrayContaining(['TableName']) });
+    expect(await bundled.handler()).toEqual(expected);
+  }, 120_000);
+
+  it("routes hold no zod compiler, no JSON Schema rendering but the OpenAPI route's, and no event-stream codec", async () => {
+    const has = (name: string, part: string) => {
+      const { metafile } = bundleFunction(layout.httpHandler(name), path.join(work, `zod-${name.replace(/\//g, '-')}`));
+      return Object.values(metafile.outputs).some((output) =>
+        // The real module (a throwing twin is an input of a plugin's namespace: `zod-unreached:/...`).
+        Object.entries(output.inputs).some(
+          ([input, { bytesInOutput }]) => !/^[\w-]+:/.test(input) && input.endsWith(part) && bytesInOutput > 0,
+        ),
+      );
+    };
+    expect(has('v2/vendors', 'zod/v4/core/compile.js')).toBe(false);
+    expect(has('v2/vendors', 'zod/v4/core/json-schema-processors.js')).toBe(false);
+    expect(has('v2/vendors', 'event-streams/EventStreamSerde.js')).toBe(false);
+    expect(has('public/openapi', 'zod/v4/core/json-schema-processors.js')).toBe(true);
+    // The OpenAPI route renders the same document bundled.
+    const outdir = path.join(work, 'openapi-route');
+    bundleFunction(layout.httpHandler('public/openapi'), outdir);
+    const { openApiDocument } = await import('../../lambdas/contracts/openapi');
+    const { handler } = await import(pathToFileURL(path.join(outdir, 'index.mjs')).href);
+    const response = await handler(
+      { rawPath: '/openapi.json', requestContext: { http: { method: 'GET', path: '/openapi.json' } }, headers: {} },
+      { awsRequestId: 'r-1', getRemainingTimeInMillis: () => 10_000 },
+    );
+    expect(JSON.parse(response.body)).toEqual(JSON.parse(JSON.stringify(openApiDocument())));
+  }, 600_000);
 });
 
 describe('credentials in a Lambda bundle', () => {
