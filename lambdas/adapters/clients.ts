@@ -39,15 +39,30 @@ type SignableRequest = { headers: Record<string, string> };
  * runtime shares with every worker.
  */
 export function unsignedLocalScheme(region: string, service: string) {
+  // The date and header change once a second: built then, not on every call.
+  let second = -1;
+  let stamped = { date: '', authorization: '' };
+  const stamp = () => {
+    const now = Math.floor(Date.now() / 1000);
+    if (now !== second) {
+      second = now;
+      const date = new Date(now * 1000).toISOString().replace(/[-:]|\.\d{3}/g, '');
+      stamped = {
+        date,
+        authorization: `AWS4-HMAC-SHA256 Credential=local/${date.slice(0, 8)}/${region}/${service}/aws4_request, SignedHeaders=host;x-amz-date, Signature=local`,
+      };
+    }
+    return stamped;
+  };
   return {
     schemeId: 'aws.auth#sigv4',
     identityProvider: (config: { getIdentityProvider(schemeId: string): unknown }) =>
       config.getIdentityProvider('aws.auth#sigv4'),
     signer: {
       async sign<T extends SignableRequest>(request: T): Promise<T> {
-        const date = new Date().toISOString().replace(/[-:]|\.\d{3}/g, '');
+        const { date, authorization } = stamp();
         request.headers['x-amz-date'] = date;
-        request.headers.authorization = `AWS4-HMAC-SHA256 Credential=local/${date.slice(0, 8)}/${region}/${service}/aws4_request, SignedHeaders=host;x-amz-date, Signature=local`;
+        request.headers.authorization = authorization;
         return request;
       },
     },

@@ -20,7 +20,17 @@ const INLINE_LIMIT = 1024;
 const PRODUCT_GZIP = { level: 1 };
 const MAX_FEED_ITEMS = 20_000;
 
-const hashOf = (url: string) => createHash('sha256').update(url).digest('hex').slice(0, 32);
+/** A URL's hash, remembered for the URLs of recent batches: a stored product's URL is hashed for its record, its GSI order, its first-seen read and its mark. */
+const hashes = new Map<string, string>();
+function hashOf(url: string): string {
+  let hash = hashes.get(url);
+  if (hash === undefined) {
+    if (hashes.size >= 10_000) hashes.clear();
+    hash = createHash('sha256').update(url).digest('hex').slice(0, 32);
+    hashes.set(url, hash);
+  }
+  return hash;
+}
 const recordKey = (url: string, country: string) =>
   SCHEMA.product.key({ urlHash: hashOf(url), country: country.toLowerCase() });
 

@@ -24,12 +24,19 @@ export interface EntityDeclaration {
   access: readonly string[];
 }
 
+/** A template split once into its text and part names (text, name, text, ..., text): keys are built on every call. */
+const compiled = new Map<string, string[]>();
+
 function fill(template: string, parts: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = parts[name];
-    if (value === undefined || value === '') throw new Error(`Key part "${name}" of "${template}" is missing`);
-    return String(value);
-  });
+  let pieces = compiled.get(template);
+  if (!pieces) compiled.set(template, (pieces = template.split(/\{(\w+)\}/)));
+  let key = pieces[0];
+  for (let i = 1; i < pieces.length; i += 2) {
+    const value = parts[pieces[i]];
+    if (value === undefined || value === '') throw new Error(`Key part "${pieces[i]}" of "${template}" is missing`);
+    key += String(value) + pieces[i + 1];
+  }
+  return key;
 }
 
 /** The fixed text before a template's first part: what a `begins_with` or a prefix query uses. */
