@@ -80,6 +80,18 @@ type Counts = { tp: number; fp: number; fn: number };
 const FIELDS = ['price', 'currency', 'availability', 'InStock', 'OutOfStock', 'sku', 'brand'] as const;
 /** The symbol-aware currency figure's row name (see currencyMatchesBySymbol). */
 const CURRENCY_BY_SYMBOL = 'currency~';
+/** The price figure reading a dot-grouped truth both ways (see priceReadings). */
+const PRICE_BOTH_WAYS = 'price~';
+
+/**
+ * A truth price written with dots between groups of three digits ("23.450", "1.299.000") as the
+ * page writes it: thousands in the shops' own locale (PKR 23.450 is twenty-three thousand), a
+ * decimal to a reader of the truth file. Read both ways here; every other value as written.
+ */
+function priceReadings(accepted: string): number[] {
+  const value = Number(accepted);
+  return /^\d{1,3}(?:\.\d{3})+$/.test(accepted.trim()) ? [value, Number(accepted.replace(/\./g, ''))] : [value];
+}
 
 function currencyIso(token: string | null | undefined, url: string): string | null {
   if (!token) return null;
@@ -129,7 +141,7 @@ function matches(field: string, predicted: unknown, accepted: string[], url: str
 
 export function score(pages: BenchPage[], predictions: Record<string, Prediction>): Record<string, Counts> {
   const out: Record<string, Counts> = {};
-  for (const f of [...FIELDS, CURRENCY_BY_SYMBOL]) out[f] = { tp: 0, fp: 0, fn: 0 };
+  for (const f of [...FIELDS, CURRENCY_BY_SYMBOL, PRICE_BOTH_WAYS]) out[f] = { tp: 0, fp: 0, fn: 0 };
   for (const page of pages) {
     const p = predictions[page.id] ?? {};
     // Upstream: availability is required; an empty prediction means InStock.
@@ -153,6 +165,17 @@ export function score(pages: BenchPage[], predictions: Record<string, Prediction
         if (has) out[f].fp++;
         if (accepted.length) out[f].fn++;
       }
+    }
+    // Price with dot-grouped truths read both ways, else as the strict figure counts.
+    const prices = (page.truth.price as string[] | undefined) ?? [];
+    const predictedPrice = p.price;
+    const hasPrice = predictedPrice != null && predictedPrice !== '';
+    const pc = out[PRICE_BOTH_WAYS];
+    if (hasPrice && prices.some((a) => priceReadings(a).some((n) => Math.abs(n - Number(predictedPrice)) < 0.005)))
+      pc.tp++;
+    else {
+      if (hasPrice) pc.fp++;
+      if (prices.length) pc.fn++;
     }
     // Symbol-aware currency: only pages whose truth states a currency (upstream does not score
     // currency, and its annotators left it blank on pages that show a price, so a blank is no
@@ -259,14 +282,24 @@ function table(
   console.log(`\n${title}: ${pages.length} pages, ${domains} domains`);
   console.log(`F1 (precision, recall)`.padEnd(14) + systems.map(([n]) => n.padEnd(26)).join(''));
   for (const f of ROWS) {
-    const field = f === CURRENCY_BY_SYMBOL ? 'currency' : f;
+    const field = f === CURRENCY_BY_SYMBOL ? 'currency' : f === PRICE_BOTH_WAYS ? 'price' : f;
     const support = pages.filter((p) => ((p.truth[field] as string[] | undefined) ?? []).length).length;
     console.log(`${f.padEnd(14)}` + systems.map(([n]) => prf(scored[n][f]).padEnd(26)).join('') + `support ${support}`);
   }
   return scored;
 }
 
-const ROWS = ['price', 'currency', CURRENCY_BY_SYMBOL, 'availability', 'InStock', 'OutOfStock', 'sku', 'brand'];
+const ROWS = [
+  'price',
+  PRICE_BOTH_WAYS,
+  'currency',
+  CURRENCY_BY_SYMBOL,
+  'availability',
+  'InStock',
+  'OutOfStock',
+  'sku',
+  'brand',
+];
 
 /**
  * How the engine's errors split, per field (aggregate counts only, so printing it for half B
@@ -429,7 +462,7 @@ export default async function main(): Promise<void> {
     engine,
   );
   console.log('\nengine in-sample vs leave-domains-out (gap = in-sample - held out)');
-  for (const f of ['price', 'currency', CURRENCY_BY_SYMBOL, 'availability', 'sku', 'brand']) {
+  for (const f of ['price', PRICE_BOTH_WAYS, 'currency', CURRENCY_BY_SYMBOL, 'availability', 'sku', 'brand']) {
     const a = f1(all.engine[f]);
     const b = f1(held.engine[f]);
     console.log(`  ${f.padEnd(13)} in-sample ${a.toFixed(3)}  held-out ${b.toFixed(3)}  gap ${(a - b).toFixed(3)}`);
