@@ -41,7 +41,7 @@
 //      URL `?sku=<variant sku>`; the page shows the variant its address selects (the first when
 //      none), so the page's SKU and price are that variant's.
 // - markup-elsewhere.test: markup that is not the page product's, and prices before tax, by
-//   product.index % 7 (truth: elsewhereTruth(product)):
+//   product.index % 8 (truth: elsewhereTruth(product)):
 //   0: no markup of its own; a recommended product (no word of its name in the page's) marked up
 //      as a microdata Product in a block headed "Customers also bought", before the product area;
 //      the product's SKU as "SKU: ..." in the product area;
@@ -56,7 +56,9 @@
 //      one before, listed dearest first, each with its SKU); the page shows the lowest price: the
 //      SKU is the first variant's;
 //   6: a theme that lost its itemscope: <meta itemprop=price/priceCurrency> (CAD) loose in the
-//      product area, the shown price filled in by a script (empty here); "SKU: ..." shown.
+//      product area, the shown price filled in by a script (empty here); "SKU: ..." shown;
+//   7: widgets' h1s before the product's: a cart status message ("Adding to cart...") and a
+//      delivery popover's heading; "SKU: ..." shown.
 // - event-tickets.test: event pages (JSON-LD MusicEvent, no Product), local currency CLP. Even
 //   products: the ticket sold on the page (a "$12.990" price and a "Comprar" button): a product
 //   page. Odd products: the event only announced (date and place, no price, no buy control): not a
@@ -672,10 +674,10 @@ export function elsewhereTruth(product: SimProduct): {
   currency: string;
   net: number | null;
 } {
-  if (product.index % 7 === 6) return { sku: product.sku, price: product.price, currency: 'CAD', net: null };
-  if (product.index % 7 === 5)
+  if (product.index % 8 === 6) return { sku: product.sku, price: product.price, currency: 'CAD', net: null };
+  if (product.index % 8 === 5)
     return { sku: product.variants[0].sku, price: product.price, currency: 'USD', net: null };
-  if (product.index % 7 === 3)
+  if (product.index % 8 === 3)
     return {
       sku: product.sku,
       price: product.price,
@@ -686,7 +688,7 @@ export function elsewhereTruth(product: SimProduct): {
 }
 
 function markupElsewherePage(store: StoreModel, product: SimProduct): string {
-  const k = product.index % 7;
+  const k = product.index % 8;
   const truth = elsewhereTruth(product);
   const other = unrelatedProduct(store, product);
   const card = `<div class="recs"><h3>Customers also bought</h3><div itemscope itemtype="https://schema.org/Product"><a href="/products/${esc(other.sku.toLowerCase())}"><span itemprop="name">${esc(other.title)}</span></a><meta itemprop="sku" content="${esc(other.sku)}"><div itemprop="offers" itemscope itemtype="https://schema.org/Offer"><span itemprop="price" content="${other.price.toFixed(2)}">${usd(other.price)}</span><meta itemprop="priceCurrency" content="USD"></div></div></div>`;
@@ -709,7 +711,7 @@ function markupElsewherePage(store: StoreModel, product: SimProduct): string {
     });
     summary = `<p class="price">${usd(truth.price)}</p><p class="product-meta">Item # ${esc(product.sku)}</p>`;
   } else if (k === 2) {
-    const placeholder = ['{{ product.sku }}', 'N/A', product.title][Math.floor(product.index / 7) % 3];
+    const placeholder = ['{{ product.sku }}', 'N/A', product.title][Math.floor(product.index / 8) % 3];
     head = ld({
       '@context': 'https://schema.org',
       '@type': 'Product',
@@ -724,6 +726,9 @@ function markupElsewherePage(store: StoreModel, product: SimProduct): string {
       },
     });
     summary = `<p class="price">${usd(truth.price)}</p><p>Reference: <span class="sku">${esc(product.sku)}</span></p>`;
+  } else if (k === 7) {
+    before = `<div class="cart-widget"><div class="atc-status-message hidden"><h1>Adding to cart...</h1></div><div class="delivery-popover"><h1>Choose your delivery</h1></div></div>`;
+    summary = `<p class="price">${usd(truth.price)}</p><p>SKU: ${esc(product.sku)}</p>`;
   } else if (k === 6) {
     // The shown price is filled in by a script: the markup alone states it.
     summary = `<p class="price" data-bind="price"></p><meta itemprop="price" content="${truth.price.toFixed(2)}"><meta itemprop="priceCurrency" content="CAD"><p>SKU: ${esc(product.sku)}</p>`;

@@ -1182,3 +1182,24 @@ describe('offer properties outside any itemscope', () => {
     expect(readProductPage(bare, 'https://shop.example/p/hose').merged.price).toBeNull();
   });
 });
+
+describe("widgets' headings are not the product's", () => {
+  const product =
+    '<div class="product"><h1>Walnut Desk</h1><p class="price">$420.00</p><button class="add-to-cart">Add to cart</button></div>';
+  it.each([
+    ['a cart status message', '<div class="atc-status-message"><h1>Adding to cart...</h1></div>'],
+    ['a popover', '<div id="a-popover-delivery"><h1>Choose your delivery</h1></div>'],
+    ['a dialog', '<div role="dialog" class="cookie-dialog"><h1>Your privacy settings</h1></div>'],
+    ['a hidden template', '<div class="hidden"><h1>Not added</h1></div>'],
+  ])('%s before the product', (_, widget) => {
+    const m = readProductPage(page(`${widget}${product}`), 'https://shop.example/p/desk').merged;
+    expect([m.title, m.price]).toEqual(['Walnut Desk', 420]);
+  });
+  it('an "overflow-hidden" container is no hidden template', () => {
+    const m = readProductPage(
+      page(`<div class="overflow-hidden">${product}</div>`),
+      'https://shop.example/p/desk',
+    ).merged;
+    expect(m.title).toBe('Walnut Desk');
+  });
+});

@@ -94,6 +94,11 @@ const BRAND_FIELD =
   /^(brand|brand name|marke|marque|marca|merk|märke|marka|бренд|производитель|manufacturer|hersteller|fabricant|fabricante|ブランド|品牌|브랜드)\s*:?$/i;
 /** ASCII, Arabic-Indic, Persian and full-width digits. */
 const ANY_DIGIT = /[\d\u0660-\u0669\u06f0-\u06f9\uff10-\uff19]/;
+/** Containers of widgets whose headings are not the page's: popovers, dialogs, status messages, hidden templates. */
+const WIDGET =
+  /(popover|bottom-?sheet|modal|dialog|lightbox|toast|tooltip|(success|error|status|alert|notice)[-_]?(message|msg)|atc-(success|error|status))/i;
+/** Class words that hide an element until a script shows it ("overflow-hidden" is no such word). */
+const HIDDEN_CLASS = /(?:^|\s)(?:hidden|hide|d-none|is-hidden|aok-hidden)(?=\s|$)/i;
 const LOGO_HINT =
   /(^|[\s_-])(logo|site-?(title|name|brand|logo)|brand-?(name|logo)|masthead|navbar-brand|header)([\s_-]|$)/i;
 const ADD_TO_CART =
@@ -661,7 +666,16 @@ export function readDom(
   }
   // The shop's logo is often the first h1 (an image, or the shop's name linking home): never the
   // product's heading.
-  const headings = h1s.filter((h) => !isLogoHeading(h, pageUrl));
+  // Nor a widget's heading: a popover, dialog or bottom sheet, a cart status message ("Adding to
+  // cart...", "Added"), a hidden template.
+  const inWidget = (h: Element) =>
+    [h, ...ancestors(h)].some(
+      (a) =>
+        a.name !== 'body' &&
+        a.name !== 'html' &&
+        (WIDGET.test(`${a.attribs.class ?? ''} ${a.attribs.id ?? ''}`) || HIDDEN_CLASS.test(a.attribs.class ?? '')),
+    );
+  const headings = h1s.filter((h) => !isLogoHeading(h, pageUrl) && !inWidget(h));
   const h1 =
     headings.find(
       (h) => !ancestors(h).some((a) => NOISE_LOOSE.test(`${a.attribs.class ?? ''} ${a.attribs.id ?? ''}`)),
