@@ -66,8 +66,9 @@ export interface PlanningResultStore extends ExtractResultStore {
  */
 export interface ClaimingResultStore extends PlanningResultStore {
   /**
-   * The batch's entries (as get()) and its claim, in one read (one BatchGet); with
-   * `withExecution`, the execution item too (null when missing), in the same read.
+   * The batch's entries (as get()) and its claim, in one read (one BatchGet) until the batch has
+   * a claim (then a second for the entries' own items); with `withExecution`, the execution
+   * item too (null when missing), in the first read.
    */
   readBatch(
     executionId: string,

@@ -3,6 +3,7 @@
 // loopback server whose path decides the outcome.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { startEngines, type Engines } from '../../lambdas/local/engines';
 import { createClients, type AwsClients } from '../../lambdas/adapters/clients';
@@ -657,6 +658,60 @@ describe('the batch claim decides which products are new', () => {
     expect((await store.readBatch(executionId, { id: 'b100', indices: [100, 103] })).entries).toEqual([
       expected[100],
       expected[103],
+    ]);
+  });
+
+  it("reads a batch's own entry items when it has a claim without results or no plan item, and only then", async () => {
+    let sent: string[] = [];
+    const counting = new Proxy(clients.documents, {
+      get(target, property, receiver) {
+        if (property !== 'send') return Reflect.get(target, property, receiver);
+        return (command: { constructor: { name: string } }, ...rest: unknown[]) => {
+          sent.push(command.constructor.name);
+          return (target.send as (...a: unknown[]) => unknown).call(target, command, ...rest);
+        };
+      },
+    });
+    const store = dynamoExtractResultStore(counting, engines.tableName);
+    const executionId = `own-${Date.now()}`;
+    const { entries } = planEntries(Array.from({ length: 150 }, (_, i) => `${shop.origin}/p/own-${i}`));
+    await store.putPlan(executionId, entries);
+    const batch = { id: 'b0', indices: [0, 1, 2] };
+    sent = [];
+    expect((await store.readBatch(executionId, batch)).entries).toEqual(entries.slice(0, 3));
+    expect(sent).toEqual(['BatchGetCommand']);
+
+    // A claim too large to hold its results (incompressible messages): its entries are recorded
+    // one by one, and the batch's read finds them.
+    const noise = (i: number) => randomBytes(150 * 1024).toString('base64') + i;
+    const { claim } = await store.claimBatch(
+      executionId,
+      batch.id,
+      batch.indices.map((index) => ({
+        index,
+        result: { ...failedResult(entries[index].input), message: noise(index) },
+      })),
+    );
+    expect(claim.results).toBeNull();
+    const recorded = failedResult(entries[1].input);
+    expect(await store.record(executionId, 1, recorded)).toBe(true);
+    sent = [];
+    const read = await store.readBatch(executionId, batch);
+    expect(read.entries.map((e) => [e.index, e.state, e.result])).toEqual([
+      [0, 'pending', null],
+      [1, 'done', recorded],
+      [2, 'pending', null],
+    ]);
+    expect(sent).toEqual(['BatchGetCommand', 'BatchGetCommand']);
+
+    // Entries planned one by one (no plan item for their chunk) are read from their own items.
+    const single = `own-single-${Date.now()}`;
+    await store.putEntries(single, entries.slice(100, 103));
+    await store.record(single, 101, recorded);
+    expect((await store.readBatch(single, { id: 'b100', indices: [100, 101, 102] })).entries).toEqual([
+      entries[100],
+      { ...entries[101], state: 'done', result: recorded },
+      entries[102],
     ]);
   });
 });
