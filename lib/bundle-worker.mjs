@@ -355,6 +355,127 @@ const cheerioHtmlparser2ForExtraction = {
 };
 
 /**
+ * The crawl's page parsing (lambdas/domain/crawl/parse.ts) loads cheerio with its default options,
+ * which parse with parse5; cheerio's `load` also imports htmlparser2 (and its entities 7 decoding
+ * tables: ~45 KB) for `xml` options the crawl never passes. For the crawl's modules `cheerio` is
+ * the same `load` over parse5 alone (cheerio's own load-parse.js without the htmlparser2 branch),
+ * with a guard: a load with htmlparser2 options throws a clear error instead of parsing differently.
+ */
+const cheerioParse5ForCrawl = {
+  name: 'cheerio-parse5-for-crawl',
+  setup(builder) {
+    builder.onResolve({ filter: /^cheerio$/ }, async (args) => {
+      if (args.namespace !== 'file') return undefined;
+      if (!/[\\/]lambdas[\\/]domain[\\/]crawl[\\/]/.test(args.importer)) return undefined;
+      const resolved = await resolveAs(builder, 'cheerio', args, 'cheerio-parse5');
+      if (resolved.errors.length > 0) return { errors: resolved.errors };
+      return { path: resolved.path, namespace: 'cheerio-parse5' };
+    });
+    builder.onLoad({ filter: /.*/, namespace: 'cheerio-parse5' }, (args) => {
+      const dir = path.dirname(args.path);
+      const file = (name) => JSON.stringify(path.join(dir, name));
+      const message =
+        "cheerio with htmlparser2 (xml options) is not in the crawl's bundle: the crawl parses with parse5 (cheerio's default options, lambdas/domain/crawl/parse.ts)";
+      return {
+        contents: [
+          `import { getLoad } from ${file('load.js')};`,
+          `import { getParse } from ${file('parse.js')};`,
+          `import { renderWithParse5, parseWithParse5 } from ${file('parsers/parse5-adapter.js')};`,
+          `export { contains, merge } from ${file('static.js')};`,
+          `const parse5Only = (options) => { if (options && options._useHtmlParser2) throw new Error(${JSON.stringify(message)}); };`,
+          'export const load = getLoad(',
+          '  getParse((content, options, isDocument, context) => { parse5Only(options); return parseWithParse5(content, options, isDocument, context); }),',
+          '  (dom, options) => { parse5Only(options); return renderWithParse5(dom); },',
+          ');',
+        ].join('\n'),
+        loader: 'js',
+        resolveDir: dir,
+      };
+    });
+  },
+};
+
+/**
+ * fast-xml-parser (sitemaps, lambdas/domain/extraction/sitemap.ts) checks the values of a
+ * document's own entities with is-unsafe in its HTML and XML contexts only, yet is-unsafe's index
+ * labels all nine of its contexts at load (SQL, shell, ReDoS, NoSQL, log... 12 KB kept by those
+ * assignments). For fast-xml-parser its index is the same source without the seven other contexts:
+ * the statements naming them are removed, each checked to be there, so a changed is-unsafe fails
+ * the build rather than bundle something else.
+ */
+const UNSAFE_CONTEXTS_UNUSED = ['SVG', 'SQL', 'SHELL', 'REDOS', 'NOSQL', 'LOG', 'SQL_STRICT'];
+const isUnsafeMarkupOnly = {
+  name: 'is-unsafe-markup-only',
+  setup(builder) {
+    builder.onResolve({ filter: /^is-unsafe$/ }, async (args) => {
+      if (args.namespace !== 'file' || !/[\\/]node_modules[\\/]fast-xml-parser[\\/]/.test(args.importer))
+        return undefined;
+      const resolved = await resolveAs(builder, args.path, args, 'is-unsafe-markup-only');
+      if (resolved.errors.length > 0) return { errors: resolved.errors };
+      return { path: resolved.path, namespace: 'is-unsafe-markup-only' };
+    });
+    builder.onLoad({ filter: /.*/, namespace: 'is-unsafe-markup-only' }, (args) => {
+      let source = readFileSync(args.path, 'utf8');
+      const names = UNSAFE_CONTEXTS_UNUSED.join('|');
+      const statements = [
+        new RegExp(`^export \\{ default as (?:${names})\\s*\\} from '[^']+';$`, 'gm'),
+        new RegExp(`^import (?:${names})\\s+from '[^']+';$`, 'gm'),
+        /^export \{ SQL_STRICT \};$/gm,
+        new RegExp(`^(?:${names})\\.(?:label|decodeEntities)\\s*=\\s*[^;\\n]+;$`, 'gm'),
+        /^export const VALID_CONTEXTS = Object\.freeze\(\{[^}]*\}\);$/gm,
+      ];
+      const expected = [6, 7, 1, 8, 1];
+      statements.forEach((pattern, i) => {
+        const found = source.match(pattern)?.length ?? 0;
+        if (found !== expected[i])
+          throw new Error(`is-unsafe: ${found} statements match ${pattern}, expected ${expected[i]}`);
+        source = source.replace(pattern, '');
+      });
+      if (new RegExp(`\\b(?:${names})\\b`).test(source.replace(/\/\/.*$|\/\*[\s\S]*?\*\/|^\s*\*.*$/gm, '')))
+        throw new Error('is-unsafe: a removed context is still named in its index');
+      return { contents: source, loader: 'js', resolveDir: path.dirname(args.path) };
+    });
+  },
+};
+
+/**
+ * The AWS SDK clients import their whole package.json for its version (the user agent), the
+ * X-Ray SDK for its name and version (segments' sdk fields): 2 KB each, ~8 KB per asset. They get
+ * { name, version } alone; the build fails if the code reading it names another field.
+ */
+const PACKAGE_INFO = [
+  {
+    file: /[\\/]node_modules[\\/]@aws-sdk[\\/]client-[\w-]+[\\/]package\.json$/,
+    readers: ['dist-es/runtimeConfig.js'],
+    name: 'packageInfo',
+  },
+  {
+    file: /[\\/]node_modules[\\/]aws-xray-sdk-core[\\/]package\.json$/,
+    readers: ['dist/lib/aws-xray.js'],
+    name: 'pkginfo',
+  },
+];
+const packageInfoOnly = {
+  name: 'package-info-only',
+  setup(builder) {
+    for (const info of PACKAGE_INFO)
+      builder.onLoad({ filter: info.file }, (args) => {
+        const dir = path.dirname(args.path);
+        for (const reader of info.readers) {
+          const source = readFileSync(path.join(dir, reader), 'utf8');
+          const fields = [...source.matchAll(new RegExp(`\\b${info.name}\\b(\\.\\w+)?`, 'g'))].map((m) => m[1]);
+          const other = fields.filter((field) => field !== undefined && field !== '.name' && field !== '.version');
+          // Besides reads of .name and .version, only its import or assignment (`pkginfo = require(...)`).
+          if (other.length > 0 || fields.filter((field) => field === undefined).length > 3)
+            throw new Error(`${reader} of ${dir} reads more of its package.json than its name and version`);
+        }
+        const { name, version } = JSON.parse(readFileSync(args.path, 'utf8'));
+        return { contents: JSON.stringify({ name, version }), loader: 'json' };
+      });
+  },
+};
+
+/**
  * entities 4.5 ships the same code twice, as CommonJS (lib/) and as ESM (lib/esm/): sanitize-html's
  * htmlparser2 8 requires the first, dom-serializer imports the second, and both copies of its
  * decoding and encoding tables (~70 KB each) landed in the asset. A CommonJS file of entities
@@ -716,6 +837,9 @@ const result = await build({
           packedDependencyJson,
           compactSuffixList,
           cheerioHtmlparser2ForExtraction,
+          cheerioParse5ForCrawl,
+          isUnsafeMarkupOnly,
+          packageInfoOnly,
           entitiesOneCopy,
           unusedDependencies,
           packedEntityTables,

@@ -2,7 +2,8 @@
 // them): the vendors handler's entry and static chunks hold no extraction engine, enrichment,
 // fetcher, search index or crawler; those sit in chunks loaded on first call, and the extract
 // worker's asset still carries the engine for when it is called. Sizes: `npm run bench -- cold-start`.
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -19,6 +20,7 @@ import { capabilitiesUsed, withoutComments } from '../../lib/capability-scan';
 import { lambdaEntries } from '../../lib/lambda-entries';
 import { projectLayout } from '../../lib/source-layout';
 import { FUNCTION_CAPABILITIES } from '../../lambdas/topology/capabilities';
+import { CORPORA } from '../corpora';
 
 const layout = projectLayout(process.cwd());
 const work = mkdtempSync(path.join(tmpdir(), 'pds-bundles-'));
@@ -388,6 +390,60 @@ describe('packed tables and unreached dependency code (lib/bundle-worker.mjs)', 
     const expected = await plain.handler();
     expect(expected.encodedHtml).toContain('&NotNestedGreaterGreater;');
     expect(expected.parse5Text).toContain('Café & crème ∉');
+    expect(await bundled.handler()).toEqual(expected);
+  }, 120_000);
+
+  it("reads pages and sitemaps in a crawl asset as unbundled: cheerio over parse5 alone, is-unsafe's markup contexts only", async () => {
+    const worker = bundleFunction(layout.worker('crawl-worker'), path.join(work, 'crawl-worker-parse'));
+    const workerInputs = Object.values(worker.metafile.outputs).flatMap((output) => Object.keys(output.inputs));
+    expect(workerInputs.some((input) => input.includes('node_modules/parse5/'))).toBe(true);
+    // No htmlparser2 parser (a few of its tokenizer's constants remain, imported by dom-serializer).
+    expect(workerInputs.some((input) => input.includes('node_modules/htmlparser2/dist/esm/Parser.js'))).toBe(false);
+    expect(workerInputs.some((input) => input.includes('is-unsafe/src/contexts/html.js'))).toBe(true);
+    expect(workerInputs.some((input) => input.includes('is-unsafe/src/contexts/sql.js'))).toBe(false);
+    const outdir = path.join(work, 'crawl-parse');
+    bundleFunction(path.join(process.cwd(), 'test/infra/fixtures/crawl-parse-entry.ts'), outdir);
+    const pagesDir = path.join(CORPORA, 'product-extraction-benchmark', 'html');
+    const pages = readdirSync(pagesDir)
+      .filter((name) => name.endsWith('.html.gz'))
+      .sort()
+      .slice(0, 30)
+      .map((name) => ({
+        html: gunzipSync(readFileSync(path.join(pagesDir, name))).toString('utf8'),
+        url: `https://shop.example/p/${name}`,
+      }));
+    const sitemapsDir = path.join(CORPORA, 'sitemaps', 'xml');
+    const sitemaps = readdirSync(sitemapsDir)
+      .sort()
+      .map((name) => readFileSync(path.join(sitemapsDir, name), 'utf8'));
+    const input = { pages, sitemaps };
+    const plain = await import('./fixtures/crawl-parse-entry');
+    const expected = await plain.handler(input);
+    // is-unsafe ran: the safe entity expanded, the script and javascript: ones blocked.
+    expect(expected.entities).toEqual({ '?xml': '', r: { a: 'plain simple', b: '&bad;', c: '&js;' } });
+    expect(expected.pages.filter((page) => page.categories.length > 0).length).toBeGreaterThan(0);
+    const bundled = await import(pathToFileURL(path.join(outdir, 'index.mjs')).href);
+    expect(await bundled.handler(input)).toEqual(expected);
+  }, 240_000);
+
+  it("keeps the SDK clients' versions in their user agent, from package.json reduced to name and version", async () => {
+    const outdir = path.join(work, 'user-agent');
+    const { metafile } = bundleFunction(path.join(process.cwd(), 'test/infra/fixtures/user-agent-entry.ts'), outdir);
+    const packageJsons = Object.values(metafile.outputs).flatMap((output) =>
+      Object.entries(output.inputs).filter(([input]) => input.endsWith('/package.json')),
+    );
+    expect(packageJsons.length).toBeGreaterThan(0);
+    for (const [input, { bytesInOutput }] of packageJsons) expect(bytesInOutput, input).toBeLessThan(200);
+    const bundled = await import(pathToFileURL(path.join(outdir, 'index.mjs')).href);
+    // As bundled from the whole package.json (the ESM builds read it; the CommonJS ones inline a version of their own).
+    const untrimmed = path.join(work, 'user-agent-untrimmed');
+    bundleFunction(path.join(process.cwd(), 'test/infra/fixtures/user-agent-entry.ts'), untrimmed, { trimmed: false });
+    const expected = await (await import(pathToFileURL(path.join(untrimmed, 'index.mjs')).href)).handler();
+    expect(expected).toEqual([
+      expect.stringMatching(/^api\/DynamoDB#3\.\d+\.\d+$/),
+      expect.stringMatching(/^api\/SQS#3\.\d+\.\d+$/),
+      expect.stringMatching(/^api\/SFN#3\.\d+\.\d+$/),
+    ]);
     expect(await bundled.handler()).toEqual(expected);
   }, 120_000);
 
