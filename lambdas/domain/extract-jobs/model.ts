@@ -18,18 +18,37 @@ export const OUTCOMES: readonly Outcome[] = [
  * pending; larger batches spread the per-message cost over more URLs: a batch costs about 9 calls
  * whatever its size (send, receive, delete, task success, its read, the marks read, the claim,
  * the progress and vendor updates) besides its item writes (25 per BatchWriteItem). 50 keeps a
- * batch's read in one BatchGet (execution + claim + 50 entries of the 100 a call takes) and its
- * claim (the gzip of 50 results) well inside one item; 25 cost 612 calls per 1000 URLs, 50 under 400.
+ * batch's claim (the gzip of 50 results, enriched ones included) well inside one item; 25 cost
+ * 612 calls per 1000 URLs, 50 under 400.
  */
 export const BATCH_URLS = 50;
 /**
- * Batch size for an execution of `urlCount` URLs: BATCH_URLS for large jobs, smaller for small
- * ones so they still report progress (counters move per finished batch) and can be cancelled
- * keeping what finished: about 20 batches, never under 10 URLs, never over `max`. A pure function
- * of the entries, so Prepare, a restarted Prepare and Finalize plan the same batches.
+ * Unique URLs per batch of a plain extraction (no enrichment, reviews, image tags or similar
+ * products): its results are a few KB each (100 of the store simulator's: 330 KB of JSON, 35 KB
+ * gzipped in their claim, where an item holds 400 KB), so twice as many fit a claim with room to
+ * spare, and the batch's fixed calls (about 9 SDK calls, a Step Functions Map iteration, a Lambda
+ * invocation) are spread over twice as many URLs: 1000 plain URLs take 10 batches, ~200 SDK calls
+ * instead of ~280. Richer results keep BATCH_URLS: a claim that would not fit one item falls back
+ * to a write per entry.
  */
-export const batchSizeFor = (urlCount: number, max = BATCH_URLS): number =>
-  Math.min(max, Math.max(10, Math.ceil(urlCount / 20)));
+export const PLAIN_BATCH_URLS = 100;
+
+/** How an execution with these options is split: at most `max` URLs a batch, about `batches` batches. */
+export function batchingFor(options: ExtractOptions): { max: number; batches: number } {
+  const plain =
+    !options.enableEnrichment && !options.enableReviews && !options.enableImageTags && !options.enableSimilarProducts;
+  return plain ? { max: PLAIN_BATCH_URLS, batches: 10 } : { max: BATCH_URLS, batches: 20 };
+}
+
+/**
+ * Batch size for an execution of `urlCount` URLs: `max` for large jobs, smaller for small ones so
+ * they still report progress (counters move per finished batch) and can be cancelled keeping
+ * what finished: about `batches` batches (20 by default), never under 10 URLs, never over `max`.
+ * A pure function of the entries and options, so Prepare, a restarted Prepare and Finalize plan
+ * the same batches.
+ */
+export const batchSizeFor = (urlCount: number, max = BATCH_URLS, batches = 20): number =>
+  Math.min(max, Math.max(10, Math.ceil(urlCount / batches)));
 /** URL-mode limit (v1 products, v2 urls). */
 export const MAX_URLS = 1000;
 /** Vendor-mode limit: listings of one vendor extracted by one execution. */

@@ -5,11 +5,11 @@
 // wired around these steps and their ports by the composition root; nothing here knows of them.
 import type { ExtractUrl, UrlResult } from '../extraction/types';
 import { failureResult, groupDuplicates, resultFor, unexpectedFailure } from '../extraction/results';
-import { TERMINAL } from '../executions/model';
+import { TERMINAL, type Execution } from '../executions/model';
 import type { Executions } from '../executions/service';
 import type { BatchClaim, ClaimingResultStore, UrlEntry } from '../../ports/extract-results';
 import type { ProductCatalog } from '../products/catalog';
-import { batchSizeFor, countEntries, creditsPerSuccess, optionsOf } from './model';
+import { batchingFor, batchSizeFor, countEntries, creditsPerSuccess, optionsOf } from './model';
 import { eachLimited, type Limiter } from './concurrency';
 import { createClaimProtocol, type Batch, type ExtractedGroup } from './claim-protocol';
 
@@ -43,20 +43,22 @@ export const NOT_PROCESSED_MESSAGE = 'The URL was not processed; it may be resub
 
 /**
  * Groups pending entries so duplicates travel with their first occurrence, `batchUrls` fetches per
- * batch (by default sized from the number of pending entries: batchSizeFor).
+ * batch (by default sized from the number of pending entries: batchSizeFor, at most `maxBatchUrls`
+ * in about `batches` batches).
  */
 export function planBatches(
   entries: ReadonlyArray<Pick<UrlEntry, 'index' | 'dup_of' | 'state'>>,
   maxBatchUrls?: number,
+  batches?: number,
 ): Batch[] {
   const pendingCount = entries.filter((entry) => entry.state === 'pending').length;
-  const batchUrls = batchSizeFor(pendingCount, maxBatchUrls);
-  const batches: Batch[] = [];
+  const batchUrls = batchSizeFor(pendingCount, maxBatchUrls, batches);
+  const planned: Batch[] = [];
   let current: number[][] = [];
   const flush = () => {
     if (!current.length) return;
     const indices = current.flat().sort((a, b) => a - b);
-    batches.push({ id: `b${indices[0]}`, indices });
+    planned.push({ id: `b${indices[0]}`, indices });
     current = [];
   };
   for (const group of groupDuplicates(entries.filter((entry) => entry.state === 'pending'))) {
@@ -64,7 +66,7 @@ export function planBatches(
     if (current.length >= batchUrls) flush();
   }
   flush();
-  return batches;
+  return planned;
 }
 
 export type ExtractSteps = ReturnType<typeof createExtractSteps>;
@@ -98,6 +100,19 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
     return alive;
   };
 
+  /** The batches as first planned: every entry with a URL, split as the execution's options say (batchingFor). */
+  const planOf = (
+    execution: Execution,
+    entries: ReadonlyArray<Pick<UrlEntry, 'index' | 'dup_of' | 'state' | 'url'>>,
+  ) => {
+    const batching = batchingFor(optionsOf(execution));
+    return planBatches(
+      entries.map((e) => (e.url ? { ...e, state: 'pending' as const } : e)),
+      deps.batchUrls ?? batching.max,
+      batching.batches,
+    );
+  };
+
   return {
     planBatches,
 
@@ -115,10 +130,7 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
       // sends the same batch ids over the same indices, so stored claims and counts line up.
       const entries = await results.outlines(executionId);
       const pending = new Set(entries.filter((e) => e.state === 'pending').map((e) => e.index));
-      const batches = planBatches(
-        entries.map((e) => (e.url ? { ...e, state: 'pending' as const } : e)),
-        deps.batchUrls,
-      ).filter((batch) => batch.indices.some((index) => pending.has(index)));
+      const batches = planOf(execution, entries).filter((batch) => batch.indices.some((index) => pending.has(index)));
       return {
         executionId,
         proceed: batches.length > 0,
@@ -267,10 +279,7 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
       let entries = await results.outlines(executionId);
       if (entries.some((e) => e.state === 'pending')) {
         // The batches as Prepare planned them (entries with a URL were all pending then).
-        const batches = planBatches(
-          entries.map((e) => (e.url ? { ...e, state: 'pending' as const } : e)),
-          deps.batchUrls,
-        );
+        const batches = planOf(execution, entries);
         const claims = await results.claims(executionId);
         const byIndex = new Map(entries.map((e) => [e.index, e]));
         const notProcessed = (entry: Pick<UrlEntry, 'input'>) =>
