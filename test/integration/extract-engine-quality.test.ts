@@ -299,7 +299,7 @@ describe('event pages', () => {
 });
 
 describe("markup that is not the page product's, and prices before tax", () => {
-  it("a recommendation's microdata or JSON-LD, a placeholder sku, a net price, a model number, a scope-less offer and widgets' headings never become the page's SKU, title or price", async () => {
+  it("a recommendation's microdata or JSON-LD, a placeholder sku, a net price, a model number, a scope-less offer, widgets' headings and a shown range never become the page's SKU, title or price", async () => {
     const store = sim.store('markup-elsewhere.test');
     const kinds = new Set<number>();
     let variantSkus = 0;
@@ -319,20 +319,21 @@ describe("markup that is not the page product's, and prices before tax", () => {
       const merged = readProductPage(page.body, url, { countryCode: 'us' }).merged;
       expect(merged.sku, url).toBe(want.sku);
       // The page lists the dearest offer first: the shown variant is not the first offer's.
-      if (index % 8 === 5 && truth.variants.length > 1) variantSkus++;
+      if (index % 9 === 5 && truth.variants.length > 1) variantSkus++;
       // The recommendation is on the page (kinds 0 and 1), and is not what was read.
-      if (index % 8 < 2) {
+      if (index % 9 < 2) {
         const other = unrelatedProduct(store, truth);
         expect(page.body).toContain(other.sku);
         expect(merged.sku).not.toBe(other.sku);
       }
-      if (index % 8 === 3) expect(page.body).toContain('zzgl. MwSt.');
-      if (index % 8 === 4) expect(page.body).toContain(`Model #: MX${1000 + index}`);
-      if (index % 8 === 6) expect(page.body).not.toContain('itemscope');
-      if (index % 8 === 7) expect(page.body).toContain('<h1>Adding to cart...</h1>');
-      kinds.add(index % 8);
+      if (index % 9 === 3) expect(page.body).toContain('zzgl. MwSt.');
+      if (index % 9 === 4) expect(page.body).toContain(`Model #: MX${1000 + index}`);
+      if (index % 9 === 6) expect(page.body).not.toContain('itemscope');
+      if (index % 9 === 7) expect(page.body).toContain('<h1>Adding to cart...</h1>');
+      if (want.range) expect(merged.priceRange, url).toEqual(want.range);
+      kinds.add(index % 9);
     }
-    expect(kinds.size).toBe(8);
+    expect(kinds.size).toBe(9);
     expect(variantSkus).toBeGreaterThan(0);
   });
 });

@@ -41,7 +41,7 @@
 //      URL `?sku=<variant sku>`; the page shows the variant its address selects (the first when
 //      none), so the page's SKU and price are that variant's.
 // - markup-elsewhere.test: markup that is not the page product's, and prices before tax, by
-//   product.index % 8 (truth: elsewhereTruth(product)):
+//   product.index % 9 (truth: elsewhereTruth(product)):
 //   0: no markup of its own; a recommended product (no word of its name in the page's) marked up
 //      as a microdata Product in a block headed "Customers also bought", before the product area;
 //      the product's SKU as "SKU: ..." in the product area;
@@ -58,7 +58,9 @@
 //   6: a theme that lost its itemscope: <meta itemprop=price/priceCurrency> (CAD) loose in the
 //      product area, the shown price filled in by a script (empty here); "SKU: ..." shown;
 //   7: widgets' h1s before the product's: a cart status message ("Adding to cart...") and a
-//      delivery popover's heading; "SKU: ..." shown.
+//      delivery popover's heading; "SKU: ..." shown;
+//   8: no markup; the price shown as a range over the sizes ("$X – $Y", Y = X + 10): the price is
+//      the lower end, the range kept (truth: range).
 // - event-tickets.test: event pages (JSON-LD MusicEvent, no Product), local currency CLP. Even
 //   products: the ticket sold on the page (a "$12.990" price and a "Comprar" button): a product
 //   page. Odd products: the event only announced (date and place, no price, no buy control): not a
@@ -673,11 +675,20 @@ export function elsewhereTruth(product: SimProduct): {
   price: number;
   currency: string;
   net: number | null;
+  range?: { min: number; max: number };
 } {
-  if (product.index % 8 === 6) return { sku: product.sku, price: product.price, currency: 'CAD', net: null };
-  if (product.index % 8 === 5)
+  if (product.index % 9 === 8)
+    return {
+      sku: product.sku,
+      price: product.price,
+      currency: 'USD',
+      net: null,
+      range: { min: product.price, max: Math.round((product.price + 10) * 100) / 100 },
+    };
+  if (product.index % 9 === 6) return { sku: product.sku, price: product.price, currency: 'CAD', net: null };
+  if (product.index % 9 === 5)
     return { sku: product.variants[0].sku, price: product.price, currency: 'USD', net: null };
-  if (product.index % 8 === 3)
+  if (product.index % 9 === 3)
     return {
       sku: product.sku,
       price: product.price,
@@ -688,7 +699,7 @@ export function elsewhereTruth(product: SimProduct): {
 }
 
 function markupElsewherePage(store: StoreModel, product: SimProduct): string {
-  const k = product.index % 8;
+  const k = product.index % 9;
   const truth = elsewhereTruth(product);
   const other = unrelatedProduct(store, product);
   const card = `<div class="recs"><h3>Customers also bought</h3><div itemscope itemtype="https://schema.org/Product"><a href="/products/${esc(other.sku.toLowerCase())}"><span itemprop="name">${esc(other.title)}</span></a><meta itemprop="sku" content="${esc(other.sku)}"><div itemprop="offers" itemscope itemtype="https://schema.org/Offer"><span itemprop="price" content="${other.price.toFixed(2)}">${usd(other.price)}</span><meta itemprop="priceCurrency" content="USD"></div></div></div>`;
@@ -711,7 +722,7 @@ function markupElsewherePage(store: StoreModel, product: SimProduct): string {
     });
     summary = `<p class="price">${usd(truth.price)}</p><p class="product-meta">Item # ${esc(product.sku)}</p>`;
   } else if (k === 2) {
-    const placeholder = ['{{ product.sku }}', 'N/A', product.title][Math.floor(product.index / 8) % 3];
+    const placeholder = ['{{ product.sku }}', 'N/A', product.title][Math.floor(product.index / 9) % 3];
     head = ld({
       '@context': 'https://schema.org',
       '@type': 'Product',
@@ -726,6 +737,8 @@ function markupElsewherePage(store: StoreModel, product: SimProduct): string {
       },
     });
     summary = `<p class="price">${usd(truth.price)}</p><p>Reference: <span class="sku">${esc(product.sku)}</span></p>`;
+  } else if (k === 8) {
+    summary = `<p class="price">${usd(truth.range!.min)} – ${usd(truth.range!.max)}</p><p>SKU: ${esc(product.sku)}</p>`;
   } else if (k === 7) {
     before = `<div class="cart-widget"><div class="atc-status-message hidden"><h1>Adding to cart...</h1></div><div class="delivery-popover"><h1>Choose your delivery</h1></div></div>`;
     summary = `<p class="price">${usd(truth.price)}</p><p>SKU: ${esc(product.sku)}</p>`;

@@ -1203,3 +1203,21 @@ describe("widgets' headings are not the product's", () => {
     expect(m.title).toBe('Walnut Desk');
   });
 });
+
+describe('a price shown as a range', () => {
+  const shop = (price: string, lang = 'en') =>
+    page(
+      `<main><h1>Linen Shirt</h1><p class="price">${price}</p><button class="add-to-cart">Add to cart</button></main>`,
+      '',
+      lang,
+    );
+  it.each([
+    ['$10.00 – $20.00', 'en', 10, { min: 10, max: 20 }],
+    ['$10 - $20', 'en', 10, { min: 10, max: 20 }],
+    ['10,00 € bis 20,00 €', 'de-DE', 10, { min: 10, max: 20 }],
+    ['$10.00', 'en', 10, null],
+  ])('%s: the lower end, the range kept', (price, lang, amount, range) => {
+    const m = readProductPage(shop(price, lang), 'https://shop.example/p/shirt').merged;
+    expect([m.price, m.priceRange]).toEqual([amount, range]);
+  });
+});

@@ -85,6 +85,8 @@ const netOfTax = (text: string, after: string) => {
     !/\b(incl|inkl|including|inclusive|TTC|con\s+IVA|IVA\s+incl)/i.test(text)
   );
 };
+/** Between the two ends of a shown price range. */
+const RANGE_SEPARATOR = /\s*[–—~]\s*|\s+-\s+|\s+(?:to|bis|à|a|até|tot|till|до)\s+/i;
 const MEASURE_TEXT = /\b(pounds?|lbs?|ounces?|oz|kg|grams?|inch(es)?|cm|mm|litres?|liters?|ml|watts?)\b/i;
 /** "Weight: ..." and other "Label: value" facts; a price label ("Price:", "Цена:") is fine. */
 const OTHER_LABEL =
@@ -781,6 +783,23 @@ export function readDom(
   const current = priceCandidates
     .filter((c) => !c.former && c.score > 0)
     .sort((a, b) => b.score - a.score || a.order - b.order)[0];
+  // A shown range ("$10.00 – $20.00", "10 € bis 20 €"): the price is its lower end, the range kept.
+  let priceRange: { min: number; max: number } | null = null;
+  if (current && current.text.length <= 60) {
+    const sides = current.text.split(RANGE_SEPARATOR);
+    if (sides.length === 2) {
+      const low = parsePrice(sides[0], hints);
+      const high = parsePrice(sides[1], hints);
+      if (
+        low.amount != null &&
+        high.amount != null &&
+        high.amount > low.amount &&
+        Math.abs(low.amount - current.amount) < 0.005 &&
+        (!low.currency || !high.currency || low.currency === high.currency)
+      )
+        priceRange = { min: low.amount, max: high.amount };
+    }
+  }
   let compareAt: number | null = null;
   if (current) {
     const formers = priceCandidates
@@ -916,6 +935,7 @@ export function readDom(
       price: current?.amount ?? null,
       currency: current?.currency ?? null,
       compareAt: compareAt != null && current && compareAt > current.amount ? compareAt : null,
+      priceRange,
       availability,
     },
     priceCandidates,
