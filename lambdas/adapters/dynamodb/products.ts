@@ -19,6 +19,8 @@ import { batchGet, batchPut } from './batch';
 const INLINE_LIMIT = 1024;
 const PRODUCT_GZIP = { level: 1 };
 const MAX_FEED_ITEMS = 20_000;
+/** BatchWriteItem calls at once for records and marks. */
+const WRITE_LANES = 4;
 
 /** A URL's hash, remembered for the URLs of recent batches: a stored product's URL is hashed for its record, its GSI order, its first-seen read and its mark. */
 const hashes = new Map<string, string>();
@@ -100,7 +102,12 @@ export function dynamoProductStore(documents: DynamoDBDocumentClient, tableName:
     return new Set(items.map((item) => item.url as string));
   }
 
-  const writeAll = (items: Array<Record<string, unknown>>) => batchPut(documents, tableName, items);
+  /**
+   * Items in BatchWriteItem calls of 25, up to WRITE_LANES at once: a 100-URL batch's records (and
+   * then its marks) take one round trip instead of four one after another, which the last batch
+   * of an extraction waits for before it can complete.
+   */
+  const writeAll = (items: Array<Record<string, unknown>>) => batchPut(documents, tableName, items, WRITE_LANES);
 
   return {
     async put(record) {
