@@ -11,6 +11,13 @@
 // without it) is printed too, but the rules have no fitted parameters, so its pooled figure is the
 // in-sample one; for hand-written rules the half-A/half-B split is the accepted form. The folds
 // show the spread between groups of domains, and a domain bootstrap of half B its interval.
+//
+// Two readings of the truth are printed beside the strict rows, for every system alike: price~
+// reads a truth written with dot-grouped thousands ("23.450" on a PKR page) both ways, and
+// currency~ lets a bare ambiguous symbol truth ("$", "kr") match any currency the symbol denotes
+// (the strict row resolves it through the URL's country: a Canadian or Chilean shop on a .com is
+// "USD") and leaves out pages whose truth states no currency (upstream does not score currency).
+// The error split (right/wrong/missing/extra) is counts only, so half B stays held out.
 import { readFileSync, readdirSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
