@@ -218,10 +218,14 @@ export function engineAvailability(a: string | null): string | null {
   return a === 'OutOfStock' || a === 'Discontinued' ? 'OutOfStock' : 'InStock';
 }
 
-export function predictWithEngine(pages: BenchPage[]): Record<string, Prediction> {
+/** The engine's predictions; `read`: another engine's readProductPage (extraction-changes). */
+export function predictWithEngine(
+  pages: BenchPage[],
+  read: typeof readProductPage = readProductPage,
+): Record<string, Prediction> {
   const predictions: Record<string, Prediction> = {};
   for (const page of pages) {
-    const { merged } = readProductPage(page.html, page.url, { countryCode: countryOf(page.url) });
+    const { merged } = read(page.html, page.url, { countryCode: countryOf(page.url) });
     predictions[page.id] = {
       price: merged.price,
       currency: merged.currency,
@@ -314,22 +318,28 @@ const ROWS = [
  * where the truth has one), extra (a value where the truth has none).
  */
 function errorSplit(title: string, pages: BenchPage[], engine: Record<string, Prediction>): void {
-  const fields = ['price', 'currency', 'sku', 'brand'] as const;
-  const parts = fields.map((f) => {
-    const n = { right: 0, wrong: 0, missing: 0, extra: 0 };
-    for (const page of pages) {
-      const accepted = (page.truth[f] as string[] | undefined) ?? [];
-      const predicted = engine[page.id]?.[f];
-      const has = predicted != null && predicted !== '';
-      if (has && accepted.length) {
-        if (matches(f, predicted, accepted, page.url)) n.right++;
-        else n.wrong++;
-      } else if (accepted.length) n.missing++;
-      else if (has) n.extra++;
-    }
+  const parts = SPLIT_FIELDS.map((f) => {
+    const n = { right: 0, wrong: 0, missing: 0, extra: 0, none: 0 };
+    for (const page of pages) n[verdict(page, f, engine[page.id]?.[f])]++;
     return `${f} ${n.right}/${n.wrong}/${n.missing}/${n.extra}`;
   });
   console.log(`  ${title.padEnd(8)} ${parts.join('  ')}`);
+}
+
+/** The fields of the error split and of extraction-changes. */
+export const SPLIT_FIELDS = ['price', 'currency', 'sku', 'brand'] as const;
+
+/** One field of one page, as the strict figure scores it. */
+export function verdict(
+  page: BenchPage,
+  field: (typeof SPLIT_FIELDS)[number],
+  predicted: unknown,
+): 'right' | 'wrong' | 'missing' | 'extra' | 'none' {
+  const accepted = (page.truth[field] as string[] | undefined) ?? [];
+  const has = predicted != null && predicted !== '';
+  if (has && accepted.length) return matches(field, predicted, accepted, page.url) ? 'right' : 'wrong';
+  if (accepted.length) return 'missing';
+  return has ? 'extra' : 'none';
 }
 
 /** Fold of a domain among k, by the same FNV-1a hash as the halves (other bits of it). */
