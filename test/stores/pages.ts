@@ -98,7 +98,7 @@ ${s.bodyEnd}
 
 function offerJson(
   store: StoreModel,
-  product: SimProduct,
+  _product: SimProduct,
   price: number,
   available: boolean,
   sku: string,
