@@ -66,7 +66,7 @@ export function isProcessAlive(pid: number, startTicks?: string): boolean {
     if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
   const stat = procStat(pid);
-  if (!stat) return existsSync('/proc/self/stat') ? false : true; // no /proc at all: signal 0 is all we know
+  if (!stat) return !existsSync('/proc/self/stat'); // no /proc at all: signal 0 is all we know
   if (stat.state === 'Z' || stat.state === 'X' || stat.state === 'x') return false;
   return startTicks === undefined || stat.startTicks === startTicks;
 }
