@@ -5,7 +5,10 @@
 // times, the overhead ratio (goal < 1.25x), memory, and the AWS SDK calls of the state machine run
 // per 1000 URLs (goal < 400) by command; the bench's own status polls are counted apart. The
 // two runs alternate for EXTRACT_THROUGHPUT_ROUNDS rounds (default 3) on fresh products each, and
-// the median of the rounds' ratios is the figure: on a shared machine the load drifts.
+// the median of the rounds' ratios is the figure: on a shared machine the load drifts. Beside it,
+// the main-thread CPU each run used (Linux: the kernel's per-thread accounting), which does not
+// grow when other processes take the core: the loop saturates the main thread, so the CPU the
+// state machine adds there is what its time ratio follows on a quiet machine.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
