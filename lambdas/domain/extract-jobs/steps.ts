@@ -8,7 +8,7 @@ import { failureResult, groupDuplicates, resultFor, unexpectedFailure } from '..
 import { TERMINAL, type Execution } from '../executions/model';
 import type { Executions } from '../executions/service';
 import type { BatchClaim, ClaimingResultStore, UrlEntry } from '../../ports/extract-results';
-import type { ProductCatalog } from '../products/catalog';
+import type { ProductCatalog, StoredBatch } from '../products/catalog';
 import { batchingFor, batchSizeFor, countEntries, creditsPerSuccess, optionsOf } from './model';
 import { eachLimited, type Limiter } from './concurrency';
 import { createClaimProtocol, type Batch, type ExtractedGroup } from './claim-protocol';
@@ -173,7 +173,10 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
         catalog && todo.length ? catalog.seenBefore(todo.map(urlOf)) : Promise.resolve(new Set<string>());
       seenRead.catch(() => undefined);
 
-      // 1. Extract every URL (bounded concurrency).
+      // 1. Extract every URL (bounded concurrency). Each successful product's record is written
+      //    while the rest of the batch still extracts (25 a batch write), so the batch's end
+      //    waits for its last few records only.
+      const recorder = catalog && todo.length ? catalog.openBatch(todo.length, options) : undefined;
       const extracted: Array<ExtractedGroup & { url: string }> = [];
       let stopped = false;
       const extractGroup = async (group: UrlEntry[]) => {
@@ -189,37 +192,31 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
           result = unexpectedFailure(url);
         }
         extracted.push({ group, url, result });
+        if (recorder && result.success && result.product) recorder.add({ url, product: result.product });
       };
       const slots = deps.extractSlots;
-      if (slots) await eachLimited(todo, todo.length, (group) => slots.run(() => extractGroup(group)));
-      else await eachLimited(todo, deps.urlConcurrency ?? 4, extractGroup);
-
-      // 2. Store the products (batch writes), before any result says success, so a crash after
-      //    recording never leaves a success without its stored product.
-      const stored = catalog
-        ? await catalog.storeBatch(
-            extracted.flatMap(({ url, result }) =>
-              result.success && result.product ? [{ url, product: result.product }] : [],
-            ),
-            options,
-            await seenRead,
-          )
-        : undefined;
-
-      // 3. Claim the batch with these results and products (the first writer wins): the winner
-      //    marks its new products and counts them for their vendors; the claim that holds makes
-      //    the entries done and is counted once. Without a claim (none extracted, or a claim
-      //    already taken without results): entry by entry.
-      const state: 'done' | 'stopped' = stopped ? 'stopped' : 'done';
       let claim: BatchClaim | null = null;
       let won = false;
+      let stored: StoredBatch | undefined;
       try {
+        if (slots) await eachLimited(todo, todo.length, (group) => slots.run(() => extractGroup(group)));
+        else await eachLimited(todo, deps.urlConcurrency ?? 4, extractGroup);
+
+        // 2. Every record written (the rest of them now), before any result says success, so a
+        //    crash after recording never leaves a success without its stored product.
+        stored = recorder ? await recorder.close(await seenRead) : undefined;
+
+        // 3. Claim the batch with these results and products (the first writer wins): the winner
+        //    marks its new products and counts them for their vendors; the claim that holds makes
+        //    the entries done and is counted once. Without a claim (none extracted, or a claim
+        //    already taken without results): entry by entry.
         if (!existing && extracted.length)
           ({ won, claim } = await protocol.claim(executionId, batch, outcomesOf(extracted), stored?.products));
       } catch (error) {
-        stored?.release();
+        recorder?.release();
         throw error;
       }
+      const state: 'done' | 'stopped' = stopped ? 'stopped' : 'done';
       const published = stored ? stored.publish(won) : Promise.resolve();
       const finish = async () => {
         if (claim?.results) return protocol.settle(executionId, batch, entries, claim, perSuccess);

@@ -12,6 +12,8 @@ import { recordProductSeen, recordProductsSeen } from '../vendors/service';
  * prices and availability of most shops stay put and after which peers expire their results too.
  */
 export const PRODUCT_FRESHNESS_MS = 24 * 60 * 60 * 1000;
+/** Records an extract batch sends in one write as they come (a BatchWriteItem takes 25). */
+const RECORDS_PER_WRITE = 25;
 
 export const flagsOf = (options: ExtractOptions): ProductFlags => ({
   enrichment: options.enableEnrichment,
@@ -201,52 +203,76 @@ export function createProductCatalog(deps: ProductCatalogDeps) {
     seenBefore: (urls: readonly string[]) => deps.store.seenBefore(urls),
 
     /**
-     * The extract worker's records before its claim: written in batch writes (no first-seen
-     * marks yet: the claim decides which products are new), `seen` = the URLs with a mark.
+     * The extract worker's records before its claim, written while its batch still extracts: each
+     * successful product is added as it comes and every RECORDS_PER_WRITE of them go to the table
+     * in one batch write at once (the rest at close), so the batch's end waits for its last few
+     * records, not all of them. Records get distinct instants 1 ms apart in the order added, from
+     * a block reserved for `capacity` records. `close(seen)` (seen = the URLs with a first-seen
+     * mark) waits for every write and returns the StoredBatch; no first-seen marks yet: the claim
+     * decides which products are new. `release` ends the batch's turn on a failure before then.
      */
-    async storeBatch(
-      items: ReadonlyArray<{ url: string; product: ProductRecord }>,
-      options: ExtractOptions,
-      seen: ReadonlySet<string>,
-    ): Promise<StoredBatch> {
-      const { base, previousTurn, endTurn } = reserve(items.length);
+    openBatch(capacity: number, options: ExtractOptions) {
+      const { base, previousTurn, endTurn } = reserve(capacity);
       let ended = false;
       const release = () => {
         if (ended) return;
         ended = true;
         endTurn();
       };
-      try {
-        const records = storedRecords(items, options, base);
-        if (records.length) await deps.store.putRecords(records);
-        // Each URL new at most once, for its first record in the list.
-        const counted = new Set<string>();
-        const products = records.map((record): ClaimedProduct => {
-          const isNew = !seen.has(record.url) && !counted.has(record.url);
-          if (isNew) counted.add(record.url);
-          return { url: record.url, vendor: record.vendor, at: record.updated_at, isNew };
-        });
-        return {
-          products,
-          release,
-          async publish(won) {
-            try {
-              if (!products.length) return;
-              if (won) {
-                const marks = products.filter((p) => p.isNew).map(({ url, at }) => ({ url, at }));
-                if (marks.length) await deps.store.markFirstSeen(marks);
+      const records: StoredProduct[] = [];
+      let unsent: StoredProduct[] = [];
+      const writes: Array<Promise<void>> = [];
+      const send = () => {
+        if (!unsent.length) return;
+        const write = deps.store.putRecords(unsent);
+        // Awaited (and its failure thrown) by close.
+        write.catch(() => undefined);
+        writes.push(write);
+        unsent = [];
+      };
+      return {
+        add(item: { url: string; product: ProductRecord }): void {
+          if (records.length >= capacity) throw new Error(`A batch reserved ${capacity} records and got more`);
+          const [record] = storedRecords([item], options, base + records.length);
+          records.push(record);
+          unsent.push(record);
+          if (unsent.length >= RECORDS_PER_WRITE) send();
+        },
+        async close(seen: ReadonlySet<string>): Promise<StoredBatch> {
+          try {
+            send();
+            await Promise.all(writes);
+          } catch (error) {
+            release();
+            throw error;
+          }
+          // Each URL new at most once, for its first record in the list.
+          const counted = new Set<string>();
+          const products = records.map((record): ClaimedProduct => {
+            const isNew = !seen.has(record.url) && !counted.has(record.url);
+            if (isNew) counted.add(record.url);
+            return { url: record.url, vendor: record.vendor, at: record.updated_at, isNew };
+          });
+          return {
+            products,
+            release,
+            async publish(won) {
+              try {
+                if (!products.length) return;
+                if (won) {
+                  const marks = products.filter((p) => p.isNew).map(({ url, at }) => ({ url, at }));
+                  if (marks.length) await deps.store.markFirstSeen(marks);
+                }
+                await previousTurn;
+                if (deps.vendors) await tellVendorsOf(deps.vendors, products, won);
+              } finally {
+                release();
               }
-              await previousTurn;
-              if (deps.vendors) await tellVendorsOf(deps.vendors, products, won);
-            } finally {
-              release();
-            }
-          },
-        };
-      } catch (error) {
-        release();
-        throw error;
-      }
+            },
+          };
+        },
+        release,
+      };
     },
 
     /**
