@@ -365,6 +365,18 @@ describe('each asset holds the lazy capabilities its code can call (lambdas/topo
     expect(capabilitiesUsed(otherMetafile as never, ['v2Vendors']).capabilities).toEqual(['idempotency']);
   });
 
+  it("the pipeline's one use of deps.idempotency is behind an Idempotency-Key, which only IDEMPOTENT_OPERATIONS read (PIPELINE_GETTERS_FOR's premise)", () => {
+    const source = withoutComments(readFileSync(path.join(process.cwd(), 'lambdas/http/pipeline.ts'), 'utf8'));
+    expect(source.match(/\bdeps\s*\.\s*idempotency\b/g)).toHaveLength(1);
+    expect(source).toMatch(
+      /const idempotent = state\.idempotencyKey !== undefined[^;]*;\s*const result = idempotent\s*\?\s*await deps\.idempotency\.run\(/,
+    );
+    expect(source.match(/state\.idempotencyKey = /g)).toHaveLength(1);
+    expect(source).toMatch(
+      /if \(IDEMPOTENT_OPERATIONS\.has\(state\.route\.operationId\)\) \{[\s\S]{0,400}state\.idempotencyKey = key;/,
+    );
+  });
+
   it('the scan ignores getters named in comments and finds them in code', () => {
     const code = withoutComments(
       "// deps.crawl here\n/* container.search */ const a = 'http://x'; deps.agentic.run();",
