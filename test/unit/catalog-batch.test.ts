@@ -74,7 +74,7 @@ describe('extract batch records', () => {
     const second = catalog.openBatch(1, OPTIONS);
     first.add({ url: 'https://a-shop.test/1', product: product('https://a-shop.test/1') });
     expect(() => first.add({ url: 'https://a-shop.test/2', product: product('https://a-shop.test/2') })).toThrow(
-      /reserved 1/,
+      /opened for 1 records/,
     );
     await expect(first.close(new Set())).rejects.toThrow('table unavailable');
     // The failed batch ended its turn: the next one tells its vendor instead of waiting for ever.

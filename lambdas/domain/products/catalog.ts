@@ -136,12 +136,20 @@ export function createProductCatalog(deps: ProductCatalogDeps) {
    * instant than it has, which would cost the vendor store a second write.
    */
   function reserve(count: number) {
+    return { base: instants(count), ...takeTurn() };
+  }
+  /** The first of `count` distinct instants 1 ms apart, after every instant handed out before. */
+  function instants(count: number): number {
     const base = Math.max(now().getTime(), nextInstant);
     nextInstant = base + count;
+    return base;
+  }
+  /** The next turn for telling the vendors: after the turns taken before. */
+  function takeTurn() {
     const previousTurn = vendorTurn;
     let endTurn!: () => void;
     vendorTurn = new Promise<void>((resolve) => (endTurn = resolve));
-    return { base, previousTurn, endTurn };
+    return { previousTurn, endTurn };
   }
 
   return {
@@ -206,13 +214,17 @@ export function createProductCatalog(deps: ProductCatalogDeps) {
      * The extract worker's records before its claim, written while its batch still extracts: each
      * successful product is added as it comes and every RECORDS_PER_WRITE of them go to the table
      * in one batch write at once (the rest at close), so the batch's end waits for its last few
-     * records, not all of them. Records get distinct instants 1 ms apart in the order added, from
-     * a block reserved for `capacity` records. `close(seen)` (seen = the URLs with a first-seen
-     * mark) waits for every write and returns the StoredBatch; no first-seen marks yet: the claim
-     * decides which products are new. `release` ends the batch's turn on a failure before then.
+     * records, not all of them. Each write's records get distinct instants 1 ms apart when it is
+     * sent, after every instant handed out before: records are written in the order of their
+     * instants, so when two deliveries of a batch write the same product, the record that stays
+     * is the one with the later instant, which is what its vendor is told. `close(seen)` (seen =
+     * the URLs with a first-seen mark) waits for every write and returns the StoredBatch; no
+     * first-seen marks yet: the claim decides which products are new. `release` ends the batch's
+     * turn (taken at open: batches tell their vendors in the order they opened) on a failure
+     * before then.
      */
     openBatch(capacity: number, options: ExtractOptions) {
-      const { base, previousTurn, endTurn } = reserve(capacity);
+      const { previousTurn, endTurn } = takeTurn();
       let ended = false;
       const release = () => {
         if (ended) return;
@@ -220,11 +232,14 @@ export function createProductCatalog(deps: ProductCatalogDeps) {
         endTurn();
       };
       const records: StoredProduct[] = [];
-      let unsent: StoredProduct[] = [];
+      let added = 0;
+      let unsent: Array<{ url: string; product: ProductRecord }> = [];
       const writes: Array<Promise<void>> = [];
       const send = () => {
         if (!unsent.length) return;
-        const write = deps.store.putRecords(unsent);
+        const chunk = storedRecords(unsent, options, instants(unsent.length));
+        records.push(...chunk);
+        const write = deps.store.putRecords(chunk);
         // Awaited (and its failure thrown) by close.
         write.catch(() => undefined);
         writes.push(write);
@@ -232,10 +247,9 @@ export function createProductCatalog(deps: ProductCatalogDeps) {
       };
       return {
         add(item: { url: string; product: ProductRecord }): void {
-          if (records.length >= capacity) throw new Error(`A batch reserved ${capacity} records and got more`);
-          const [record] = storedRecords([item], options, base + records.length);
-          records.push(record);
-          unsent.push(record);
+          if (added >= capacity) throw new Error(`A batch opened for ${capacity} records got more`);
+          added++;
+          unsent.push(item);
           if (unsent.length >= RECORDS_PER_WRITE) send();
         },
         async close(seen: ReadonlySet<string>): Promise<StoredBatch> {
