@@ -119,6 +119,9 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
     /** Moves pending -> running and splits the pending entries into batches; nothing to do if cancelled. */
     async prepare(input: { executionId: string }) {
       const { executionId } = input;
+      // The entries are read while the execution moves to running (one round trip, not two).
+      const outlines = results.outlines(executionId);
+      outlines.catch(() => undefined);
       let execution = await executions.markRunning(executionId);
       // A retried Prepare finds it running already; a cancelled or reaped one is terminal.
       execution ??= await executions.get(executionId);
@@ -128,7 +131,7 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
       // The batches as first planned (every entry with a URL), less those already finished: a
       // retried Prepare, or a run restarted after a crash (lambdas/domain/executions/resume.ts),
       // sends the same batch ids over the same indices, so stored claims and counts line up.
-      const entries = await results.outlines(executionId);
+      const entries = await outlines;
       const pending = new Set(entries.filter((e) => e.state === 'pending').map((e) => e.index));
       const batches = planOf(execution, entries).filter((batch) => batch.indices.some((index) => pending.has(index)));
       return {
