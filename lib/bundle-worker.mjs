@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { build } from 'esbuild';
@@ -476,8 +476,8 @@ const packageInfoOnly = {
 };
 
 /**
- * entities 4.5 ships the same code twice, as CommonJS (lib/) and as ESM (lib/esm/): sanitize-html's
- * htmlparser2 8 requires the first, dom-serializer imports the second, and both copies of its
+ * entities 4.5 ships the same code twice, as CommonJS (lib/) and as ESM (lib/esm/): the crawl's
+cheerio over htmlparser2 8 requires the first, dom-serializer imports the second, and both copies of its
  * decoding and encoding tables (~70 KB each) landed in the asset. A CommonJS file of entities
  * resolves to its ESM twin (same version, same code).
  */
@@ -703,33 +703,6 @@ function packTable(value, file) {
 }
 
 /**
- * sanitize-html (descriptions, lambdas/domain/extraction/normalise.ts) requires its own htmlparser2
- * 8 as CommonJS, with CommonJS copies of domhandler, domutils, dom-serializer and entities beside
- * the ESM htmlparser2 10 the engine's cheerio parses with (~55 KB twice). In the bundles it gets
- * the project's htmlparser2 (same Parser API and handler callbacks). Proven the same output:
- * test/infra/bundle-extract.test.ts extracts every page of the product extraction benchmark in the
- * bundle exactly as unbundled (sanitize-html over htmlparser2 8), and bundles.test.ts sanitizes
- * entity edge cases as unbundled.
- */
-const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const sanitizeHtmlParser = {
-  name: 'sanitize-html-parser',
-  setup(builder) {
-    builder.onResolve({ filter: /^htmlparser2$/ }, async (args) => {
-      if (args.namespace !== 'file' || !/[\\/]node_modules[\\/]sanitize-html[\\/]index\.js$/.test(args.importer))
-        return undefined;
-      const resolved = await builder.resolve('htmlparser2', {
-        kind: 'import-statement',
-        resolveDir: PROJECT_ROOT,
-        namespace: 'sanitize-html-parser',
-      });
-      if (resolved.errors.length > 0) return { errors: resolved.errors };
-      return { path: resolved.path };
-    });
-  },
-};
-
-/**
  * A module whose exports are the real module's names (read by importing it at build time), each
  * throwing a clear error when called: `why` says why the service never calls it. A symbol export
  * is the same registered symbol (`Symbol.for`); an object export throws on any property read;
@@ -855,7 +828,6 @@ const result = await build({
           entitiesOneCopy,
           unusedDependencies,
           packedEntityTables,
-          sanitizeHtmlParser,
           zodUnreached(flags.jsonSchema ?? true),
           eventStreamsUnreached,
         ]
