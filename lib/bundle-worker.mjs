@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { build } from 'esbuild';
@@ -703,6 +703,33 @@ function packTable(value, file) {
 }
 
 /**
+ * sanitize-html (descriptions, lambdas/domain/extraction/normalise.ts) `require`s htmlparser2: the
+ * same version as the engine's since package.json's override, but its CommonJS build (with CommonJS
+ * copies of domhandler, domutils, dom-serializer and entities) beside the ESM build the engine's
+ * cheerio imports, ~55 KB twice. In the bundles its require resolves to the ESM build (same
+ * version, same code). Proven the same output: test/infra/bundle-extract.test.ts extracts every
+ * page of the product extraction benchmark bundled exactly as unbundled, and bundles.test.ts
+ * sanitizes entity edge cases as unbundled.
+ */
+const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const sanitizeHtmlParser = {
+  name: 'sanitize-html-parser',
+  setup(builder) {
+    builder.onResolve({ filter: /^htmlparser2$/ }, async (args) => {
+      if (args.namespace !== 'file' || !/[\\/]node_modules[\\/]sanitize-html[\\/]index\.js$/.test(args.importer))
+        return undefined;
+      const resolved = await builder.resolve('htmlparser2', {
+        kind: 'import-statement',
+        resolveDir: PROJECT_ROOT,
+        namespace: 'sanitize-html-parser',
+      });
+      if (resolved.errors.length > 0) return { errors: resolved.errors };
+      return { path: resolved.path };
+    });
+  },
+};
+
+/**
  * A module whose exports are the real module's names (read by importing it at build time), each
  * throwing a clear error when called: `why` says why the service never calls it. A symbol export
  * is the same registered symbol (`Symbol.for`); an object export throws on any property read;
@@ -828,6 +855,7 @@ const result = await build({
           entitiesOneCopy,
           unusedDependencies,
           packedEntityTables,
+          sanitizeHtmlParser,
           zodUnreached(flags.jsonSchema ?? true),
           eventStreamsUnreached,
         ]
