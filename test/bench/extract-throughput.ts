@@ -17,9 +17,9 @@ import { startLocalService } from '../../lambdas/local/service';
 import { createContainer, getContainer } from '../../lambdas/composition/container';
 import { loadConfig } from '../../lambdas/config';
 import { eachLimited } from '../../lambdas/domain/extract-jobs/concurrency';
-import type { ExtractOptions } from '../../lambdas/domain/extraction/types';
 import { startStoreSimulator, listProductUrls } from '../stores';
 import { countSdkCalls } from './_count-hook';
+import { PLAIN_OPTIONS } from '../fakes/extract-options';
 
 const URLS = 1000;
 const HOSTS = [
@@ -33,13 +33,7 @@ const HOSTS = [
 const CONCURRENCY = 8;
 /** SQS batches in flight (poller concurrency): more than one, so another batch's URLs fill the slots a batch's tail leaves free. */
 const BATCHES_IN_FLIGHT = 4;
-const OPTIONS: ExtractOptions = {
-  enableEnrichment: false,
-  enableReviews: false,
-  enableImageTags: false,
-  enableSimilarProducts: false,
-  countryCode: 'us',
-};
+const OPTIONS = PLAIN_OPTIONS;
 const ORG = 'bench-throughput';
 /** The bench's status polls: while URLs are in progress, and once every URL is processed. */
 const POLL_MS = 100;

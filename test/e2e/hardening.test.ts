@@ -345,6 +345,26 @@ async function pollStatus(base: string, id: string): Promise<any> {
   return reply.body;
 }
 
+/** kill -9 of `first`, then a new process on the same data dir, which says it resumed one execution. */
+async function killAndRestart(first: Started, dataDir: string): Promise<Started> {
+  first.child.kill('SIGKILL');
+  await new Promise((resolve) => first.child.once('exit', resolve));
+  const second = await spawnLocal(dataDir);
+  expect(second.output()).toMatch(/Resumed 1 unfinished execution/);
+  return second;
+}
+
+/** Polls a status every 200 ms (at most 600 times) until it is neither running nor pending. */
+async function untilFinished(poll: () => Promise<any>): Promise<any> {
+  let status: any;
+  for (let i = 0; i < 600; i++) {
+    status = await poll();
+    if (status.status !== 'running' && status.status !== 'pending') break;
+    await sleep(200);
+  }
+  return status;
+}
+
 describe('restarts (real processes on one data dir)', () => {
   it('kill -9 in the middle of an extraction, restart: it resumes and completes, every URL with exactly one outcome', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'pds-resume-'));
@@ -368,17 +388,8 @@ describe('restarts (real processes on one data dir)', () => {
     }
     expect(before.status).toBe('running');
     expect(before.meta.progress.products_processed).toBeLessThan(urls.length);
-    first.child.kill('SIGKILL');
-    await new Promise((resolve) => first.child.once('exit', resolve));
-
-    const second = await spawnLocal(dataDir);
-    expect(second.output()).toMatch(/Resumed 1 unfinished execution/);
-    let after: any;
-    for (let i = 0; i < 600; i++) {
-      after = await pollStatus(second.url, id);
-      if (after.status !== 'running' && after.status !== 'pending') break;
-      await sleep(200);
-    }
+    const second = await killAndRestart(first, dataDir);
+    const after = await untilFinished(() => pollStatus(second.url, id));
     expect(after.status).toBe('completed');
     expect(after.meta.result.products_requested).toBe(urls.length);
     expect(after.meta.result.products_pending).toBe(0);
@@ -409,17 +420,10 @@ describe('restarts (real processes on one data dir)', () => {
     }
     expect(before.status).toBe('running');
     expect(before.meta.progress.listings_found).toBeLessThan(truth.listingCount());
-    first.child.kill('SIGKILL');
-    await new Promise((resolve) => first.child.once('exit', resolve));
-
-    const second = await spawnLocal(dataDir);
-    expect(second.output()).toMatch(/Resumed 1 unfinished execution/);
-    let after: any;
-    for (let i = 0; i < 600; i++) {
-      after = (await call('GET', `/v2/crawl/${id}`, undefined, { base: second.url })).body;
-      if (after.status !== 'running' && after.status !== 'pending') break;
-      await sleep(200);
-    }
+    const second = await killAndRestart(first, dataDir);
+    const after = await untilFinished(
+      async () => (await call('GET', `/v2/crawl/${id}`, undefined, { base: second.url })).body,
+    );
     expect(after.status).toBe('completed');
     expect(after.meta.result.listings_total).toBe(truth.listingCount());
     // Every listing once: the pages listed before the kill and again after it are not doubled.

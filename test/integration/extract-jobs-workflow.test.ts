@@ -13,16 +13,10 @@ import { DEADLINE_MESSAGE } from '../../lambdas/domain/executions/model';
 import { LOST_BATCH_MESSAGE } from '../../lambdas/domain/extract-jobs/steps';
 import type { ExtractionStatus } from '../../lambdas/domain/extract-jobs/model';
 import type { ExtractJobs } from '../../lambdas/domain/extract-jobs/jobs';
-import type { ExtractOptions } from '../../lambdas/domain/extraction/types';
 import { startStoreSimulator, listProductUrls, type StoreSimulator } from '../stores';
+import { PLAIN_OPTIONS } from '../fakes/extract-options';
 
-const OPTIONS: ExtractOptions = {
-  enableEnrichment: false,
-  enableReviews: false,
-  enableImageTags: false,
-  enableSimilarProducts: false,
-  countryCode: 'us',
-};
+const OPTIONS = PLAIN_OPTIONS;
 const ORG = 'org-workflow';
 
 let service: LocalService;

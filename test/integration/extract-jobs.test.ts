@@ -169,6 +169,21 @@ function checkInvariant(status: Awaited<ReturnType<ReturnType<typeof createExtra
     expect(v).toBeGreaterThan(0);
 }
 
+/** The document client, with the name of every command it sends listed in `sent`. */
+function countingDocuments() {
+  const sent: string[] = [];
+  const counting = new Proxy(clients.documents, {
+    get(target, property, receiver) {
+      if (property !== 'send') return Reflect.get(target, property, receiver);
+      return (command: { constructor: { name: string } }, ...rest: unknown[]) => {
+        sent.push(command.constructor.name);
+        return (target.send as (...a: unknown[]) => unknown).call(target, command, ...rest);
+      };
+    },
+  });
+  return { counting, sent };
+}
+
 describe('extraction jobs, step by step', () => {
   it('runs start -> prepare -> batches -> finalize with one result per input index and exact counts', async () => {
     const { jobs, steps, started } = compose();
@@ -563,16 +578,7 @@ describe('the batch claim decides which products are new', () => {
     const urls = [`${shop.origin}/p/one-read-1`, `${shop.origin}/p/one-read-2`, `${shop.origin}/about`, 'not a url'];
     const { execution_id } = await jobs.start({ org: 'org-a', kind: 'extract-urls', urls, options: OPTIONS });
     const [batch] = (await steps.prepare({ executionId: execution_id })).batches;
-    let sent: string[] = [];
-    const counting = new Proxy(clients.documents, {
-      get(target, property, receiver) {
-        if (property !== 'send') return Reflect.get(target, property, receiver);
-        return (command: { constructor: { name: string } }, ...rest: unknown[]) => {
-          sent.push(command.constructor.name);
-          return (target.send as (...a: unknown[]) => unknown).call(target, command, ...rest);
-        };
-      },
-    });
+    const { counting, sent } = countingDocuments();
     const store = dynamoExtractResultStore(counting, engines.tableName);
     const read = await store.readBatch(execution_id, batch, { withExecution: true });
     expect(sent).toEqual(['BatchGetCommand']);
@@ -581,7 +587,7 @@ describe('the batch claim decides which products are new', () => {
     expect(read.entries.map((e) => e.index)).toEqual(batch.indices);
 
     await steps.processBatch({ executionId: execution_id, batch });
-    sent = [];
+    sent.length = 0;
     const outlines = await store.outlines(execution_id);
     expect(sent).toEqual(['QueryCommand']);
     const full = await store.all(execution_id);
@@ -662,22 +668,13 @@ describe('the batch claim decides which products are new', () => {
   });
 
   it("reads a batch's own entry items when it has a claim without results or no plan item, and only then", async () => {
-    let sent: string[] = [];
-    const counting = new Proxy(clients.documents, {
-      get(target, property, receiver) {
-        if (property !== 'send') return Reflect.get(target, property, receiver);
-        return (command: { constructor: { name: string } }, ...rest: unknown[]) => {
-          sent.push(command.constructor.name);
-          return (target.send as (...a: unknown[]) => unknown).call(target, command, ...rest);
-        };
-      },
-    });
+    const { counting, sent } = countingDocuments();
     const store = dynamoExtractResultStore(counting, engines.tableName);
     const executionId = `own-${Date.now()}`;
     const { entries } = planEntries(Array.from({ length: 150 }, (_, i) => `${shop.origin}/p/own-${i}`));
     await store.putPlan(executionId, entries);
     const batch = { id: 'b0', indices: [0, 1, 2] };
-    sent = [];
+    sent.length = 0;
     expect((await store.readBatch(executionId, batch)).entries).toEqual(entries.slice(0, 3));
     expect(sent).toEqual(['BatchGetCommand']);
 
@@ -695,7 +692,7 @@ describe('the batch claim decides which products are new', () => {
     expect(claim.results).toBeNull();
     const recorded = failedResult(entries[1].input);
     expect(await store.record(executionId, 1, recorded)).toBe(true);
-    sent = [];
+    sent.length = 0;
     const read = await store.readBatch(executionId, batch);
     expect(read.entries.map((e) => [e.index, e.state, e.result])).toEqual([
       [0, 'pending', null],

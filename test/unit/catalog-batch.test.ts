@@ -5,15 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { createProductCatalog } from '../../lambdas/domain/products/catalog';
 import type { BatchProductStore, StoredProduct } from '../../lambdas/ports/products';
 import type { VendorStore } from '../../lambdas/ports/vendors';
-import type { ExtractOptions, ProductRecord } from '../../lambdas/domain/extraction/types';
+import type { ProductRecord } from '../../lambdas/domain/extraction/types';
+import { PLAIN_OPTIONS } from '../fakes/extract-options';
 
-const OPTIONS: ExtractOptions = {
-  enableEnrichment: false,
-  enableReviews: false,
-  enableImageTags: false,
-  enableSimilarProducts: false,
-  countryCode: 'us',
-};
+const OPTIONS = PLAIN_OPTIONS;
 const product = (url: string) => ({ url, title: url }) as unknown as ProductRecord;
 
 function memoryStore(options: { failWrite?: number } = {}) {
