@@ -24,7 +24,81 @@ export interface LiteralFinder {
   find(text: string): LiteralPositions;
 }
 
+// Literals of ASCII characters only (all of the rules'): found by an Aho-Corasick automaton, one
+// table step per character of the page, instead of a regex alternation that tries every literal
+// at each position (a third of the time on these pages, most of them two-byte strings).
+const ALPHABET = 128;
+const ASCII = /^[\x00-\x7f]*$/;
+
+function automatonFinder(literals: readonly string[]): LiteralFinder {
+  // The trie: goto[state][char] -> state; `words[state]`: the literal ending at that state.
+  const trie: Array<Map<number, number>> = [new Map()];
+  const words: Array<string | null> = [null];
+  for (const literal of literals) {
+    let state = 0;
+    for (let i = 0; i < literal.length; i++) {
+      const c = literal.charCodeAt(i);
+      let to = trie[state].get(c);
+      if (to === undefined) {
+        to = trie.length;
+        trie.push(new Map());
+        words.push(null);
+        trie[state].set(c, to);
+      }
+      state = to;
+    }
+    words[state] = literal;
+  }
+  // Breadth first: each state's failure state and its full transition row; `out[state]`: every
+  // literal that ends at this state's position (its own and its failure chain's), longest first.
+  const count = trie.length;
+  const delta = new Uint32Array(count * ALPHABET);
+  const fail = new Uint32Array(count);
+  const out: string[][] = Array.from({ length: count }, (_, s) => (words[s] ? [words[s]!] : []));
+  const queue: number[] = [];
+  for (let c = 0; c < ALPHABET; c++) {
+    const to = trie[0].get(c);
+    if (to !== undefined) {
+      queue.push(to);
+      delta[c] = to;
+    }
+  }
+  for (let q = 0; q < queue.length; q++) {
+    const state = queue[q];
+    for (const literal of out[fail[state]]) if (!out[state].includes(literal)) out[state].push(literal);
+    for (let c = 0; c < ALPHABET; c++) {
+      const to = trie[state].get(c);
+      if (to !== undefined) {
+        fail[to] = delta[fail[state] * ALPHABET + c];
+        queue.push(to);
+        delta[state * ALPHABET + c] = to;
+      } else delta[state * ALPHABET + c] = delta[fail[state] * ALPHABET + c];
+    }
+  }
+  const ends = new Uint8Array(count);
+  for (let s = 0; s < count; s++) ends[s] = out[s].length ? 1 : 0;
+  return {
+    literals,
+    find(text: string): LiteralPositions {
+      const first = new Map<string, number>();
+      let state = 0;
+      const length = text.length;
+      // Bounded: one step per character. Occurrences come in the order of their ends, so a
+      // literal's first one found is its first (same length: same order of starts).
+      for (let i = 0; i < length; i++) {
+        const c = text.charCodeAt(i);
+        state = c < ALPHABET ? delta[state * ALPHABET + c] : 0;
+        if (ends[state] === 1)
+          for (const literal of out[state]) if (!first.has(literal)) first.set(literal, i - literal.length + 1);
+      }
+      return first;
+    },
+  };
+}
+
 export function literalFinder(list: readonly string[]): LiteralFinder {
+  if (list.every((literal) => ASCII.test(literal)))
+    return automatonFinder([...new Set(list)].filter(Boolean).sort((a, b) => b.length - a.length));
   // Longest first: at one position the alternation reports the longest literal that matches.
   const literals = [...new Set(list)].filter(Boolean).sort((a, b) => b.length - a.length);
   const pattern = new RegExp(literals.map(escapeRegExp).join('|'), 'g');
