@@ -168,6 +168,42 @@ interface Context {
   hidden: boolean;
 }
 
+// What the class-and-id tests below say of one `${class} ${id}` text, as bits: pages repeat the
+// same classes on many elements, so each distinct text is tested once per page.
+const CLASS_NOISE = 1;
+const CLASS_RELATED = 2;
+const CLASS_PICKER = 4;
+const CLASS_BREADCRUMB = 8;
+const CLASS_FILTER = 16;
+const CLASS_PRICE = 32;
+const CLASS_SKU = 64;
+const CLASS_BRAND = 128;
+const CLASS_STOCK = 256;
+const CLASS_CARD = 512;
+/** PRICE_ATTR matches the class or the id. */
+const CLASS_PRICE_ATTR = 1024;
+
+function classFlags(classId: string, cls: string, id: string): number {
+  let flags = 0;
+  if (NOISE.test(classId) || NOISE_LOOSE.test(classId)) flags |= CLASS_NOISE;
+  if (/related|recommend|similar|also|upsell|cross-?sell/i.test(classId)) flags |= CLASS_RELATED;
+  if (OPTION_PICKER.test(classId)) flags |= CLASS_PICKER;
+  if (/breadcrumb/i.test(classId)) flags |= CLASS_BREADCRUMB;
+  if (/(filter|facet|slider|range)/i.test(classId)) flags |= CLASS_FILTER;
+  if (/price/i.test(classId)) flags |= CLASS_PRICE;
+  if (SKU_CLASS.test(classId)) flags |= CLASS_SKU;
+  if (/(^|[\s_-])(brand|byline\w*|manufacturer|vendor)([\s_-]|$)/i.test(classId)) flags |= CLASS_BRAND;
+  if (/availability|stock/i.test(classId)) flags |= CLASS_STOCK;
+  if (
+    /(^|[\s_-])(product-?(card|tile|item|grid-item)|grid-product|productcard|product-box|product-thumb|card-product)([\s_-]|$)/i.test(
+      classId,
+    )
+  )
+    flags |= CLASS_CARD;
+  if (PRICE_ATTR.test(cls) || PRICE_ATTR.test(id)) flags |= CLASS_PRICE_ATTR;
+  return flags;
+}
+
 function attrText(el: Element): string {
   const a = el.attribs;
   let out = `${a.class ?? ''} ${a.id ?? ''} ${a.itemprop ?? ''}`;
@@ -478,32 +514,52 @@ export function readDom(
   let productCardCount = 0;
 
   const subheadings: Element[] = [];
+  const flagsByClass = new Map<string, number>();
+  const flagsByClassId = new Map<string, number>();
   const visit = (node: AnyNode, ctx: Context, depth: number) => {
     if (depth > 120 || node.type !== 'tag') return;
     const el = node as Element;
     const name = el.name;
     if (name === 'script' || name === 'style' || name === 'noscript' || name === 'template' || name === 'svg') return;
     order++;
-    const attrs = attrText(el);
+    const a = el.attribs;
+    // attrText's parts tested one by one (no joined string per element): PRICE_ATTR's words hold
+    // no space, so it matches the joined text exactly when it matches one part; ' data-' occurs
+    // in it when a data- attribute exists or 'data-' is inside class, id or itemprop.
+    const cls = a.class ?? '';
+    const id = a.id ?? '';
+    const itemprop = a.itemprop ?? '';
+    let dataKey = false;
     // Most elements have no class or id: their class tests are all false, so skip them.
-    const hasClassId = !!(el.attribs.class || el.attribs.id);
-    const classId = hasClassId ? `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}` : ' ';
+    const hasClassId = cls !== '' || id !== '';
+    let flags = 0;
+    if (hasClassId) {
+      // Keyed by the class alone when there is no id (the common case: no joined string).
+      const known = id === '' ? flagsByClass.get(cls) : flagsByClassId.get(`${cls} ${id}`);
+      if (known !== undefined) flags = known;
+      else {
+        flags = classFlags(`${cls} ${id}`, cls, id);
+        if (id === '') flagsByClass.set(cls, flags);
+        else flagsByClassId.set(`${cls} ${id}`, flags);
+      }
+    }
+    let priceAttr = (flags & CLASS_PRICE_ATTR) !== 0 || PRICE_ATTR.test(itemprop);
+    for (const k in a) {
+      if (!k.startsWith('data-')) continue;
+      dataKey = true;
+      if (priceAttr) break;
+      if (PRICE_ATTR.test(k)) priceAttr = true;
+    }
     const next: Context = {
       noise:
         ctx.noise ||
-        (hasClassId &&
-          name !== 'body' &&
-          name !== 'html' &&
-          name !== 'main' &&
-          (NOISE.test(classId) || NOISE_LOOSE.test(classId))) ||
+        (hasClassId && name !== 'body' && name !== 'html' && name !== 'main' && (flags & CLASS_NOISE) !== 0) ||
         name === 'footer' ||
         name === 'nav' ||
         name === 'header' ||
         name === 'aside',
-      related:
-        ctx.related ||
-        (hasClassId && name !== 'body' && /related|recommend|similar|also|upsell|cross-?sell/i.test(classId)),
-      picker: ctx.picker || (hasClassId && name !== 'body' && OPTION_PICKER.test(classId)),
+      related: ctx.related || (hasClassId && name !== 'body' && (flags & CLASS_RELATED) !== 0),
+      picker: ctx.picker || (hasClassId && name !== 'body' && (flags & CLASS_PICKER) !== 0),
       former:
         ctx.former ||
         name === 's' ||
@@ -513,7 +569,7 @@ export function readDom(
       hidden: ctx.hidden || el.attribs.hidden !== undefined || /display:\s*none/i.test(el.attribs.style ?? ''),
     };
     if (
-      (hasClassId && /breadcrumb/i.test(classId)) ||
+      (flags & CLASS_BREADCRUMB) !== 0 ||
       (el.attribs['aria-label'] !== undefined && /breadcrumb/i.test(el.attribs['aria-label']))
     ) {
       $(el)
@@ -535,28 +591,30 @@ export function readDom(
       (name === 'button' || name === 'input' || name === 'a' || el.attribs.role === 'button') &&
       !next.noise
     ) {
-      const label = `${attrs} ${el.attribs.value ?? ''} ${el.attribs['aria-label'] ?? ''} ${el.attribs.name ?? ''}`;
+      const label = `${attrText(el)} ${el.attribs.value ?? ''} ${el.attribs['aria-label'] ?? ''} ${el.attribs.name ?? ''}`;
       const text = name === 'input' ? (el.attribs.value ?? '') : fullText(el, 80);
       if (ADD_TO_CART.test(text) || ADD_TO_CART.test(label)) buttons.push(el);
     }
     if (
-      attrs.length > 2 &&
-      PRICE_ATTR.test(attrs) &&
+      priceAttr &&
       name !== 'meta' &&
       name !== 'link' &&
       !(name === 'input' && el.attribs.type === 'hidden') &&
-      !/(filter|facet|slider|range)/i.test(classId)
+      (flags & CLASS_FILTER) === 0
     ) {
-      const strength = el.attribs.itemprop === 'price' ? 3 : /price/i.test(classId) ? 2 : 1;
+      const strength = el.attribs.itemprop === 'price' ? 3 : (flags & CLASS_PRICE) !== 0 ? 2 : 1;
       priceEls.push({ el, ctx: next, order, strength });
     } else if ((name === 's' || name === 'del' || name === 'strike') && !next.noise && !ctx.former)
       // A bare struck-through amount is the regular price beside the current one.
       priceEls.push({ el, ctx: next, order, strength: 1 });
     // itemprop sku/productID also counts outside an itemscope ("Ref : <span itemprop=productID>"),
     // and so does an element a data attribute names as the product's reference or SKU.
-    const hasData = attrs.includes(' data-');
+    const hasData =
+      dataKey ||
+      ((cls.includes('data-') || id.includes('data-') || itemprop.includes('data-')) &&
+        `${cls} ${id} ${itemprop}`.includes(' data-'));
     if (
-      ((hasClassId && SKU_CLASS.test(classId)) ||
+      ((flags & CLASS_SKU) !== 0 ||
         el.attribs.itemprop === 'sku' ||
         el.attribs.itemprop === 'productID' ||
         (name === 'meta' && el.attribs.name === 'sku') ||
@@ -611,7 +669,7 @@ export function readDom(
       const t = el.attribs.content?.trim() || (el.attribs.itemscope === undefined ? fullText(el, 120) : '');
       if (t && t.length < 80) brandTexts.push(t);
     }
-    if (hasClassId && /(^|[\s_-])(brand|byline\w*|manufacturer|vendor)([\s_-]|$)/i.test(classId) && !next.noise) {
+    if ((flags & CLASS_BRAND) !== 0 && !next.noise) {
       const t = fullText(el, 120);
       if (t && t.length < 80) brandTexts.push(t);
     }
@@ -624,20 +682,15 @@ export function readDom(
       BRAND_PATH.test(el.attribs.href ?? '')
     )
       brandLinks.push({ el, order });
-    if (hasClassId && !next.noise && stockEls.length < 40 && /availability|stock/i.test(classId)) stockEls.push(el);
+    if ((flags & CLASS_STOCK) !== 0 && !next.noise && stockEls.length < 40) stockEls.push(el);
     if (name === 'img') imgs.push({ el, order, noise: next.noise });
     if (next.related && name === 'a') {
       const href = absoluteUrl(el.attribs.href, pageUrl);
       if (href && href !== pageUrl && !relatedLinks.includes(href) && relatedLinks.length < 50) relatedLinks.push(href);
     }
-    if (
-      hasClassId &&
-      /(^|[\s_-])(product-?(card|tile|item|grid-item)|grid-product|productcard|product-box|product-thumb|card-product)([\s_-]|$)/i.test(
-        classId,
-      )
-    )
-      productCardCount++;
-    for (const c of el.children) visit(c, next, depth + 1);
+    if ((flags & CLASS_CARD) !== 0) productCardCount++;
+    // Only tags are visited (the check visit makes first, without a call per text node).
+    if (depth < 120) for (const c of el.children) if (c.type === 'tag') visit(c, next, depth + 1);
   };
   // The document root is not a tag: walk its children.
   for (const c of (root as unknown as { children: AnyNode[] }).children)
