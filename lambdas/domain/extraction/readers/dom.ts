@@ -526,10 +526,43 @@ export function readDom(
     // attrText's parts tested one by one (no joined string per element): PRICE_ATTR's words hold
     // no space, so it matches the joined text exactly when it matches one part; ' data-' occurs
     // in it when a data- attribute exists or 'data-' is inside class, id or itemprop.
-    const cls = a.class ?? '';
-    const id = a.id ?? '';
-    const itemprop = a.itemprop ?? '';
+    // The attributes every element is asked for, read in one pass over its own (attribute
+    // objects come in many shapes: a lookup by name, mostly of an absent one, costs more).
+    let cls = '';
+    let id = '';
+    let itemprop = '';
+    let style: string | undefined;
+    let hiddenAttr = false;
+    let ariaLabel: string | undefined;
+    let role: string | undefined;
     let dataKey = false;
+    for (const k in a) {
+      switch (k) {
+        case 'class':
+          cls = a[k];
+          break;
+        case 'id':
+          id = a[k];
+          break;
+        case 'itemprop':
+          itemprop = a[k];
+          break;
+        case 'style':
+          style = a[k];
+          break;
+        case 'hidden':
+          hiddenAttr = true;
+          break;
+        case 'aria-label':
+          ariaLabel = a[k];
+          break;
+        case 'role':
+          role = a[k];
+          break;
+        default:
+          if (k.startsWith('data-')) dataKey = true;
+      }
+    }
     // Most elements have no class or id: their class tests are all false, so skip them.
     const hasClassId = cls !== '' || id !== '';
     let flags = 0;
@@ -544,12 +577,13 @@ export function readDom(
       }
     }
     let priceAttr = (flags & CLASS_PRICE_ATTR) !== 0 || PRICE_ATTR.test(itemprop);
-    for (const k in a) {
-      if (!k.startsWith('data-')) continue;
-      dataKey = true;
-      if (priceAttr) break;
-      if (PRICE_ATTR.test(k)) priceAttr = true;
-    }
+    if (dataKey && !priceAttr)
+      for (const k in a) {
+        if (k.startsWith('data-') && PRICE_ATTR.test(k)) {
+          priceAttr = true;
+          break;
+        }
+      }
     const next: Context = {
       noise:
         ctx.noise ||
@@ -565,13 +599,10 @@ export function readDom(
         name === 's' ||
         name === 'del' ||
         name === 'strike' ||
-        /line-through/i.test(el.attribs.style ?? ''),
-      hidden: ctx.hidden || el.attribs.hidden !== undefined || /display:\s*none/i.test(el.attribs.style ?? ''),
+        (style !== undefined && /line-through/i.test(style)),
+      hidden: ctx.hidden || hiddenAttr || (style !== undefined && /display:\s*none/i.test(style)),
     };
-    if (
-      (flags & CLASS_BREADCRUMB) !== 0 ||
-      (el.attribs['aria-label'] !== undefined && /breadcrumb/i.test(el.attribs['aria-label']))
-    ) {
+    if ((flags & CLASS_BREADCRUMB) !== 0 || (ariaLabel !== undefined && /breadcrumb/i.test(ariaLabel))) {
       $(el)
         .find('a, [itemprop=name]')
         .each((_, a) => {
@@ -588,7 +619,7 @@ export function readDom(
     // Only the first buy control is used: later links need no test.
     if (
       !buttons.length &&
-      (name === 'button' || name === 'input' || name === 'a' || el.attribs.role === 'button') &&
+      (name === 'button' || name === 'input' || name === 'a' || role === 'button') &&
       !next.noise
     ) {
       const label = `${attrText(el)} ${el.attribs.value ?? ''} ${el.attribs['aria-label'] ?? ''} ${el.attribs.name ?? ''}`;
@@ -602,7 +633,7 @@ export function readDom(
       !(name === 'input' && el.attribs.type === 'hidden') &&
       (flags & CLASS_FILTER) === 0
     ) {
-      const strength = el.attribs.itemprop === 'price' ? 3 : (flags & CLASS_PRICE) !== 0 ? 2 : 1;
+      const strength = itemprop === 'price' ? 3 : (flags & CLASS_PRICE) !== 0 ? 2 : 1;
       priceEls.push({ el, ctx: next, order, strength });
     } else if ((name === 's' || name === 'del' || name === 'strike') && !next.noise && !ctx.former)
       // A bare struck-through amount is the regular price beside the current one.
@@ -615,8 +646,8 @@ export function readDom(
         `${cls} ${id} ${itemprop}`.includes(' data-'));
     if (
       ((flags & CLASS_SKU) !== 0 ||
-        el.attribs.itemprop === 'sku' ||
-        el.attribs.itemprop === 'productID' ||
+        itemprop === 'sku' ||
+        itemprop === 'productID' ||
         (name === 'meta' && el.attribs.name === 'sku') ||
         (hasData && skuDataHint(el))) &&
       !next.noise
@@ -665,7 +696,7 @@ export function readDom(
       }
     }
     // itemprop="brand" outside a Product scope (<meta itemprop="brand" content="Acme">).
-    if (el.attribs.itemprop === 'brand' && !next.noise && brandTexts.length < 10) {
+    if (itemprop === 'brand' && !next.noise && brandTexts.length < 10) {
       const t = el.attribs.content?.trim() || (el.attribs.itemscope === undefined ? fullText(el, 120) : '');
       if (t && t.length < 80) brandTexts.push(t);
     }
