@@ -55,7 +55,7 @@ function findDescriptionHtml(doc: PageDocument): string | null {
   // One pass over the element list: the first element each selector selects.
   const first: Array<Element | undefined> = new Array(DESCRIPTION_SELECTORS.length);
   let left = DESCRIPTION_SELECTORS.length;
-  for (const el of doc.elements) {
+  for (const el of doc.describing) {
     const a = el.attribs;
     // Every selector needs "description" in one of these attributes (most elements have none).
     if (a.itemprop !== 'description' && !a.id?.includes('description') && !a.class?.includes('description')) continue;

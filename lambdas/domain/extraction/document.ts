@@ -108,12 +108,49 @@ class NamingParser extends (Parser as unknown as new (cbs: unknown, options: unk
 }
 const TOKENIZING_OPTIONS = { ...PARSER_OPTIONS, Tokenizer: SkippingTokenizer as unknown as typeof Tokenizer };
 
-/** domhandler's tree builder, also keeping every element in the order it was opened. */
+const SCOPE = 1;
+const PROP = 2;
+const DESCRIPTION = 4;
+
+/**
+ * domhandler's tree builder, also keeping every element in the order it was opened, and the
+ * elements with an itemscope or typeof, with an itemprop, and those that may say "description"
+ * in their itemprop, id or class: noted from the parser's attribute events (an element's come
+ * before it opens), so no question to the many-shaped attribute objects afterwards.
+ */
 class ListingHandler extends DomHandler {
   readonly elements: Element[] = [];
+  readonly scopes: Element[] = [];
+  readonly props: Element[] = [];
+  readonly describing: Element[] = [];
+  private marks = 0;
+  onattribute(name: string, value: string): void {
+    switch (name) {
+      case 'itemscope':
+      case 'typeof':
+        this.marks |= SCOPE;
+        break;
+      case 'itemprop':
+        this.marks |= PROP;
+        if (value.includes('description')) this.marks |= DESCRIPTION;
+        break;
+      case 'id':
+      case 'class':
+        if (value.includes('description')) this.marks |= DESCRIPTION;
+        break;
+    }
+  }
   override onopentag(name: string, attribs: Record<string, string>): void {
     super.onopentag(name, attribs);
-    this.elements.push(this.tagStack[this.tagStack.length - 1] as Element);
+    const el = this.tagStack[this.tagStack.length - 1] as Element;
+    this.elements.push(el);
+    const marks = this.marks;
+    if (marks !== 0) {
+      if (marks & SCOPE) this.scopes.push(el);
+      if (marks & PROP) this.props.push(el);
+      if (marks & DESCRIPTION) this.describing.push(el);
+      this.marks = 0;
+    }
   }
 }
 
@@ -162,6 +199,12 @@ export class PageDocument {
   readonly $: CheerioAPI;
   /** Every element (scripts and styles too) in document order. */
   readonly elements: readonly Element[];
+  /**
+   * The elements whose itemprop, id or class contains "description" (with a repeated attribute,
+   * any of its values; the caller tests the kept one), in document order.
+   */
+  readonly describing: readonly Element[];
+  private readonly listed: Record<string, readonly Element[]>;
   private names: Map<string, Element[]> | null = null;
   private answers = new Map<string, Element[]>();
 
@@ -169,6 +212,9 @@ export class PageDocument {
     const handler = new ListingHandler(undefined, PARSER_OPTIONS);
     new NamingParser(handler, TOKENIZING_OPTIONS).end(html);
     this.elements = handler.elements;
+    this.describing = handler.describing;
+    // [itemscope], [typeof] and [itemprop] as the parser saw them (attribute values are strings).
+    this.listed = { '[itemscope], [typeof]': handler.scopes, '[itemprop]': handler.props };
     const base = cheerio.load(handler.root, PARSE_OPTIONS);
     // `$` answers the whole-document selectors above from the element list and hands every other
     // call (a node, a selector with a context, an unknown selector) to cheerio unchanged.
@@ -202,6 +248,7 @@ export class PageDocument {
     if (cached) return [...cached];
     let found: Element[] | null = null;
     if (PLAIN_NAME.test(selector)) found = [...this.byName(selector)];
+    else if (Object.hasOwn(this.listed, selector)) found = [...this.listed[selector]];
     else if (SELECTORS[selector]) found = this.elements.filter(SELECTORS[selector]);
     else {
       const forId = LABEL_FOR.exec(selector)?.[1];
