@@ -29,9 +29,6 @@ interface TokenizerInternals {
 const LT = 0x3c;
 const AMP = 0x26;
 const DOUBLE_QUOTE = 0x22;
-const TEXT_STOP = /[<&]/g;
-const DOUBLE_QUOTED_STOP = /["&]/g;
-const SINGLE_QUOTED_STOP = /['&]/g;
 const CHARS: string[] = [];
 
 /**
@@ -44,23 +41,35 @@ class SkippingTokenizer extends (Tokenizer as unknown as new (
   options: { xmlMode?: boolean; decodeEntities?: boolean },
   cbs: unknown,
 ) => TokenizerInternals) {
-  /** Moves to just before the next match of `stop` after the current character (or the end). */
-  private skipTo(stop: RegExp): void {
+  // The first `&` at or after `ampFrom` in `ampBuffer` (its length: none): kept while the parse
+  // moves on, so each stretch of the page is searched for `&` once, not once per token.
+  private ampBuffer = '';
+  private ampFrom = 0;
+  private ampAt = 0;
+
+  /** Moves to just before the next `stop` character or `&` after the current character (or the end). */
+  private skipTo(stop: string): void {
+    const buffer = this.buffer;
     const from = this.index - this.offset + 1;
-    stop.lastIndex = from;
-    const at = stop.test(this.buffer) ? stop.lastIndex - 1 : this.buffer.length;
+    if (buffer !== this.ampBuffer || from < this.ampFrom || from > this.ampAt) {
+      const amp = buffer.indexOf('&', from);
+      this.ampBuffer = buffer;
+      this.ampFrom = from;
+      this.ampAt = amp < 0 ? buffer.length : amp;
+    }
+    let at = buffer.indexOf(stop, from);
+    if (at < 0 || at > this.ampAt) at = this.ampAt;
     // The parse loop moves one character on after each state call.
     this.index = at + this.offset - 1;
   }
 
   override stateText(c: number): void {
-    if (c !== LT && c !== AMP && this.decodeEntities) this.skipTo(TEXT_STOP);
+    if (c !== LT && c !== AMP && this.decodeEntities) this.skipTo('<');
     else super.stateText(c);
   }
 
   override handleInAttributeValue(c: number, quote: number): void {
-    if (c !== quote && c !== AMP && this.decodeEntities)
-      this.skipTo(quote === DOUBLE_QUOTE ? DOUBLE_QUOTED_STOP : SINGLE_QUOTED_STOP);
+    if (c !== quote && c !== AMP && this.decodeEntities) this.skipTo(quote === DOUBLE_QUOTE ? '"' : "'");
     else super.handleInAttributeValue(c, quote);
   }
 
