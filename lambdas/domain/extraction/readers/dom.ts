@@ -584,24 +584,31 @@ export function readDom(
           break;
         }
       }
-    const next: Context = {
-      noise:
-        ctx.noise ||
-        (hasClassId && name !== 'body' && name !== 'html' && name !== 'main' && (flags & CLASS_NOISE) !== 0) ||
-        name === 'footer' ||
-        name === 'nav' ||
-        name === 'header' ||
-        name === 'aside',
-      related: ctx.related || (hasClassId && name !== 'body' && (flags & CLASS_RELATED) !== 0),
-      picker: ctx.picker || (hasClassId && name !== 'body' && (flags & CLASS_PICKER) !== 0),
-      former:
-        ctx.former ||
-        name === 's' ||
-        name === 'del' ||
-        name === 'strike' ||
-        (style !== undefined && /line-through/i.test(style)),
-      hidden: ctx.hidden || hiddenAttr || (style !== undefined && /display:\s*none/i.test(style)),
-    };
+    const noise =
+      ctx.noise ||
+      (hasClassId && name !== 'body' && name !== 'html' && name !== 'main' && (flags & CLASS_NOISE) !== 0) ||
+      name === 'footer' ||
+      name === 'nav' ||
+      name === 'header' ||
+      name === 'aside';
+    const related = ctx.related || (hasClassId && name !== 'body' && (flags & CLASS_RELATED) !== 0);
+    const picker = ctx.picker || (hasClassId && name !== 'body' && (flags & CLASS_PICKER) !== 0);
+    const former =
+      ctx.former ||
+      name === 's' ||
+      name === 'del' ||
+      name === 'strike' ||
+      (style !== undefined && /line-through/i.test(style));
+    const hidden = ctx.hidden || hiddenAttr || (style !== undefined && /display:\s*none/i.test(style));
+    // Contexts are never changed once made: an element that adds nothing shares its parent's.
+    const next: Context =
+      noise === ctx.noise &&
+      related === ctx.related &&
+      picker === ctx.picker &&
+      former === ctx.former &&
+      hidden === ctx.hidden
+        ? ctx
+        : { noise, related, picker, former, hidden };
     if ((flags & CLASS_BREADCRUMB) !== 0 || (ariaLabel !== undefined && /breadcrumb/i.test(ariaLabel))) {
       $(el)
         .find('a, [itemprop=name]')
