@@ -318,41 +318,49 @@ const packedDependencyJson = {
  * the default (parse5) options throws a clear error instead of parsing differently. Other
  * importers (the crawl's parsing) keep parse5.
  */
-const cheerioHtmlparser2ForExtraction = {
-  name: 'cheerio-htmlparser2-for-extraction',
-  setup(builder) {
-    builder.onResolve({ filter: /^cheerio$/ }, async (args) => {
-      // Not a resolve this or another plugin asked for (their namespaces): a file's own import only.
-      if (args.namespace !== 'file') return undefined;
-      if (!/[\\/]lambdas[\\/]domain[\\/]extraction[\\/]/.test(args.importer)) return undefined;
-      const resolved = await resolveAs(builder, 'cheerio', args, 'cheerio-htmlparser2');
-      if (resolved.errors.length > 0) return { errors: resolved.errors };
-      return { path: resolved.path, namespace: 'cheerio-htmlparser2' };
-    });
-    builder.onLoad({ filter: /.*/, namespace: 'cheerio-htmlparser2' }, (args) => {
-      const dir = path.dirname(args.path);
-      const file = (name) => JSON.stringify(path.join(dir, name));
-      const message =
-        'cheerio with parse5 (the default options) is not in the extraction bundle: the engine parses with htmlparser2 (PARSE_OPTIONS in lambdas/domain/extraction/document.ts)';
-      return {
-        contents: [
-          `import { getLoad } from ${file('load.js')};`,
-          `import { getParse } from ${file('parse.js')};`,
-          "import render from 'dom-serializer';",
-          "import { parseDocument } from 'htmlparser2';",
-          `export { contains, merge } from ${file('static.js')};`,
-          `const htmlparser2Only = (options) => { if (!options || !options._useHtmlParser2) throw new Error(${JSON.stringify(message)}); };`,
-          'export const load = getLoad(',
-          '  getParse((content, options) => { htmlparser2Only(options); return parseDocument(content, options); }),',
-          '  (dom, options) => { htmlparser2Only(options); return render(dom, options); },',
-          ');',
-        ].join('\n'),
-        loader: 'js',
-        resolveDir: dir,
-      };
-    });
-  },
-};
+/**
+ * `cheerio` for the importers under `importerDir` (a pattern on the importer's path) resolves to a
+ * module of cheerio's own parts: `contents(file)` writes it, `file(name)` naming a file of cheerio.
+ */
+function cheerioFor(name, importerDir, contents) {
+  return {
+    name,
+    setup(builder) {
+      builder.onResolve({ filter: /^cheerio$/ }, async (args) => {
+        // Not a resolve this or another plugin asked for (their namespaces): a file's own import only.
+        if (args.namespace !== 'file') return undefined;
+        if (!importerDir.test(args.importer)) return undefined;
+        const resolved = await resolveAs(builder, 'cheerio', args, name);
+        if (resolved.errors.length > 0) return { errors: resolved.errors };
+        return { path: resolved.path, namespace: name };
+      });
+      builder.onLoad({ filter: /.*/, namespace: name }, (args) => {
+        const dir = path.dirname(args.path);
+        const file = (fileName) => JSON.stringify(path.join(dir, fileName));
+        return { contents: contents(file).join('\n'), loader: 'js', resolveDir: dir };
+      });
+    },
+  };
+}
+
+const HTMLPARSER2_ONLY =
+  'cheerio with parse5 (the default options) is not in the extraction bundle: the engine parses with htmlparser2 (PARSE_OPTIONS in lambdas/domain/extraction/document.ts)';
+const cheerioHtmlparser2ForExtraction = cheerioFor(
+  'cheerio-htmlparser2',
+  /[\\/]lambdas[\\/]domain[\\/]extraction[\\/]/,
+  (file) => [
+    `import { getLoad } from ${file('load.js')};`,
+    `import { getParse } from ${file('parse.js')};`,
+    "import render from 'dom-serializer';",
+    "import { parseDocument } from 'htmlparser2';",
+    `export { contains, merge } from ${file('static.js')};`,
+    `const htmlparser2Only = (options) => { if (!options || !options._useHtmlParser2) throw new Error(${JSON.stringify(HTMLPARSER2_ONLY)}); };`,
+    'export const load = getLoad(',
+    '  getParse((content, options) => { htmlparser2Only(options); return parseDocument(content, options); }),',
+    '  (dom, options) => { htmlparser2Only(options); return render(dom, options); },',
+    ');',
+  ],
+);
 
 /**
  * The crawl's page parsing (lambdas/domain/crawl/parse.ts) loads cheerio with its default options,
@@ -361,39 +369,19 @@ const cheerioHtmlparser2ForExtraction = {
  * the same `load` over parse5 alone (cheerio's own load-parse.js without the htmlparser2 branch),
  * with a guard: a load with htmlparser2 options throws a clear error instead of parsing differently.
  */
-const cheerioParse5ForCrawl = {
-  name: 'cheerio-parse5-for-crawl',
-  setup(builder) {
-    builder.onResolve({ filter: /^cheerio$/ }, async (args) => {
-      if (args.namespace !== 'file') return undefined;
-      if (!/[\\/]lambdas[\\/]domain[\\/]crawl[\\/]/.test(args.importer)) return undefined;
-      const resolved = await resolveAs(builder, 'cheerio', args, 'cheerio-parse5');
-      if (resolved.errors.length > 0) return { errors: resolved.errors };
-      return { path: resolved.path, namespace: 'cheerio-parse5' };
-    });
-    builder.onLoad({ filter: /.*/, namespace: 'cheerio-parse5' }, (args) => {
-      const dir = path.dirname(args.path);
-      const file = (name) => JSON.stringify(path.join(dir, name));
-      const message =
-        "cheerio with htmlparser2 (xml options) is not in the crawl's bundle: the crawl parses with parse5 (cheerio's default options, lambdas/domain/crawl/parse.ts)";
-      return {
-        contents: [
-          `import { getLoad } from ${file('load.js')};`,
-          `import { getParse } from ${file('parse.js')};`,
-          `import { renderWithParse5, parseWithParse5 } from ${file('parsers/parse5-adapter.js')};`,
-          `export { contains, merge } from ${file('static.js')};`,
-          `const parse5Only = (options) => { if (options && options._useHtmlParser2) throw new Error(${JSON.stringify(message)}); };`,
-          'export const load = getLoad(',
-          '  getParse((content, options, isDocument, context) => { parse5Only(options); return parseWithParse5(content, options, isDocument, context); }),',
-          '  (dom, options) => { parse5Only(options); return renderWithParse5(dom); },',
-          ');',
-        ].join('\n'),
-        loader: 'js',
-        resolveDir: dir,
-      };
-    });
-  },
-};
+const PARSE5_ONLY =
+  "cheerio with htmlparser2 (xml options) is not in the crawl's bundle: the crawl parses with parse5 (cheerio's default options, lambdas/domain/crawl/parse.ts)";
+const cheerioParse5ForCrawl = cheerioFor('cheerio-parse5', /[\\/]lambdas[\\/]domain[\\/]crawl[\\/]/, (file) => [
+  `import { getLoad } from ${file('load.js')};`,
+  `import { getParse } from ${file('parse.js')};`,
+  `import { renderWithParse5, parseWithParse5 } from ${file('parsers/parse5-adapter.js')};`,
+  `export { contains, merge } from ${file('static.js')};`,
+  `const parse5Only = (options) => { if (options && options._useHtmlParser2) throw new Error(${JSON.stringify(PARSE5_ONLY)}); };`,
+  'export const load = getLoad(',
+  '  getParse((content, options, isDocument, context) => { parse5Only(options); return parseWithParse5(content, options, isDocument, context); }),',
+  '  (dom, options) => { parse5Only(options); return renderWithParse5(dom); },',
+  ');',
+]);
 
 /**
  * fast-xml-parser (sitemaps, lambdas/domain/extraction/sitemap.ts) checks the values of a

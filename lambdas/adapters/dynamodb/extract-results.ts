@@ -106,13 +106,18 @@ function claimFromItem(item: Record<string, any>): BatchClaim {
   return { batchId: item.batch_id, results: new Map(pairs), products };
 }
 
-/** An entry's own item, over its planned entry when the item holds only what recording wrote. */
-const fromItem = (item: Record<string, any>, planned?: UrlEntry): UrlEntry => ({
+/** An entry item's fields but its result, over its planned entry where recording wrote none. */
+const entryFields = (item: Record<string, any>, planned?: UrlEntry) => ({
   index: Number(item.index),
   input: item.input ?? planned?.input ?? '',
   url: item.url ?? planned?.url ?? null,
   dup_of: item.dup_of ?? planned?.dup_of ?? null,
   state: item.state,
+});
+
+/** An entry's own item, over its planned entry when the item holds only what recording wrote. */
+const fromItem = (item: Record<string, any>, planned?: UrlEntry): UrlEntry => ({
+  ...entryFields(item, planned),
   result: decodeResult(item),
 });
 
@@ -145,11 +150,7 @@ const mergeEntries = (items: ReadonlyArray<Record<string, any>>, wanted?: Readon
 
 /** An entry item read without its result (projected): its outcome only. */
 const outlineOf = (item: Record<string, any>, planned?: UrlEntry): UrlEntryOutline => ({
-  index: Number(item.index),
-  input: item.input ?? planned?.input ?? '',
-  url: item.url ?? planned?.url ?? null,
-  dup_of: item.dup_of ?? planned?.dup_of ?? null,
-  state: item.state,
+  ...entryFields(item, planned),
   result: item.state === 'done' && item.outcome ? { outcome: item.outcome } : null,
 });
 

@@ -3,8 +3,8 @@
 // snapshot's cursor. One GET and one PUT of one object need no S3 client: its schemas, XML serde,
 // checksum and S3-specific middleware were ~170 KB of every search function's asset (issue 12: every
 // asset under 1 MB). Requests are signed with SigV4 (@smithy/signature-v4, which every asset holds
-// already for DynamoDB) and sent with Node's fetch; S3's errors come back as their XML Code.
-import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
+// already for DynamoDB, hashing with the SDK's own node:crypto SHA-256) and sent with Node's fetch; S3's errors come back as their XML Code.
+import { Sha256 } from '@smithy/core/checksum';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { SnapshotStore } from '../../ports/search-index';
 
@@ -29,34 +29,6 @@ const ATTEMPTS = 3;
 const BACKOFF_MS = 100;
 /** A snapshot is a few MB: well under this per attempt. */
 const ATTEMPT_TIMEOUT_MS = 30_000;
-
-type Bytes = string | ArrayBuffer | ArrayBufferView;
-const bytesOf = (data: Bytes): Buffer =>
-  typeof data === 'string'
-    ? Buffer.from(data, 'utf8')
-    : ArrayBuffer.isView(data)
-      ? Buffer.from(data.buffer, data.byteOffset, data.byteLength)
-      : Buffer.from(data);
-
-/** SHA-256 (an HMAC when given a secret) as the signer wants it, from node:crypto. */
-class Sha256 {
-  private hash: Hash | Hmac;
-  constructor(private readonly secret?: Bytes) {
-    this.hash = this.fresh();
-  }
-  private fresh(): Hash | Hmac {
-    return this.secret === undefined ? createHash('sha256') : createHmac('sha256', bytesOf(this.secret));
-  }
-  update(data: Bytes): void {
-    this.hash.update(bytesOf(data));
-  }
-  async digest(): Promise<Uint8Array> {
-    return new Uint8Array(this.hash.digest());
-  }
-  reset(): void {
-    this.hash = this.fresh();
-  }
-}
 
 /** Virtual-hosted-style for a DNS-safe bucket name without dots (S3's recommendation), path-style otherwise or on another endpoint. */
 export function snapshotUrl(options: Pick<S3SignedSnapshotOptions, 'region' | 'bucket' | 'key' | 'endpoint'>): URL {
