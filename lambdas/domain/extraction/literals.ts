@@ -1,12 +1,14 @@
-// Where each of a fixed set of literals first occurs in a page's raw text, found in one regex
-// pass instead of one scan per literal. The page-level raw-text rules (platform markers, the
+// Where each of a fixed set of literals first occurs in a page's raw text, found in one pass
+// instead of one scan per literal. The page-level raw-text rules (platform markers, the
 // shop currency, Shopify's analytics object, WooCommerce's variation form) each need a literal
 // that every match of theirs contains: a literal absent from the page means the rule cannot
 // match, and a present one says where its first match can start at the earliest.
 //
-// Exact, not approximate: after a match the scan resumes one character on when the matched
-// literal can overlap another (so no occurrence hides behind it), and a literal inside a longer
-// one is recorded at its offset within every match of the longer.
+// Exact, not approximate (each engine below says why): a skip scan for ASCII literals of five
+// characters or more (the page's), an Aho-Corasick automaton for shorter ASCII ones, and a regex
+// alternation for the rest, where after a match the scan resumes one character on when the
+// matched literal can overlap another (so no occurrence hides behind it), and a literal inside a
+// longer one is recorded at its offset within every match of the longer.
 
 const escapeRegExp = (literal: string) => literal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
@@ -96,9 +98,84 @@ function automatonFinder(literals: readonly string[]): LiteralFinder {
   };
 }
 
+// Literals of ASCII characters, none shorter than SKIP_MIN: a skip scan (Wu-Manber) that looks
+// at the last three characters of a window as long as the shortest literal and moves on by as
+// much as those three allow (up to that length less two), so most of the page is stepped over,
+// not stepped through; a non-ASCII character (in no literal) moves the window past itself.
+const SKIP_MIN = 5;
+const HASH_BITS = 15;
+const HASH_MASK = (1 << HASH_BITS) - 1;
+const hash3 = (a: number, b: number, c: number) => ((a << 10) ^ (b << 5) ^ c) & HASH_MASK;
+
+function skipFinder(literals: readonly string[]): LiteralFinder {
+  const m = Math.min(...literals.map((literal) => literal.length));
+  // shift[h]: how far the window's end can move when its last three characters hash to h (the
+  // least over every literal's three-character blocks within its first m characters that hash
+  // there); 0 for a block that ends some literal's first m characters, whose literals `ending[h]`
+  // are then compared in full at the window's start.
+  const shift = new Uint8Array(1 << HASH_BITS).fill(m - 2);
+  const ending: Array<number[] | undefined> = [];
+  literals.forEach((literal, index) => {
+    for (let q = 2; q < m; q++) {
+      const h = hash3(literal.charCodeAt(q - 2), literal.charCodeAt(q - 1), literal.charCodeAt(q));
+      shift[h] = Math.min(shift[h], m - 1 - q);
+    }
+    const h = hash3(literal.charCodeAt(m - 3), literal.charCodeAt(m - 2), literal.charCodeAt(m - 1));
+    (ending[h] ??= []).push(index);
+  });
+  return {
+    literals,
+    find(text: string): LiteralPositions {
+      const first = new Map<string, number>();
+      let left = literals.length;
+      const length = text.length;
+      // Bounded: every round moves the window's end at least one character on. Windows are
+      // taken in the order of their starts, and each start where a literal occurs is compared,
+      // so a literal's first occurrence found is its first.
+      let end = m - 1;
+      while (end < length) {
+        const c2 = text.charCodeAt(end);
+        if (c2 >= 128) {
+          end += m;
+          continue;
+        }
+        const c1 = text.charCodeAt(end - 1);
+        if (c1 >= 128) {
+          end += m - 1;
+          continue;
+        }
+        const c0 = text.charCodeAt(end - 2);
+        if (c0 >= 128) {
+          end += m - 2;
+          continue;
+        }
+        const h = hash3(c0, c1, c2);
+        const step = shift[h];
+        if (step !== 0) {
+          end += step;
+          continue;
+        }
+        const start = end - m + 1;
+        for (const index of ending[h]!) {
+          const literal = literals[index];
+          if (!first.has(literal) && text.startsWith(literal, start)) {
+            first.set(literal, start);
+            if (--left === 0) return first;
+          }
+        }
+        end++;
+      }
+      return first;
+    },
+  };
+}
+
 export function literalFinder(list: readonly string[]): LiteralFinder {
-  if (list.every((literal) => ASCII.test(literal)))
-    return automatonFinder([...new Set(list)].filter(Boolean).sort((a, b) => b.length - a.length));
+  if (list.every((literal) => ASCII.test(literal))) {
+    const literals = [...new Set(list)].filter(Boolean).sort((a, b) => b.length - a.length);
+    if (literals.length && literals.every((literal) => literal.length >= SKIP_MIN)) return skipFinder(literals);
+    return automatonFinder(literals);
+  }
   // Longest first: at one position the alternation reports the longest literal that matches.
   const literals = [...new Set(list)].filter(Boolean).sort((a, b) => b.length - a.length);
   const pattern = new RegExp(literals.map(escapeRegExp).join('|'), 'g');
