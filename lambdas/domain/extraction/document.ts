@@ -89,8 +89,20 @@ interface ParserInternals {
   startIndex: number;
   endIndex: number;
   attribname: string;
+  buffers: string[];
+  bufferOffset: number;
+  htmlMode: boolean;
+  stack: string[];
+  foreignContext: boolean[];
+  cbs: {
+    onclosetag?(name: string, isImplied: boolean): void;
+    onopentagname?(name: string): void;
+    onopentag?(name: string, attribs: Record<string, string>, isImplied: boolean): void;
+  };
   getSlice(start: number, end: number): string;
   emitOpenTag(name: string): void;
+  closeCurrentTag(isOpenImplied: boolean): void;
+  isVoidElement(name: string): boolean;
   end(html: string): void;
 }
 // Tag and attribute names lower-cased once per distinct spelling, not once per occurrence.
@@ -104,15 +116,83 @@ function lowerName(name: string): string {
   return lower;
 }
 
-/** htmlparser2's parser (names lower-cased, as PARSER_OPTIONS asks) without a toLowerCase per tag and attribute. */
+// Names seen, by a hash of their lower-cased characters: a tag or attribute name read off the
+// page is looked up here without cutting it out of the page first (most names are a handful of
+// spellings repeated thousands of times). A slot holds the last name that hashed there.
+const NAME_SLOTS = 1024;
+const nameSlots: Array<string | undefined> = new Array(NAME_SLOTS);
+// The elements htmlparser2's parser treats specially when closed (its own lists).
+const FOREIGN_CONTEXT = new Set(['math', 'svg']);
+const HTML_INTEGRATION = new Set(['mi', 'mo', 'mn', 'ms', 'mtext', 'annotation-xml', 'foreignobject', 'desc', 'title']);
+
+/** htmlparser2's parser (names lower-cased, as PARSER_OPTIONS asks) without a slice and toLowerCase per tag and attribute. */
 class NamingParser extends (Parser as unknown as new (cbs: unknown, options: unknown) => ParserInternals) {
+  /** The lower-cased name at [start, end) of the page: `getSlice(start, end).toLowerCase()`. */
+  private name(start: number, end: number): string {
+    const buffer = this.buffers[0];
+    const from = start - this.bufferOffset;
+    const to = end - this.bufferOffset;
+    if (buffer !== undefined && from >= 0 && to <= buffer.length && to > from) {
+      let h = to - from;
+      for (let i = from; i < to; i++) {
+        let c = buffer.charCodeAt(i);
+        if (c >= 128) return lowerName(this.getSlice(start, end));
+        if (c >= 65 && c <= 90) c |= 32;
+        h = (Math.imul(h, 31) + c) | 0;
+      }
+      const slot = (h ^ (h >>> 10)) & (NAME_SLOTS - 1);
+      const known = nameSlots[slot];
+      if (known !== undefined && known.length === to - from) {
+        let same = true;
+        for (let i = from, k = 0; i < to; i++, k++) {
+          let c = buffer.charCodeAt(i);
+          if (c >= 65 && c <= 90) c |= 32;
+          if (c !== known.charCodeAt(k)) {
+            same = false;
+            break;
+          }
+        }
+        if (same) return known;
+      }
+      const lower = lowerName(this.getSlice(start, end));
+      nameSlots[slot] = lower;
+      return lower;
+    }
+    return lowerName(this.getSlice(start, end));
+  }
+
   onattribname(start: number, endIndex: number): void {
     this.startIndex = start;
-    this.attribname = lowerName(this.getSlice(start, endIndex));
+    this.attribname = this.name(start, endIndex);
   }
+
   onopentagname(start: number, endIndex: number): void {
     this.endIndex = endIndex;
-    this.emitOpenTag(lowerName(this.getSlice(start, endIndex)));
+    this.emitOpenTag(this.name(start, endIndex));
+  }
+
+  /** htmlparser2's onclosetag (HTML mode, lower-cased names) with the name looked up as above. */
+  onclosetag(start: number, endIndex: number): void {
+    this.endIndex = endIndex;
+    const name = this.name(start, endIndex);
+    if (this.htmlMode && (FOREIGN_CONTEXT.has(name) || HTML_INTEGRATION.has(name))) this.foreignContext.shift();
+    if (!this.isVoidElement(name)) {
+      const pos = this.stack.indexOf(name);
+      if (pos !== -1) {
+        for (let index = 0; index <= pos; index++) {
+          const element = this.stack.shift()!;
+          this.cbs.onclosetag?.(element, index !== pos);
+        }
+      } else if (this.htmlMode && name === 'p') {
+        this.emitOpenTag('p');
+        this.closeCurrentTag(true);
+      }
+    } else if (this.htmlMode && name === 'br') {
+      this.cbs.onopentagname?.('br');
+      this.cbs.onopentag?.('br', {}, true);
+      this.cbs.onclosetag?.('br', false);
+    }
+    this.startIndex = endIndex + 1;
   }
 }
 const TOKENIZING_OPTIONS = { ...PARSER_OPTIONS, Tokenizer: SkippingTokenizer as unknown as typeof Tokenizer };
