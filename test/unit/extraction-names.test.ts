@@ -2,7 +2,7 @@
 // NamingParser) instead of cut out of the page and lower-cased: the tree must be the one cheerio
 // builds, on markup built to trip the lookup (mixed case, closing tags in another case, implied
 // and void closing tags, foreign content, non-ASCII names, names sharing a slot, more distinct
-// names than there are slots).
+// names than there are slots), and name states skipped to the character that ends the name.
 import * as cheerio from 'cheerio';
 import { describe, expect, it } from 'vitest';
 import { PARSE_OPTIONS, parsePage } from '../../lambdas/domain/extraction/document';
@@ -32,6 +32,15 @@ describe('names looked up while parsing', () => {
       '<dív clåss="x" data-ü=1>é</dív><DÍV>f</díV>',
       '<a><b><a-b><a_b A-B=1 a-B=2 A_b=3></a_b></A-B></b></A>',
       '<select><OPTION>1<option>2</OPTION></select><script>x</SCRIPT><style>y</Style>',
+      // Names ended by each character that can end them, and by the end of the input.
+      '<a\fb=1\rc\td\ne f/g>x</a\n><img src=x/><i/></i/><p\f>y</p\r><b\t>z</b\t>',
+      '<div data-a=b=c class="x"data-z>t</div><span a/b=c>u</span><q a=>v</q>',
+      '<scripts>x</scripts><styles a=1>y</styles><titles>z</titles>',
+      '<div clas',
+      '<div class="a"><span data',
+      '<p>x</di',
+      '<p>x</div',
+      '<sv',
     ])
       same(html);
   });

@@ -25,11 +25,24 @@ interface TokenizerInternals {
   stateText(c: number): void;
   handleInAttributeValue(c: number, quote: number): void;
   fastForwardTo(c: number): boolean;
+  stateInTagName(c: number): void;
+  stateInAttributeName(c: number): void;
+  stateInClosingTagName(c: number): void;
 }
 const LT = 0x3c;
 const AMP = 0x26;
 const DOUBLE_QUOTE = 0x22;
 const CHARS: string[] = [];
+// The characters that end a name in a tag, as bits: whitespace (space, \n, \t, \f, \r), and
+// `/`, `>` (a tag name), `>` (a closing tag's), `=`, `/`, `>` (an attribute's).
+const TAG_NAME = 1;
+const CLOSING_NAME = 2;
+const ATTRIBUTE_NAME = 4;
+const NAME_ENDS = new Uint8Array(128);
+for (const c of [0x20, 0x0a, 0x09, 0x0c, 0x0d]) NAME_ENDS[c] = TAG_NAME | CLOSING_NAME | ATTRIBUTE_NAME;
+NAME_ENDS[0x3e] = TAG_NAME | CLOSING_NAME | ATTRIBUTE_NAME;
+NAME_ENDS[0x2f] = TAG_NAME | ATTRIBUTE_NAME;
+NAME_ENDS[0x3d] = ATTRIBUTE_NAME;
 
 /**
  * htmlparser2's tokenizer with its per-character loop skipped where a character cannot change
@@ -71,6 +84,38 @@ class SkippingTokenizer extends (Tokenizer as unknown as new (
   override handleInAttributeValue(c: number, quote: number): void {
     if (c !== quote && c !== AMP && this.decodeEntities) this.skipTo(quote === DOUBLE_QUOTE ? '"' : "'");
     else super.handleInAttributeValue(c, quote);
+  }
+
+  /**
+   * Inside a name (the current character is part of it): moves to just before the next character
+   * that ends this kind of name (or the end), where the state's own handler takes over; the
+   * characters in between do nothing in that state.
+   */
+  private skipName(kind: number): void {
+    const buffer = this.buffer;
+    const length = buffer.length;
+    let at = this.index - this.offset + 1;
+    // Bounded: one step per character up to the end of the page.
+    for (; at < length; at++) {
+      const c = buffer.charCodeAt(at);
+      if (c < 128 && (NAME_ENDS[c] & kind) !== 0) break;
+    }
+    this.index = at + this.offset - 1;
+  }
+
+  override stateInTagName(c: number): void {
+    if (c < 128 && (NAME_ENDS[c] & TAG_NAME) !== 0) super.stateInTagName(c);
+    else this.skipName(TAG_NAME);
+  }
+
+  override stateInClosingTagName(c: number): void {
+    if (c < 128 && (NAME_ENDS[c] & CLOSING_NAME) !== 0) super.stateInClosingTagName(c);
+    else this.skipName(CLOSING_NAME);
+  }
+
+  override stateInAttributeName(c: number): void {
+    if (c < 128 && (NAME_ENDS[c] & ATTRIBUTE_NAME) !== 0) super.stateInAttributeName(c);
+    else this.skipName(ATTRIBUTE_NAME);
   }
 
   override fastForwardTo(c: number): boolean {
