@@ -548,9 +548,6 @@ const compactSuffixList = {
  * - sanitize-html parses `style` attributes with postcss (and its source-map-js and picocolors,
  *   ~90 KB): the service allows no `style` attribute (lambdas/domain/extraction/normalise.ts),
  *   so postcss is never called.
- * - got loads http2-wrapper (its `http2` option), cacheable-request with keyv and
- *   http-cache-semantics (its `cache` option) and cacheable-lookup (its `dnsCache` option) at
- *   import: the fetcher (lambdas/adapters/http-fetch) sets none of them. got's catch checks `instanceof CacheError`, which stays a class never thrown.
  * - zod's classic API re-exports fromJSONSchema (12 KB), which nothing in the service calls.
  * - aws-xray-sdk-core (Powertools' tracer) requires semver for captureAWS, the SDK v2 patcher;
  *   the service's clients are SDK v3.
@@ -573,25 +570,6 @@ const UNUSED = [
     importer: /[\\/]node_modules[\\/]sanitize-html[\\/]/,
     why: 'sanitize-html parses style attributes with it; the service allows no style attribute (lambdas/domain/extraction/normalise.ts)',
     contents: (fail) => `export function parse() { ${fail} }\nexport default { parse };`,
-  },
-  {
-    name: 'http2-wrapper',
-    importer: /[\\/]node_modules[\\/]got[\\/]/,
-    why: "got's http2 option, which the fetcher never sets (lambdas/adapters/http-fetch)",
-    contents: (fail) => `export default new Proxy({}, { get() { ${fail} } });`,
-  },
-  {
-    name: 'cacheable-lookup',
-    importer: /[\\/]node_modules[\\/]got[\\/]/,
-    why: "got's dnsCache option, which the fetcher never sets (lambdas/adapters/http-fetch resolves through its own guarded dnsLookup)",
-    contents: (fail) => `export default class CacheableLookup { constructor() { ${fail} } }`,
-  },
-  {
-    name: 'cacheable-request',
-    importer: /[\\/]node_modules[\\/]got[\\/]/,
-    why: "got's cache option, which the fetcher never sets (lambdas/adapters/http-fetch)",
-    contents: (fail) =>
-      `export class CacheError extends Error {}\nexport default class CacheableRequest { constructor() { ${fail} } }`,
   },
 ];
 const unusedDependencies = {

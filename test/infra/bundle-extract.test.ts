@@ -3,8 +3,8 @@
 // from the environment) is bundled by lib/bundle.ts with the legacy /api/product route's
 // capability list, then run with plain `node` against corpus pages served over loopback. So the
 // capability stubs, the brotli-compressed enrichment data, the extraction engine's cheerio
-// without parse5 and the stubbed postcss/http2-wrapper/cacheable-request work inside the asset,
-// not only under tsx.
+// without parse5, the stubbed postcss and the fetcher over node:http (request.ts) work inside the
+// asset, not only under tsx.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -100,8 +100,8 @@ describe('a sync-extraction asset in a fresh Node process', () => {
     const outdir = path.join(work, 'probe');
     const { metafile } = bundleFunction(PROBE, outdir, { capabilities: FUNCTION_CAPABILITIES['http/legacy/product'] });
     const inputs = Object.values(metafile.outputs).flatMap((output) => Object.keys(output.inputs));
-    // The trimming this test exists for is in the asset: no parse5, postcss or http2-wrapper.
-    for (const gone of ['node_modules/parse5/', 'node_modules/postcss/', 'node_modules/http2-wrapper/'])
+    // The trimming this test exists for is in the asset: no parse5 or postcss, and no got (the fetcher is node:http).
+    for (const gone of ['node_modules/parse5/', 'node_modules/postcss/', 'node_modules/got/'])
       expect(
         inputs.some((input) => input.includes(gone)),
         gone,

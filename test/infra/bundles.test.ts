@@ -29,8 +29,9 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 const HEAVY = [
   'lambdas/domain/extraction/engine.ts',
   'lambdas/domain/enrichment/',
-  // The got-based fetcher (its address guard, ssrf.ts, is light and shared with webhook delivery).
+  // The fetcher (its address guard, ssrf.ts, is light and shared with webhook delivery).
   'lambdas/adapters/http-fetch/index.ts',
+  'lambdas/adapters/http-fetch/request.ts',
   'lambdas/composition/search.ts',
   'lambdas/domain/crawl/discovery.ts',
   'node_modules/cheerio/',
@@ -116,7 +117,7 @@ describe('lean bundles', () => {
     expect(verify.some((input) => input.includes('lambdas/composition/search.ts'))).toBe(false);
   }, 300_000);
 
-  it("the crawl's planning workers (analyze, plan, lost batch, finalize, fail, DLQ) hold no fetcher, got, cheerio or parse5, and are under 1 MB", () => {
+  it("the crawl's planning workers (analyze, plan, lost batch, finalize, fail, DLQ) hold no fetcher, cheerio or parse5, and are under 1 MB", () => {
     const pageReading = [...HEAVY, 'node_modules/parse5/', 'lambdas/domain/crawl/parse.ts'];
     for (const worker of [
       'crawl-analyze',
@@ -137,7 +138,7 @@ describe('lean bundles', () => {
     }
     // The page worker still reads pages.
     const { allInputs } = inputsOf(layout.worker('crawl-worker'), 'crawl-page-worker');
-    expect(allInputs.some((input) => input.includes('node_modules/got/'))).toBe(true);
+    expect(allInputs.some((input) => input.includes('lambdas/adapters/http-fetch/request.ts'))).toBe(true);
     expect(allInputs.some((input) => input.includes('node_modules/cheerio/'))).toBe(true);
   }, 300_000);
 
@@ -259,7 +260,7 @@ describe('each asset holds the lazy capabilities its code can call (lambdas/topo
     );
     const inputs = Object.values(metafile.outputs).flatMap((output) => Object.keys(output.inputs));
     expect(inputs.some((input) => input.includes('lambdas/composition/crawl.ts'))).toBe(false);
-    expect(inputs.some((input) => input.includes('node_modules/got/'))).toBe(false);
+    expect(inputs.some((input) => input.includes('lambdas/adapters/http-fetch/request.ts'))).toBe(false);
     const { handler } = await import(pathToFileURL(path.join(outdir, 'index.mjs')).href);
     const messages = (await handler()) as string[];
     expect(messages).toHaveLength(2);

@@ -1,4 +1,4 @@
-// The got-based PageFetcher: manual redirects with every hop checked by the SSRF guard (inside the
+// The PageFetcher over node:http/https (request.ts): manual redirects with every hop checked by the SSRF guard (inside the
 // socket's DNS lookup), robots.txt fetched once per origin and obeyed, per-host politeness,
 // retries with backoff that honour Retry-After, timeouts, a decompressed-size cap, bot-wall and
 // content-type checks. Options are plain values; the composition root maps config onto them.
@@ -6,8 +6,6 @@
 // Status policy: 2xx pages resolve; 404/410 resolve too (status visible) so the engine can say
 // the URL is gone rather than "fetch failed"; 401/403 and challenge pages -> 'bot_wall'; other
 // 4xx, and 429/5xx after retries -> 'http_status' with the status.
-import type { Readable } from 'node:stream';
-import got from 'got';
 import ipaddr from 'ipaddr.js';
 import { FetchFailure, type FetchedPage, type FetchRequest, type PageFetcher } from '../../ports/fetcher';
 import {
@@ -24,6 +22,7 @@ import { acceptLanguageFor } from './locale';
 import { createProxyAgents } from './proxy-agent';
 import { backoffDelay, parseRetryAfter, sleep } from './retry';
 import { BLOCKED_ADDRESS_CODE, createGuardedLookup, isBlockedIp } from './ssrf';
+import { get } from './request';
 
 export { acceptLanguageFor } from './locale';
 export { looksLikeBotWall } from './bot-wall';
@@ -164,13 +163,9 @@ export function createHttpFetcher(options: HttpFetcherOptions = {}): HttpFetcher
       let response: { statusCode: number; headers: RawResponse['headers'] } | null = null;
       const chunks: Buffer[] = [];
       let size = 0;
-      const stream = got.stream(target.connectUrl, {
+      const stream = get(target.connectUrl, {
         headers,
-        followRedirect: false,
-        throwHttpErrors: false,
-        decompress: true,
-        retry: { limit: 0 },
-        dnsLookup: guardedLookup as never,
+        lookup: guardedLookup as never,
         agent: agent ? { http: agent.http, https: agent.https } : undefined,
         timeout: {
           lookup: connectTimeoutMs,
@@ -181,9 +176,7 @@ export function createHttpFetcher(options: HttpFetcherOptions = {}): HttpFetcher
           socket: readTimeoutMs,
           request: totalTimeoutMs,
         },
-      }) as Readable & {
-        on(event: 'response', listener: (r: { statusCode: number; headers: RawResponse['headers'] }) => void): unknown;
-      };
+      });
 
       const finish = () => {
         if (settled) return;
