@@ -316,6 +316,7 @@ export function analysePage(html: string, url: string, options: AnalyseOptions =
     url,
     langCountry(lang) ?? pageRegionCountry(meta.get('og:locale'), selfHreflang(doc, url)) ?? countryCode,
     pageCurrency,
+    doc.elements,
   );
   const titleEl = doc.byName('title')[0];
   const htmlTitle = cleanText(titleEl ? textContent(titleEl) : '');

@@ -489,11 +489,30 @@ function plainTextPrices(
   return found;
 }
 
+/** Every element under `root` in document order (a pre-order walk, as the parse lists them). */
+function elementsUnder(root: AnyNode): Element[] {
+  const out: Element[] = [];
+  const walk = (n: AnyNode) => {
+    for (const c of (n as unknown as { children?: AnyNode[] }).children ?? [])
+      if (c.type === 'tag' || c.type === 'script' || c.type === 'style') {
+        out.push(c as Element);
+        walk(c);
+      }
+  };
+  walk(root);
+  return out;
+}
+
+/**
+ * `elements`: every element of the page in document order, when the caller has the parse's list
+ * (document.ts); otherwise they are listed from the tree.
+ */
 export function readDom(
   $: CheerioAPI,
   pageUrl: string,
   countryCode: string | null,
   currencyHint: string | null,
+  elements?: readonly Element[],
 ): DomReading {
   const root = $.root()[0];
   let order = 0;
@@ -516,11 +535,12 @@ export function readDom(
   const subheadings: Element[] = [];
   const flagsByClass = new Map<string, number>();
   const flagsByClassId = new Map<string, number>();
-  const visit = (node: AnyNode, ctx: Context, depth: number) => {
-    if (depth > 120 || node.type !== 'tag') return;
-    const el = node as Element;
+  /** One element of the walk in its parent's context: the context for its children, or null when skipped. */
+  const visit = (el: Element, ctx: Context, depth: number): Context | null => {
+    if (depth > 120 || el.type !== 'tag') return null;
     const name = el.name;
-    if (name === 'script' || name === 'style' || name === 'noscript' || name === 'template' || name === 'svg') return;
+    if (name === 'script' || name === 'style' || name === 'noscript' || name === 'template' || name === 'svg')
+      return null;
     order++;
     const a = el.attribs;
     // attrText's parts tested one by one (no joined string per element): PRICE_ATTR's words hold
@@ -727,19 +747,37 @@ export function readDom(
       if (href && href !== pageUrl && !relatedLinks.includes(href) && relatedLinks.length < 50) relatedLinks.push(href);
     }
     if ((flags & CLASS_CARD) !== 0) productCardCount++;
-    // Only tags are visited (the check visit makes first, without a call per text node); an
-    // index, not an iterator (an iterator and its results were a tenth of the page's garbage).
-    if (depth < 120) {
-      const children = el.children;
-      for (let i = 0; i < children.length; i++) {
-        const c = children[i];
-        if (c.type === 'tag') visit(c, next, depth + 1);
-      }
-    }
+    return next;
   };
-  // The document root is not a tag: walk its children.
-  for (const c of (root as unknown as { children: AnyNode[] }).children)
-    visit(c, { noise: false, related: false, picker: false, former: false, hidden: false }, 0);
+  // The walk: every element below the root in document order (its pre-order), each in the
+  // context its parent made, without going through the text between them. `path` holds the
+  // element's ancestors with the context each gave its children (null: not walked into, as a
+  // skipped element or one 120 levels down) and their depth; the document root is not a tag.
+  const top: Context = { noise: false, related: false, picker: false, former: false, hidden: false };
+  const pathEls: AnyNode[] = [];
+  const pathCtx: Array<Context | null> = [];
+  const pathDepth: number[] = [];
+  for (const el of elements ?? elementsUnder(root)) {
+    const parent = el.parent;
+    let n = pathEls.length;
+    while (n > 0 && pathEls[n - 1] !== parent) n--;
+    pathEls.length = n;
+    pathCtx.length = n;
+    pathDepth.length = n;
+    let ctx: Context | null;
+    let depth: number;
+    if (n > 0) {
+      ctx = pathCtx[n - 1];
+      depth = pathDepth[n - 1] + 1;
+    } else {
+      ctx = parent === root ? top : null;
+      depth = 0;
+    }
+    const next = ctx === null ? null : visit(el, ctx, depth);
+    pathEls.push(el);
+    pathCtx.push(next !== null && depth < 120 ? next : null);
+    pathDepth.push(depth);
+  }
 
   // Blocks headed "Customers also bought", "You may also like"...: other products' prices,
   // whatever their classes say. The heading's container, or (when that container also holds the
