@@ -1,5 +1,5 @@
 // Building blocks shared by the request and response schemas of the three families.
-import { z } from 'zod';
+import * as z from 'zod';
 import { DEFAULT_USAGE_PERIOD, USAGE_PERIODS } from '../domain/usage/periods';
 import { MAX_URL_LENGTH } from '../domain/extraction/url';
 

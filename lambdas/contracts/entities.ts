@@ -1,6 +1,6 @@
 // Resource shapes from the spec's "Resources and their fields". Nested structures the spec
 // marks "not shown" are open objects.
-import { z } from 'zod';
+import * as z from 'zod';
 import { Timestamp } from './common';
 import { AFFILIATE_REASON_TEXT, AFFILIATE_REASONS } from '../domain/affiliate/reasons';
 

@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 document of every operation in the route table (+ /health, /openapi.json), built from the
 // same zod schemas the pipeline validates with, so the document cannot drift from the code.
-import { z } from 'zod';
+import * as z from 'zod';
 import { ROUTES, type Route } from '../topology/routes';
 import { AuthErrorBody, LegacyErrorBody, V2ErrorBody } from './common';
 import { CONTRACTS, type OperationContract } from './operations';

@@ -1,6 +1,6 @@
 // Request and response schemas of every operation, keyed by operationId (lambdas/topology/routes).
 // The pipeline validates requests with these and the OpenAPI document is generated from them.
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   countryCode,
   EmptyMeta,

@@ -1,6 +1,6 @@
 // The `webhook` field of every start operation, and the webhook operations' schemas (the
 // organization's signing secret, an execution's delivery log).
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_URL_LENGTH, Timestamp } from './common';
 import { MAX_METADATA_BYTES, WEBHOOK_EVENTS } from '../domain/webhooks/model';
 

@@ -147,6 +147,23 @@ describe('lean bundles', () => {
     expect(allInputs.some((input) => input.includes('zod/v4/locales/en.js'))).toBe(true);
     expect(allInputs.some((input) => input.includes('zod/v4/locales/fr.js'))).toBe(false);
   }, 120_000);
+
+  it('holds only the zod schema kinds the contracts build: zod is imported as a module namespace (import * as z), whose unused members esbuild leaves out (the `z` export is an object it keeps whole: ~46 KB more per asset)', () => {
+    const outdir = path.join(work, 'zod-shaken');
+    const { metafile } = bundleFunction(layout.httpHandler('public/health'), outdir);
+    const code = Object.keys(metafile.outputs)
+      .filter((file) => file.endsWith('.mjs'))
+      .map((file) => readFileSync(path.resolve(file), 'utf8'))
+      .join('\n');
+    // zod names each schema class with a string ($constructor("ZodObject", ...)).
+    expect(code.includes('"ZodObject"')).toBe(true);
+    for (const unused of ['ZodTemplateLiteral', 'ZodFile', 'ZodPromise'])
+      expect(code.includes(`"${unused}"`), unused).toBe(false);
+    for (const file of readdirSync(path.join(process.cwd(), 'lambdas/contracts')))
+      expect(readFileSync(path.join(process.cwd(), 'lambdas/contracts', file), 'utf8'), file).not.toMatch(
+        /import\s*\{[^}]*\bz\b[^}]*\}\s*from\s*'zod'/,
+      );
+  }, 120_000);
 });
 
 /** Every file under dir, relative to it. */
