@@ -757,13 +757,10 @@ export function readDom(
   const pathEls: AnyNode[] = [];
   const pathCtx: Array<Context | null> = [];
   const pathDepth: number[] = [];
+  let n = 0;
   for (const el of elements ?? elementsUnder(root)) {
     const parent = el.parent;
-    let n = pathEls.length;
     while (n > 0 && pathEls[n - 1] !== parent) n--;
-    pathEls.length = n;
-    pathCtx.length = n;
-    pathDepth.length = n;
     let ctx: Context | null;
     let depth: number;
     if (n > 0) {
@@ -774,9 +771,10 @@ export function readDom(
       depth = 0;
     }
     const next = ctx === null ? null : visit(el, ctx, depth);
-    pathEls.push(el);
-    pathCtx.push(next !== null && depth < 120 ? next : null);
-    pathDepth.push(depth);
+    pathEls[n] = el;
+    pathCtx[n] = next !== null && depth < 120 ? next : null;
+    pathDepth[n] = depth;
+    n++;
   }
 
   // Blocks headed "Customers also bought", "You may also like"...: other products' prices,
