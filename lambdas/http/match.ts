@@ -48,6 +48,19 @@ export function routesForPath(path: string): RouteMatch[] {
   return matches.sort((a, b) => Object.keys(a.pathParameters).length - Object.keys(b.pathParameters).length);
 }
 
+// Routes without path parameters by "METHOD path" (with and without the trailing slash their
+// pattern allows), first in table order: a literal route is what the full match below would pick
+// first for its method (no parameters sorts first), so a request to one skips every pattern.
+const literalRoutes = new Map<string, Route>();
+for (const { route, names } of compiled) {
+  if (names.length) continue;
+  for (const key of [`${route.method} ${route.path}`, `${route.method} ${route.path}/`])
+    if (!literalRoutes.has(key)) literalRoutes.set(key, route);
+}
+
 export function matchRoute(method: string, path: string): RouteMatch | null {
-  return routesForPath(path).find((m) => m.route.method === method.toUpperCase()) ?? null;
+  const upper = method.toUpperCase();
+  const literal = literalRoutes.get(`${upper} ${path}`);
+  if (literal) return { route: literal, pathParameters: {} };
+  return routesForPath(path).find((m) => m.route.method === upper) ?? null;
 }

@@ -15,10 +15,10 @@ import { errorBody, errorResult } from '../http/render';
 import { AppError } from '../domain/errors';
 import { registeredModule } from './modules';
 
-export type LocalHandler = (
-  event: APIGatewayProxyEventV2,
-  context: Context,
-) => Promise<APIGatewayProxyResultV2 | void> | APIGatewayProxyResultV2 | void;
+/** What a handler may answer: a result, or nothing (payload 2.0 then answers an empty 200). */
+type HandlerAnswer = APIGatewayProxyResultV2 | undefined;
+
+export type LocalHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<HandlerAnswer> | HandlerAnswer;
 
 export interface HttpServerOptions {
   port: number;
@@ -67,7 +67,20 @@ function declaredLength(req: IncomingMessage): number {
   return Number.isFinite(declared) ? declared : -1;
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+const NO_BODY = Buffer.alloc(0);
+
+/**
+ * Whether the request carries no body, judged from its framing headers: HTTP/1.1 requests
+ * without Content-Length or Transfer-Encoding have none (the parser reads nothing more), nor
+ * do those with Content-Length 0. Then nothing needs to be read or waited for; Node's server
+ * drains the (empty) request when the response finishes.
+ */
+const bodiless = (req: IncomingMessage) =>
+  req.headers['transfer-encoding'] === undefined &&
+  (req.headers['content-length'] === undefined || req.headers['content-length'] === '0');
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> | Buffer {
+  if (bodiless(req)) return NO_BODY;
   return new Promise((resolve, reject) => {
     if (declaredLength(req) > limit) return reject(new BodyTooLarge());
     const chunks: Buffer[] = [];
@@ -148,40 +161,102 @@ function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
   );
 }
 
+/** The request target as API Gateway reports it: path, raw query string and its parameters. */
+export interface RequestTarget {
+  path: string;
+  rawQueryString: string;
+  /** Parameters in order, repeated names joined with commas; absent when there are none. */
+  query: Record<string, string> | undefined;
+}
+
+/**
+ * Targets WHATWG URL parsing leaves exactly as they are: an origin-form path of plain characters
+ * (no dot segment, no empty segment, no backslash, nothing it would percent-encode) and a query of
+ * plain characters. Anything else goes through `new URL`, the reference.
+ */
+const PLAIN_TARGET = /^(?!\/\/)(?:\/(?![.]|%2e)[\w\-.~!$&()*+,;=:@%]*)+(?:\?[\w\-.~!$&()*+,;=:@%/?]*)?$/i;
+
+function queryParameters(parameters: URLSearchParams): Record<string, string> | undefined {
+  // Own keys only: a parameter named "constructor" or "__proto__" is data, not Object.prototype.
+  const query: Record<string, string> = {};
+  let any = false;
+  for (const [name, value] of parameters) {
+    if (name === '__proto__') continue;
+    query[name] = Object.hasOwn(query, name) ? `${query[name]},${value}` : value;
+    any = true;
+  }
+  return any ? query : undefined;
+}
+
+/** The path, raw query string and query parameters of a request line's target (`req.url`). */
+export function requestTarget(rawUrl: string | undefined): RequestTarget {
+  const target = rawUrl ?? '/';
+  if (PLAIN_TARGET.test(target)) {
+    const at = target.indexOf('?');
+    if (at < 0) return { path: target, rawQueryString: '', query: undefined };
+    const rawQueryString = target.slice(at + 1);
+    // URLSearchParams drops one leading "?" of its input: the query's own one stays data.
+    const query = rawQueryString ? queryParameters(new URLSearchParams(`?${rawQueryString}`)) : undefined;
+    return { path: target.slice(0, at), rawQueryString, query };
+  }
+  let url: URL;
+  try {
+    url = new URL(target, 'http://localhost');
+  } catch {
+    url = new URL('http://localhost/');
+  }
+  return {
+    path: url.pathname,
+    rawQueryString: url.search.replace(/^\?/, ''),
+    query: queryParameters(url.searchParams),
+  };
+}
+
+/** "GET /v2/vendors" per route, made once. */
+const routeKeys = new WeakMap<Route, string>();
+const routeKeyOf = (route: Route | null): string => {
+  if (!route) return '$default';
+  let key = routeKeys.get(route);
+  if (key === undefined) routeKeys.set(route, (key = `${route.method} ${route.path}`));
+  return key;
+};
+
 function buildEvent(
   req: IncomingMessage,
-  url: URL,
+  target: RequestTarget,
   body: Buffer,
   route: Route | null,
   pathParameters: Record<string, string>,
   requestId: string,
 ): APIGatewayProxyEventV2 {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
+  const incoming = req.headers;
+  // Node lower-cases the names of req.headers already.
+  for (const name in incoming) {
+    const value = incoming[name];
     if (value === undefined || name === 'cookie') continue;
-    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+    headers[name] = typeof value === 'string' ? value : value.join(',');
   }
-  const cookies = req.headers.cookie ? req.headers.cookie.split(/;\s*/).filter(Boolean) : undefined;
-  // Own keys only: a parameter named "constructor" or "__proto__" is data, not Object.prototype.
-  const query: Record<string, string> = {};
-  for (const [name, value] of url.searchParams) {
-    if (name === '__proto__') continue;
-    query[name] = Object.hasOwn(query, name) ? `${query[name]},${value}` : value;
-  }
+  const cookies = incoming.cookie ? incoming.cookie.split(/;\s*/).filter(Boolean) : undefined;
   const contentType = headers['content-type'] ?? '';
   const textual = !body.length || !contentType || TEXTUAL.test(contentType);
   const method = (req.method ?? 'GET').toUpperCase();
-  const routeKey = route ? `${route.method} ${route.path}` : '$default';
+  const routeKey = routeKeyOf(route);
   const now = new Date();
+  let hasPathParameters = false;
+  for (const _ in pathParameters) {
+    hasPathParameters = true;
+    break;
+  }
   return {
     version: '2.0',
     routeKey,
-    rawPath: url.pathname,
-    rawQueryString: url.search.replace(/^\?/, ''),
+    rawPath: target.path,
+    rawQueryString: target.rawQueryString,
     ...(cookies ? { cookies } : {}),
     headers,
-    ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
-    ...(route && Object.keys(pathParameters).length ? { pathParameters } : {}),
+    ...(target.query ? { queryStringParameters: target.query } : {}),
+    ...(route && hasPathParameters ? { pathParameters } : {}),
     requestContext: {
       accountId: 'local',
       apiId: 'local',
@@ -189,7 +264,7 @@ function buildEvent(
       domainPrefix: (headers.host ?? 'localhost').split('.')[0],
       http: {
         method,
-        path: url.pathname,
+        path: target.path,
         protocol: `HTTP/${req.httpVersion}`,
         sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
         userAgent: headers['user-agent'] ?? '',
@@ -206,33 +281,43 @@ function buildEvent(
   };
 }
 
-function lambdaContext(route: Route | null, requestId: string, timeoutMs: number): Context {
-  const deadline = Date.now() + timeoutMs;
-  const functionName = `pds-${route?.operationId ?? 'fallback'}`;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '1024',
-    awsRequestId: requestId,
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
+/** The Lambda context of one invocation (its methods shared, not made per request). */
+class LocalLambdaContext implements Context {
+  callbackWaitsForEmptyEventLoop = false;
+  functionName: string;
+  functionVersion = '$LATEST';
+  invokedFunctionArn: string;
+  memoryLimitInMB = '1024';
+  awsRequestId: string;
+  logGroupName: string;
+  logStreamName = 'local';
+  readonly #deadline: number;
+
+  constructor(route: Route | null, requestId: string, timeoutMs: number) {
+    this.#deadline = Date.now() + timeoutMs;
+    this.functionName = `pds-${route?.operationId ?? 'fallback'}`;
+    this.invokedFunctionArn = `arn:aws:lambda:local:000000000000:function:${this.functionName}`;
+    this.logGroupName = `/aws/lambda/${this.functionName}`;
+    this.awsRequestId = requestId;
+  }
+
+  getRemainingTimeInMillis(): number {
+    return Math.max(0, this.#deadline - Date.now());
+  }
+  done(): void {}
+  fail(): void {}
+  succeed(): void {}
 }
 
-function writeResult(res: ServerResponse, result: APIGatewayProxyResultV2 | void): void {
+function writeResult(res: ServerResponse, result: HandlerAnswer): void {
   // Payload 2.0: a result without statusCode is a 200 JSON body (API Gateway's inference).
   if (!result || typeof result !== 'object' || !('statusCode' in result)) {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(result === undefined ? '' : typeof result === 'string' ? result : JSON.stringify(result));
     return;
   }
-  for (const [name, value] of Object.entries(result.headers ?? {})) res.setHeader(name, String(value));
+  const headers = result.headers;
+  if (headers) for (const name in headers) res.setHeader(name, String(headers[name]));
   if (result.cookies?.length) res.setHeader('set-cookie', result.cookies);
   const body =
     result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
@@ -258,12 +343,19 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
   const load = opts.loadHandler ?? defaultLoadHandler;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const handlers = new Map<string, Promise<LocalHandler>>();
-  const handlerFor = (route: Route | null) => {
+  // Handlers once loaded, so a request to a loaded route does not wait a turn for the promise.
+  const loaded = new Map<string, LocalHandler>();
+  const handlerFor = (route: Route | null): LocalHandler | Promise<LocalHandler> => {
     const key = route?.operationId ?? '$default';
+    const handler = loaded.get(key);
+    if (handler) return handler;
     let loading = handlers.get(key);
     if (!loading) {
       loading = load(route);
-      loading.catch(() => handlers.delete(key)); // a failed import is retried next time
+      loading.then(
+        (ready) => loaded.set(key, ready),
+        () => handlers.delete(key), // a failed import is retried next time
+      );
       handlers.set(key, loading);
     }
     return loading;
@@ -271,30 +363,27 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<RunningH
 
   const server = createServer(async (req, res) => {
     const requestId = randomUUID();
-    let url: URL;
-    try {
-      url = new URL(req.url ?? '/', 'http://localhost');
-    } catch {
-      url = new URL('http://localhost/');
-    }
-    if (CONSOLE_PATH.test(url.pathname)) return serveConsolePath(req, res, url.pathname);
+    const target = requestTarget(req.url);
+    if (CONSOLE_PATH.test(target.path)) return serveConsolePath(req, res, target.path);
     const method = (req.method ?? 'GET').toUpperCase();
-    const match = matchRoute(method, url.pathname);
+    const match = matchRoute(method, target.path);
     const route = match?.route ?? null;
     try {
       let body: Buffer;
       try {
-        body = await readBody(req, MAX_EVENT_BODY_BYTES);
+        const read = readBody(req, MAX_EVENT_BODY_BYTES);
+        body = Buffer.isBuffer(read) ? read : await read;
       } catch (error) {
         if (!(error instanceof BodyTooLarge)) throw error;
         res.setHeader('connection', 'close');
         lingerAndClose(req);
-        writeResult(res, payloadTooLarge(url.pathname, requestId));
+        writeResult(res, payloadTooLarge(target.path, requestId));
         return;
       }
-      const event = buildEvent(req, url, body, route, match?.pathParameters ?? {}, requestId);
-      const handler = await handlerFor(route);
-      writeResult(res, await handler(event, lambdaContext(route, requestId, timeoutMs)));
+      const event = buildEvent(req, target, body, route, match?.pathParameters ?? {}, requestId);
+      const found = handlerFor(route);
+      const handler = typeof found === 'function' ? found : await found;
+      writeResult(res, await handler(event, new LocalLambdaContext(route, requestId, timeoutMs)));
     } catch (error) {
       // What API Gateway answers when the integration itself fails.
       process.stderr.write(

@@ -5,8 +5,12 @@
 // their ratios, with the machine's load average (the client runs on the same cores as the
 // server). Two services in one run, taking turns pass by pass: the baseline
 // (PDS_USAGE_WRITE_BEHIND_MS=0, PDS_RATE_LIMIT_LEASES=off) and the request path as shipped.
+// Beside the latencies, the server's CPU per request of each path, from the kernel's per-thread
+// accounting (/proc/<pid>/task/<tid>/schedstat, nanoseconds on CPU) read around every slice: its
+// main thread (where the handlers run) and all its threads (embedded DynamoDB, GC, libuv). It
+// moves far less with outside load than latencies do, so progress shows on a busy machine too.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,11 +68,47 @@ interface Figures {
   p50: number;
   p99: number;
   statuses: Record<number, number>;
+  /** Server CPU per request in microseconds (null where /proc/<pid>/task/<tid>/schedstat is missing). */
+  mainCpuUs: number | null;
+  allCpuUs: number | null;
 }
 
-/** Latencies of `count` GETs of `url` at CONCURRENCY, added to `into`. */
-async function load(url: string, headers: Record<string, string>, count: number, into: Sample): Promise<void> {
+/** Nanoseconds a thread of `pid` has run (first field of schedstat), or null. */
+function threadRunNs(pid: number, tid: number | string): number | null {
+  try {
+    return Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ', 1)[0]);
+  } catch {
+    return null;
+  }
+}
+
+/** The server's CPU so far: its main thread and all its threads together, in ns (null: not Linux). */
+function serverCpu(pid: number): { main: number; all: number } | null {
+  const main = threadRunNs(pid, pid);
+  if (main === null) return null;
+  let all = 0;
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) all += threadRunNs(pid, tid) ?? 0; // a thread may end meanwhile
+  } catch {
+    return null;
+  }
+  return { main, all };
+}
+
+/**
+ * Latencies of `count` GETs of `url` at CONCURRENCY, added to `into`, with the CPU the server
+ * (process `pid`) spent meanwhile. Work a path leaves behind (usage writes, lease renewals, cache
+ * refreshes) counts in whichever slice it runs, so a little of it lands in the other path's.
+ */
+async function load(
+  url: string,
+  headers: Record<string, string>,
+  count: number,
+  into: Sample,
+  pid: number,
+): Promise<void> {
   let next = 0;
+  const cpuBefore = serverCpu(pid);
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -82,18 +122,35 @@ async function load(url: string, headers: Record<string, string>, count: number,
     }),
   );
   into.seconds += (performance.now() - started) / 1000;
+  const cpuAfter = serverCpu(pid);
+  if (cpuBefore && cpuAfter && into.cpu) {
+    into.cpu.mainNs += cpuAfter.main - cpuBefore.main;
+    into.cpu.allNs += cpuAfter.all - cpuBefore.all;
+  } else into.cpu = null;
 }
 
 interface Sample {
   latencies: number[];
   statuses: Record<number, number>;
   seconds: number;
+  /** Server CPU during this path's slices (null once a reading failed). */
+  cpu: { mainNs: number; allNs: number } | null;
 }
+
+const newSample = (): Sample => ({ latencies: [], statuses: {}, seconds: 0, cpu: { mainNs: 0, allNs: 0 } });
 
 function figures(sample: Sample): Figures {
   const latencies = [...sample.latencies].sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
-  return { rps: latencies.length / sample.seconds, p50: pct(50), p99: pct(99), statuses: sample.statuses };
+  const perRequestUs = (ns: number | undefined) => (ns === undefined ? null : ns / 1000 / latencies.length);
+  return {
+    rps: latencies.length / sample.seconds,
+    p50: pct(50),
+    p99: pct(99),
+    statuses: sample.statuses,
+    mainCpuUs: perRequestUs(sample.cpu?.mainNs),
+    allCpuUs: perRequestUs(sample.cpu?.allNs),
+  };
 }
 
 const rssOf = (pid: number): number | null => {
@@ -175,11 +232,11 @@ async function startService(env: Record<string, string>): Promise<Service> {
 
 /** ROUNDS alternating slices of health and vendors requests (a load change touches both alike). */
 async function pass(service: Service): Promise<Pass> {
-  const health: Sample = { latencies: [], statuses: {}, seconds: 0 };
-  const vendors: Sample = { latencies: [], statuses: {}, seconds: 0 };
+  const health = newSample();
+  const vendors = newSample();
   for (let round = 0; round < ROUNDS; round++) {
-    await load(`${service.url}/health`, {}, REQUESTS / ROUNDS, health);
-    await load(`${service.url}/v2/vendors?page_size=20`, { 'x-api-key': KEY }, REQUESTS / ROUNDS, vendors);
+    await load(`${service.url}/health`, {}, REQUESTS / ROUNDS, health, service.pid);
+    await load(`${service.url}/v2/vendors?page_size=20`, { 'x-api-key': KEY }, REQUESTS / ROUNDS, vendors, service.pid);
   }
   return { health: figures(health), vendors: figures(vendors) };
 }
@@ -187,9 +244,21 @@ async function pass(service: Service): Promise<Pass> {
 const p99Ratio = (p: Pass) => p.vendors.p99 / p.health.p99;
 /** The pass with the median p99 ratio (PASSES is odd). */
 const medianPass = (passes: Pass[]) => [...passes].sort((a, b) => p99Ratio(a) - p99Ratio(b))[(passes.length - 1) / 2];
+const medianOf = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+const loadAverage = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' / ');
+
+/** "main thread 41 µs, all threads 55 µs" per request. */
+const cpuText = (f: Figures) =>
+  f.mainCpuUs === null || f.allCpuUs === null
+    ? 'server CPU n/a'
+    : `server CPU main thread ${f.mainCpuUs.toFixed(0)} µs, all threads ${f.allCpuUs.toFixed(0)} µs per request`;
 
 export default async function main(): Promise<void> {
   const services: Service[] = [];
+  const loadAtStart = loadAverage();
   try {
     // Both services run side by side and take turns, pass by pass, so the machine's load changes
     // touch them alike: the baseline without write-behind and leases (usage written before each
@@ -219,18 +288,29 @@ export default async function main(): Promise<void> {
         console.log(
           `  pass ${i + 1}: health p50 ${p.health.p50.toFixed(2)} / p99 ${p.health.p99.toFixed(2)} ms, vendors p50 ${p.vendors.p50.toFixed(2)} / p99 ${p.vendors.p99.toFixed(2)} ms: ${ratios(p)}`,
         );
+        console.log(`          health ${cpuText(p.health)}; vendors ${cpuText(p.vendors)}`);
       }
       console.log(`  p99 ratio of each pass: ${passes.map((p) => `${p99Ratio(p).toFixed(2)}x`).join(', ')}`);
+      // The CPU figures, medians over the passes: what each vendors request costs the server
+      // beyond a /health request, whatever the machine's load did to the latencies.
+      if (passes.every((p) => p.health.mainCpuUs !== null && p.vendors.mainCpuUs !== null)) {
+        const per = (pick: (p: Pass) => number) => medianOf(passes.map(pick));
+        const mainHealth = per((p) => p.health.mainCpuUs!);
+        const mainVendors = per((p) => p.vendors.mainCpuUs!);
+        const allHealth = per((p) => p.health.allCpuUs!);
+        const allVendors = per((p) => p.vendors.allCpuUs!);
+        const extraMain = per((p) => p.vendors.mainCpuUs! - p.health.mainCpuUs!);
+        const extraAll = per((p) => p.vendors.allCpuUs! - p.health.allCpuUs!);
+        console.log(
+          `  server CPU per request (median of passes): main thread health ${mainHealth.toFixed(0)} µs, vendors ${mainVendors.toFixed(0)} µs (+${extraMain.toFixed(0)} µs, ${(mainVendors / mainHealth).toFixed(2)}x); all threads health ${allHealth.toFixed(0)} µs, vendors ${allVendors.toFixed(0)} µs (+${extraAll.toFixed(0)} µs, ${(allVendors / allHealth).toFixed(2)}x)`,
+        );
+      }
     };
     console.log(
       `platform bench: ${PASSES} passes per service, each ${REQUESTS} requests per path in ${ROUNDS} alternating slices, concurrency ${CONCURRENCY}, loopback, ${VENDORS} vendors`,
     );
     // The bench shares the machine with the server: figures move with the load around them.
-    console.log(
-      `machine load average (1/5/15 min) at the end: ${loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' / ')}`,
-    );
+    console.log(`machine load average (1/5/15 min): ${loadAtStart} at the start, ${loadAverage()} at the end`);
     report(
       'baseline (PDS_USAGE_WRITE_BEHIND_MS=0 PDS_RATE_LIMIT_LEASES=off: usage written before each response):',
       baselinePasses,
