@@ -758,7 +758,9 @@ export function readDom(
   const pathCtx: Array<Context | null> = [];
   const pathDepth: number[] = [];
   let n = 0;
-  for (const el of elements ?? elementsUnder(root)) {
+  const list = elements ?? elementsUnder(root);
+  for (let i = 0; i < list.length; i++) {
+    const el = list[i];
     const parent = el.parent;
     while (n > 0 && pathEls[n - 1] !== parent) n--;
     let ctx: Context | null;
