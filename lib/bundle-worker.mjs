@@ -798,6 +798,65 @@ const eventStreamsUnreached = {
   },
 };
 
+/**
+ * The contracts (lambdas/contracts: every operation's request and response schemas and their
+ * descriptions, ~40 KB) in a route's asset hold its own operations' alone: the route's pipeline
+ * validates with CONTRACTS[its operationId] and nothing else reads them at run time (the OpenAPI
+ * route, which renders them all, keeps every one). In operations.ts, CONTRACTS keeps the entries
+ * of `operations`; in it and the modules it builds on (entities, common, webhooks) each top-level
+ * value is computed by an immediately called arrow function marked pure, so the schemas no kept
+ * entry uses are left out (a zod call at the top of a module is otherwise kept: esbuild cannot
+ * know it has no side effects). The kept ones are built as before, in the same order, the same
+ * values (test/infra/bundles.test.ts validates bad requests bundled and unbundled alike).
+ */
+const CONTRACT_MODULES = /[\\/]lambdas[\\/]contracts[\\/](?:operations|entities|common|webhooks)\.ts$/;
+const operationContracts = (operations) => ({
+  name: 'operation-contracts',
+  setup(builder) {
+    builder.onLoad({ filter: CONTRACT_MODULES }, async (args) => {
+      const ts = (await import('typescript')).default;
+      const source = readFileSync(args.path, 'utf8');
+      const file = ts.createSourceFile(args.path, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+      const edits = []; // [position, end, text], applied from the last
+      let tables = 0;
+      for (const statement of file.statements) {
+        if (!ts.isVariableStatement(statement)) continue;
+        for (const declaration of statement.declarationList.declarations) {
+          const init = declaration.initializer;
+          if (!init || ts.isArrowFunction(init) || ts.isFunctionExpression(init)) continue;
+          if (ts.isIdentifier(declaration.name) && declaration.name.text === 'CONTRACTS') {
+            let table = init;
+            while (ts.isSatisfiesExpression(table) || ts.isAsExpression(table) || ts.isParenthesizedExpression(table))
+              table = table.expression;
+            if (!ts.isObjectLiteralExpression(table))
+              throw new Error(`${args.path}: CONTRACTS is not an object literal`);
+            const entries = new Map(
+              table.properties.map((property) => {
+                if (!ts.isPropertyAssignment(property) || !ts.isIdentifier(property.name))
+                  throw new Error(`${args.path}: a CONTRACTS entry that is not \`operationId: { ... }\``);
+                return [property.name.text, property];
+              }),
+            );
+            for (const operation of operations)
+              if (!entries.has(operation)) throw new Error(`${args.path}: no contract for the operation ${operation}`);
+            const kept = operations.map((operation) => entries.get(operation).getText(file));
+            edits.push([table.getStart(file), table.end, `{\n${kept.join(',\n')}\n}`]);
+            tables++;
+            continue;
+          }
+          edits.push([init.end, init.end, '))()']);
+          edits.push([init.getStart(file), init.getStart(file), '/* @__PURE__ */ (() => (']);
+        }
+      }
+      if (/operations\.ts$/.test(args.path) && tables !== 1) throw new Error(`${args.path}: no CONTRACTS table`);
+      let contents = source;
+      for (const [start, end, text] of edits.sort((a, b) => b[0] - a[0] || b[1] - a[1]))
+        contents = contents.slice(0, start) + text + contents.slice(end);
+      return { contents, loader: 'ts' };
+    });
+  },
+});
+
 const options = JSON.parse(process.argv[2]);
 const flags = JSON.parse(process.argv[3] ?? '{}');
 const result = await build({
@@ -806,6 +865,7 @@ const result = await build({
   logLevel: 'warning',
   plugins: [
     ...(flags.stub ? [capabilityStubs(flags.stub)] : []),
+    ...(flags.operations ? [operationContracts(flags.operations)] : []),
     ...(flags.lambdaCredentials ? [lambdaCredentials] : []),
     ...(flags.zodEnglishOnly ? [zodEnglishOnly] : []),
     ...(flags.trimmed

@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions, Metafile } from 'esbuild';
 import { FUNCTION_CAPABILITIES, LAZY_IMPORTS, type LazyCapability } from '../lambdas/topology/capabilities';
+import { ROUTES } from '../lambdas/topology/routes';
 
 // The build runs in a child process: esbuild plugins need its async API, CDK's local bundling is synchronous.
 const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'bundle-worker.mjs');
@@ -42,6 +43,18 @@ function stubOptions(capabilities: readonly LazyCapability[] | 'all') {
  * test/infra/bundles.test.ts checks that no other function's bundle holds lambdas/contracts/openapi.ts.
  */
 export const JSON_SCHEMA_FUNCTIONS: readonly string[] = ['http/public/openapi'];
+
+/**
+ * The operations whose contracts an entry's asset holds (lib/bundle-worker.mjs: operation-contracts):
+ * a route handler's own operations; 'all' for JSON_SCHEMA_FUNCTIONS (the OpenAPI document renders
+ * every one) and for any entry that serves no route (it reads no contract).
+ */
+export function operationsOf(entry: string): readonly string[] | 'all' {
+  const key = functionKey(entry);
+  if (JSON_SCHEMA_FUNCTIONS.includes(key)) return 'all';
+  const own = ROUTES.filter((route) => `http/${route.handler}` === key).map((route) => route.operationId);
+  return own.length > 0 ? own : 'all';
+}
 
 // ESM bundles still meet CommonJS dependencies that call require() for Node built-ins.
 export const REQUIRE_BANNER =
@@ -90,6 +103,8 @@ export function bundleFunction(
     trimmed?: boolean;
     /** Keep zod's JSON Schema rendering (default: only for JSON_SCHEMA_FUNCTIONS). */
     jsonSchema?: boolean;
+    /** The operations whose contracts the asset holds (default: operationsOf(entry); 'all': every one, as before). */
+    operations?: readonly string[] | 'all';
   } = {},
 ): BundleResult {
   const build: BuildOptions = {
@@ -124,6 +139,7 @@ export function bundleFunction(
         lambdaCredentials: options.lambdaCredentials ?? true,
         trimmed: options.trimmed ?? true,
         jsonSchema: options.jsonSchema ?? JSON_SCHEMA_FUNCTIONS.includes(functionKey(entry)),
+        operations: contractOperations(options.operations ?? operationsOf(entry), options.trimmed ?? true),
       }),
     ],
     { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] },
@@ -131,6 +147,11 @@ export function bundleFunction(
   const full = JSON.parse(metafile) as Metafile;
   if (options.keepUnreachable) return { metafile: full, pruned: [] };
   return pruneUnreachable(full);
+}
+
+/** What the worker's operation-contracts plugin gets: the list, or nothing (every contract, untouched). */
+function contractOperations(operations: readonly string[] | 'all', trimmed: boolean): readonly string[] | undefined {
+  return operations === 'all' || !trimmed ? undefined : operations;
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   functionKey,
   JSON_SCHEMA_FUNCTIONS,
   loadedAtInit,
+  operationsOf,
   reachableOutputs,
 } from '../../lib/bundle';
 import { capabilitiesUsed, withoutComments } from '../../lib/capability-scan';
@@ -520,6 +521,68 @@ describe('packed tables and unreached dependency code (lib/bundle-worker.mjs)', 
     );
     expect(JSON.parse(response.body)).toEqual(JSON.parse(JSON.stringify(openApiDocument())));
   }, 600_000);
+});
+
+describe("a route's contracts (lib/bundle-worker.mjs: operation-contracts)", () => {
+  const SAMPLES: unknown[] = [
+    undefined,
+    null,
+    7,
+    'text',
+    [],
+    {},
+    { url: 'https://shop.example/p/1', enable_enrichment: 'yes' },
+    { url: 'ftp://shop.example/p/1' },
+    { url: 'https://shop.example/p/1', country_code: 'zz', force_extraction: true },
+    { urls: [] },
+    { urls: ['https://shop.example/p/1', 'not a url'], webhook: { url: 'http://127.0.0.1/hook' } },
+    { query: '', filters: { min_price: 5, max_price: 1 } },
+    { query: 'red shoes', page: '2', limit: 500, filters: { brand: ['a'], attributes: { color: 3 } } },
+    { execution_id: '' },
+    { status: 'running', page: '0', page_size: '1000' },
+  ];
+  const OPERATIONS = ['legacyProduct', 'legacySearch', 'v2ExtractStart', 'v2ExtractStatus'];
+
+  it("hold the route's own operations alone, which validate every request as the unbundled contracts do", async () => {
+    const outdir = path.join(work, 'contracts-probe');
+    const entry = path.join(process.cwd(), 'test/infra/fixtures/contracts-probe.ts');
+    const { metafile } = bundleFunction(entry, outdir, { operations: OPERATIONS });
+    const bundled = (await import(pathToFileURL(path.join(outdir, 'index.mjs')).href)).handler(SAMPLES);
+    const unbundled = (await import('./fixtures/contracts-probe')).handler(SAMPLES);
+    expect(bundled.operations).toEqual(OPERATIONS);
+    const own = Object.fromEntries(
+      Object.entries(unbundled.results).filter(([key]) => OPERATIONS.includes(key.split(' ')[0]!)),
+    );
+    expect(Object.keys(own).length).toBeGreaterThan(OPERATIONS.length);
+    expect(bundled.results).toEqual(own);
+    // Another operation's schemas are not in the asset: the crawl start body's message is one of them.
+    const code = Object.keys(metafile.outputs)
+      .filter((file) => file.endsWith('.mjs'))
+      .map((file) => readFileSync(path.resolve(file), 'utf8'))
+      .join('\n');
+    expect(code).not.toContain('domain is required (a hostname or any URL of the store)');
+    expect(code).toContain('request body must be a JSON object');
+  }, 120_000);
+
+  it('every route names operations the contracts have (the build fails on an unknown one)', () => {
+    expect(() =>
+      bundleFunction(
+        path.join(process.cwd(), 'test/infra/fixtures/contracts-probe.ts'),
+        path.join(work, 'contracts-unknown'),
+        { operations: ['noSuchOperation'] },
+      ),
+    ).toThrow();
+    for (const entry of lambdaEntries(layout)) {
+      const operations = operationsOf(entry.entry);
+      if (
+        entry.kind === 'worker' ||
+        entry.operations!.length === 0 ||
+        JSON_SCHEMA_FUNCTIONS.includes(functionKey(entry.entry))
+      )
+        expect(operations, entry.name).toBe('all');
+      else expect([...operations].sort(), entry.name).toEqual([...entry.operations!].sort());
+    }
+  });
 });
 
 describe('credentials in a Lambda bundle', () => {
