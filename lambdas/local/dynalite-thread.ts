@@ -44,10 +44,42 @@ const { createRequire } = require('node:module');
     for (const [it, at] of open) if (at < idleSince) closeQuietly(it);
   }, IDLE_MS).unref();
 })();
+// dynalite reads the table's description from LevelDB (a get and a JSON parse) on every request,
+// and once more for each item of a BatchWriteItem (25 reads for 25 puts). A description changes
+// only through the table's own writes (create, update, delete): kept in memory per table while
+// ACTIVE, and forgotten on any write to the descriptions. Calls that look at a table in any state
+// (describe, update, delete, tags: checkStatus false) still read it, and get their own copy to edit.
+(function cacheTableDescriptions() {
+  const db = createRequire(workerData.dynalite)('./db');
+  const create = db.create;
+  db.create = function (options) {
+    const store = create.call(this, options);
+    const active = new Map();
+    for (const method of ['put', 'del', 'batch']) {
+      const write = store.tableDb[method];
+      store.tableDb[method] = function (...args) { active.clear(); return write.apply(this, args); };
+    }
+    const getTable = store.getTable;
+    store.getTable = function (name, checkStatus, cb) {
+      const callback = typeof checkStatus === 'function' ? checkStatus : cb;
+      if (!checkStatus) return getTable.call(this, name, checkStatus, cb);
+      const known = active.get(name);
+      if (known) return process.nextTick(callback, null, known);
+      getTable.call(this, name, (error, table) => {
+        if (!error && table.TableStatus === 'ACTIVE') active.set(name, table);
+        callback(error, table);
+      });
+    };
+    return store;
+  };
+})();
 const dynalite = require(workerData.dynalite);
 const server = dynalite(workerData.options);
 server.once('error', (error) => parentPort.postMessage({ type: 'error', message: String(error && error.message) }));
-server.listen(0, '127.0.0.1', () => parentPort.postMessage({ type: 'listening', port: server.address().port }));
+// The thread's kernel id (Linux; null elsewhere): per-thread CPU figures (engineThreadIds).
+let tid = null;
+try { tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop()); } catch {}
+server.listen(0, '127.0.0.1', () => parentPort.postMessage({ type: 'listening', port: server.address().port, tid }));
 parentPort.on('message', (message) => {
   if (message !== 'stop') return;
   // Closes the LevelDB store too (dynalite wraps close); idle keep-alive sockets end at once.
@@ -61,24 +93,36 @@ export interface DynaliteThread {
   stop(): Promise<void>;
 }
 
+/**
+ * The kernel thread ids of the engine threads started in this process (Linux), by engine: a bench
+ * reads each one's CPU from /proc/self/task/<tid>/stat.
+ */
+export const engineThreadIds = new Map<string, number>();
+
+/**
+ * The worker's execArgv: none of the parent's (not its --import tsx: the thread runs plain JS and
+ * starts faster without it), except CPU profiling: a parent run with --cpu-prof profiles its engine
+ * threads too, into the same directory.
+ */
+export function engineThreadExecArgv(): string[] {
+  return process.execArgv.filter((arg) => arg === '--cpu-prof' || arg.startsWith('--cpu-prof-dir'));
+}
+
 const STOP_TIMEOUT_MS = 35_000; // dynalite's own close gives pending operations 30 s
 
 export async function startDynaliteThread(dataDir: string | undefined): Promise<DynaliteThread> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const worker = new Worker(DYNALITE_THREAD, {
     eval: true,
-    // Not the parent's --import tsx: the thread runs plain JS and starts faster without it.
-    execArgv: [],
+    execArgv: engineThreadExecArgv(),
     workerData: {
       dynalite: createRequire(import.meta.url).resolve('dynalite'),
       options: { ...(dataDir ? { path: dataDir } : {}), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 },
     },
   });
-  const thread = await superviseEngineThread(
-    worker,
-    'dynalite',
-    STOP_TIMEOUT_MS,
-    (listening) => listening.port as number,
-  );
+  const thread = await superviseEngineThread(worker, 'dynalite', STOP_TIMEOUT_MS, (listening) => {
+    if (typeof listening.tid === 'number') engineThreadIds.set('dynalite', listening.tid);
+    return listening.port as number;
+  });
   return { endpoint: `http://127.0.0.1:${thread.started}`, stop: thread.stop };
 }

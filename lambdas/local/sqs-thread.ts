@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { superviseEngineThread } from './engine-thread';
+import { engineThreadExecArgv, engineThreadIds } from './dynalite-thread';
 import type { startFauxqs } from 'fauxqs';
 import type { QueueSpec } from '../topology/queues';
 
@@ -46,7 +47,10 @@ const { parentPort, workerData } = require('node:worker_threads');
       (error) => parentPort.postMessage({ type: 'stopped', message: String(error && error.message) }),
     );
   });
-  parentPort.postMessage({ type: 'listening', port: server.port, queueUrls });
+  // The thread's kernel id (Linux; null elsewhere): per-thread CPU figures (engineThreadIds).
+  let tid = null;
+  try { tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop()); } catch {}
+  parentPort.postMessage({ type: 'listening', port: server.port, queueUrls, tid });
 })().catch((error) => parentPort.postMessage({ type: 'error', message: String((error && error.stack) || error) }));
 `;
 
@@ -76,7 +80,7 @@ export async function startSqsThread(queues: readonly QueueShape[]): Promise<Sqs
   const worker = new Worker(SQS_THREAD, {
     eval: true,
     // Not the parent's --import tsx: the thread runs plain JS.
-    execArgv: [],
+    execArgv: engineThreadExecArgv(),
     workerData: {
       fauxqs: fauxqsEntry(),
       options: FAUXQS_OPTIONS,
@@ -87,9 +91,9 @@ export async function startSqsThread(queues: readonly QueueShape[]): Promise<Sqs
       })),
     },
   });
-  const thread = await superviseEngineThread(worker, 'fauxqs', STOP_TIMEOUT_MS, (listening) => ({
-    port: listening.port as number,
-    queueUrls: listening.queueUrls as Record<string, string>,
-  }));
+  const thread = await superviseEngineThread(worker, 'fauxqs', STOP_TIMEOUT_MS, (listening) => {
+    if (typeof listening.tid === 'number') engineThreadIds.set('fauxqs', listening.tid);
+    return { port: listening.port as number, queueUrls: listening.queueUrls as Record<string, string> };
+  });
   return { ...thread.started, stop: thread.stop };
 }

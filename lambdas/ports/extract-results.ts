@@ -36,12 +36,25 @@ export interface ExtractResultStore {
 }
 
 /**
- * The one stored outcome of a batch: the first writer's results (index -> result), or null
- * when they were too large for one item and the entries are recorded one by one instead.
+ * One URL's result as a claim takes it: its outcome and the result's JSON, serialized once when
+ * the URL was extracted, so a batch keeps flat strings, not every product's object graph, until
+ * it claims (the objects die young instead of being copied by each scavenge and promoted).
+ */
+export interface EncodedResult {
+  index: number;
+  outcome: Outcome;
+  /** JSON of the UrlResult. */
+  json: string;
+}
+
+/**
+ * The one stored outcome of a batch: the outcome of each index the first writer stored a result
+ * for (readers take the results themselves from the store), or null when they were too large
+ * for one item and the entries are recorded one by one instead.
  */
 export interface BatchClaim {
   batchId: string;
-  results: Map<number, UrlResult> | null;
+  results: Map<number, { outcome: Outcome }> | null;
   /**
    * The products the winner stored and which of them it found new (no first-seen mark when it
    * read the batch): the claim decides, so their marks go in batch writes, not one conditional
@@ -84,7 +97,7 @@ export interface ClaimingResultStore extends PlanningResultStore {
   claimBatch(
     executionId: string,
     batchId: string,
-    results: ReadonlyArray<{ index: number; result: UrlResult }>,
+    results: ReadonlyArray<EncodedResult>,
     products?: readonly ClaimedProduct[],
   ): Promise<{ won: boolean; claim: BatchClaim }>;
   /** Every claim of the execution by batch id. */

@@ -19,6 +19,7 @@ import { loadConfig } from '../../lambdas/config';
 import { eachLimited } from '../../lambdas/domain/extract-jobs/concurrency';
 import { startStoreSimulator, listProductUrls } from '../stores';
 import { countSdkCalls } from './_count-hook';
+import { engineThreadIds } from '../../lambdas/local/dynalite-thread';
 import { PLAIN_OPTIONS } from '../fakes/extract-options';
 
 const URLS = 1000;
@@ -48,7 +49,7 @@ const cpuSeconds = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1e6
  * loaded machine; the other threads are the embedded engines (dynalite, fauxqs), zlib's and the
  * resolver's pool and V8's helpers.
  */
-function threadCpuSeconds(): { main: number; all: number } | null {
+function threadCpuSeconds(): ThreadCpu | null {
   try {
     const ticks = (tid: string) => {
       const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
@@ -64,15 +65,36 @@ function threadCpuSeconds(): { main: number; all: number } | null {
         // A thread that ended meanwhile.
       }
     }
+    const engine = (name: string) => {
+      const tid = engineThreadIds.get(name);
+      try {
+        return tid === undefined ? 0 : ticks(String(tid)) / 100;
+      } catch {
+        return 0;
+      }
+    };
     // USER_HZ is 100 on Linux.
-    return { main: main / 100, all: all / 100 };
+    return { main: main / 100, all: all / 100, dynalite: engine('dynalite'), fauxqs: engine('fauxqs') };
   } catch {
     return null;
   }
 }
-const threadCpuSince = (from: ReturnType<typeof threadCpuSeconds>) => {
+interface ThreadCpu {
+  main: number;
+  all: number;
+  /** The embedded engines' threads (engineThreadIds): DynamoDB (dynalite) and SQS (fauxqs). */
+  dynalite: number;
+  fauxqs: number;
+}
+/** CPU seconds by thread since `from`: the main thread, the engines' threads and all the others (GC, zlib's pool, ...). */
+const byThread = (threads: ReturnType<typeof threadCpuSince>) => ({ mainCpuS: threads?.main ?? null, threads });
+const threadCpuSince = (from: ThreadCpu | null) => {
   const now = threadCpuSeconds();
-  return from && now ? now.main - from.main : null;
+  if (!from || !now) return null;
+  const main = now.main - from.main;
+  const dynalite = now.dynalite - from.dynalite;
+  const fauxqs = now.fauxqs - from.fauxqs;
+  return { main, dynalite, fauxqs, other: now.all - from.all - main - dynalite - fauxqs };
 };
 
 /** Seconds the main thread's event loop was busy since `from` (CPU above also counts other threads). */
@@ -107,6 +129,8 @@ interface RunFigures {
   busyS: number;
   /** The main thread's CPU seconds (null where the kernel does not tell). */
   mainCpuS: number | null;
+  /** CPU seconds by thread (null where the kernel does not tell). */
+  threads: ReturnType<typeof threadCpuSince>;
   peakRssMb: number;
   peakHeapMb: number;
   successful: number;
@@ -162,7 +186,7 @@ export default async function main(): Promise<void> {
           ms,
           cpuS: cpuSeconds(process.cpuUsage(cpu)),
           busyS: mainBusySeconds(loop),
-          mainCpuS: threadCpuSince(threads),
+          ...byThread(threadCpuSince(threads)),
           ...mem,
           successful,
         };
@@ -212,7 +236,7 @@ export default async function main(): Promise<void> {
           ms,
           cpuS: cpuSeconds(process.cpuUsage(cpu)),
           busyS: mainBusySeconds(loop),
-          mainCpuS: threadCpuSince(threads),
+          ...byThread(threadCpuSince(threads)),
           ...mem,
           successful: status.result.products_successful,
         };
@@ -232,7 +256,7 @@ export default async function main(): Promise<void> {
         `extract-throughput: ${URLS} URLs over ${HOSTS.length} simulated stores, concurrency ${CONCURRENCY} in both runs (state machine: PDS_EXTRACT_SLOTS=${CONCURRENCY} shared by ${BATCHES_IN_FLIGHT} SQS batches in flight); ${ROUNDS} rounds, the two runs alternating`,
       );
       const describe = (f: RunFigures) =>
-        `${(f.ms / 1000).toFixed(2)} s, ${(URLS / (f.ms / 1000)).toFixed(0)} URLs/s, ${f.successful} successful, CPU ${f.cpuS.toFixed(1)} s (main thread: CPU ${f.mainCpuS?.toFixed(2) ?? 'n/a'} s, busy ${f.busyS.toFixed(1)} s), peak RSS ${f.peakRssMb.toFixed(0)} MB, peak heap ${f.peakHeapMb.toFixed(0)} MB`;
+        `${(f.ms / 1000).toFixed(2)} s, ${(URLS / (f.ms / 1000)).toFixed(0)} URLs/s, ${f.successful} successful, CPU ${f.cpuS.toFixed(1)} s (main thread: CPU ${f.mainCpuS?.toFixed(2) ?? 'n/a'} s, busy ${f.busyS.toFixed(1)} s), peak RSS ${f.peakRssMb.toFixed(0)} MB, peak heap ${f.peakHeapMb.toFixed(0)} MB${f.threads ? `; other threads' CPU: dynalite ${f.threads.dynalite.toFixed(2)} s, fauxqs ${f.threads.fauxqs.toFixed(2)} s, the rest (GC, zlib, ...) ${f.threads.other.toFixed(2)} s` : ''}`;
       const loops: RunFigures[] = [];
       const machines: Array<Awaited<ReturnType<typeof stateMachine>>> = [];
       for (let round = 0; round < ROUNDS; round++) {

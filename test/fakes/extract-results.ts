@@ -77,15 +77,15 @@ export function memoryResultStore(): ClaimingResultStore & {
       writes.claim++;
       const claim: BatchClaim = {
         batchId,
-        results: new Map(results.map(({ index, result }) => [index, structuredClone(result) as UrlResult])),
+        results: new Map(results.map(({ index, outcome }) => [index, { outcome }])),
         products: structuredClone([...products]),
       };
       claims.set(batchId, claim);
       // As the DynamoDB adapter's readers: the claim makes the entries it holds still pending done.
-      for (const [index, result] of claim.results!) {
+      for (const { index, json } of results) {
         const entry = of(executionId).get(index);
         if (entry?.state === 'pending')
-          of(executionId).set(index, { ...entry, state: 'done', result: structuredClone(result) });
+          of(executionId).set(index, { ...entry, state: 'done', result: JSON.parse(json) as UrlResult });
       }
       return { won: true, claim };
     },

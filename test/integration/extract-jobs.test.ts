@@ -16,6 +16,7 @@ import { dynamoVendorStore } from '../../lambdas/adapters/dynamodb/vendors';
 import { createExecutions } from '../../lambdas/domain/executions/service';
 import { createExtractJobs, planEntries } from '../../lambdas/domain/extract-jobs/jobs';
 import { createExtractSteps, LOST_BATCH_MESSAGE, type BatchMessage } from '../../lambdas/domain/extract-jobs/steps';
+import { encodeResult } from '../../lambdas/domain/extract-jobs/claim-protocol';
 import { InjectedFault, withFaults } from '../../lambdas/composition/faults';
 import { extractNow } from '../../lambdas/domain/extract-jobs/sync';
 import { createProductCatalog } from '../../lambdas/domain/products/catalog';
@@ -642,15 +643,20 @@ describe('the batch claim decides which products are new', () => {
     expect(
       (await store.readBatch(executionId, { id: 'b100', indices: [100, 101, 102, 103] })).entries.map((e) => e.state),
     ).toEqual(['pending', 'pending', 'pending', 'pending']);
-    const outcomes = batch.indices.map((index) => ({ index, result: failedResult(entries[index].input) }));
-    const { claim } = await store.claimBatch(executionId, batch.id, outcomes);
+    const claimed = new Map(batch.indices.map((index) => [index, failedResult(entries[index].input)]));
+    const { claim } = await store.claimBatch(
+      executionId,
+      batch.id,
+      [...claimed].map(([index, result]) => encodeResult(index, result)),
+    );
+    expect([...claim.results!]).toEqual([...claimed].map(([index, result]) => [index, { outcome: result.outcome }]));
     const entryItems = (await items()).filter((i) => String(i.sk).startsWith('URL#'));
     expect(entryItems.map((i) => i.index)).toEqual([3, 7]);
     const expected = entries.map((e) =>
       e.index === 3
         ? { ...e, state: 'done', result: blocked }
         : batch.indices.includes(e.index)
-          ? { ...e, state: 'done', result: claim.results!.get(e.index) }
+          ? { ...e, state: 'done', result: claimed.get(e.index) }
           : e,
     );
     expect(await store.all(executionId)).toEqual(expected);
@@ -684,10 +690,9 @@ describe('the batch claim decides which products are new', () => {
     const { claim } = await store.claimBatch(
       executionId,
       batch.id,
-      batch.indices.map((index) => ({
-        index,
-        result: { ...failedResult(entries[index].input), message: noise(index) },
-      })),
+      batch.indices.map((index) =>
+        encodeResult(index, { ...failedResult(entries[index].input), message: noise(index) }),
+      ),
     );
     expect(claim.results).toBeNull();
     const recorded = failedResult(entries[1].input);

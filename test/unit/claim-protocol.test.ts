@@ -1,7 +1,7 @@
 // The batch claim protocol over in-memory fakes: first writer wins, every later delivery uses the
 // winner's results, a batch counts once on its execution whatever the order of deliveries.
 import { describe, expect, it } from 'vitest';
-import { createClaimProtocol } from '../../lambdas/domain/extract-jobs/claim-protocol';
+import { createClaimProtocol, encodeResult } from '../../lambdas/domain/extract-jobs/claim-protocol';
 import { createExecutions } from '../../lambdas/domain/executions/service';
 import type { UrlEntry } from '../../lambdas/ports/extract-results';
 import type { UrlResult } from '../../lambdas/domain/extraction/types';
@@ -46,17 +46,20 @@ describe('claim protocol', () => {
   it('stores a batch once: the second delivery gets the first writer’s results', async () => {
     const { protocol, results, execution, batch } = await setup(['https://a.example/1', 'https://a.example/2']);
     const first = await protocol.claim(execution.id, batch, [
-      { index: 0, result: success('https://a.example/1', 'first') },
-      { index: 1, result: failedResult('https://a.example/2') },
+      encodeResult(0, success('https://a.example/1', 'first')),
+      encodeResult(1, failedResult('https://a.example/2')),
     ]);
     const second = await protocol.claim(execution.id, batch, [
-      { index: 0, result: success('https://a.example/1', 'second') },
-      { index: 1, result: success('https://a.example/2') },
+      encodeResult(0, success('https://a.example/1', 'second')),
+      encodeResult(1, success('https://a.example/2')),
     ]);
     expect(first.won).toBe(true);
     expect(second.won).toBe(false);
-    expect((second.claim.results!.get(0)!.product as { title: string }).title).toBe('first');
+    expect(second.claim.results!.get(0)!.outcome).toBe('success');
     expect(second.claim.results!.get(1)!.outcome).toBe('other');
+    const stored = await results.get(execution.id, batch.indices);
+    expect((stored[0].result!.product as unknown as { title: string }).title).toBe('first');
+    expect(stored[1].result!.outcome).toBe('other');
     expect(results.writes.claim).toBe(1);
   });
 
@@ -67,9 +70,9 @@ describe('claim protocol', () => {
       'https://a.example/3',
     ]);
     const { claim } = await protocol.claim(execution.id, batch, [
-      { index: 0, result: success('https://a.example/1') },
-      { index: 1, result: success('https://a.example/2') },
-      { index: 2, result: failedResult('https://a.example/3') },
+      encodeResult(0, success('https://a.example/1')),
+      encodeResult(1, success('https://a.example/2')),
+      encodeResult(2, failedResult('https://a.example/3')),
     ]);
     expect(await protocol.settle(execution.id, batch, entries, claim, 2)).toBe(true);
     // A duplicate delivery settles the same claim again: nothing copied twice, nothing counted twice.
@@ -86,17 +89,12 @@ describe('claim protocol', () => {
       'https://a.example/1',
       'https://a.example/2',
     ]);
-    const onlyFirst = [{ group: [entries[0]], result: success('https://a.example/1') }];
-    const known = await protocol.recordEntryByEntry(execution.id, entries, onlyFirst, (_e, r) => r);
+    const onlyFirst = [{ group: [entries[0]], results: [encodeResult(0, success('https://a.example/1'))] }];
+    const known = await protocol.recordEntryByEntry(execution.id, entries, onlyFirst);
     expect(await protocol.countWhenComplete(execution.id, batch, 1, known)).toBe(false);
     expect(counters()).toEqual({});
     // Stopped (cancel): the batch's final word counts what is done, the rest stays pending.
-    const stopped = await protocol.recordEntryByEntry(
-      execution.id,
-      await results.get(execution.id, batch.indices),
-      [],
-      (_e, r) => r,
-    );
+    const stopped = await protocol.recordEntryByEntry(execution.id, await results.get(execution.id, batch.indices), []);
     expect(await protocol.countAsFinal(execution.id, batch, 1, stopped)).toBe(true);
     expect(counters()).toMatchObject({ success: 1, other: 0 });
   });
@@ -108,8 +106,11 @@ describe('claim protocol', () => {
     ]);
     // Another delivery recorded index 1 (a failure) between this delivery's read and its writes.
     await results.record(execution.id, 1, failedResult('https://a.example/2'));
-    const extracted = entries.map((entry) => ({ group: [entry], result: success(entry.input) }));
-    const known = await protocol.recordEntryByEntry(execution.id, entries, extracted, (_e, r) => r);
+    const extracted = entries.map((entry) => ({
+      group: [entry],
+      results: [encodeResult(entry.index, success(entry.input))],
+    }));
+    const known = await protocol.recordEntryByEntry(execution.id, entries, extracted);
     expect(known).toBeUndefined(); // lost a race: the caller counts from what is stored
     expect(await protocol.countWhenComplete(execution.id, batch, 1, known)).toBe(true);
     expect(counters()).toMatchObject({ success: 1, other: 1, credits: 1 });
@@ -136,7 +137,7 @@ describe('claim protocol', () => {
     const { claim } = await protocol.claim(
       execution.id,
       batch,
-      entries.map((e) => ({ index: e.index, result: success(e.input) })),
+      entries.map((e) => encodeResult(e.index, success(e.input))),
     );
     await protocol.settle(execution.id, batch, entries, claim, 3);
     expect(counters()).toMatchObject({ success: 2, credits: 3 });

@@ -99,7 +99,10 @@ function claimedOutcomes(items: ReadonlyArray<Record<string, any>>): Map<number,
   return claimed;
 }
 
-function claimFromItem(item: Record<string, any>): BatchClaim {
+/** A stored claim with its results themselves (readers need them; the domain needs their outcomes). */
+type StoredClaim = Omit<BatchClaim, 'results'> & { results: Map<number, UrlResult> | null };
+
+function claimFromItem(item: Record<string, any>): StoredClaim {
   const products: ClaimedProduct[] = typeof item.products === 'string' ? JSON.parse(item.products) : [];
   if (!item.results_gz) return { batchId: item.batch_id, results: null, products };
   const pairs = JSON.parse(gunzipSync(Buffer.from(item.results_gz)).toString('utf8')) as Array<[number, UrlResult]>;
@@ -186,7 +189,7 @@ export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tabl
       if (holder) refs.set(entry.index, holder[0]);
     }
     if (!refs.size) return entries;
-    const claims = new Map<string, BatchClaim>();
+    const claims = new Map<string, StoredClaim>();
     for (const item of items)
       if (String(item.sk).startsWith(CLAIM_PREFIX) && item.results_gz !== undefined)
         claims.set(item.batch_id, claimFromItem(item));
@@ -398,9 +401,11 @@ export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tabl
     },
 
     async claimBatch(executionId, batchId, results, products = []) {
-      const gz = gzipSync(JSON.stringify(results.map(({ index, result }) => [index, result])), CLAIM_GZIP);
+      // [[index, result], ...] from each result's JSON as serialized when it was extracted.
+      const json = `[${results.map(({ index, json }) => `[${index},${json}]`).join(',')}]`;
+      const gz = gzipSync(json, CLAIM_GZIP);
       const fits = gz.length <= CLAIM_RESULTS_LIMIT;
-      const outcomes = JSON.stringify(results.map(({ index, result }) => [index, result.outcome]));
+      const outcomes = JSON.stringify(results.map(({ index, outcome }) => [index, outcome]));
       try {
         await documents.send(
           new PutCommand({
@@ -419,7 +424,7 @@ export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tabl
           won: true,
           claim: {
             batchId,
-            results: fits ? new Map(results.map(({ index, result }) => [index, result])) : null,
+            results: fits ? new Map(results.map(({ index, outcome }) => [index, { outcome }])) : null,
             products: [...products],
           },
         };

@@ -5,7 +5,13 @@
 // large for a claim are recorded entry by entry with conditional writes instead.
 import type { UrlResult } from '../extraction/types';
 import type { Executions } from '../executions/service';
-import type { BatchClaim, ClaimingResultStore, UrlEntry } from '../../ports/extract-results';
+import type {
+  BatchClaim,
+  ClaimingResultStore,
+  EncodedResult,
+  UrlEntry,
+  UrlEntryOutline,
+} from '../../ports/extract-results';
 import type { ClaimedProduct } from '../../ports/products';
 import { countEntries } from './model';
 import { eachLimited } from './concurrency';
@@ -16,11 +22,18 @@ export interface Batch {
   indices: number[];
 }
 
-/** One extracted URL group: every input index of one normalised URL, and its result. */
+/** One extracted URL group: every input index of one normalised URL, and the result of each pending one. */
 export interface ExtractedGroup {
   group: UrlEntry[];
-  result: UrlResult;
+  results: readonly EncodedResult[];
 }
+
+/** A result as a claim takes it (EncodedResult): serialized once. */
+export const encodeResult = (index: number, result: UrlResult): EncodedResult => ({
+  index,
+  outcome: result.outcome,
+  json: JSON.stringify(result),
+});
 
 export interface ClaimProtocolDeps {
   executions: Executions;
@@ -31,7 +44,12 @@ export interface ClaimProtocolDeps {
 
 export function createClaimProtocol({ executions, results, writeConcurrency }: ClaimProtocolDeps) {
   /** Adds the counts of `entries` (read back when not given) for the batch, once per batch id. */
-  async function count(executionId: string, batch: Batch, perSuccess: number, entries?: UrlEntry[]): Promise<boolean> {
+  async function count(
+    executionId: string,
+    batch: Batch,
+    perSuccess: number,
+    entries?: UrlEntryOutline[],
+  ): Promise<boolean> {
     return executions.addProgress(
       executionId,
       batch.id,
@@ -47,7 +65,7 @@ export function createClaimProtocol({ executions, results, writeConcurrency }: C
     executionId: string,
     batch: Batch,
     perSuccess: number,
-    known?: UrlEntry[],
+    known?: UrlEntryOutline[],
   ): Promise<boolean> {
     const entries = known ?? (await results.get(executionId, batch.indices));
     if (entries.some((entry) => entry.state === 'pending')) return false;
@@ -55,45 +73,50 @@ export function createClaimProtocol({ executions, results, writeConcurrency }: C
   }
 
   /** Counts the batch as it stands: its final word (a claim, a stopped or abandoned batch), pending entries included. */
-  const countAsFinal = (executionId: string, batch: Batch, perSuccess: number, known?: UrlEntry[]): Promise<boolean> =>
-    count(executionId, batch, perSuccess, known);
+  const countAsFinal = (
+    executionId: string,
+    batch: Batch,
+    perSuccess: number,
+    known?: UrlEntryOutline[],
+  ): Promise<boolean> => count(executionId, batch, perSuccess, known);
 
   /**
-   * The entries as the claim leaves them: those still pending done with its results. Nothing is
-   * written: the stored claim is where they are done (the store's readers see them so).
+   * The entries as the claim leaves them (outlines: what counting needs): those still pending
+   * done with its outcomes. Nothing is written: the stored claim is where they are done (the
+   * store's readers see them so).
    */
-  const withClaim = (entries: UrlEntry[], claim: BatchClaim & { results: Map<number, UrlResult> }): UrlEntry[] =>
+  const withClaim = (entries: UrlEntryOutline[], claimed: NonNullable<BatchClaim['results']>): UrlEntryOutline[] =>
     entries.map((entry) => {
-      const result = entry.state === 'pending' ? claim.results.get(entry.index) : undefined;
-      return result ? { ...entry, state: 'done', result } : entry;
+      const result = entry.state === 'pending' ? claimed.get(entry.index) : undefined;
+      return result ? { ...entry, state: 'done', result: { outcome: result.outcome } } : entry;
     });
 
   /** Counts the batch once with the entries as the claim that holds leaves them (a claim is its final word). */
   async function settle(
     executionId: string,
     batch: Batch,
-    entries: UrlEntry[],
+    entries: UrlEntryOutline[],
     claim: BatchClaim,
     perSuccess: number,
   ): Promise<boolean> {
     if (!claim.results) return countAsFinal(executionId, batch, perSuccess);
-    return countAsFinal(executionId, batch, perSuccess, withClaim(entries, { ...claim, results: claim.results }));
+    return countAsFinal(executionId, batch, perSuccess, withClaim(entries, claim.results));
   }
 
   /** Records each pending index of a group its own result (conditional writes); null when another writer got there first. */
   async function recordGroup(
     executionId: string,
-    group: UrlEntry[],
-    resultFor: (entry: UrlEntry) => UrlResult,
+    { group, results: encoded }: ExtractedGroup,
   ): Promise<UrlEntry[] | null> {
     const written: UrlEntry[] = [];
     let lost = false;
     for (const entry of group) {
-      if (entry.state !== 'pending') {
+      const mine = entry.state === 'pending' ? encoded.find((r) => r.index === entry.index) : undefined;
+      if (!mine) {
         written.push(entry);
         continue;
       }
-      const own = resultFor(entry);
+      const own: UrlResult = JSON.parse(mine.json);
       if (await results.record(executionId, entry.index, own)) written.push({ ...entry, state: 'done', result: own });
       else lost = true;
     }
@@ -109,12 +132,11 @@ export function createClaimProtocol({ executions, results, writeConcurrency }: C
     executionId: string,
     entries: UrlEntry[],
     extracted: readonly ExtractedGroup[],
-    resultFor: (entry: UrlEntry, result: UrlResult) => UrlResult,
   ): Promise<UrlEntry[] | undefined> {
     const stored = new Map<number, UrlEntry>(entries.map((entry) => [entry.index, entry]));
     let lostRace = false;
-    await eachLimited(extracted, writeConcurrency, async ({ group, result }) => {
-      const written = await recordGroup(executionId, group, (entry) => resultFor(entry, result));
+    await eachLimited(extracted, writeConcurrency, async (extractedGroup) => {
+      const written = await recordGroup(executionId, extractedGroup);
       if (written) for (const entry of written) stored.set(entry.index, entry);
       else lostRace = true;
     });
@@ -125,7 +147,7 @@ export function createClaimProtocol({ executions, results, writeConcurrency }: C
   const claim = (
     executionId: string,
     batch: Batch,
-    outcomes: ReadonlyArray<{ index: number; result: UrlResult }>,
+    outcomes: ReadonlyArray<EncodedResult>,
     products: readonly ClaimedProduct[] = [],
   ) => results.claimBatch(executionId, batch.id, outcomes, products);
 

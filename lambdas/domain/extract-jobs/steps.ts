@@ -11,7 +11,7 @@ import type { BatchClaim, ClaimingResultStore, UrlEntry } from '../../ports/extr
 import type { ProductCatalog, StoredBatch } from '../products/catalog';
 import { batchingFor, batchSizeFor, countEntries, creditsPerSuccess, optionsOf } from './model';
 import { eachLimited, type Limiter } from './concurrency';
-import { createClaimProtocol, type Batch, type ExtractedGroup } from './claim-protocol';
+import { createClaimProtocol, encodeResult, type Batch, type ExtractedGroup } from './claim-protocol';
 
 export type { Batch } from './claim-protocol';
 
@@ -75,14 +75,17 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
   const { executions, results } = deps;
   const protocol = createClaimProtocol({ executions, results, writeConcurrency: deps.urlConcurrency ?? 4 });
 
-  /** Per-entry results of extracted URL groups: every pending index of each group, under its own input URL. */
-  const outcomesOf = (extracted: readonly ExtractedGroup[]) =>
-    extracted.flatMap(({ group, result }) =>
-      group
-        .filter((e) => e.state === 'pending')
-        .map((entry) => ({ index: entry.index, result: resultFor(entry.input, result) })),
-    );
-  const entryResult = (entry: UrlEntry, result: UrlResult) => resultFor(entry.input, result);
+  /**
+   * An extracted URL group as the batch keeps it until its claim: each pending index's result
+   * under its own input URL, serialized at once (the claim stores that JSON), so the result's
+   * object graph dies young.
+   */
+  const extractedGroup = (group: UrlEntry[], result: UrlResult): ExtractedGroup => ({
+    group,
+    results: group
+      .filter((e) => e.state === 'pending')
+      .map((entry) => encodeResult(entry.index, resultFor(entry.input, result))),
+  });
 
   // Whether an execution is still wanted (not cancelled, failed or done), read at most once a
   // second per execution and shared by every batch this process handles: a cancel stops the
@@ -180,7 +183,7 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
       //    while the rest of the batch still extracts (25 a batch write), so the batch's end
       //    waits for its last few records only.
       const recorder = catalog && todo.length ? catalog.openBatch(todo.length, options) : undefined;
-      const extracted: Array<ExtractedGroup & { url: string }> = [];
+      const extracted: ExtractedGroup[] = [];
       let stopped = false;
       const extractGroup = async (group: UrlEntry[]) => {
         if (stopped || !(await stillWanted(executionId))) {
@@ -194,7 +197,7 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
         } catch {
           result = unexpectedFailure(url);
         }
-        extracted.push({ group, url, result });
+        extracted.push(extractedGroup(group, result));
         if (recorder && result.success && result.product) recorder.add({ url, product: result.product });
       };
       const slots = deps.extractSlots;
@@ -214,7 +217,12 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
         //    the entries done and is counted once. Without a claim (none extracted, or a claim
         //    already taken without results): entry by entry.
         if (!existing && extracted.length)
-          ({ won, claim } = await protocol.claim(executionId, batch, outcomesOf(extracted), stored?.products));
+          ({ won, claim } = await protocol.claim(
+            executionId,
+            batch,
+            extracted.flatMap((e) => e.results),
+            stored?.products,
+          ));
       } catch (error) {
         recorder?.release();
         throw error;
@@ -223,7 +231,7 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
       const published = stored ? stored.publish(won) : Promise.resolve();
       const finish = async () => {
         if (claim?.results) return protocol.settle(executionId, batch, entries, claim, perSuccess);
-        const known = await protocol.recordEntryByEntry(executionId, entries, extracted, entryResult);
+        const known = await protocol.recordEntryByEntry(executionId, entries, extracted);
         // A stopped batch's entries are its final word; otherwise count once every entry is done.
         return stopped
           ? protocol.countAsFinal(executionId, batch, perSuccess, known)
@@ -249,7 +257,11 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
         .filter((entry) => entry.state === 'pending')
         .map((entry) => ({ index: entry.index, result: failureResult(entry.input, 'other', reason) }));
       if (!existing) {
-        const { won, claim } = await protocol.claim(executionId, batch, lost);
+        const { won, claim } = await protocol.claim(
+          executionId,
+          batch,
+          lost.map(({ index, result }) => encodeResult(index, result)),
+        );
         if (claim.results) {
           await protocol.settle(executionId, batch, entries, claim, perSuccess);
           return { abandoned: won ? lost.length : 0 };
@@ -295,7 +307,7 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
           // writer may have died before marking its new products too.
           if (claim && deps.catalog) await deps.catalog.finishClaimed(claim.products);
           if (!claim) {
-            const leftovers = pendingEntries.map((e) => ({ index: e.index, result: notProcessed(e) }));
+            const leftovers = pendingEntries.map((e) => encodeResult(e.index, notProcessed(e)));
             claim = (await protocol.claim(executionId, batch, leftovers)).claim;
           }
           // The claim makes the entries it holds results for done; the rest, recorded entry by

@@ -231,14 +231,15 @@ export function createProductCatalog(deps: ProductCatalogDeps) {
         ended = true;
         endTurn();
       };
-      const records: StoredProduct[] = [];
+      // What the claim needs of each record written (not the product: it dies young).
+      const records: Array<Pick<StoredProduct, 'url' | 'vendor' | 'updated_at'>> = [];
       let added = 0;
       let unsent: Array<{ url: string; product: ProductRecord }> = [];
       const writes: Array<Promise<void>> = [];
       const send = () => {
         if (!unsent.length) return;
         const chunk = storedRecords(unsent, options, instants(unsent.length));
-        records.push(...chunk);
+        for (const { url, vendor, updated_at } of chunk) records.push({ url, vendor, updated_at });
         const write = deps.store.putRecords(chunk);
         // Awaited (and its failure thrown) by close.
         write.catch(() => undefined);

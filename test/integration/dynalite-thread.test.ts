@@ -1,0 +1,77 @@
+// The embedded DynamoDB's thread (lambdas/local/dynalite-thread.ts) keeps an ACTIVE table's
+// description in memory instead of reading it from LevelDB on every request: a table deleted or
+// created again with another key schema must be seen at once by the next item request.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CreateTableCommand,
+  DeleteTableCommand,
+  DynamoDBClient,
+  GetItemCommand,
+  PutItemCommand,
+  BatchWriteItemCommand,
+} from '@aws-sdk/client-dynamodb';
+import { engineThreadIds, startDynaliteThread, type DynaliteThread } from '../../lambdas/local/dynalite-thread';
+
+let thread: DynaliteThread;
+let client: DynamoDBClient;
+
+beforeAll(async () => {
+  thread = await startDynaliteThread(undefined);
+  client = new DynamoDBClient({
+    endpoint: thread.endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+});
+
+afterAll(async () => {
+  client?.destroy();
+  await thread?.stop();
+});
+
+const create = (name: string, key: string) =>
+  client.send(
+    new CreateTableCommand({
+      TableName: name,
+      KeySchema: [{ AttributeName: key, KeyType: 'HASH' }],
+      AttributeDefinitions: [{ AttributeName: key, AttributeType: 'S' }],
+      BillingMode: 'PAY_PER_REQUEST',
+    }),
+  );
+
+describe('dynalite thread', () => {
+  it('reports its kernel thread id (Linux) for per-thread CPU figures', () => {
+    if (process.platform === 'linux') expect(engineThreadIds.get('dynalite')).toBeGreaterThan(0);
+    else expect(engineThreadIds.has('dynalite')).toBe(false);
+  });
+
+  it('sees a table deleted and created again with another key at once', async () => {
+    await create('cache-t', 'pk');
+    await client.send(new PutItemCommand({ TableName: 'cache-t', Item: { pk: { S: 'a' }, v: { S: '1' } } }));
+    await client.send(
+      new BatchWriteItemCommand({
+        RequestItems: { 'cache-t': [{ PutRequest: { Item: { pk: { S: 'b' } } } }] },
+      }),
+    );
+    expect((await client.send(new GetItemCommand({ TableName: 'cache-t', Key: { pk: { S: 'a' } } }))).Item?.v?.S).toBe(
+      '1',
+    );
+
+    await client.send(new DeleteTableCommand({ TableName: 'cache-t' }));
+    await expect(
+      client.send(new PutItemCommand({ TableName: 'cache-t', Item: { pk: { S: 'a' } } })),
+    ).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
+
+    // Created again keyed on `id`: an item keyed on the old `pk` is refused, one on `id` stored.
+    await create('cache-t', 'id');
+    await expect(
+      client.send(new PutItemCommand({ TableName: 'cache-t', Item: { pk: { S: 'a' } } })),
+    ).rejects.toMatchObject({ name: 'ValidationException' });
+    await client.send(
+      new BatchWriteItemCommand({ RequestItems: { 'cache-t': [{ PutRequest: { Item: { id: { S: 'x' } } } }] } }),
+    );
+    expect((await client.send(new GetItemCommand({ TableName: 'cache-t', Key: { id: { S: 'x' } } }))).Item?.id?.S).toBe(
+      'x',
+    );
+  });
+});
