@@ -464,6 +464,40 @@ const packageInfoOnly = {
 };
 
 /**
+ * dom-serializer (the engine's cheerio renders with it) imports encodeXML, escapeAttribute and
+ * escapeText from entities 4.5's index, which re-exports them from its escape.js; the index also
+ * imports its decoder, whose module builds decoders at load, so the decoding trie (~16 KB packed)
+ * and code (~5 KB) came along unused. For dom-serializer `entities` is that escape.js: the very
+ * functions the index re-exports. The build fails if dom-serializer imports another name.
+ */
+const domSerializerEscapeOnly = {
+  name: 'dom-serializer-escape-only',
+  setup(builder) {
+    builder.onResolve({ filter: /^entities$/ }, async (args) => {
+      if (args.namespace !== 'file' || !/[\\/]node_modules[\\/]dom-serializer[\\/]lib[\\/]esm[\\/]/.test(args.importer))
+        return undefined;
+      const names = [...readFileSync(args.importer, 'utf8').matchAll(/import\s*\{([^}]*)\}\s*from\s*["']entities["']/g)]
+        .flatMap((match) => match[1].split(','))
+        .map((name) => name.trim())
+        .filter(Boolean);
+      const resolved = await resolveAs(builder, 'entities', args, 'dom-serializer-escape-only');
+      if (resolved.errors.length > 0) return { errors: resolved.errors };
+      const escape = path.join(path.dirname(resolved.path), 'escape.js');
+      const index = readFileSync(resolved.path, 'utf8');
+      const reexported = /export\s*\{([^}]*)\}\s*from\s*"\.\/escape\.js"/
+        .exec(index)?.[1]
+        .split(',')
+        .map((name) => name.trim());
+      if (names.length === 0 || !reexported || names.some((name) => !reexported.includes(name)))
+        throw new Error(
+          `dom-serializer imports ${names.join(', ')} from entities, not only what its index re-exports from escape.js`,
+        );
+      return { path: escape, sideEffects: false };
+    });
+  },
+};
+
+/**
  * entities 4.5 ships the same code twice, as CommonJS (lib/) and as ESM (lib/esm/): the crawl's
 cheerio over htmlparser2 8 requires the first, dom-serializer imports the second, and both copies of its
  * decoding and encoding tables (~70 KB each) landed in the asset. A CommonJS file of entities
@@ -878,6 +912,7 @@ const result = await build({
           cheerioParse5ForCrawl,
           isUnsafeMarkupOnly,
           packageInfoOnly,
+          domSerializerEscapeOnly,
           entitiesOneCopy,
           unusedDependencies,
           packedEntityTables,
