@@ -504,6 +504,45 @@ function elementsUnder(root: AnyNode): Element[] {
 }
 
 /**
+ * The DOM walk: every element below the root in document order (its pre-order), each in the
+ * context its parent made, without going through the text between them. `visit` reads one
+ * element and says the context for its children (null: not walked into). The path holds the
+ * element's ancestors with the context each gave its children (null also for one 120 levels
+ * down) and their depth; the document root is not a tag. A function of its own, small enough to
+ * be optimised (the reader around it is not).
+ */
+function walkElements(
+  list: readonly Element[],
+  root: AnyNode,
+  visit: (el: Element, ctx: Context, depth: number) => Context | null,
+): void {
+  const top: Context = { noise: false, related: false, picker: false, former: false, hidden: false };
+  const pathEls: AnyNode[] = [];
+  const pathCtx: Array<Context | null> = [];
+  const pathDepth: number[] = [];
+  let n = 0;
+  for (let i = 0; i < list.length; i++) {
+    const el = list[i];
+    const parent = el.parent;
+    while (n > 0 && pathEls[n - 1] !== parent) n--;
+    let ctx: Context | null;
+    let depth: number;
+    if (n > 0) {
+      ctx = pathCtx[n - 1];
+      depth = pathDepth[n - 1] + 1;
+    } else {
+      ctx = parent === root ? top : null;
+      depth = 0;
+    }
+    const next = ctx === null ? null : visit(el, ctx, depth);
+    pathEls[n] = el;
+    pathCtx[n] = next !== null && depth < 120 ? next : null;
+    pathDepth[n] = depth;
+    n++;
+  }
+}
+
+/**
  * `elements`: every element of the page in document order, when the caller has the parse's list
  * (document.ts); otherwise they are listed from the tree.
  */
@@ -749,35 +788,7 @@ export function readDom(
     if ((flags & CLASS_CARD) !== 0) productCardCount++;
     return next;
   };
-  // The walk: every element below the root in document order (its pre-order), each in the
-  // context its parent made, without going through the text between them. `path` holds the
-  // element's ancestors with the context each gave its children (null: not walked into, as a
-  // skipped element or one 120 levels down) and their depth; the document root is not a tag.
-  const top: Context = { noise: false, related: false, picker: false, former: false, hidden: false };
-  const pathEls: AnyNode[] = [];
-  const pathCtx: Array<Context | null> = [];
-  const pathDepth: number[] = [];
-  let n = 0;
-  const list = elements ?? elementsUnder(root);
-  for (let i = 0; i < list.length; i++) {
-    const el = list[i];
-    const parent = el.parent;
-    while (n > 0 && pathEls[n - 1] !== parent) n--;
-    let ctx: Context | null;
-    let depth: number;
-    if (n > 0) {
-      ctx = pathCtx[n - 1];
-      depth = pathDepth[n - 1] + 1;
-    } else {
-      ctx = parent === root ? top : null;
-      depth = 0;
-    }
-    const next = ctx === null ? null : visit(el, ctx, depth);
-    pathEls[n] = el;
-    pathCtx[n] = next !== null && depth < 120 ? next : null;
-    pathDepth[n] = depth;
-    n++;
-  }
+  walkElements(elements ?? elementsUnder(root), root, visit);
 
   // Blocks headed "Customers also bought", "You may also like"...: other products' prices,
   // whatever their classes say. The heading's container, or (when that container also holds the
