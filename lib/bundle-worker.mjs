@@ -482,7 +482,7 @@ const domSerializerEscapeOnly = {
         .filter(Boolean);
       const resolved = await resolveAs(builder, 'entities', args, 'dom-serializer-escape-only');
       if (resolved.errors.length > 0) return { errors: resolved.errors };
-      const escape = path.join(path.dirname(resolved.path), 'escape.js');
+      const escapeModule = path.join(path.dirname(resolved.path), 'escape.js');
       const index = readFileSync(resolved.path, 'utf8');
       const reexported = /export\s*\{([^}]*)\}\s*from\s*"\.\/escape\.js"/
         .exec(index)?.[1]
@@ -492,7 +492,7 @@ const domSerializerEscapeOnly = {
         throw new Error(
           `dom-serializer imports ${names.join(', ')} from entities, not only what its index re-exports from escape.js`,
         );
-      return { path: escape, sideEffects: false };
+      return { path: escapeModule, sideEffects: false };
     });
   },
 };
@@ -583,8 +583,6 @@ const compactSuffixList = {
  *   ~90 KB): the service allows no `style` attribute (lambdas/domain/extraction/normalise.ts),
  *   so postcss is never called.
  * - zod's classic API re-exports fromJSONSchema (12 KB), which nothing in the service calls.
- * - aws-xray-sdk-core (Powertools' tracer) requires semver for captureAWS, the SDK v2 patcher;
- *   the service's clients are SDK v3.
  */
 const UNUSED = [
   {
@@ -592,12 +590,6 @@ const UNUSED = [
     importer: /[\\/]node_modules[\\/]zod[\\/]v4[\\/]classic[\\/]external\.js$/,
     why: 'z.fromJSONSchema builds schemas from JSON Schema documents; the service defines its schemas in code (lambdas/contracts) and only renders them (z.toJSONSchema)',
     contents: (fail) => `export function fromJSONSchema() { ${fail} }`,
-  },
-  {
-    name: 'semver',
-    importer: /[\\/]node_modules[\\/]aws-xray-sdk-core[\\/]/,
-    why: "aws-xray-sdk-core checks the AWS SDK v2's version with it in captureAWS; the service traces SDK v3 clients (Powertools' captureAWSv3Client)",
-    contents: (fail) => `export function gte() { ${fail} }\nexport default { gte };`,
   },
   {
     name: 'postcss',
@@ -806,6 +798,71 @@ const JSON_SCHEMA_WHY =
   'only the OpenAPI document renders JSON Schema at run time (lambdas/contracts/openapi.ts); list the function in JSON_SCHEMA_FUNCTIONS (lib/bundle.ts) if it serves it';
 
 /**
+ * Parts of the X-Ray SDK (Powertools' tracer, in every asset's tracing chunk) that a Lambda never
+ * runs, each a CommonJS twin with the same members that throw a clear error when called or read
+ * (~12 KB per asset):
+ * - its centralized sampler (middleware/sampling/default_sampler with the rule and target
+ *   pollers, their cache and the daemon's sampling API client): on Lambda the SDK's init
+ *   (env/aws_lambda.js, run at load when LAMBDA_TASK_ROOT is set) replaces it by the local
+ *   sampler before anything samples, and the function's segment is Lambda's own;
+ * - the EC2, ECS and Elastic Beanstalk plugins: only AWSXRay.config([plugins]) reads them;
+ * - the AWS SDK v2 patcher (captureAWS, captureAWSClient, with semver): the service's clients
+ *   are SDK v3 (captureAWSv3Client).
+ * test/infra/bundles.test.ts runs the bundled tracer as on Lambda and reads the subsegments it
+ * sends to a loopback daemon, the same as unbundled.
+ */
+const XRAY_UNREACHED = [
+  {
+    specifier: './sampling/default_sampler',
+    importer: /[\\/]aws-xray-sdk-core[\\/]dist[\\/]lib[\\/]middleware[\\/]mw_utils\.js$/,
+    why: "the SDK's init on Lambda replaces the centralized sampler by the local one before anything samples",
+  },
+  ...['ec2_plugin', 'ecs_plugin', 'elastic_beanstalk_plugin'].map((plugin) => ({
+    specifier: `./segments/plugins/${plugin}`,
+    importer: /[\\/]aws-xray-sdk-core[\\/]dist[\\/]lib[\\/]aws-xray\.js$/,
+    why: 'only AWSXRay.config([plugins]) reads the EC2/ECS/Elastic Beanstalk plugins, and the service never calls it',
+  })),
+  {
+    specifier: './patchers/aws_p',
+    importer: /[\\/]aws-xray-sdk-core[\\/]dist[\\/]lib[\\/]aws-xray\.js$/,
+    why: "captureAWS patches the AWS SDK v2; the service traces SDK v3 clients (Powertools' captureAWSv3Client)",
+  },
+];
+const xrayUnreached = {
+  name: 'xray-unreached',
+  setup(builder) {
+    builder.onResolve({ filter: /^\.\/(?:sampling|segments[\\/]plugins|patchers)[\\/]/ }, (args) => {
+      const unreached = XRAY_UNREACHED.find(
+        (entry) => entry.specifier === args.path && entry.importer.test(args.importer),
+      );
+      if (!unreached) return undefined;
+      return {
+        path: createRequire(args.importer).resolve(args.path),
+        namespace: 'xray-unreached',
+        pluginData: unreached,
+      };
+    });
+    builder.onLoad({ filter: /.*/, namespace: 'xray-unreached' }, (args) => {
+      const { specifier, why } = args.pluginData;
+      const real = createRequire(args.path)(args.path);
+      if (!real || typeof real !== 'object') throw new Error(`${args.path}: exports no plain object to twin`);
+      const lines = [
+        `function fail() { throw new Error(${JSON.stringify(`aws-xray-sdk-core's ${specifier} is not in this bundle: ${why}`)}); }`,
+        'module.exports = {',
+      ];
+      for (const [name, value] of Object.entries(real))
+        lines.push(
+          typeof value === 'function'
+            ? `  ${JSON.stringify(name)}() { fail(); },`
+            : `  get ${JSON.stringify(name)}() { return fail(); },`,
+        );
+      lines.push('};');
+      return { contents: lines.join('\n'), loader: 'js' };
+    });
+  },
+};
+
+/**
  * The smithy protocols load their event-stream codec with `import()` when an operation streams
  * events (S3 SelectObjectContent, Bedrock's and Kinesis' subscriptions...): the service's
  * DynamoDB, SQS, Step Functions and S3 calls never do, so that import is a throwing twin (15 KB).
@@ -919,6 +976,7 @@ const result = await build({
           sanitizeHtmlParser,
           zodUnreached(flags.jsonSchema ?? true),
           eventStreamsUnreached,
+          xrayUnreached,
         ]
       : []),
     ...(flags.cheerioLoadOnly ? [cheerioLoadOnly] : []),
