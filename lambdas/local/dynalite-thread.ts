@@ -73,6 +73,13 @@ const { createRequire } = require('node:module');
     return store;
   };
 })();
+// dynalite stamps every response with its CRC32 (which the SDK checks) in JavaScript
+// (buffer-crc32, byte by byte); zlib's native crc32 (Node 20.15+) gives the same value.
+(function nativeCrc32() {
+  const { crc32 } = require('node:zlib');
+  if (typeof crc32 !== 'function') return;
+  createRequire(workerData.dynalite)('buffer-crc32').unsigned = (input) => crc32(input);
+})();
 const dynalite = require(workerData.dynalite);
 const server = dynalite(workerData.options);
 server.once('error', (error) => parentPort.postMessage({ type: 'error', message: String(error && error.message) }));

@@ -2,6 +2,7 @@
 // description in memory instead of reading it from LevelDB on every request: a table deleted or
 // created again with another key schema must be seen at once by the next item request.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { crc32 } from 'node:zlib';
 import {
   CreateTableCommand,
   DeleteTableCommand,
@@ -43,6 +44,23 @@ describe('dynalite thread', () => {
   it('reports its kernel thread id (Linux) for per-thread CPU figures', () => {
     if (process.platform === 'linux') expect(engineThreadIds.get('dynalite')).toBeGreaterThan(0);
     else expect(engineThreadIds.has('dynalite')).toBe(false);
+  });
+
+  it('stamps each response with the CRC32 of its body', async () => {
+    const response = await fetch(thread.endpoint, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-amz-json-1.0',
+        'x-amz-target': 'DynamoDB_20120810.ListTables',
+        'x-amz-date': '20260101T000000Z',
+        authorization:
+          'AWS4-HMAC-SHA256 Credential=local/20260101/us-east-1/dynamodb/aws4_request, SignedHeaders=host;x-amz-date, Signature=local',
+      },
+      body: '{}',
+    });
+    const body = await response.text();
+    expect(body).toContain('TableNames');
+    expect(Number(response.headers.get('x-amz-crc32'))).toBe(crc32(body));
   });
 
   it('sees a table deleted and created again with another key at once', async () => {

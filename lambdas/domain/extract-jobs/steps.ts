@@ -284,11 +284,14 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
      */
     async finalize(input: { executionId: string }) {
       const { executionId } = input;
+      // Outlines: states and outcomes without the results (the recount needs no more), read
+      // while the execution is (one round trip before the recount, not two).
+      const outlines = results.outlines(executionId);
+      outlines.catch(() => undefined);
       const execution = await executions.get(executionId);
       if (!execution || TERMINAL.has(execution.status)) return { executionId, status: execution?.status ?? 'missing' };
       const perSuccess = creditsPerSuccess(optionsOf(execution));
-      // Outlines: states and outcomes without the results (the recount needs no more).
-      let entries = await results.outlines(executionId);
+      let entries = await outlines;
       if (entries.some((e) => e.state === 'pending')) {
         // The batches as Prepare planned them (entries with a URL were all pending then).
         const batches = planOf(execution, entries);
