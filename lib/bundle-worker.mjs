@@ -1,7 +1,7 @@
 // Runs one esbuild build with plugins (the synchronous API that CDK's local bundling needs has
 // none) and prints its metafile: `node lib/bundle-worker.mjs '<json options>' '{"zodEnglishOnly":true,"cheerioLoadOnly":true,"stub":{...}}'`. Called by
 // lib/bundle.ts only.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -863,6 +863,54 @@ const xrayUnreached = {
 };
 
 /**
+ * Powertools' logger, metrics and tracer each carry their own copy of @aws-lambda-powertools/commons
+ * (node_modules/@aws-lambda-powertools/<package>/node_modules/...), the same version: three copies
+ * of the same modules in every asset (~3.5 KB). An import of commons from a Powertools package
+ * resolves to the first installed copy (by path) whose version and every file of its lib/esm are
+ * the same as the copy it resolves to (checked at build; a different copy keeps its own).
+ */
+const commonsCopies = new Map(); // package dir -> fingerprint
+function commonsFingerprint(dir) {
+  if (!commonsCopies.has(dir)) {
+    const hash = createHash('sha256');
+    hash.update(JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).version);
+    const files = readdirSync(path.join(dir, 'lib', 'esm'), { recursive: true })
+      .map(String)
+      .filter((file) => file.endsWith('.js'))
+      .sort();
+    for (const file of files) hash.update(file).update(readFileSync(path.join(dir, 'lib', 'esm', file)));
+    commonsCopies.set(dir, hash.digest('hex'));
+  }
+  return commonsCopies.get(dir);
+}
+/** Every installed copy of commons: the top-level one and those nested in Powertools packages, sorted. */
+function commonsInstalled() {
+  const scope = path.join(PROJECT_ROOT, 'node_modules', '@aws-lambda-powertools');
+  return [
+    path.join(scope, 'commons'),
+    ...readdirSync(scope).map((name) => path.join(scope, name, 'node_modules', '@aws-lambda-powertools', 'commons')),
+  ]
+    .filter((dir) => existsSync(path.join(dir, 'package.json')))
+    .sort();
+}
+const onePowertoolsCommons = {
+  name: 'one-powertools-commons',
+  setup(builder) {
+    builder.onResolve({ filter: /^@aws-lambda-powertools\/commons(?:\/.*)?$/ }, async (args) => {
+      if (args.namespace !== 'file' || !/[\\/]node_modules[\\/]@aws-lambda-powertools[\\/]/.test(args.importer))
+        return undefined;
+      const resolved = await resolveAs(builder, args.path, args, 'one-powertools-commons');
+      if (resolved.errors.length > 0) return { errors: resolved.errors };
+      const match = resolved.path.match(/^(.*[\\/]node_modules[\\/]@aws-lambda-powertools[\\/]commons)[\\/](.+)$/);
+      if (!match) return { path: resolved.path, sideEffects: resolved.sideEffects };
+      // The first installed copy identical to this one (this one when none is before it).
+      const canonical = commonsInstalled().find((dir) => commonsFingerprint(dir) === commonsFingerprint(match[1]));
+      return { path: path.join(canonical ?? match[1], match[2]), sideEffects: resolved.sideEffects };
+    });
+  },
+};
+
+/**
  * The smithy protocols load their event-stream codec with `import()` when an operation streams
  * events (S3 SelectObjectContent, Bedrock's and Kinesis' subscriptions...): the service's
  * DynamoDB, SQS, Step Functions and S3 calls never do, so that import is a throwing twin (15 KB).
@@ -977,6 +1025,7 @@ const result = await build({
           zodUnreached(flags.jsonSchema ?? true),
           eventStreamsUnreached,
           xrayUnreached,
+          onePowertoolsCommons,
         ]
       : []),
     ...(flags.cheerioLoadOnly ? [cheerioLoadOnly] : []),

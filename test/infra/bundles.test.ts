@@ -149,6 +149,18 @@ describe('lean bundles', () => {
     expect(allInputs.some((input) => input.includes('zod/v4/locales/fr.js'))).toBe(false);
   }, 120_000);
 
+  it("holds one copy of Powertools' commons (the logger's, metrics' and tracer's identical copies are one)", () => {
+    const { allInputs } = inputsOf(layout.httpHandler('public/health'), 'health-commons');
+    const copies = new Set(
+      allInputs
+        .map((input) => /^(.*node_modules\/@aws-lambda-powertools\/commons)\//.exec(input)?.[1])
+        .filter((dir) => dir !== undefined),
+    );
+    expect([...copies]).toHaveLength(1);
+    for (const user of ['logger', 'metrics', 'tracer'])
+      expect(allInputs.some((input) => input.includes(`@aws-lambda-powertools/${user}/lib/`))).toBe(true);
+  }, 120_000);
+
   it('holds only the zod schema kinds the contracts build: zod is imported as a module namespace (import * as z), whose unused members esbuild leaves out (the `z` export is an object it keeps whole: ~46 KB more per asset)', () => {
     const outdir = path.join(work, 'zod-shaken');
     const { metafile } = bundleFunction(layout.httpHandler('public/health'), outdir);
