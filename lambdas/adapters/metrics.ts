@@ -31,11 +31,22 @@ export interface TallyMetrics extends MetricsRecorder {
 
 export function tallyMetrics(): TallyMetrics {
   const totals = new Map<string, number>();
-  const add = (name: string, value: number, dimensions: Record<string, string> = {}) => {
+  // Keys per frozen dimensions object (callers that record per request pass the same one).
+  const keysByDimensions = new WeakMap<object, Map<string, string>>();
+  const keyOf = (name: string, dimensions: Record<string, string>) => {
     const dims = Object.entries(dimensions)
       .map(([key, v]) => `${key}=${v}`)
       .join(',');
-    const key = dims ? `${name}{${dims}}` : name;
+    return dims ? `${name}{${dims}}` : name;
+  };
+  const add = (name: string, value: number, dimensions: Record<string, string> = {}) => {
+    let key: string | undefined;
+    if (Object.isFrozen(dimensions)) {
+      let keys = keysByDimensions.get(dimensions);
+      if (!keys) keysByDimensions.set(dimensions, (keys = new Map()));
+      key = keys.get(name);
+      if (key === undefined) keys.set(name, (key = keyOf(name, dimensions)));
+    } else key = keyOf(name, dimensions);
     totals.set(key, (totals.get(key) ?? 0) + value);
   };
   return {

@@ -27,6 +27,14 @@ export function setRequestLogSink(next: LogSink | null): void {
   sink = next ?? stdoutSink;
 }
 
+/** The logger's numeric thresholds (Powertools: a line is printed when its level's is >= logger.level). */
+const THRESHOLDS: Record<RequestLogLine['level'], number> = { info: 12, warn: 16, error: 20 };
+
+/** Whether a request line of `level` would be written: when the level drops it, none is made. */
+export function requestLogWanted(level: RequestLogLine['level']): boolean {
+  return sink !== stdoutSink || THRESHOLDS[level] >= logger.level;
+}
+
 export function logRequest(line: RequestLogLine): void {
   try {
     sink(line);

@@ -7,12 +7,12 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyHandlerV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import { AppError } from '../domain/errors';
-import { authenticateKey } from '../domain/accounts/service';
-import type { RateLimitPolicy } from '../domain/ratelimit/policy';
+import { authenticateKey, knownPrincipal, type Principal } from '../domain/accounts/service';
+import type { RateDecision, RateLimitPolicy } from '../domain/ratelimit/policy';
 import { ROUTES, type Family, type Route, type Scope } from '../topology/routes';
 import { CONTRACTS, type OperationContract, type OperationId, type RequestOf } from '../contracts/operations';
 import { getContainer, type Container } from '../composition/container';
-import { logRequest, logWarning } from './log';
+import { logRequest, logWarning, requestLogWanted } from './log';
 import {
   ANNOTATIONS,
   activeTracer,
@@ -75,7 +75,10 @@ interface PipelineState {
   extraHeaders: Record<string, string>;
   /** A start operation's valid Idempotency-Key header, when sent. */
   idempotencyKey?: string;
-  /** The usage write, started as soon as the caller is known and awaited before responding. */
+  /**
+   * The usage write, started as soon as the caller is known and awaited before responding;
+   * absent when the meter has nothing to wait for (write-behind).
+   */
   metering?: Promise<void>;
 }
 
@@ -94,9 +97,15 @@ const ORG_CACHE_MS = 30_000;
 const ORG_CACHE_MAX = 10_000;
 const orgPolicies = new Map<string, { policy: RateLimitPolicy | undefined; until: number }>();
 
-async function policyFor(deps: Container, org: string, nowMs: number): Promise<RateLimitPolicy> {
+/** The organization's policy when the cache has it, else undefined (then policyFor reads it). */
+function cachedPolicy(deps: Container, org: string, nowMs: number): RateLimitPolicy | undefined {
   const cached = orgPolicies.get(org);
-  if (cached && cached.until > nowMs) return cached.policy ?? deps.config.rateLimit;
+  return cached && cached.until > nowMs ? (cached.policy ?? deps.config.rateLimit) : undefined;
+}
+
+async function policyFor(deps: Container, org: string, nowMs: number): Promise<RateLimitPolicy> {
+  const cached = cachedPolicy(deps, org, nowMs);
+  if (cached) return cached;
   const organization = await deps.accounts.getOrganization(org);
   if (orgPolicies.size >= ORG_CACHE_MAX) orgPolicies.clear();
   orgPolicies.set(org, { policy: organization?.rateLimit, until: nowMs + ORG_CACHE_MS });
@@ -241,11 +250,13 @@ const finalize = (): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult, Err
   ) => {
     const { state } = request;
     // Awaited (a Lambda may freeze after returning) but a metering failure never fails the request.
-    await state.metering;
+    if (state.metering) await state.metering;
     const unexpected = failure && !(failure.error instanceof AppError);
     recordRequest(state.deps?.metrics, state.route.family, result.statusCode, Date.now() - state.startedAt);
+    const level = result.statusCode >= 500 ? 'error' : result.statusCode >= 400 ? 'warn' : 'info';
+    if (!requestLogWanted(level)) return;
     logRequest({
-      level: result.statusCode >= 500 ? 'error' : result.statusCode >= 400 ? 'warn' : 'info',
+      level,
       requestId: state.requestId,
       operationId: state.route.operationId,
       method: request.event.requestContext?.http?.method ?? state.route.method,
@@ -279,48 +290,65 @@ const finalize = (): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult, Err
   };
 };
 
+/** The caller is known (or refused): count the call, check the scope. */
+function admitPrincipal(state: PipelineState, principal: Principal | null): void {
+  if (!principal) throw new AppError('UNAUTHORIZED', INVALID_KEY_MESSAGE);
+  const { route, deps } = state;
+  state.principal = principal;
+  if (activeTracer()) annotate({ [ANNOTATIONS.organization]: principal.org });
+  // Every authenticated call counts once, whatever its outcome; the write runs alongside the
+  // rest of the request and is awaited before the response (see finalize). Written behind the
+  // response (a long-lived process), there is nothing to wait for.
+  const writing = deps!.meter.record(principal.org, route.path, new Date());
+  if (writing) state.metering = writing.catch((error) => logWarning(state.requestId, 'usage metering failed', error));
+  if (route.scope && !principal.scopes.includes(route.scope)) {
+    throw new AppError(
+      'FORBIDDEN',
+      `This API key lacks the "${route.scope}" scope required by ${route.method} ${route.path}`,
+    );
+  }
+}
+
+// The request steps below answer synchronously when what they need is cached (a known key, its
+// organization's policy, a leased token), so a steady caller's request waits on no promise there.
 const authenticate = (): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult, Error, Context> => ({
-  before: async (request) => {
+  before: (request) => {
     const { state, event } = request as PipelineRequest;
-    const { route } = state;
-    if (route.scope === null) return;
+    if (state.route.scope === null) return;
     const key = presentedKey(event.headers);
     if (!key) throw new AppError('UNAUTHORIZED', AUTH_REQUIRED_MESSAGE);
     const deps = (state.deps ??= getContainer());
-    const principal = await authenticateKey(deps.accounts, key);
-    if (!principal) throw new AppError('UNAUTHORIZED', INVALID_KEY_MESSAGE);
-    state.principal = principal;
-    annotate({ [ANNOTATIONS.organization]: principal.org });
-    // Every authenticated call counts once, whatever its outcome; the write runs alongside the
-    // rest of the request and is awaited before the response (see finalize).
-    state.metering = deps.meter
-      .record(principal.org, route.path, new Date())
-      .catch((error) => logWarning(state.requestId, 'usage metering failed', error));
-    if (!principal.scopes.includes(route.scope)) {
-      throw new AppError(
-        'FORBIDDEN',
-        `This API key lacks the "${route.scope}" scope required by ${route.method} ${route.path}`,
-      );
-    }
+    const known = knownPrincipal(deps.accounts, key);
+    if (known !== undefined) return admitPrincipal(state, known);
+    return authenticateKey(deps.accounts, key).then((principal) => admitPrincipal(state, principal));
   },
 });
 
+function judge(state: PipelineState, policy: RateLimitPolicy, decision: RateDecision): void {
+  if (decision.allowed) return;
+  state.extraHeaders['retry-after'] = String(decision.retryAfterSeconds);
+  throw new AppError(
+    'RATE_LIMITED',
+    `Rate limit exceeded (${policy.ratePerSecond} requests/s, burst ${policy.burst}); retry after ${decision.retryAfterSeconds} s`,
+    {},
+    `Retry after ${decision.retryAfterSeconds} seconds`,
+  );
+}
+
+function takeToken(state: PipelineState, policy: RateLimitPolicy): void | Promise<void> {
+  // Read the clock right before the bucket update: a stale time would look like a burst.
+  const decision = state.deps!.rateLimits.take(state.principal!.keyId, policy, Date.now());
+  if (decision instanceof Promise) return decision.then((d) => judge(state, policy, d));
+  judge(state, policy, decision);
+}
+
 const rateLimit = (): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResult, Error, Context> => ({
-  before: async (request) => {
+  before: (request) => {
     const { state } = request as PipelineRequest;
     if (!state.principal || !state.deps) return;
-    const policy = await policyFor(state.deps, state.principal.org, Date.now());
-    // Read the clock right before the bucket update: a stale time would look like a burst.
-    const decision = await state.deps.rateLimits.take(state.principal.keyId, policy, Date.now());
-    if (!decision.allowed) {
-      state.extraHeaders['retry-after'] = String(decision.retryAfterSeconds);
-      throw new AppError(
-        'RATE_LIMITED',
-        `Rate limit exceeded (${policy.ratePerSecond} requests/s, burst ${policy.burst}); retry after ${decision.retryAfterSeconds} s`,
-        {},
-        `Retry after ${decision.retryAfterSeconds} seconds`,
-      );
-    }
+    const policy = cachedPolicy(state.deps, state.principal.org, Date.now());
+    if (policy) return takeToken(state, policy);
+    return policyFor(state.deps, state.principal.org, Date.now()).then((read) => takeToken(state, read));
   },
 });
 
@@ -357,7 +385,7 @@ export function defineRoute<Op extends OperationId>(operationId: Op, impl: Route
     const deps = (state.deps ??= getContainer());
     // A call counts itself: usage read by this very call already includes it. Other routes do
     // not wait for the write here; finalize awaits it before answering.
-    if (route.scope === 'usage') await state.metering;
+    if (route.scope === 'usage' && state.metering) await state.metering;
     const principal = state.principal ?? { org: '', keyId: '', scopes: [] };
     let serialized: string | undefined;
     const run = async () => {

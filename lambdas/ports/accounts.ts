@@ -3,6 +3,12 @@ import type { ApiKeyRecord, Organization } from '../domain/accounts/keys';
 export interface AccountStore {
   /** The key with this hash, revoked or not; null when unknown. */
   findKeyByHash(keyHash: string): Promise<ApiKeyRecord | null>;
+  /**
+   * What findKeyByHash would answer when a cache in front of the store has it now (its
+   * refresh-ahead runs as for a hit); undefined when it must be read. Stores without a cache
+   * leave it out.
+   */
+  peekKeyByHash?(keyHash: string): ApiKeyRecord | null | undefined;
   /** Creates the key; false when a key with this hash already exists (idempotent bootstrap). */
   putKey(record: ApiKeyRecord): Promise<boolean>;
   listKeys(org?: string): Promise<ApiKeyRecord[]>;

@@ -71,6 +71,8 @@ interface Figures {
   /** Server CPU per request in microseconds (null where /proc/<pid>/task/<tid>/schedstat is missing). */
   mainCpuUs: number | null;
   allCpuUs: number | null;
+  /** The bench's own CPU per request (the client, on the same cores), in microseconds. */
+  clientCpuUs: number;
 }
 
 /** Nanoseconds a thread of `pid` has run (first field of schedstat), or null. */
@@ -109,6 +111,7 @@ async function load(
 ): Promise<void> {
   let next = 0;
   const cpuBefore = serverCpu(pid);
+  const clientBefore = process.cpuUsage();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -122,6 +125,8 @@ async function load(
     }),
   );
   into.seconds += (performance.now() - started) / 1000;
+  const client = process.cpuUsage(clientBefore);
+  into.clientUs += client.user + client.system;
   const cpuAfter = serverCpu(pid);
   if (cpuBefore && cpuAfter && into.cpu) {
     into.cpu.mainNs += cpuAfter.main - cpuBefore.main;
@@ -135,9 +140,10 @@ interface Sample {
   seconds: number;
   /** Server CPU during this path's slices (null once a reading failed). */
   cpu: { mainNs: number; allNs: number } | null;
+  clientUs: number;
 }
 
-const newSample = (): Sample => ({ latencies: [], statuses: {}, seconds: 0, cpu: { mainNs: 0, allNs: 0 } });
+const newSample = (): Sample => ({ latencies: [], statuses: {}, seconds: 0, cpu: { mainNs: 0, allNs: 0 }, clientUs: 0 });
 
 function figures(sample: Sample): Figures {
   const latencies = [...sample.latencies].sort((a, b) => a - b);
@@ -150,6 +156,7 @@ function figures(sample: Sample): Figures {
     statuses: sample.statuses,
     mainCpuUs: perRequestUs(sample.cpu?.mainNs),
     allCpuUs: perRequestUs(sample.cpu?.allNs),
+    clientCpuUs: sample.clientUs / latencies.length,
   };
 }
 
@@ -254,7 +261,7 @@ const loadAverage = () =>
 const cpuText = (f: Figures) =>
   f.mainCpuUs === null || f.allCpuUs === null
     ? 'server CPU n/a'
-    : `server CPU main thread ${f.mainCpuUs.toFixed(0)} µs, all threads ${f.allCpuUs.toFixed(0)} µs per request`;
+    : `server CPU main thread ${f.mainCpuUs.toFixed(0)} µs, all threads ${f.allCpuUs.toFixed(0)} µs per request (client ${f.clientCpuUs.toFixed(0)} µs)`;
 
 export default async function main(): Promise<void> {
   const services: Service[] = [];
@@ -301,8 +308,10 @@ export default async function main(): Promise<void> {
         const allVendors = per((p) => p.vendors.allCpuUs!);
         const extraMain = per((p) => p.vendors.mainCpuUs! - p.health.mainCpuUs!);
         const extraAll = per((p) => p.vendors.allCpuUs! - p.health.allCpuUs!);
+        const clientHealth = per((p) => p.health.clientCpuUs);
+        const clientVendors = per((p) => p.vendors.clientCpuUs);
         console.log(
-          `  server CPU per request (median of passes): main thread health ${mainHealth.toFixed(0)} µs, vendors ${mainVendors.toFixed(0)} µs (+${extraMain.toFixed(0)} µs, ${(mainVendors / mainHealth).toFixed(2)}x); all threads health ${allHealth.toFixed(0)} µs, vendors ${allVendors.toFixed(0)} µs (+${extraAll.toFixed(0)} µs, ${(allVendors / allHealth).toFixed(2)}x)`,
+          `  server CPU per request (median of passes): main thread health ${mainHealth.toFixed(0)} µs, vendors ${mainVendors.toFixed(0)} µs (+${extraMain.toFixed(0)} µs, ${(mainVendors / mainHealth).toFixed(2)}x); all threads health ${allHealth.toFixed(0)} µs, vendors ${allVendors.toFixed(0)} µs (+${extraAll.toFixed(0)} µs, ${(allVendors / allHealth).toFixed(2)}x); the bench's client health ${clientHealth.toFixed(0)} µs, vendors ${clientVendors.toFixed(0)} µs`,
         );
       }
     };

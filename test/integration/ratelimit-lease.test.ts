@@ -157,4 +157,18 @@ describe('rate-limit leases', () => {
     expect(conforms(policy, admittedAt)).toBe(true);
     expect(updates()).toBeLessThan(10);
   });
+
+  it('answer a call a lease covers as a value, without a promise to wait on', async () => {
+    const { store } = storeFor();
+    const policy = { ratePerSecond: 100_000, burst: 1_000_000 };
+    const t0 = 1_800_000_500_000;
+    // The first call takes the table's answer (and a token ahead).
+    const first = store.take('lease-f', policy, t0);
+    expect(first).toBeInstanceOf(Promise);
+    expect(await first).toEqual({ allowed: true, retryAfterSeconds: 0 });
+    // The next one spends the leased token: a decision at once (its renewal runs behind it).
+    const second = store.take('lease-f', policy, t0 + 1);
+    expect(second).not.toBeInstanceOf(Promise);
+    expect(second).toEqual({ allowed: true, retryAfterSeconds: 0 });
+  });
 });

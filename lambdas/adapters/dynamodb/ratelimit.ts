@@ -81,6 +81,9 @@ export const leaseMsOf = (policy: RateLimitPolicy): number =>
     Math.max(LEASE_MS, Math.floor((policy.burst / LEASE_BURST_SHARE) * emissionIntervalMs(policy))),
   );
 
+/** An admission (shared: decisions are only read). */
+const ADMITTED: RateDecision = Object.freeze({ allowed: true, retryAfterSeconds: 0 });
+
 interface Waiter {
   resolve(decision: RateDecision): void;
   reject(error: unknown): void;
@@ -324,10 +327,9 @@ export function dynamoRateLimitStore(
     take(bucketId, policy, startMs) {
       const group = `${bucketId}\n${policy.ratePerSecond}\n${policy.burst}`;
       // Leased tokens are already booked in the table: spending one needs no round trip.
-      if (spend(group, bucketId, policy, startMs)) return Promise.resolve({ allowed: true, retryAfterSeconds: 0 });
+      if (spend(group, bucketId, policy, startMs)) return ADMITTED;
       const known = knownTat.get(bucketId);
-      if (known !== undefined && known > admitUntil(policy, startMs))
-        return Promise.resolve(refusal(policy, known, startMs));
+      if (known !== undefined && known > admitUntil(policy, startMs)) return refusal(policy, known, startMs);
       return new Promise<RateDecision>((resolve, reject) => {
         const waiter: Waiter = { resolve, reject, startMs };
         const waiting = groups.get(group);

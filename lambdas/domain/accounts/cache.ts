@@ -69,15 +69,12 @@ export function withKeyCache(store: AccountStore, options: KeyCacheOptions = {})
     claimDevelopmentKey: (keyId, at) => store.claimDevelopmentKey(keyId, at),
 
     findKeyByHash(keyHash) {
-      const now = clock();
-      const hit = known.get(keyHash) ?? unknown.get(keyHash);
-      if (hit && hit.until > now) {
-        // A failed refresh is not this caller's: the first call after expiry reads and sees it.
-        if (now >= hit.refreshFrom && !reading.has(keyHash)) lookup(keyHash).catch(() => undefined);
-        return Promise.resolve(hit.record);
-      }
+      const hit = cached(keyHash);
+      if (hit !== undefined) return Promise.resolve(hit);
       return reading.get(keyHash) ?? lookup(keyHash);
     },
+
+    peekKeyByHash: (keyHash) => cached(keyHash),
 
     async putKey(record) {
       forget(record.keyHash);
@@ -101,6 +98,16 @@ export function withKeyCache(store: AccountStore, options: KeyCacheOptions = {})
       reading.clear();
     },
   };
+
+  /** The cached answer for the key while it is fresh (starting the refresh ahead when due), else undefined. */
+  function cached(keyHash: string): ApiKeyRecord | null | undefined {
+    const now = clock();
+    const hit = known.get(keyHash) ?? unknown.get(keyHash);
+    if (!hit || hit.until <= now) return undefined;
+    // A failed refresh is not this caller's: the first call after expiry reads and sees it.
+    if (now >= hit.refreshFrom && !reading.has(keyHash)) lookup(keyHash).catch(() => undefined);
+    return hit.record;
+  }
 
   /** Reads the key (one read per key at a time) and remembers it from the read's start. */
   function lookup(keyHash: string): Promise<ApiKeyRecord | null> {

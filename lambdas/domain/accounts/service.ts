@@ -25,11 +25,17 @@ const KNOWN_HASHES_MAX = 1_000;
 // it. The memo changes nothing about validity: every call still asks the store (and its cache).
 const knownHashes = new Map<string, string>();
 
-export async function authenticateKey(store: AccountStore, presented: string): Promise<Principal | null> {
-  if (!presented) return null;
-  const known = knownHashes.get(presented);
-  const keyHash = known ?? hashKey(presented);
-  const record = await store.findKeyByHash(keyHash);
+// One principal per key record (records are shared by the key cache for its period), not one per call.
+const principals = new WeakMap<ApiKeyRecord, Principal>();
+
+function principalOf(record: ApiKeyRecord): Principal {
+  let principal = principals.get(record);
+  if (!principal) principals.set(record, (principal = { org: record.org, keyId: record.keyId, scopes: record.scopes }));
+  return principal;
+}
+
+/** The store's answer for a key as authenticateKey gives it. */
+function judged(presented: string, keyHash: string, known: boolean, record: ApiKeyRecord | null): Principal | null {
   if (!record || record.revokedAt) {
     if (known) knownHashes.delete(presented);
     return null;
@@ -38,7 +44,25 @@ export async function authenticateKey(store: AccountStore, presented: string): P
     if (knownHashes.size >= KNOWN_HASHES_MAX) knownHashes.clear();
     knownHashes.set(presented, keyHash);
   }
-  return { org: record.org, keyId: record.keyId, scopes: record.scopes };
+  return principalOf(record);
+}
+
+export async function authenticateKey(store: AccountStore, presented: string): Promise<Principal | null> {
+  if (!presented) return null;
+  const known = knownHashes.get(presented);
+  const keyHash = known ?? hashKey(presented);
+  return judged(presented, keyHash, known !== undefined, await store.findKeyByHash(keyHash));
+}
+
+/**
+ * authenticateKey's answer without waiting, for a key in steady use: when its hash is remembered
+ * and the store's cache holds it (peekKeyByHash); undefined when authenticateKey must run.
+ */
+export function knownPrincipal(store: AccountStore, presented: string): Principal | null | undefined {
+  const keyHash = knownHashes.get(presented);
+  if (keyHash === undefined || !store.peekKeyByHash) return undefined;
+  const record = store.peekKeyByHash(keyHash);
+  return record === undefined ? undefined : judged(presented, keyHash, true, record);
 }
 
 export interface CreatedKey {

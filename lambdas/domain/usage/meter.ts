@@ -20,9 +20,9 @@ export type AddCalls = (org: string, path: string, hourBucket: string, calls: nu
 export interface UsageMeter {
   /**
    * Counts one call. Awaited mode: settles once it is stored (rejects when that write failed).
-   * Write-behind mode: settles at once; the count is stored by the next flush.
+   * Write-behind mode: undefined (nothing to wait for); the count is stored by the next flush.
    */
-  record(org: string, routeTemplate: string, at: Date): Promise<void>;
+  record(org: string, routeTemplate: string, at: Date): Promise<void> | undefined;
   /** Writes every count recorded so far; settles when they are stored (rejects if a write failed). */
   flush(): Promise<void>;
 }
@@ -145,7 +145,7 @@ export function createUsageMeter(add: AddCalls, options: UsageMeterOptions = {})
         return round.done.promise;
       }
       arm();
-      return Promise.resolve();
+      return undefined;
     },
 
     flush() {
