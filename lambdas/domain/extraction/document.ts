@@ -161,9 +161,10 @@ function lowerName(name: string): string {
   return lower;
 }
 
-// Names seen, by a hash of their lower-cased characters: a tag or attribute name read off the
-// page is looked up here without cutting it out of the page first (most names are a handful of
-// spellings repeated thousands of times). A slot holds the last name that hashed there.
+// Names seen (ASCII ones), by their length and first, middle and last characters: a tag or
+// attribute name read off the page is compared here in place, without cutting it out of the page
+// first (most names are a handful of spellings repeated thousands of times). A slot holds the last
+// name that went there.
 const NAME_SLOTS = 1024;
 const nameSlots: Array<string | undefined> = new Array(NAME_SLOTS);
 // The elements htmlparser2's parser treats specially when closed (its own lists).
@@ -177,33 +178,32 @@ class NamingParser extends (Parser as unknown as new (cbs: unknown, options: unk
     const buffer = this.buffers[0];
     const from = start - this.bufferOffset;
     const to = end - this.bufferOffset;
-    if (buffer !== undefined && from >= 0 && to <= buffer.length && to > from) {
-      let h = to - from;
-      for (let i = from; i < to; i++) {
+    const length = to - from;
+    if (buffer === undefined || from < 0 || to > buffer.length || length <= 0)
+      return lowerName(this.getSlice(start, end));
+    // The slot: the name's length and its first, middle and last characters (case aside).
+    const slot =
+      (Math.imul(length, 0x9e3) ^
+        ((buffer.charCodeAt(from) | 32) << 6) ^
+        ((buffer.charCodeAt(from + (length >> 1)) | 32) << 3) ^
+        (buffer.charCodeAt(to - 1) | 32)) &
+      (NAME_SLOTS - 1);
+    const known = nameSlots[slot];
+    if (known !== undefined && known.length === length) {
+      // The slot holds an ASCII lower-case name: the same when each character is it, A-Z lower-cased.
+      let i = from;
+      for (let k = 0; i < to; i++, k++) {
         let c = buffer.charCodeAt(i);
-        if (c >= 128) return lowerName(this.getSlice(start, end));
         if (c >= 65 && c <= 90) c |= 32;
-        h = (Math.imul(h, 31) + c) | 0;
+        if (c !== known.charCodeAt(k)) break;
       }
-      const slot = (h ^ (h >>> 10)) & (NAME_SLOTS - 1);
-      const known = nameSlots[slot];
-      if (known !== undefined && known.length === to - from) {
-        let same = true;
-        for (let i = from, k = 0; i < to; i++, k++) {
-          let c = buffer.charCodeAt(i);
-          if (c >= 65 && c <= 90) c |= 32;
-          if (c !== known.charCodeAt(k)) {
-            same = false;
-            break;
-          }
-        }
-        if (same) return known;
-      }
-      const lower = lowerName(this.getSlice(start, end));
-      nameSlots[slot] = lower;
-      return lower;
+      if (i === to) return known;
     }
-    return lowerName(this.getSlice(start, end));
+    const lower = lowerName(this.getSlice(start, end));
+    let ascii = lower.length === length;
+    for (let k = 0; ascii && k < length; k++) if (lower.charCodeAt(k) >= 128) ascii = false;
+    if (ascii) nameSlots[slot] = lower;
+    return lower;
   }
 
   onattribname(start: number, endIndex: number): void {
