@@ -92,6 +92,9 @@ export function routeOf(operationId: string): Route {
   return route;
 }
 
+/** The principal of a public route (no key). */
+const ANONYMOUS: Principal = Object.freeze({ org: '', keyId: '', scopes: [] as Scope[] });
+
 // ---- per-process cache of organization rate-limit overrides (rarely changed, read per call) ----
 const ORG_CACHE_MS = 30_000;
 const ORG_CACHE_MAX = 10_000;
@@ -386,40 +389,45 @@ export function defineRoute<Op extends OperationId>(operationId: Op, impl: Route
     // A call counts itself: usage read by this very call already includes it. Other routes do
     // not wait for the write here; finalize awaits it before answering.
     if (route.scope === 'usage' && state.metering) await state.metering;
-    const principal = state.principal ?? { org: '', keyId: '', scopes: [] };
-    let serialized: string | undefined;
-    const run = async () => {
-      const result = await impl(state.input as RequestOf<Op>, {
-        ...principal,
-        requestId: state.requestId,
-        family: route.family,
-        route,
-        deps,
-        now: new Date(state.startedAt),
-      });
-      serialized = result.serialized;
-      return { status: result.status ?? contract.success.status, body: result.body, headers: result.headers };
+    const principal = state.principal ?? ANONYMOUS;
+    const context: RouteContext = {
+      org: principal.org,
+      keyId: principal.keyId,
+      scopes: principal.scopes,
+      requestId: state.requestId,
+      family: route.family,
+      route,
+      deps,
+      now: new Date(state.startedAt),
     };
     // A start with an Idempotency-Key runs once per organization and key; a repeat replays it.
-    const idempotent = state.idempotencyKey !== undefined && state.principal !== undefined;
-    const result = idempotent
-      ? await deps.idempotency.run(
-          { org: principal.org, key: state.idempotencyKey!, operation: operationId, body: state.input?.body ?? {} },
-          run,
-          lambdaContext?.getRemainingTimeInMillis?.(),
-        )
-      : { ...(await run()), replayed: false };
+    if (state.idempotencyKey !== undefined && state.principal !== undefined) {
+      let serialized: string | undefined;
+      const result = await deps.idempotency.run(
+        { org: principal.org, key: state.idempotencyKey, operation: operationId, body: state.input?.body ?? {} },
+        async () => {
+          const made = await impl(state.input as RequestOf<Op>, context);
+          serialized = made.serialized;
+          return { status: made.status ?? contract.success.status, body: made.body, headers: made.headers };
+        },
+        lambdaContext?.getRemainingTimeInMillis?.(),
+      );
+      return jsonResult(
+        result.status,
+        result.body,
+        state.requestId,
+        { ...state.extraHeaders, ...result.headers, ...(result.replayed ? { [REPLAYED_HEADER]: 'true' } : {}) },
+        // A replay answers the stored body, not the text made by this call.
+        result.replayed ? undefined : serialized,
+      );
+    }
+    const result = await impl(state.input as RequestOf<Op>, context);
     return jsonResult(
-      result.status,
+      result.status ?? contract.success.status,
       result.body,
       state.requestId,
-      {
-        ...state.extraHeaders,
-        ...result.headers,
-        ...(result.replayed ? { [REPLAYED_HEADER]: 'true' } : {}),
-      },
-      // A replay answers the stored body, not the text made by this call.
-      result.replayed ? undefined : serialized,
+      result.headers ? { ...state.extraHeaders, ...result.headers } : state.extraHeaders,
+      result.serialized,
     );
   };
 
@@ -446,9 +454,13 @@ export function defineRoute<Op extends OperationId>(operationId: Op, impl: Route
   // of status/cancel paths and (after auth) the organization; locally tracing is off.
   // (A start operation's new id is read from its response.) A config error surfaces in the pipeline.
   const tracedHandler = async (event: APIGatewayProxyEventV2, lambdaContext: Context) => {
+    let untraced = false;
     try {
-      await prepareTracing(getContainer());
+      // Untraced (the local service): the pipeline alone, no subsegment machinery per request.
+      untraced = !activeTracer() && !getContainer().config.tracing;
+      if (!untraced) await prepareTracing(getContainer());
     } catch {}
+    if (untraced) return handler(event, lambdaContext);
     const annotations = {
       [ANNOTATIONS.operation]: operationId,
       [ANNOTATIONS.executionId]: event.pathParameters?.execution_id,

@@ -23,6 +23,11 @@ export interface VendorStore {
   recordListings(event: { vendor: string; displayName?: string; listings: number; updatedAt: string }): Promise<void>;
   /** Every vendor, ordered by vendor key. */
   listAll(): Promise<VendorRecord[]>;
+  /**
+   * What listAll would answer when a cache in front of the store has it now (its refresh-ahead
+   * runs as for a hit); undefined when it must be read. Stores without a cache leave it out.
+   */
+  peekAll?(): VendorRecord[] | undefined;
   get(vendor: string): Promise<VendorRecord | null>;
 }
 

@@ -323,9 +323,18 @@ export function dynamoRateLimitStore(
     groups.delete(group);
   };
 
+  // The last group's name, so a steady caller does not build the same string per call.
+  let lastGroup = { bucketId: '', rate: 0, burst: 0, name: '' };
+  const groupOf = (bucketId: string, policy: RateLimitPolicy) => {
+    const { ratePerSecond: rate, burst } = policy;
+    if (lastGroup.bucketId !== bucketId || lastGroup.rate !== rate || lastGroup.burst !== burst)
+      lastGroup = { bucketId, rate, burst, name: `${bucketId}\n${rate}\n${burst}` };
+    return lastGroup.name;
+  };
+
   return {
     take(bucketId, policy, startMs) {
-      const group = `${bucketId}\n${policy.ratePerSecond}\n${policy.burst}`;
+      const group = groupOf(bucketId, policy);
       // Leased tokens are already booked in the table: spending one needs no round trip.
       if (spend(group, bucketId, policy, startMs)) return ADMITTED;
       const known = knownTat.get(bucketId);

@@ -136,10 +136,18 @@ export function createUsageMeter(add: AddCalls, options: UsageMeterOptions = {})
     (timer as { unref?: () => void }).unref?.();
   }
 
+  // The last counter's id, so steady traffic does not build the same string per call.
+  let last = { org: '', path: '', bucket: '', id: '' };
+  const idOf = (org: string, path: string, bucket: string) => {
+    if (last.org !== org || last.path !== path || last.bucket !== bucket)
+      last = { org, path, bucket, id: `${org}\n${path}\n${bucket}` };
+    return last.id;
+  };
+
   return {
     record(org, routeTemplate, at) {
       const bucket = hourBucket(at);
-      const round = count(`${org}\n${routeTemplate}\n${bucket}`, { org, path: routeTemplate, bucket }, 1, 0);
+      const round = count(idOf(org, routeTemplate, bucket), { org, path: routeTemplate, bucket }, 1, 0);
       if (!writeBehind) {
         startWriting();
         return round.done.promise;

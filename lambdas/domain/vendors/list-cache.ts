@@ -61,15 +61,20 @@ export function withVendorListCache(store: VendorStore, options: VendorListCache
     get: (vendor) => store.get(vendor),
 
     async listAll() {
-      const now = clock();
-      if (cached && cached.until > now) {
-        // A failed refresh is not this caller's: the first caller after expiry reads and sees it.
-        if (now >= cached.refreshFrom && !reading) read().catch(() => undefined);
-        return cached.records;
-      }
-      return await read();
+      return fresh() ?? (await read());
     },
+
+    peekAll: () => fresh(),
   };
+
+  /** The cached list while it is fresh (starting the refresh ahead when due), else undefined. */
+  function fresh(): VendorRecord[] | undefined {
+    const now = clock();
+    if (!cached || cached.until <= now) return undefined;
+    // A failed refresh is not this caller's: the first caller after expiry reads and sees it.
+    if (now >= cached.refreshFrom && !reading) read().catch(() => undefined);
+    return cached.records;
+  }
 
   /** The read in flight, or a new one; remembered (from its start) unless a write came meanwhile. */
   function read(): Promise<VendorRecord[]> {

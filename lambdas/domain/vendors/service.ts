@@ -39,7 +39,19 @@ const summariesOf = new WeakMap<
 >();
 
 export async function listVendorSummaries(store: VendorStore, merchants: MerchantDirectory): Promise<VendorSummary[]> {
-  const records = await store.listAll();
+  return summariesFor(await store.listAll(), merchants);
+}
+
+/**
+ * listVendorSummaries' answer without waiting when the store's cache holds the list
+ * (peekAll); undefined when it must be read.
+ */
+export function knownVendorSummaries(store: VendorStore, merchants: MerchantDirectory): VendorSummary[] | undefined {
+  const records = store.peekAll?.();
+  return records && summariesFor(records, merchants);
+}
+
+function summariesFor(records: VendorRecord[], merchants: MerchantDirectory): VendorSummary[] {
   const known = summariesOf.get(records);
   if (known && known.merchants === merchants) return known.summaries;
   const summaries = records.map((record) => toSummary(record, merchants));
