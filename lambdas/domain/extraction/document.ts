@@ -257,6 +257,8 @@ class ListingHandler extends DomHandler {
   readonly scopes: Element[] = [];
   readonly props: Element[] = [];
   readonly describing: Element[] = [];
+  /** The elements of each name, in document order. */
+  readonly byName = new Map<string, Element[]>();
   private marks = 0;
   onattribute(name: string, value: string): void {
     switch (name) {
@@ -278,6 +280,9 @@ class ListingHandler extends DomHandler {
     super.onopentag(name, attribs);
     const el = this.tagStack[this.tagStack.length - 1] as Element;
     this.elements.push(el);
+    const named = this.byName.get(name);
+    if (named !== undefined) named.push(el);
+    else this.byName.set(name, [el]);
     const marks = this.marks;
     if (marks !== 0) {
       if (marks & SCOPE) this.scopes.push(el);
@@ -339,7 +344,7 @@ export class PageDocument {
    */
   readonly describing: readonly Element[];
   private readonly listed: Record<string, readonly Element[]>;
-  private names: Map<string, Element[]> | null = null;
+  private readonly names: ReadonlyMap<string, readonly Element[]>;
   private answers = new Map<string, Element[]>();
 
   constructor(html: string) {
@@ -347,6 +352,7 @@ export class PageDocument {
     new NamingParser(handler, TOKENIZING_OPTIONS).end(html);
     this.elements = handler.elements;
     this.describing = handler.describing;
+    this.names = handler.byName;
     // [itemscope], [typeof] and [itemprop] as the parser saw them (attribute values are strings).
     this.listed = { '[itemscope], [typeof]': handler.scopes, '[itemprop]': handler.props };
     const base = cheerio.load(handler.root, PARSE_OPTIONS);
@@ -365,14 +371,6 @@ export class PageDocument {
 
   /** Elements with this (lower-case) name, in document order. */
   byName(name: string): readonly Element[] {
-    if (!this.names) {
-      this.names = new Map();
-      for (const el of this.elements) {
-        const list = this.names.get(el.name);
-        if (list) list.push(el);
-        else this.names.set(el.name, [el]);
-      }
-    }
     return this.names.get(name) ?? [];
   }
 
