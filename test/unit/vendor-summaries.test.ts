@@ -7,7 +7,7 @@ import type { VendorStore } from '../../lambdas/ports/vendors';
 import type { VendorRecord } from '../../lambdas/domain/vendors/model';
 import type { MerchantDirectory } from '../../lambdas/domain/affiliate/merchants';
 import { VENDOR_LIST_TTL_MS, withVendorListCache } from '../../lambdas/domain/vendors/list-cache';
-import { listVendorSummaries } from '../../lambdas/domain/vendors/service';
+import { knownVendorSummaries, listVendorSummaries } from '../../lambdas/domain/vendors/service';
 
 function memoryStore(records: VendorRecord[]) {
   let reads = 0;
@@ -95,6 +95,32 @@ describe('vendor summaries', () => {
     await vendors.recordProductSeen({ vendor: 'shop-c.example', newProduct: true, updatedAt: '2026-02-01T00:00:00Z' });
     const after = await listVendorSummaries(vendors, merchants);
     expect(after.map((s) => s.vendor)).toEqual(['shop-a.example', 'shop-c.example']);
+  });
+
+  it('are answered without waiting while the list is cached, with the same refresh ahead and bound', async () => {
+    let now = 2_000_000;
+    const memory = memoryStore([record('shop-a.example', 1)]);
+    const vendors = withVendorListCache(memory.store, { clock: () => now });
+    const merchants = countingMerchants();
+    // Nothing cached yet: the waiting path must read.
+    expect(knownVendorSummaries(vendors, merchants)).toBeUndefined();
+    const listed = await listVendorSummaries(vendors, merchants);
+    expect(knownVendorSummaries(vendors, merchants)).toBe(listed);
+    expect(memory.reads()).toBe(1);
+    // Second half of the period: still answered at once, the next read starts behind it.
+    now += VENDOR_LIST_TTL_MS / 2;
+    expect(knownVendorSummaries(vendors, merchants)).toBe(listed);
+    expect(memory.reads()).toBe(2);
+    // A write through the store: nothing cached until the next read.
+    await vendors.recordProductSeen({ vendor: 'shop-c.example', newProduct: true, updatedAt: '2026-02-01T00:00:00Z' });
+    expect(knownVendorSummaries(vendors, merchants)).toBeUndefined();
+    // Past the bound without a read: never served.
+    const fresh = await listVendorSummaries(vendors, merchants);
+    expect(fresh.map((s) => s.vendor)).toEqual(['shop-a.example', 'shop-c.example']);
+    now += VENDOR_LIST_TTL_MS + 1;
+    expect(knownVendorSummaries(vendors, merchants)).toBeUndefined();
+    // A store without the cache never answers without reading.
+    expect(knownVendorSummaries(memory.store, merchants)).toBeUndefined();
   });
 
   it('are not remembered for a store without the list cache (nothing bounds their staleness)', async () => {
