@@ -8,7 +8,9 @@
 // the median of the rounds' ratios is the figure: on a shared machine the load drifts. Beside it,
 // the main-thread CPU each run used (Linux: the kernel's per-thread accounting), which does not
 // grow when other processes take the core: the loop saturates the main thread, so the CPU the
-// state machine adds there is what its time ratio follows on a quiet machine.
+// state machine adds there is what its time ratio follows on a quiet machine. The embedded
+// engines' threads (dynalite, fauxqs) and the rest (V8's helpers, zlib's and LevelDB's pools) are
+// shown apart: on 2 cores they take turns with the main thread.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -300,6 +302,15 @@ export default async function main(): Promise<void> {
         console.log(
           `  main-thread CPU the state machine adds to the loop's: median ${median(addedMainCpu).toFixed(2)} s per ${URLS} URLs (${addedMainCpu.map((s) => s.toFixed(2)).join(', ')}; loop ${median(mainCpu(loops)).toFixed(2)} s, ratio ${(median(mainCpu(machines.map((m) => m.figures))) / median(mainCpu(loops))).toFixed(2)}x): with the loop's main thread saturated, the time ratio follows it`,
         );
+      const machineThreads = machines.map((m) => m.figures.threads);
+      const loopThreads = loops.map((l) => l.threads);
+      if (machineThreads.every(Boolean) && loopThreads.every(Boolean)) {
+        const of = (runs: typeof machineThreads, part: 'dynalite' | 'fauxqs' | 'other') =>
+          median(runs.map((t) => t![part])).toFixed(2);
+        console.log(
+          `  other threads' CPU, median per run: state machine dynalite ${of(machineThreads, 'dynalite')} s, fauxqs ${of(machineThreads, 'fauxqs')} s, the rest (V8's GC and compiler helpers, zlib's and LevelDB's pools) ${of(machineThreads, 'other')} s; plain loop the rest ${of(loopThreads, 'other')} s: on 2 cores, what runs beside the main thread takes turns with it`,
+        );
+      }
       const last = machines[machines.length - 1];
       const totalCalls = last.calls.reduce((sum, [, n]) => sum + n, 0);
       const per1000 = (totalCalls / URLS) * 1000;
