@@ -309,6 +309,26 @@ class LocalLambdaContext implements Context {
   succeed(): void {}
 }
 
+/** Bodies at least this long are sent from an encoded copy kept per body text (see bodyBytes). */
+const KEPT_BODY_MIN_CHARS = 1024;
+const KEPT_BODIES_MAX = 64;
+const keptBodies = new Map<string, Buffer>();
+
+/**
+ * The UTF-8 bytes of a response body, kept for bodies answered again and again (a route's cached
+ * page is the same string object every time, whose hash V8 keeps): Node then writes the headers
+ * and these bytes as they are, instead of joining the headers and the body into a new string and
+ * encoding it for every response. Same bytes on the wire.
+ */
+function bodyBytes(body: string): Buffer {
+  let bytes = keptBodies.get(body);
+  if (!bytes) {
+    if (keptBodies.size >= KEPT_BODIES_MAX) keptBodies.clear();
+    keptBodies.set(body, (bytes = Buffer.from(body, 'utf8')));
+  }
+  return bytes;
+}
+
 function writeResult(res: ServerResponse, result: HandlerAnswer): void {
   // Payload 2.0: a result without statusCode is a 200 JSON body (API Gateway's inference).
   if (!result || typeof result !== 'object' || !('statusCode' in result)) {
@@ -320,7 +340,13 @@ function writeResult(res: ServerResponse, result: HandlerAnswer): void {
   if (headers) for (const name in headers) res.setHeader(name, String(headers[name]));
   if (result.cookies?.length) res.setHeader('set-cookie', result.cookies);
   const body =
-    result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
+    result.body === undefined
+      ? ''
+      : result.isBase64Encoded
+        ? Buffer.from(result.body, 'base64')
+        : result.body.length >= KEPT_BODY_MIN_CHARS
+          ? bodyBytes(result.body)
+          : result.body;
   res.statusCode = result.statusCode ?? 200;
   res.end(body);
 }

@@ -143,7 +143,13 @@ interface Sample {
   clientUs: number;
 }
 
-const newSample = (): Sample => ({ latencies: [], statuses: {}, seconds: 0, cpu: { mainNs: 0, allNs: 0 }, clientUs: 0 });
+const newSample = (): Sample => ({
+  latencies: [],
+  statuses: {},
+  seconds: 0,
+  cpu: { mainNs: 0, allNs: 0 },
+  clientUs: 0,
+});
 
 function figures(sample: Sample): Figures {
   const latencies = [...sample.latencies].sort((a, b) => a - b);

@@ -4,6 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { startHttpServer, type LocalHandler, type RunningHttpServer } from '../../lambdas/local/http-server';
 
+const LONG_BODY = JSON.stringify({
+  data: Array.from({ length: 80 }, (_, i) => ({ vendor: `shop-${i}.example`, name: 'é€😀' })),
+});
 const seen: Array<{ event: APIGatewayProxyEventV2; remaining: number; requestId: string }> = [];
 let server: RunningHttpServer;
 
@@ -13,6 +16,10 @@ beforeAll(async () => {
     loadHandler: async (route) =>
       (async (event: APIGatewayProxyEventV2, context: Context) => {
         seen.push({ event, remaining: context.getRemainingTimeInMillis(), requestId: context.awsRequestId });
+        if (event.rawPath === '/v2/listings') {
+          // A long body (sent from its kept encoded copy) with characters of every UTF-8 width.
+          return { statusCode: 200, headers: { 'content-type': 'application/json' }, body: LONG_BODY };
+        }
         if (event.rawPath === '/v2/usage') {
           return {
             statusCode: 200,
@@ -79,6 +86,16 @@ describe('local http server', () => {
     const unmatched = await fetch(`${server.url}/v2/vendors`, { method: 'PUT' });
     expect(unmatched.headers.get('x-route')).toBe('fallback');
     expect(seen.at(-1)!.event.routeKey).toBe('$default');
+  });
+
+  it('sends long bodies byte for byte, the same on every response', async () => {
+    for (let i = 0; i < 3; i++) {
+      const response = await fetch(`${server.url}/v2/listings`);
+      const bytes = Buffer.from(await response.arrayBuffer());
+      expect(bytes.equals(Buffer.from(LONG_BODY, 'utf8'))).toBe(true);
+      expect(response.headers.get('content-length')).toBe(String(Buffer.byteLength(LONG_BODY)));
+      expect(response.headers.get('content-type')).toBe('application/json');
+    }
   });
 
   it('refuses bodies over the event cap without buffering them', async () => {
