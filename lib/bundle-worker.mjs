@@ -1,7 +1,7 @@
 // Runs one esbuild build with plugins (the synchronous API that CDK's local bundling needs has
 // none) and prints its metafile: `node lib/bundle-worker.mjs '<json options>' '{"zodEnglishOnly":true,"cheerioLoadOnly":true,"stub":{...}}'`. Called by
 // lib/bundle.ts only.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -279,7 +279,7 @@ function fromTaxonomyOutline(text) {
 }
 
 /**
- * JSON data of dependencies, packed the same way: aws-xray-sdk-core's list of the AWS calls whose
+ * JSON data of dependencies, packed the same way: the AWS SDK's partitions (every asset), and aws-xray-sdk-core's list of the AWS calls whose
  * parameters its subsegments record (resources/aws_whitelist.json, 10 KB minified, in every asset
  * since the tracer is), read when the tracer is first loaded. The X-Ray SDK `require()`s it, so
  * each top-level key is also a named export (what `require` of this module answers).
@@ -287,6 +287,26 @@ function fromTaxonomyOutline(text) {
 const packedDependencyJson = {
   name: 'packed-dependency-json',
   setup(builder) {
+    // The AWS SDK's partitions and regions (@aws-sdk/core's util-endpoints, 5 KB minified in
+    // every asset): a module exporting one JSON literal, packed as the same JSON.
+    builder.onLoad(
+      {
+        filter:
+          /[\\/]node_modules[\\/]@aws-sdk[\\/]core[\\/]dist-es[\\/]submodules[\\/]client[\\/]util-endpoints[\\/]lib[\\/]aws[\\/]partitions\.js$/,
+      },
+      (args) => {
+        const match = /^export const partitionsInfo = ([\s\S]*);\s*$/.exec(readFileSync(args.path, 'utf8'));
+        if (!match) throw new Error(`${args.path}: not the one JSON literal export packed here`);
+        const json = JSON.stringify(JSON.parse(match[1]));
+        return {
+          contents: [
+            ...packedBytes(Buffer.from(json, 'utf8')),
+            "export const partitionsInfo = JSON.parse(bytes.toString('utf8'));",
+          ].join('\n'),
+          loader: 'js',
+        };
+      },
+    );
     builder.onLoad(
       { filter: /[\\/]node_modules[\\/]aws-xray-sdk-core[\\/]dist[\\/]lib[\\/]resources[\\/]aws_whitelist\.json$/ },
       (args) => {
@@ -1031,4 +1051,24 @@ const result = await build({
     ...(flags.cheerioLoadOnly ? [cheerioLoadOnly] : []),
   ],
 });
+
+/**
+ * The banner (lib/bundle.ts REQUIRE_BANNER: a `require` for CommonJS dependencies) is written at
+ * the top of every output file, yet only the files whose code names `require` use it (esbuild's
+ * __require helper lives in one chunk; ~95 bytes in each of the 30 others of an asset). A chunk
+ * keeps it when the code after it has the word `require` anywhere (even in a string); the entry
+ * (index.mjs) always keeps it.
+ */
+const banner = options.banner?.js;
+if (flags.trimmed && banner) {
+  for (const [file, output] of Object.entries(result.metafile.outputs)) {
+    if (!file.endsWith('.mjs') || path.basename(file) === 'index.mjs') continue;
+    const code = readFileSync(file, 'utf8');
+    if (!code.startsWith(`${banner}\n`)) throw new Error(`${file} does not start with the banner`);
+    const rest = code.slice(banner.length + 1);
+    if (/\brequire\b/.test(rest)) continue;
+    writeFileSync(file, rest);
+    output.bytes = Buffer.byteLength(rest);
+  }
+}
 process.stdout.write(JSON.stringify(result.metafile));
