@@ -183,23 +183,55 @@ const CLASS_CARD = 512;
 /** PRICE_ATTR matches the class or the id. */
 const CLASS_PRICE_ATTR = 1024;
 
-function classFlags(classId: string, cls: string, id: string): number {
+const CLASS_RELATED_WORDS = /related|recommend|similar|also|upsell|cross-?sell/i;
+const CLASS_BREADCRUMB_WORD = /breadcrumb/i;
+const CLASS_FILTER_WORDS = /(filter|facet|slider|range)/i;
+const CLASS_PRICE_WORD = /price/i;
+const CLASS_BRAND_WORDS = /(^|[\s_-])(brand|byline\w*|manufacturer|vendor)([\s_-]|$)/i;
+const CLASS_STOCK_WORDS = /availability|stock/i;
+const CLASS_CARD_WORDS =
+  /(^|[\s_-])(product-?(card|tile|item|grid-item)|grid-product|productcard|product-box|product-thumb|card-product)([\s_-]|$)/i;
+// Every test below in one alternation (each whole, none with a back-reference, all without case):
+// it matches exactly when one of them does, so a text it does not match (most) has no flags.
+const ANY_CLASS_TEST = new RegExp(
+  [
+    NOISE,
+    NOISE_LOOSE,
+    CLASS_RELATED_WORDS,
+    OPTION_PICKER,
+    CLASS_BREADCRUMB_WORD,
+    CLASS_FILTER_WORDS,
+    CLASS_PRICE_WORD,
+    SKU_CLASS,
+    CLASS_BRAND_WORDS,
+    CLASS_STOCK_WORDS,
+    CLASS_CARD_WORDS,
+    PRICE_ATTR,
+  ]
+    .map((rule) => `(?:${rule.source})`)
+    .join('|'),
+  'i',
+);
+
+/** What the class-and-id tests say of `${cls} ${id}` (`classId`). */
+export function classFlags(classId: string, cls: string, id: string): number {
+  // PRICE_ATTR has no anchors: a match in the class or the id is one in `${cls} ${id}`.
+  return ANY_CLASS_TEST.test(classId) ? eachClassFlag(classId, cls, id) : 0;
+}
+
+/** classFlags without the one-alternation test first: every test run. */
+export function eachClassFlag(classId: string, cls: string, id: string): number {
   let flags = 0;
   if (NOISE.test(classId) || NOISE_LOOSE.test(classId)) flags |= CLASS_NOISE;
-  if (/related|recommend|similar|also|upsell|cross-?sell/i.test(classId)) flags |= CLASS_RELATED;
+  if (CLASS_RELATED_WORDS.test(classId)) flags |= CLASS_RELATED;
   if (OPTION_PICKER.test(classId)) flags |= CLASS_PICKER;
-  if (/breadcrumb/i.test(classId)) flags |= CLASS_BREADCRUMB;
-  if (/(filter|facet|slider|range)/i.test(classId)) flags |= CLASS_FILTER;
-  if (/price/i.test(classId)) flags |= CLASS_PRICE;
+  if (CLASS_BREADCRUMB_WORD.test(classId)) flags |= CLASS_BREADCRUMB;
+  if (CLASS_FILTER_WORDS.test(classId)) flags |= CLASS_FILTER;
+  if (CLASS_PRICE_WORD.test(classId)) flags |= CLASS_PRICE;
   if (SKU_CLASS.test(classId)) flags |= CLASS_SKU;
-  if (/(^|[\s_-])(brand|byline\w*|manufacturer|vendor)([\s_-]|$)/i.test(classId)) flags |= CLASS_BRAND;
-  if (/availability|stock/i.test(classId)) flags |= CLASS_STOCK;
-  if (
-    /(^|[\s_-])(product-?(card|tile|item|grid-item)|grid-product|productcard|product-box|product-thumb|card-product)([\s_-]|$)/i.test(
-      classId,
-    )
-  )
-    flags |= CLASS_CARD;
+  if (CLASS_BRAND_WORDS.test(classId)) flags |= CLASS_BRAND;
+  if (CLASS_STOCK_WORDS.test(classId)) flags |= CLASS_STOCK;
+  if (CLASS_CARD_WORDS.test(classId)) flags |= CLASS_CARD;
   if (PRICE_ATTR.test(cls) || PRICE_ATTR.test(id)) flags |= CLASS_PRICE_ATTR;
   return flags;
 }
