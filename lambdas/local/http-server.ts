@@ -188,6 +188,29 @@ function queryParameters(parameters: URLSearchParams): Record<string, string> | 
   return any ? query : undefined;
 }
 
+/**
+ * The parameters of a plain query (PLAIN_TARGET's characters): without "%" or "+" nothing needs
+ * decoding, so splitting at "&" and the first "=" gives what URLSearchParams gives; otherwise it
+ * is URLSearchParams (which drops one leading "?" of its input: the query's own one stays data).
+ */
+function plainQuery(search: string): Record<string, string> | undefined {
+  if (!search) return undefined;
+  if (search.includes('%') || search.includes('+')) return queryParameters(new URLSearchParams(`?${search}`));
+  const query: Record<string, string> = {};
+  let any = false;
+  for (const pair of search.split('&')) {
+    if (!pair) continue;
+    const eq = pair.indexOf('=');
+    const name = eq < 0 ? pair : pair.slice(0, eq);
+    const value = eq < 0 ? '' : pair.slice(eq + 1);
+    // Own keys only: a parameter named "constructor" or "__proto__" is data, not Object.prototype.
+    if (name === '__proto__') continue;
+    query[name] = Object.hasOwn(query, name) ? `${query[name]},${value}` : value;
+    any = true;
+  }
+  return any ? query : undefined;
+}
+
 /** The path, raw query string and query parameters of a request line's target (`req.url`). */
 export function requestTarget(rawUrl: string | undefined): RequestTarget {
   const target = rawUrl ?? '/';
@@ -195,9 +218,7 @@ export function requestTarget(rawUrl: string | undefined): RequestTarget {
     const at = target.indexOf('?');
     if (at < 0) return { path: target, rawQueryString: '', query: undefined };
     const rawQueryString = target.slice(at + 1);
-    // URLSearchParams drops one leading "?" of its input: the query's own one stays data.
-    const query = rawQueryString ? queryParameters(new URLSearchParams(`?${rawQueryString}`)) : undefined;
-    return { path: target.slice(0, at), rawQueryString, query };
+    return { path: target.slice(0, at), rawQueryString, query: plainQuery(rawQueryString) };
   }
   let url: URL;
   try {
