@@ -101,7 +101,7 @@ function automatonFinder(literals: readonly string[]): LiteralFinder {
 // Literals of ASCII characters, none shorter than SKIP_MIN: a skip scan (Wu-Manber) that looks
 // at the last three characters of a window as long as the shortest literal and moves on by as
 // much as those three allow (up to that length less two), so most of the page is stepped over,
-// not stepped through; a non-ASCII character (in no literal) moves the window past itself.
+// not stepped through.
 const SKIP_MIN = 5;
 const HASH_BITS = 15;
 const HASH_MASK = (1 << HASH_BITS) - 1;
@@ -123,48 +123,75 @@ function skipFinder(literals: readonly string[]): LiteralFinder {
     const h = hash3(literal.charCodeAt(m - 3), literal.charCodeAt(m - 2), literal.charCodeAt(m - 1));
     (ending[h] ??= []).push(index);
   });
+  const count = literals.length;
+  /** Compares the literals whose first m characters may end at `end` (hash `h`); records first starts in `found`. */
+  const compare = (text: string, h: number, end: number, found: Int32Array) => {
+    const start = end - m + 1;
+    for (const index of ending[h]!)
+      if (found[index] < 0 && text.startsWith(literals[index], start)) found[index] = start;
+  };
+  /** The windows whose ends lie in [end, limit), in order; bounded: each round moves on at least one. */
+  const scan = (text: string, end: number, limit: number, found: Int32Array) => {
+    while (end < limit) {
+      const h = hash3(text.charCodeAt(end - 2), text.charCodeAt(end - 1), text.charCodeAt(end));
+      const step = shift[h];
+      if (step !== 0) end += step;
+      else {
+        compare(text, h, end, found);
+        end++;
+      }
+    }
+  };
   return {
     literals,
     find(text: string): LiteralPositions {
-      const first = new Map<string, number>();
-      let left = literals.length;
       const length = text.length;
-      // Bounded: every round moves the window's end at least one character on. Windows are
-      // taken in the order of their starts, and each start where a literal occurs is compared,
-      // so a literal's first occurrence found is its first.
-      let end = m - 1;
-      while (end < length) {
-        const c2 = text.charCodeAt(end);
-        if (c2 >= 128) {
-          end += m;
-          continue;
+      // Four lanes, each the windows starting in one quarter of the text, stepped in turn: the
+      // steps of one lane wait on its own table reads only, so the four overlap. A lane's
+      // first find of a literal is the first in its quarter; the first lane that has one has the
+      // page's first. Any character hashes (one in no literal gives a step no longer than is
+      // safe), and every candidate is compared in full.
+      const quarter = length >> 2;
+      const f0 = new Int32Array(count).fill(-1);
+      if (quarter < m) scan(text, m - 1, length, f0);
+      else {
+        const f1 = new Int32Array(count).fill(-1);
+        const f2 = new Int32Array(count).fill(-1);
+        const f3 = new Int32Array(count).fill(-1);
+        let e0 = m - 1;
+        let e1 = quarter + m - 1;
+        let e2 = 2 * quarter + m - 1;
+        let e3 = 3 * quarter + m - 1;
+        const l0 = quarter + m - 1;
+        const l1 = 2 * quarter + m - 1;
+        const l2 = 3 * quarter + m - 1;
+        // Bounded: every round moves each lane's window end at least one character on.
+        while (e0 < l0 && e1 < l1 && e2 < l2 && e3 < length) {
+          const h0 = hash3(text.charCodeAt(e0 - 2), text.charCodeAt(e0 - 1), text.charCodeAt(e0));
+          const h1 = hash3(text.charCodeAt(e1 - 2), text.charCodeAt(e1 - 1), text.charCodeAt(e1));
+          const h2 = hash3(text.charCodeAt(e2 - 2), text.charCodeAt(e2 - 1), text.charCodeAt(e2));
+          const h3 = hash3(text.charCodeAt(e3 - 2), text.charCodeAt(e3 - 1), text.charCodeAt(e3));
+          const s0 = shift[h0];
+          const s1 = shift[h1];
+          const s2 = shift[h2];
+          const s3 = shift[h3];
+          if (s0 !== 0) e0 += s0;
+          else compare(text, h0, e0++, f0);
+          if (s1 !== 0) e1 += s1;
+          else compare(text, h1, e1++, f1);
+          if (s2 !== 0) e2 += s2;
+          else compare(text, h2, e2++, f2);
+          if (s3 !== 0) e3 += s3;
+          else compare(text, h3, e3++, f3);
         }
-        const c1 = text.charCodeAt(end - 1);
-        if (c1 >= 128) {
-          end += m - 1;
-          continue;
-        }
-        const c0 = text.charCodeAt(end - 2);
-        if (c0 >= 128) {
-          end += m - 2;
-          continue;
-        }
-        const h = hash3(c0, c1, c2);
-        const step = shift[h];
-        if (step !== 0) {
-          end += step;
-          continue;
-        }
-        const start = end - m + 1;
-        for (const index of ending[h]!) {
-          const literal = literals[index];
-          if (!first.has(literal) && text.startsWith(literal, start)) {
-            first.set(literal, start);
-            if (--left === 0) return first;
-          }
-        }
-        end++;
+        scan(text, e0, l0, f0);
+        scan(text, e1, l1, f1);
+        scan(text, e2, l2, f2);
+        scan(text, e3, length, f3);
+        for (let i = 0; i < count; i++) if (f0[i] < 0) f0[i] = f1[i] >= 0 ? f1[i] : f2[i] >= 0 ? f2[i] : f3[i];
       }
+      const first = new Map<string, number>();
+      for (let i = 0; i < count; i++) if (f0[i] >= 0) first.set(literals[i], f0[i]);
       return first;
     },
   };
