@@ -119,3 +119,61 @@ describe('known keys', () => {
     expect(after.body).toEqual({ error: 'Invalid API key', status: 401 });
   });
 });
+
+describe('steady callers', () => {
+  // From its second call a key is answered from the key cache, its organization's policy from
+  // its cache and its token from a lease, without waiting on the table: the answers must be the
+  // ones the waiting path gives, headers and error bodies byte for byte.
+  it('get the same headers, bodies and errors on the paths answered without waiting', async () => {
+    const steady = await service.apiKey(undefined, 'reuse-steady');
+    const answers = [];
+    for (let i = 0; i < 3; i++)
+      answers.push(await service.request('GET', '/v2/vendors?page_size=2', { apiKey: steady }));
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      expect(answer.text).toBe(answers[0].text);
+      expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(answer.headers.get('cache-control')).toBe('no-store');
+      expect(answer.headers.get('request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(answer.headers.get('content-length')).toBe(String(Buffer.byteLength(answer.text)));
+    }
+    // The same key as a bearer token takes the same path.
+    const bearer = await service.request('GET', '/v2/vendors?page_size=2', {
+      headers: { authorization: `Bearer ${steady}` },
+    });
+    expect(bearer.text).toBe(answers[0].text);
+
+    // A known key without the route's scope: the exact 403 of the v2 family, every time.
+    const narrow = await service.apiKey(['usage'], 'reuse-narrow');
+    for (let i = 0; i < 3; i++) {
+      const refused = await service.request('GET', '/v2/vendors', { apiKey: narrow });
+      expect(refused.status).toBe(403);
+      expect(refused.body).toEqual({
+        error: {
+          code: 'FORBIDDEN',
+          message: 'This API key lacks the "catalog" scope required by GET /v2/vendors',
+          request_id: refused.headers.get('request-id'),
+        },
+      });
+    }
+    // Legacy family: its own error shape for the same refusal.
+    const legacy = await service.request('GET', '/api/vendors', { apiKey: narrow });
+    expect(legacy.status).toBe(403);
+    expect(legacy.body).toEqual({
+      error: 'This API key lacks the "catalog" scope required by GET /api/vendors',
+      code: 'FORBIDDEN',
+    });
+    // No key, and a made-up key: the 401 body of every family.
+    const missing = await service.request('GET', '/v2/vendors');
+    expect(missing.status).toBe(401);
+    expect(missing.body).toEqual({
+      error: 'API key required (x-api-key header or Authorization: Bearer)',
+      status: 401,
+    });
+    for (let i = 0; i < 2; i++) {
+      const unknown = await service.request('GET', '/v2/vendors', { apiKey: 'made-up-key-0123456789abcdef' });
+      expect(unknown.status).toBe(401);
+      expect(unknown.body).toEqual({ error: 'Invalid API key', status: 401 });
+    }
+  });
+});
