@@ -126,6 +126,8 @@ export function bundleFunction(
     sourcemap: options.sourcemap ?? SOURCE_MAPS,
     sourcesContent: false,
     keepNames: options.keepNames ?? true,
+    // Non-ASCII text as UTF-8 (Node reads modules as UTF-8), not \uXXXX escapes of six bytes each.
+    charset: 'utf8',
   };
   const metafile = execFileSync(
     process.execPath,
