@@ -179,7 +179,7 @@ export default async function main(): Promise<void> {
     'before the perf(extraction) round after 3ab010f (literal automaton, class tests once per page, one attribute pass, parse-time lists, indexOf skips): 5.26x CPU median, 5.56x wall (load 1.6)',
   );
   console.log(
-    'before the perf(extraction) round after 4fed376 (skip scan for the page literals, names read in place, DOM walk over the element list): 6.43-6.71x CPU median in the same runs as 7.27-8.09x after (3 runs, load 5.6-9.3); EXTRACTION_BASELINE=4fed376 prints it again',
+    'before the perf(extraction) round after 4fed376 (four-lane skip scan for the page literals, names read in place, DOM walk over the element list, class tests behind one alternation): 6.27-6.81x CPU median in the same runs as 7.27-8.09x after (6 runs, load 5.6-9.3; engine speed-up median 1.16x); EXTRACTION_BASELINE=4fed376 prints it again',
   );
   const largest = [...pages].sort((a, b) => b.html.length - a.html.length).slice(0, 10);
   console.log(
