@@ -2,7 +2,7 @@
 // staleness bound, VENDOR_LIST_TTL_MS), not per request: same list, same summaries; a new list
 // (time passed, or a write through the store) gives new summaries with the new data. The store is
 // an in-memory VendorStore (the port), the clock is injected: nothing here waits on time.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { VendorStore } from '../../lambdas/ports/vendors';
 import type { VendorRecord } from '../../lambdas/domain/vendors/model';
 import type { MerchantDirectory } from '../../lambdas/domain/affiliate/merchants';
@@ -129,5 +129,45 @@ describe('vendor summaries', () => {
     await listVendorSummaries(memory.store, merchants);
     await listVendorSummaries(memory.store, merchants);
     expect(merchants.checks()).toBe(2);
+  });
+});
+
+describe('vendor list kept warm', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('is read again on its own for a while after its last use, then no more, within the same bound', async () => {
+    vi.useFakeTimers({ now: 5_000_000 });
+    const memory = memoryStore([record('shop-a.example', 1)]);
+    const vendors = withVendorListCache(memory.store, { keepWarmMs: 3000, clock: () => Date.now() });
+    await vendors.listAll();
+    expect(memory.reads()).toBe(1);
+    // No calls: the refresh still comes when due (half the period), so a caller back after
+    // the period finds a fresh list and does not wait.
+    await vi.advanceTimersByTimeAsync(VENDOR_LIST_TTL_MS / 2 + 1);
+    expect(memory.reads()).toBe(2);
+    await vi.advanceTimersByTimeAsync(VENDOR_LIST_TTL_MS);
+    expect(vendors.peekAll?.()).toBeDefined();
+    const atUse = memory.reads();
+    // Past keepWarmMs after that last use: the reads stop.
+    await vi.advanceTimersByTimeAsync(3000 + VENDOR_LIST_TTL_MS);
+    const stopped = memory.reads();
+    expect(stopped).toBeGreaterThan(atUse);
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(memory.reads()).toBe(stopped);
+    // And nothing stale is served: the next call reads.
+    expect(vendors.peekAll?.()).toBeUndefined();
+    await vendors.listAll();
+    expect(memory.reads()).toBe(stopped + 1);
+  });
+
+  it('is off with a test clock unless asked for', async () => {
+    vi.useFakeTimers({ now: 6_000_000 });
+    const memory = memoryStore([record('shop-a.example', 1)]);
+    const vendors = withVendorListCache(memory.store, { clock: () => Date.now() });
+    await vendors.listAll();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(memory.reads()).toBe(1);
   });
 });
