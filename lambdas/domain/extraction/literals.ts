@@ -108,7 +108,9 @@ const HASH_MASK = (1 << HASH_BITS) - 1;
 const hash3 = (a: number, b: number, c: number) => ((a << 10) ^ (b << 5) ^ c) & HASH_MASK;
 
 function skipFinder(literals: readonly string[]): LiteralFinder {
-  const m = Math.min(...literals.map((literal) => literal.length));
+  // The window: the shortest literal's length, at most 257 so every step (m - 2 at most) fits the
+  // Uint8Array (a longer one wrapped: 258 gave every step 0 and a compare with no candidates).
+  const m = Math.min(257, ...literals.map((literal) => literal.length));
   // shift[h]: how far the window's end can move when its last three characters hash to h (the
   // least over every literal's three-character blocks within its first m characters that hash
   // there); 0 for a block that ends some literal's first m characters, whose literals `ending[h]`
