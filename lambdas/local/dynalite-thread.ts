@@ -55,9 +55,11 @@ const { createRequire } = require('node:module');
   db.create = function (options) {
     const store = create.call(this, options);
     const active = new Map();
+    // A read that started before a description write must not cache what it read.
+    let generation = 0;
     for (const method of ['put', 'del', 'batch']) {
       const write = store.tableDb[method];
-      store.tableDb[method] = function (...args) { active.clear(); return write.apply(this, args); };
+      store.tableDb[method] = function (...args) { generation++; active.clear(); return write.apply(this, args); };
     }
     const getTable = store.getTable;
     store.getTable = function (name, checkStatus, cb) {
@@ -65,8 +67,9 @@ const { createRequire } = require('node:module');
       if (!checkStatus) return getTable.call(this, name, checkStatus, cb);
       const known = active.get(name);
       if (known) return process.nextTick(callback, null, known);
+      const readAt = generation;
       getTable.call(this, name, (error, table) => {
-        if (!error && table.TableStatus === 'ACTIVE') active.set(name, table);
+        if (!error && table.TableStatus === 'ACTIVE' && readAt === generation) active.set(name, table);
         callback(error, table);
       });
     };

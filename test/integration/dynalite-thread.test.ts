@@ -6,6 +6,7 @@ import { crc32 } from 'node:zlib';
 import {
   CreateTableCommand,
   DeleteTableCommand,
+  DescribeTableCommand,
   DynamoDBClient,
   GetItemCommand,
   PutItemCommand,
@@ -40,6 +41,26 @@ const create = (name: string, key: string) =>
     }),
   );
 
+// dynalite finishes creating and deleting a table on a timer (0 ms here, later on a loaded
+// machine): wait for the state the next step needs, through DescribeTable, which reads the
+// description fresh and so leaves the cache under test alone.
+async function tableState(name: string): Promise<string> {
+  try {
+    return (await client.send(new DescribeTableCommand({ TableName: name }))).Table?.TableStatus ?? 'UNKNOWN';
+  } catch (error) {
+    if ((error as Error).name === 'ResourceNotFoundException') return 'GONE';
+    throw error;
+  }
+}
+
+async function untilTable(name: string, state: 'ACTIVE' | 'GONE'): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    if ((await tableState(name)) === state) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`table ${name} never ${state}`);
+}
+
 describe('dynalite thread', () => {
   it('reports its kernel thread id (Linux) for per-thread CPU figures', () => {
     if (process.platform === 'linux') expect(engineThreadIds.get('dynalite')).toBeGreaterThan(0);
@@ -65,6 +86,7 @@ describe('dynalite thread', () => {
 
   it('sees a table deleted and created again with another key at once', async () => {
     await create('cache-t', 'pk');
+    await untilTable('cache-t', 'ACTIVE');
     await client.send(new PutItemCommand({ TableName: 'cache-t', Item: { pk: { S: 'a' }, v: { S: '1' } } }));
     await client.send(
       new BatchWriteItemCommand({
@@ -76,12 +98,14 @@ describe('dynalite thread', () => {
     );
 
     await client.send(new DeleteTableCommand({ TableName: 'cache-t' }));
+    await untilTable('cache-t', 'GONE');
     await expect(
       client.send(new PutItemCommand({ TableName: 'cache-t', Item: { pk: { S: 'a' } } })),
     ).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
 
     // Created again keyed on `id`: an item keyed on the old `pk` is refused, one on `id` stored.
     await create('cache-t', 'id');
+    await untilTable('cache-t', 'ACTIVE');
     await expect(
       client.send(new PutItemCommand({ TableName: 'cache-t', Item: { pk: { S: 'a' } } })),
     ).rejects.toMatchObject({ name: 'ValidationException' });
