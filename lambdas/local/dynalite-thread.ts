@@ -114,8 +114,15 @@ export const engineThreadIds = new Map<string, number>();
  * starts faster without it), except CPU profiling: a parent run with --cpu-prof profiles its engine
  * threads too, into the same directory.
  */
-export function engineThreadExecArgv(): string[] {
-  return process.execArgv.filter((arg) => arg === '--cpu-prof' || arg.startsWith('--cpu-prof-dir'));
+export function engineThreadExecArgv(argv: readonly string[] = process.execArgv): string[] {
+  const kept: string[] = [];
+  // `--cpu-prof-dir <dir>` keeps its value (the argument after it): a Worker refuses the flag alone.
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--cpu-prof' || arg.startsWith('--cpu-prof-dir=')) kept.push(arg);
+    else if (arg === '--cpu-prof-dir' && i + 1 < argv.length) kept.push(arg, argv[++i]);
+  }
+  return kept;
 }
 
 const STOP_TIMEOUT_MS = 35_000; // dynalite's own close gives pending operations 30 s
