@@ -8,12 +8,11 @@ import { once } from 'node:events';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo, LookupFunction, Socket } from 'node:net';
-import type { Readable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import zlib from 'node:zlib';
-import got from 'got';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, type RequestTimeouts } from '../../lambdas/adapters/http-fetch/request';
+import { fetchComparer } from './_fetch-compare';
 
 // A self-signed certificate for CN/SAN localhost, valid for 100 years (test fixture only).
 const CERT = `-----BEGIN CERTIFICATE-----
@@ -39,61 +38,7 @@ const PAGE = `<html><head><title>Crème brûlée — 5 €</title></head><body>$
 const BYTES = Buffer.from(PAGE);
 const HEADERS = { 'user-agent': 'ProductDataService/1.0', accept: 'text/html' };
 
-interface Outcome {
-  status?: number;
-  headers?: Record<string, unknown>;
-  body?: string;
-  error?: { timeout: boolean; code: unknown };
-}
-
-type Events = {
-  on(event: 'response', listener: (r: { statusCode: number; headers: Record<string, unknown> }) => void): unknown;
-  on(event: 'data', listener: (chunk: Buffer) => void): unknown;
-  on(event: 'end' | 'error', listener: (error?: Error) => void): unknown;
-  destroy(): void;
-};
-
-function collect(stream: Events): Promise<Outcome> {
-  return new Promise((resolve) => {
-    const outcome: Outcome = {};
-    const chunks: Buffer[] = [];
-    stream.on('response', (r) => {
-      const { date: _date, connection: _connection, 'keep-alive': _keepAlive, ...headers } = r.headers;
-      outcome.status = r.statusCode;
-      outcome.headers = headers;
-    });
-    stream.on('data', (chunk) => chunks.push(chunk));
-    stream.on('end', () => resolve({ ...outcome, body: Buffer.concat(chunks).toString('utf8') }));
-    stream.on('error', (error) => {
-      stream.destroy();
-      const e = error as Error & { code?: unknown };
-      resolve({ ...outcome, error: { timeout: e.name === 'TimeoutError', code: e.code } });
-    });
-  });
-}
-
-interface Run {
-  url: string;
-  lookup?: LookupFunction;
-  timeout?: RequestTimeouts;
-  agent?: { http?: http.Agent; https?: https.Agent };
-}
-
-const viaGot = ({ url, lookup, timeout, agent }: Run) =>
-  collect(
-    got.stream(url, {
-      headers: HEADERS,
-      followRedirect: false,
-      throwHttpErrors: false,
-      decompress: true,
-      retry: { limit: 0 },
-      dnsLookup: lookup as never,
-      agent,
-      timeout,
-    }) as Readable & Events,
-  );
-const viaNode = ({ url, lookup, timeout, agent }: Run) =>
-  collect(get(url, { headers: HEADERS, lookup, timeout, agent }));
+const { viaGot, viaNode } = fetchComparer({ headers: HEADERS, omit: ['date', 'connection', 'keep-alive'] });
 
 function route(req: http.IncomingMessage, res: http.ServerResponse) {
   const path = new URL(String(req.url), 'http://x').pathname;

@@ -9,21 +9,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { LookupFunction, Socket } from 'node:net';
-import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
-import got from 'got';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { get, type RequestTimeouts } from '../../lambdas/adapters/http-fetch/request';
-
-interface Outcome {
-  status?: number;
-  headers?: Record<string, unknown>;
-  body?: string;
-  /** What the fetcher reads of an error (failureFromError): whether it is a timeout, and its code. */
-  error?: { timeout: boolean; code: unknown };
-  /** What the server received: its raw header list, names lowercased. */
-  received?: string[];
-}
+import { get } from '../../lambdas/adapters/http-fetch/request';
+import { fetchComparer } from './_fetch-compare';
 
 const PAGE = `<html><head><title>Café</title></head><body>${'<p>product</p>'.repeat(400)}</body></html>`;
 const sockets = new Set<Socket>();
@@ -102,63 +91,12 @@ afterAll(async () => {
 
 const HEADERS = { 'user-agent': 'ProductDataService/1.0', accept: 'text/html', 'accept-language': 'en-GB' };
 
-type Events = {
-  on(event: 'response', listener: (r: { statusCode: number; headers: Record<string, unknown> }) => void): unknown;
-  on(event: 'data', listener: (chunk: Buffer) => void): unknown;
-  on(event: 'end' | 'error', listener: (error?: Error) => void): unknown;
-  destroy(): void;
-};
-
-function collect(stream: Events): Promise<Outcome> {
-  return new Promise((resolve) => {
-    const outcome: Outcome = {};
-    const chunks: Buffer[] = [];
-    stream.on('response', (r) => {
-      outcome.status = r.statusCode;
-      // Date changes between the two requests; connection handling is the agent's.
-      const { date: _date, ...headers } = r.headers;
-      outcome.headers = headers;
-    });
-    stream.on('data', (chunk) => chunks.push(chunk));
-    stream.on('end', () =>
-      resolve({ ...outcome, body: Buffer.concat(chunks).toString('utf8'), received: lastHeaders }),
-    );
-    stream.on('error', (error) => {
-      stream.destroy();
-      const e = error as Error & { code?: unknown };
-      // got wraps the socket's error (RequestError, ReadError) and keeps its code.
-      resolve({ ...outcome, error: { timeout: e.name === 'TimeoutError', code: e.code }, received: lastHeaders });
-    });
-  });
-}
-
-interface Run {
-  url: string;
-  lookup?: LookupFunction;
-  timeout?: RequestTimeouts;
-}
-
-const viaGot = ({ url, lookup, timeout }: Run) =>
-  collect(
-    got.stream(url, {
-      headers: HEADERS,
-      followRedirect: false,
-      throwHttpErrors: false,
-      decompress: true,
-      retry: { limit: 0 },
-      dnsLookup: lookup as never,
-      timeout,
-    }) as Readable & Events,
-  );
-
-const viaNode = ({ url, lookup, timeout }: Run) => collect(get(url, { headers: HEADERS, lookup, timeout }));
-
-/** got's outcome, then request.ts's, for the same request. */
-async function both(run: Run): Promise<[Outcome, Outcome]> {
-  const a = await viaGot(run);
-  const b = await viaNode(run);
-  return [a, b];
-}
+const { viaNode, both } = fetchComparer({
+  headers: HEADERS,
+  // Date changes between the two requests; connection handling is the agent's.
+  omit: ['date'],
+  received: () => lastHeaders,
+});
 
 describe('request.ts answers as got.stream did', () => {
   it.each([
@@ -193,7 +131,7 @@ describe('request.ts answers as got.stream did', () => {
   it('sends accept-encoding unless the caller set one', async () => {
     const sent = (await viaNode({ url: `${base}/plain` })).received!;
     expect(sent[sent.indexOf('accept-encoding') + 1]).toMatch(/^gzip, deflate, br/);
-    const own = await collect(get(`${base}/plain`, { headers: { ...HEADERS, 'Accept-Encoding': 'identity' } }));
+    const own = await viaNode({ url: `${base}/plain`, headers: { ...HEADERS, 'Accept-Encoding': 'identity' } });
     expect(own.received![own.received!.indexOf('accept-encoding') + 1]).toBe('identity');
   });
 

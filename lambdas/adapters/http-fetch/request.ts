@@ -98,24 +98,21 @@ export function get(url: string | URL, options: GetOptions): GetStream {
   let body: Readable | undefined;
   let done = false;
   const timers = watchTimeouts(request, target, options.timeout ?? {});
-  const fail = (error: Error) => {
-    if (done) return;
+  /** Ends the exchange once: false when it had already ended. */
+  const close = (): boolean => {
+    if (done) return false;
     done = true;
     timers.cancel();
     request.destroy();
     response?.destroy();
     body?.destroy();
-    stream.emit('error', error);
+    return true;
+  };
+  const fail = (error: Error) => {
+    if (close()) stream.emit('error', error);
   };
   timers.onTimeout = fail;
-  stream.destroy = () => {
-    if (done) return;
-    done = true;
-    timers.cancel();
-    request.destroy();
-    response?.destroy();
-    body?.destroy();
-  };
+  stream.destroy = () => void close();
   // `on`, not `once`: a request or response destroyed after the outcome may still emit errors.
   request.on('error', (error) => fail(error));
   request.once('response', (res: IncomingMessage) => {
