@@ -9,6 +9,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Metafile } from 'esbuild';
 import {
+  COUNTED_BY_GETTER,
   LAZY_IMPORTS,
   LAZY_OF_GETTER,
   MEMBER_CAPABILITIES,
@@ -36,6 +37,15 @@ export function memberCapabilities(getter: string, path: string): readonly LazyC
     if (listed) return listed;
   }
   return undefined;
+}
+
+/** The getter whose lists count a scanned file's getter uses (COUNTED_BY_GETTER), if any. */
+function countedBy(input: string): string | undefined {
+  const key = input
+    .replace(/\\/g, '/')
+    .replace(/^.*?lambdas\//, '')
+    .replace(/\.ts$/, '');
+  return COUNTED_BY_GETTER[key];
 }
 
 // `const { crawl, search: index } = deps` (or `= ctx.deps`, `= container`): the names destructured.
@@ -87,6 +97,18 @@ export function capabilitiesUsed(
         const name = part.split(':')[0]!.trim();
         if (name in LAZY_OF_GETTER) names.add(name);
       }
+    const owner = countedBy(input);
+    if (owner) {
+      // Counted by its getter's lists: each use must load nothing outside them.
+      const own = new Set(LAZY_OF_GETTER[owner] ?? []);
+      for (const name of [...names, ...members.keys()]) {
+        const reached = members.get(name) ?? LAZY_OF_GETTER[name] ?? [];
+        const outside = reached.filter((capability) => !own.has(capability));
+        if (outside.length > 0)
+          throw new Error(`${input} uses ${name}, which loads ${outside.join(', ')}: not in LAZY_OF_GETTER.${owner}`);
+      }
+      continue;
+    }
     if (operations && PIPELINE.test(input))
       for (const [getter, only] of Object.entries(PIPELINE_GETTERS_FOR))
         if (!operations.some((operation) => only.has(operation))) names.delete(getter);

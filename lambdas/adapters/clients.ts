@@ -4,7 +4,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { SFNClient } from '@aws-sdk/client-sfn';
 import type { Config } from '../config';
 
 const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
@@ -13,7 +12,12 @@ export interface AwsClients {
   dynamodb: DynamoDBClient;
   documents: DynamoDBDocumentClient;
   sqs: SQSClient;
-  sfn: SFNClient;
+}
+
+/** A client of the SDK as the clients' registry sees it (tracing captures it, dispose destroys it). */
+export interface SdkClient {
+  destroy(): void;
+  middlewareStack: { remove(name: string): boolean };
 }
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
@@ -70,7 +74,7 @@ export function unsignedLocalScheme(region: string, service: string) {
 }
 
 /** Options for a client on a local engine: local credentials and, on loopback, no signing. */
-function localOptions(endpoint: string, region: string, service: string) {
+export function localOptions(endpoint: string, region: string, service: string) {
   return {
     endpoint,
     credentials: localCredentials,
@@ -84,15 +88,19 @@ function localOptions(endpoint: string, region: string, service: string) {
  * every item we read or write. We configure no SDK logger (our own log lines say what matters),
  * so the middleware goes.
  */
-function withoutSdkLogging<T extends { middlewareStack: { remove(name: string): boolean } }>(client: T): T {
+export function withoutSdkLogging<T extends { middlewareStack: { remove(name: string): boolean } }>(client: T): T {
   client.middlewareStack.remove('loggerMiddleware');
   return client;
 }
 
 /**
- * DynamoDB is built at once (every route and worker reads the table); SQS and Step Functions on
- * first use: most routes never send a message or start an execution, and a client's construction
- * (config resolution, credential chain, middleware stack) is init time a cold start pays.
+ * DynamoDB is built at once (every route and worker reads the table); SQS on first use: most routes
+ * never send a message, and a client's construction (config resolution, credential chain,
+ * middleware stack) is init time a cold start pays. The Step Functions client is not here: it is
+ * built by lambdas/adapters/sfn-client.ts, a module of its own that the container loads with the
+ * workflow engine (lambdas/composition/step-functions.ts), so an asset whose function never starts,
+ * stops or answers an execution holds no @aws-sdk/client-sfn (lambdas/topology/capabilities.ts).
+ * Such a client joins these with adoptClient: dispose destroys it and tracing captures it.
  */
 export function createClients(config: Config): AwsClients {
   const { endpoints, region } = config;
@@ -106,7 +114,6 @@ export function createClients(config: Config): AwsClients {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true },
   });
   let sqs: SQSClient | undefined;
-  let sfn: SFNClient | undefined;
   const clients: AwsClients = {
     dynamodb,
     documents,
@@ -119,24 +126,43 @@ export function createClients(config: Config): AwsClients {
       );
       return sqs;
     },
-    get sfn() {
-      sfn ??= withoutSdkLogging(
-        new SFNClient({
-          region,
-          ...(endpoints.stepFunctions ? localOptions(endpoints.stepFunctions, region, 'states') : {}),
-        }),
-      );
-      return sfn;
-    },
   };
-  built.set(clients, () => [dynamodb, sqs, sfn]);
+  registry.set(clients, { built: () => [dynamodb, sqs], adopted: [], listeners: [] });
   return clients;
 }
 
-const built = new WeakMap<AwsClients, () => Array<{ destroy(): void } | undefined>>();
+interface Registry {
+  /** The clients of createClients that were built (one never used is not built just to be closed). */
+  built: () => Array<SdkClient | undefined>;
+  /** Clients built later by other modules (the Step Functions client). */
+  adopted: SdkClient[];
+  /** Called with every client adopted from now on (tracing). */
+  listeners: Array<(client: SdkClient) => void>;
+}
 
-/** Closes the clients that were built (one never used is not built just to be closed). */
+const registry = new WeakMap<AwsClients, Registry>();
+
+/** A client built after the others (by a module loaded on first use) joins them: returns it. */
+export function adoptClient<T extends SdkClient>(clients: AwsClients, client: T): T {
+  const entry = registry.get(clients);
+  if (entry) {
+    entry.adopted.push(client);
+    for (const listener of entry.listeners) listener(client);
+  }
+  return client;
+}
+
+/** The clients adopted so far, and `listener` called with each one adopted later. */
+export function onAdoptedClient(clients: AwsClients, listener: (client: SdkClient) => void): SdkClient[] {
+  const entry = registry.get(clients);
+  if (!entry) return [];
+  entry.listeners.push(listener);
+  return [...entry.adopted];
+}
+
+/** Closes the clients that were built, and the adopted ones. */
 export function destroyClients(clients: AwsClients): void {
-  const list = built.get(clients)?.() ?? [clients.dynamodb, clients.sqs, clients.sfn];
+  const entry = registry.get(clients);
+  const list = entry ? [...entry.built(), ...entry.adopted] : [clients.dynamodb, clients.sqs];
   for (const client of list) client?.destroy();
 }

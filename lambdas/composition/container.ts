@@ -19,7 +19,6 @@ import { dynamoExecutionStore } from '../adapters/dynamodb/executions';
 import { dynamoExtractResultStore } from '../adapters/dynamodb/extract-results';
 import { dynamoProductStore } from '../adapters/dynamodb/products';
 import { createSqsSender, type MessageSender } from '../adapters/sqs';
-import { createStepFunctionsTaskCallbacks, createStepFunctionsWorkflowEngine } from '../adapters/stepfunctions';
 import type { AccountStore } from '../ports/accounts';
 import type { UsageStore } from '../ports/usage';
 import type { RateLimitStore } from '../ports/ratelimit';
@@ -180,8 +179,11 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
   });
   const usage = once(() => withMeterFlush(usageStore(), meter));
   const vendors = once(() => withVendorListCache(dynamoVendorStore(documents, table)));
-  const workflows = once(() => createStepFunctionsWorkflowEngine(clients.sfn, config.stateMachineArns));
-  const taskCallbacks = once(() => createStepFunctionsTaskCallbacks(clients.sfn));
+  // The Step Functions client and its adapters are loaded on the first start, stop or callback: a
+  // function that never calls them holds no @aws-sdk/client-sfn ('stepFunctions' in topology/capabilities.ts).
+  const stepFunctions = onceAsync(async () => (await import('./step-functions')).createStepFunctions(config, clients));
+  const workflows = once(() => lazyAsync<WorkflowEngine>(async () => (await stepFunctions()).workflows));
+  const taskCallbacks = once(() => lazyAsync<TaskCallbacks>(async () => (await stepFunctions()).taskCallbacks));
   const executions = once(
     (): Executions =>
       createExecutions({

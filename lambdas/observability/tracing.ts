@@ -4,6 +4,7 @@
 // calls as subsegments, so "my job is stuck" leads from the id to the slow call. Off Lambda
 // (Config.tracing false) every function here is a no-op and the X-Ray SDK is never loaded.
 import type { Tracer } from '@aws-lambda-powertools/tracer';
+import { onAdoptedClient, type AwsClients } from '../adapters/clients';
 
 export const TRACE_SERVICE_NAME = 'product-data-service';
 
@@ -32,19 +33,22 @@ const prepared = new WeakSet<object>();
 
 /**
  * Before an invocation: loads the tracer when the container's config asks for tracing and, once
- * per container, records every call of its AWS SDK v3 clients as an X-Ray subsegment.
+ * per container, records every call of its AWS SDK v3 clients as an X-Ray subsegment: those
+ * built, and those a module loaded later builds and adopts (the Step Functions client).
  */
 export async function prepareTracing(deps: { config: { tracing: boolean }; clients: object }): Promise<void> {
   const active = await enableTracing(deps.config.tracing);
   if (!active || prepared.has(deps)) return;
   prepared.add(deps);
-  for (const client of Object.values(deps.clients)) {
+  const capture = (client: unknown) => {
     try {
-      active.captureAWSv3Client(client);
+      active.captureAWSv3Client(client as never);
     } catch {
       // A client sharing another's middleware stack (the document client) is captured already.
     }
-  }
+  };
+  for (const client of Object.values(deps.clients)) capture(client);
+  for (const client of onAdoptedClient(deps.clients as AwsClients, capture)) capture(client);
 }
 
 /** Adds annotations to the current subsegment (empty values are skipped; X-Ray caps them at 1000 chars). */

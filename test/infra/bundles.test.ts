@@ -357,7 +357,7 @@ describe('each asset holds the lazy capabilities its code can call (lambdas/topo
       outputs: { 'index.mjs': { bytes: 1, imports: [], exports: [], inputs: { [file]: { bytesInOutput: 1 } } } },
     };
     const { capabilities } = capabilitiesUsed(metafile as never);
-    expect(capabilities).toEqual(['search', 'crawl']);
+    expect(capabilities).toEqual(['search', 'crawl', 'stepFunctions']);
   });
 
   it("the scan counts a listed member path's own capabilities (its longest listed prefix), and the whole getter otherwise", () => {
@@ -374,20 +374,39 @@ describe('each asset holds the lazy capabilities its code can call (lambdas/topo
     };
     expect(scan('rank', 'export const f = (deps) => deps.agentic.jobs.steps.rank({ executionId: "a" });')).toEqual([
       'agentic',
+      'stepFunctions',
     ]);
     expect(scan('understand', 'export const f = (deps) => deps.agentic ?. jobs.steps.understand(e);')).toEqual([
       'search',
       'agentic',
+      'stepFunctions',
     ]);
     expect(scan('finalize', 'export const f = (deps) => deps.crawlSteps.finalize(e);')).toEqual([
       'crawl',
       'crawlPlanning',
+      'stepFunctions',
     ]);
     expect(scan('worker', 'export const f = (deps) => deps.crawlSteps.processBatch(m);')).toEqual([
       'fetcher',
       'crawl',
       'crawlSteps',
+      'stepFunctions',
     ]);
+    // v1's run and the mini searches start no execution: no Step Functions client.
+    expect(scan('run', 'export const f = (deps) => deps.agentic.run(r);')).toEqual([
+      'fetcher',
+      'engine',
+      'extractNow',
+      'search',
+      'agentic',
+    ]);
+    expect(scan('mini', 'export const f = (deps) => deps.agentic.mini(r);')).toEqual(['search', 'agentic', 'enricher']);
+    expect(scan('workflows', 'export const f = (deps) => deps.workflows.start(w, id, {});')).toEqual(['stepFunctions']);
+    expect(scan('callbacks', 'export const f = (deps) => deps.taskCallbacks.succeed(t, {});')).toEqual([
+      'stepFunctions',
+    ]);
+    expect(scan('reaper', 'export const f = (deps) => deps.executions.reapOverdue(n);')).toEqual(['stepFunctions']);
+    expect(scan('giveUp', 'export const f = (deps) => deps.webhooks.giveUp(m);')).toEqual(['stepFunctions']);
     // The value passed on, or a member not listed: everything the getter reaches.
     expect(scan('jobs', 'export const f = (deps) => use(deps.agentic.jobs);')).toEqual([
       'fetcher',
@@ -396,8 +415,35 @@ describe('each asset holds the lazy capabilities its code can call (lambdas/topo
       'search',
       'agentic',
       'enricher',
+      'stepFunctions',
     ]);
-    expect(scan('prepare', 'export const f = (deps) => deps.extractSteps.prepare(e);')).toEqual([]);
+    expect(scan('prepare', 'export const f = (deps) => deps.extractSteps.prepare(e);')).toEqual(['stepFunctions']);
+  });
+
+  it("the agentic composition module's getter uses count through the agentic getter's lists, and one outside them fails the scan (COUNTED_BY_GETTER)", () => {
+    const dir = path.join(work, 'scan-counted', 'lambdas', 'composition');
+    mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'agentic.ts');
+    const metafile = {
+      inputs: {},
+      outputs: { 'index.mjs': { bytes: 1, imports: [], exports: [], inputs: { [file]: { bytesInOutput: 1 } } } },
+    };
+    // As the real module: the executions and the workflow engine, handed to v2's jobs.
+    writeFileSync(file, 'export const f = (container) => jobs({ e: container.executions, w: container.workflows });');
+    expect(capabilitiesUsed(metafile as never).capabilities).toEqual([]);
+    // The crawl is not among what the agentic getter can load: the scan refuses.
+    writeFileSync(file, 'export const f = (container) => container.crawl.jobs.start(r);');
+    expect(() => capabilitiesUsed(metafile as never)).toThrow(
+      /uses crawl, which loads crawl: not in LAZY_OF_GETTER\.agentic/,
+    );
+    // The same use in another composition module counts as usual.
+    const other = path.join(dir, 'other.ts');
+    writeFileSync(other, 'export const f = (container) => container.workflows.start(w, id, {});');
+    const otherMeta = {
+      inputs: {},
+      outputs: { 'index.mjs': { bytes: 1, imports: [], exports: [], inputs: { [other]: { bytesInOutput: 1 } } } },
+    };
+    expect(capabilitiesUsed(otherMeta as never).capabilities).toEqual(['stepFunctions']);
   });
 
   it("the scan counts the pipeline's idempotency only for a route serving an Idempotency-Key operation", () => {
@@ -446,6 +492,36 @@ describe('each asset holds the lazy capabilities its code can call (lambdas/topo
     expect(code).toMatch(/deps\.agentic/);
     expect(code).toMatch(/'http:\/\/x'/);
   });
+});
+
+describe('the Step Functions client only in assets that start, stop or answer executions', () => {
+  const sfnIn = (entry: string, name: string) => {
+    const { allInputs, assetBytes } = inputsOf(entry, name);
+    return { sfn: allInputs.some((input) => input.includes('node_modules/@aws-sdk/client-sfn/')), assetBytes };
+  };
+
+  it('the synchronous extraction routes (legacy /api/product, /api/products, v1 agentic search) hold no @aws-sdk/client-sfn, with headroom under 1 MiB', () => {
+    for (const [entry, name] of [
+      [layout.httpHandler('legacy/product'), 'sfn-legacy-product'],
+      [layout.httpHandler('legacy/products'), 'sfn-legacy-products'],
+      [layout.httpHandler('v1/agentic-search'), 'sfn-v1-agentic'],
+    ] as const) {
+      expect(capabilitiesOf(entry), name).not.toContain('stepFunctions');
+      const { sfn, assetBytes } = sfnIn(entry, name);
+      expect(sfn, name).toBe(false);
+      expect(assetBytes, name).toBeLessThan(1024 * 1024 - 20 * 1024);
+    }
+  }, 240_000);
+
+  it('a route that starts executions and a task-token worker hold it', () => {
+    for (const [entry, name] of [
+      [layout.httpHandler('v2/extract-start'), 'sfn-v2-extract-start'],
+      [layout.worker('extract-worker'), 'sfn-extract-worker'],
+    ] as const) {
+      expect(capabilitiesOf(entry), name).toContain('stepFunctions');
+      expect(sfnIn(entry, name).sfn, name).toBe(true);
+    }
+  }, 240_000);
 });
 
 describe('packed tables and unreached dependency code (lib/bundle-worker.mjs)', () => {

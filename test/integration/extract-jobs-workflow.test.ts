@@ -9,6 +9,7 @@ import { DescribeExecutionCommand } from '@aws-sdk/client-sfn';
 import { startLocalService, type LocalService } from '../../lambdas/local/service';
 import { createContainer, getContainer } from '../../lambdas/composition/container';
 import { executionArnFor } from '../../lambdas/adapters/stepfunctions';
+import { createSfnClient } from '../../lambdas/adapters/sfn-client';
 import { DEADLINE_MESSAGE } from '../../lambdas/domain/executions/model';
 import { LOST_BATCH_MESSAGE } from '../../lambdas/domain/extract-jobs/steps';
 import type { ExtractionStatus } from '../../lambdas/domain/extract-jobs/model';
@@ -73,7 +74,7 @@ async function allResults(jobs: ExtractJobs, executionId: string) {
 }
 
 async function sfnStatus(executionId: string) {
-  const out = await getContainer().clients.sfn.send(
+  const out = await createSfnClient(getContainer().config).send(
     new DescribeExecutionCommand({ executionArn: executionArnFor(service.stateMachineArns.extract, executionId) }),
   );
   return out.status;

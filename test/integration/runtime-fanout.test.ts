@@ -10,6 +10,7 @@ import { startEngines, type Engines } from '../../lambdas/local/engines';
 import { startStepFunctionsService, type StepFunctionsService } from '../../lambdas/local/stepfunctions/server';
 import { startSqsPollers, type SqsPollers } from '../../lambdas/local/sqs-poller';
 import { createClients } from '../../lambdas/adapters/clients';
+import { createSfnClient } from '../../lambdas/adapters/sfn-client';
 import { createStepFunctionsWorkflowEngine, executionArnFor } from '../../lambdas/adapters/stepfunctions';
 import { loadConfig } from '../../lambdas/config';
 import { createContainer, installContainer } from '../../lambdas/composition/container';
@@ -65,7 +66,7 @@ beforeAll(async () => {
     visibilityTimeoutSeconds: 1,
     waitTimeSeconds: 1,
   });
-  sfn = createClients({ ...loadConfig({}), endpoints: { stepFunctions: service.endpoint } }).sfn;
+  sfn = createSfnClient({ ...loadConfig({}), endpoints: { stepFunctions: service.endpoint } });
   workflows = createStepFunctionsWorkflowEngine(sfn, service.stateMachineArns);
 });
 

@@ -17,6 +17,7 @@ import { startStepFunctionsService, type StepFunctionsService } from '../../lamb
 import { validateDefinitions } from '../../lambdas/local/stepfunctions/executions';
 import { prepareMachine } from '../../lambdas/local/stepfunctions/definitions';
 import { createClients } from '../../lambdas/adapters/clients';
+import { createSfnClient } from '../../lambdas/adapters/sfn-client';
 import { createStepFunctionsTaskCallbacks, executionArnFor } from '../../lambdas/adapters/stepfunctions';
 import { loadConfig } from '../../lambdas/config';
 import type { QueueSpec } from '../../lambdas/topology/queues';
@@ -54,7 +55,7 @@ beforeAll(async () => {
     queueUrls: engines.queueUrls,
     sqs,
   });
-  sfn = createClients({ ...loadConfig({}), endpoints: { stepFunctions: service.endpoint } }).sfn;
+  sfn = createSfnClient({ ...loadConfig({}), endpoints: { stepFunctions: service.endpoint } });
 });
 
 afterAll(async () => {
@@ -215,7 +216,7 @@ describe('remembered validations (npm start keeps them between runs)', () => {
     });
     try {
       expect(deferred.executions.loaded).toBe(false);
-      const client = createClients({ ...loadConfig({}), endpoints: { stepFunctions: deferred.endpoint } }).sfn;
+      const client = createSfnClient({ ...loadConfig({}), endpoints: { stepFunctions: deferred.endpoint } });
       const { executionArn } = await client.send(
         new StartExecutionCommand({ stateMachineArn: deferred.stateMachineArns['callback-timeout'], input: '{}' }),
       );

@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { createClients, isLoopbackEndpoint } from '../../lambdas/adapters/clients';
+import { createSfnClient } from '../../lambdas/adapters/sfn-client';
 import { loadConfig } from '../../lambdas/config';
 
 describe('isLoopbackEndpoint', () => {
@@ -88,7 +89,8 @@ describe('SDK logging', () => {
         ...loadConfig({}),
         endpoints: { dynamodb: endpoint, sqs: endpoint, stepFunctions: endpoint },
       });
-      for (const client of [clients.dynamodb, clients.documents, clients.sqs, clients.sfn]) {
+      const sfn = createSfnClient({ ...loadConfig({}), endpoints: { stepFunctions: endpoint } }, clients);
+      for (const client of [clients.dynamodb, clients.documents, clients.sqs, sfn]) {
         const names = client.middlewareStack.identify().join(' ');
         expect(names).toContain('retryMiddleware');
         expect(names).not.toContain('loggerMiddleware');
