@@ -76,7 +76,7 @@ const cheerioLoadOnly = {
  * The container's lazy capabilities a function may not call (lambdas/topology/capabilities.ts):
  * their `import()` in container.ts resolves to a module that throws a clear error, so their
  * chunks (and what only they import) are not in the asset. `stub`: { containerFile, specifiers:
- * { "<import specifier>": "<capability>" }, allowed: ["<capability>", ...] }.
+ * { "<import specifier>": "<capability>" }, allowed: ["<capability>", ...], inline: ["<import specifier>", ...] }.
  */
 const capabilityStubs = (stub) => ({
   name: 'capability-stubs',
@@ -89,6 +89,22 @@ const capabilityStubs = (stub) => ({
       if (capability === undefined || allowed.has(capability)) return undefined;
       return { path: capability, namespace: 'capability-stub' };
     });
+    // Held capabilities whose chunk would cost more in import lists than it saves (stub.inline:
+    // their specifiers): their `import()` in container.ts becomes a static import, as before they
+    // were lazy, so the function's asset is not larger for the split.
+    const inline = stub.inline ?? [];
+    if (inline.length > 0)
+      builder.onLoad({ filter: /[\\/]composition[\\/]container\.ts$/ }, (args) => {
+        if (path.resolve(args.path) !== path.resolve(stub.containerFile)) return undefined;
+        let source = readFileSync(args.path, 'utf8');
+        const heads = inline.map((specifier, i) => {
+          const call = `import('${specifier}')`;
+          if (!source.includes(call)) throw new Error(`${args.path} has no ${call} to make static`);
+          source = source.split(call).join(`Promise.resolve(inlineCapability${i})`);
+          return `import * as inlineCapability${i} from '${specifier}';`;
+        });
+        return { contents: `${heads.join('\n')}\n${source}`, loader: 'ts', resolveDir: path.dirname(args.path) };
+      });
     builder.onLoad({ filter: /.*/, namespace: 'capability-stub' }, (args) => ({
       contents: `throw new Error(${JSON.stringify(
         `The lazy capability "${args.path}" is not in this function's bundle: add it to the function's list in lambdas/topology/capabilities.ts`,

@@ -29,12 +29,24 @@ export function capabilitiesOf(entry: string): readonly LazyCapability[] | 'all'
   return FUNCTION_CAPABILITIES[functionKey(entry)] ?? 'all';
 }
 
+/**
+ * Lazy capabilities imported statically by the functions that hold them (lib/bundle-worker.mjs:
+ * capability-stubs): the Step Functions client is lazy only so that functions that never move an
+ * execution leave it out; as a chunk of its own it would make the others' assets larger (~1 KB
+ * of import and export lists between it and the SDK chunks), so where held it loads with the
+ * entry, as it did before it was lazy.
+ */
+const STATIC_WHEN_HELD: readonly LazyCapability[] = ['stepFunctions'];
+
 function stubOptions(capabilities: readonly LazyCapability[] | 'all') {
   if (capabilities === 'all') return undefined;
   const specifiers: Record<string, string> = {};
   for (const [capability, imports] of Object.entries(LAZY_IMPORTS))
     for (const specifier of imports) specifiers[specifier] = capability;
-  return { containerFile: CONTAINER, specifiers, allowed: [...capabilities] };
+  const inline = STATIC_WHEN_HELD.filter((capability) => capabilities.includes(capability)).flatMap(
+    (capability) => LAZY_IMPORTS[capability],
+  );
+  return { containerFile: CONTAINER, specifiers, allowed: [...capabilities], inline };
 }
 
 /**

@@ -513,13 +513,20 @@ describe('the Step Functions client only in assets that start, stop or answer ex
     }
   }, 240_000);
 
-  it('a route that starts executions and a task-token worker hold it', () => {
+  it('a route that starts executions and a task-token worker hold it, loaded with the entry (STATIC_WHEN_HELD: no chunk of its own)', () => {
     for (const [entry, name] of [
       [layout.httpHandler('v2/extract-start'), 'sfn-v2-extract-start'],
       [layout.worker('extract-worker'), 'sfn-extract-worker'],
     ] as const) {
       expect(capabilitiesOf(entry), name).toContain('stepFunctions');
-      expect(sfnIn(entry, name).sfn, name).toBe(true);
+      const { initInputs, allInputs } = inputsOf(entry, name);
+      const sfn = (input: string) => input.includes('node_modules/@aws-sdk/client-sfn/');
+      expect(allInputs.some(sfn), name).toBe(true);
+      expect(initInputs.some(sfn), name).toBe(true);
+      expect(
+        initInputs.some((input) => input.endsWith('lambdas/composition/step-functions.ts')),
+        name,
+      ).toBe(true);
     }
   }, 240_000);
 });
