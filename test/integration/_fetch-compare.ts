@@ -2,7 +2,7 @@
 // collected into the same outcome, for the side-by-side fetch-request tests.
 import type http from 'node:http';
 import type https from 'node:https';
-import type { LookupFunction } from 'node:net';
+import type { AddressInfo, LookupFunction, Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import got from 'got';
 import { get, type RequestTimeouts } from '../../lambdas/adapters/http-fetch/request';
@@ -78,4 +78,14 @@ export function fetchComparer({ headers: defaultHeaders, omit, received }: Compa
   /** got's outcome, then request.ts's, for the same request. */
   const both = async (run: Run): Promise<[Outcome, Outcome]> => [await viaGot(run), await viaNode(run)];
   return { viaGot, viaNode, both };
+}
+
+/** Listens on a loopback port, tracking open sockets (so a test can end them); its base URL. */
+export async function listenTracked(server: http.Server, sockets: Set<Socket>): Promise<string> {
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }

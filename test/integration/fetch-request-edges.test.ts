@@ -12,7 +12,7 @@ import type { TLSSocket } from 'node:tls';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get, type RequestTimeouts } from '../../lambdas/adapters/http-fetch/request';
-import { fetchComparer } from './_fetch-compare';
+import { fetchComparer, listenTracked } from './_fetch-compare';
 
 // A self-signed certificate for CN/SAN localhost, valid for 100 years (test fixture only).
 const CERT = `-----BEGIN CERTIFICATE-----
@@ -91,12 +91,7 @@ const servernames: Array<string | false> = [];
 
 beforeAll(async () => {
   server = http.createServer(route);
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = await listenTracked(server, sockets);
   tlsServer = https.createServer({ cert: CERT, key: KEY }, route);
   tlsServer.on('secureConnection', (socket: TLSSocket) => {
     servernames.push((socket as TLSSocket & { servername: string | false }).servername);

@@ -12,7 +12,7 @@ import type { LookupFunction, Socket } from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { get } from '../../lambdas/adapters/http-fetch/request';
-import { fetchComparer } from './_fetch-compare';
+import { fetchComparer, listenTracked } from './_fetch-compare';
 
 const PAGE = `<html><head><title>Café</title></head><body>${'<p>product</p>'.repeat(400)}</body></html>`;
 const sockets = new Set<Socket>();
@@ -77,12 +77,7 @@ function route(req: http.IncomingMessage, res: http.ServerResponse) {
 
 beforeAll(async () => {
   server = http.createServer(route);
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = await listenTracked(server, sockets);
 });
 afterAll(async () => {
   for (const socket of sockets) socket.destroy();
