@@ -16,7 +16,8 @@ import { loadConfig } from '../../lambdas/config';
 import { createExecutions } from '../../lambdas/domain/executions/service';
 import { createExtractJobs } from '../../lambdas/domain/extract-jobs/jobs';
 import { createExtractSteps } from '../../lambdas/domain/extract-jobs/steps';
-import type { ExtractOptions, ExtractUrl, ProductRecord, UrlResult } from '../../lambdas/domain/extraction/types';
+import type { ExtractUrl, ProductRecord, UrlResult } from '../../lambdas/domain/extraction/types';
+import { PLAIN_OPTIONS } from '../fakes/extract-options';
 import { createProductCatalog } from '../../lambdas/domain/products/catalog';
 import { type Engines, startEngines } from '../../lambdas/local/engines';
 import type { WorkflowEngine } from '../../lambdas/ports/workflow';
@@ -35,14 +36,6 @@ afterAll(async () => {
   clients?.dynamodb.destroy();
   await engines?.stop();
 });
-
-const OPTIONS: ExtractOptions = {
-  enableEnrichment: false,
-  enableReviews: false,
-  enableImageTags: false,
-  enableSimilarProducts: false,
-  countryCode: 'us',
-} as ExtractOptions;
 
 function bigProduct(url: string, n: number): ProductRecord {
   return {
@@ -115,7 +108,12 @@ describe('a claim too large for its item', () => {
     const urls = [1, 2, 3].map((i) => `https://shop.example/p/big-${stamp}-${i}`);
     // The fourth input: the first URL again (a duplicate of index 0).
     const inputs = [...urls, urls[0]];
-    const { execution_id } = await jobs.start({ org: 'org-a', kind: 'extract-urls', urls: inputs, options: OPTIONS });
+    const { execution_id } = await jobs.start({
+      org: 'org-a',
+      kind: 'extract-urls',
+      urls: inputs,
+      options: PLAIN_OPTIONS,
+    });
     const { batches } = await steps.prepare({ executionId: execution_id });
     expect(batches).toHaveLength(1);
     const [batch] = batches;
