@@ -176,15 +176,18 @@ export interface RequestTarget {
  */
 const PLAIN_TARGET = /^(?!\/\/)(?:\/(?![.]|%2e)[\w\-.~!$&()*+,;=:@%]*)+(?:\?[\w\-.~!$&()*+,;=:@%/?]*)?$/i;
 
-function queryParameters(parameters: URLSearchParams): Record<string, string> | undefined {
+/** Adds one parameter as API Gateway does (repeats joined with commas); false when skipped. */
+function addParameter(query: Record<string, string>, name: string, value: string): boolean {
   // Own keys only: a parameter named "constructor" or "__proto__" is data, not Object.prototype.
+  if (name === '__proto__') return false;
+  query[name] = Object.hasOwn(query, name) ? `${query[name]},${value}` : value;
+  return true;
+}
+
+function queryParameters(parameters: URLSearchParams): Record<string, string> | undefined {
   const query: Record<string, string> = {};
   let any = false;
-  for (const [name, value] of parameters) {
-    if (name === '__proto__') continue;
-    query[name] = Object.hasOwn(query, name) ? `${query[name]},${value}` : value;
-    any = true;
-  }
+  for (const [name, value] of parameters) if (addParameter(query, name, value)) any = true;
   return any ? query : undefined;
 }
 
@@ -201,12 +204,8 @@ function plainQuery(search: string): Record<string, string> | undefined {
   for (const pair of search.split('&')) {
     if (!pair) continue;
     const eq = pair.indexOf('=');
-    const name = eq < 0 ? pair : pair.slice(0, eq);
-    const value = eq < 0 ? '' : pair.slice(eq + 1);
-    // Own keys only: a parameter named "constructor" or "__proto__" is data, not Object.prototype.
-    if (name === '__proto__') continue;
-    query[name] = Object.hasOwn(query, name) ? `${query[name]},${value}` : value;
-    any = true;
+    const added = eq < 0 ? addParameter(query, pair, '') : addParameter(query, pair.slice(0, eq), pair.slice(eq + 1));
+    if (added) any = true;
   }
   return any ? query : undefined;
 }
