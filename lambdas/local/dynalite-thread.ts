@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { superviseEngineThread } from './engine-thread';
+import { engineThreadExecArgv, superviseEngineThread } from './engine-thread';
 
 // The thread's whole program (CommonJS, plain JS: no TypeScript loader needed in the thread).
 const DYNALITE_THREAD = `
@@ -103,28 +103,6 @@ export interface DynaliteThread {
   stop(): Promise<void>;
 }
 
-/**
- * The kernel thread ids of the engine threads started in this process (Linux), by engine: a bench
- * reads each one's CPU from /proc/self/task/<tid>/stat.
- */
-export const engineThreadIds = new Map<string, number>();
-
-/**
- * The worker's execArgv: none of the parent's (not its --import tsx: the thread runs plain JS and
- * starts faster without it), except CPU profiling: a parent run with --cpu-prof profiles its engine
- * threads too, into the same directory.
- */
-export function engineThreadExecArgv(argv: readonly string[] = process.execArgv): string[] {
-  const kept: string[] = [];
-  // `--cpu-prof-dir <dir>` keeps its value (the argument after it): a Worker refuses the flag alone.
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '--cpu-prof' || arg.startsWith('--cpu-prof-dir=')) kept.push(arg);
-    else if (arg === '--cpu-prof-dir' && i + 1 < argv.length) kept.push(arg, argv[++i]);
-  }
-  return kept;
-}
-
 const STOP_TIMEOUT_MS = 35_000; // dynalite's own close gives pending operations 30 s
 
 export async function startDynaliteThread(dataDir: string | undefined): Promise<DynaliteThread> {
@@ -137,9 +115,11 @@ export async function startDynaliteThread(dataDir: string | undefined): Promise<
       options: { ...(dataDir ? { path: dataDir } : {}), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 },
     },
   });
-  const thread = await superviseEngineThread(worker, 'dynalite', STOP_TIMEOUT_MS, (listening) => {
-    if (typeof listening.tid === 'number') engineThreadIds.set('dynalite', listening.tid);
-    return listening.port as number;
-  });
+  const thread = await superviseEngineThread(
+    worker,
+    'dynalite',
+    STOP_TIMEOUT_MS,
+    (listening) => listening.port as number,
+  );
   return { endpoint: `http://127.0.0.1:${thread.started}`, stop: thread.stop };
 }

@@ -1,13 +1,36 @@
 // The supervision both embedded engines' worker threads share (dynalite-thread.ts,
 // sqs-thread.ts): wait for the thread's `listening` message (or its error or early exit), report
 // a later crash as loudly as an in-process one would have been, and stop it gracefully: `stop`
-// is posted, and the thread is terminated on its `stopped` reply, its exit, or the timeout.
+// is posted, and the thread is terminated on its `stopped` reply, its exit, or the timeout. Also
+// what both share at start: the worker's execArgv and its kernel thread id.
 import type { Worker } from 'node:worker_threads';
 
 export interface ThreadMessage {
   type: string;
   message?: string;
   [field: string]: unknown;
+}
+
+/**
+ * The kernel thread ids of the engine threads started in this process (Linux), by engine: a bench
+ * reads each one's CPU from /proc/self/task/<tid>/stat.
+ */
+export const engineThreadIds = new Map<string, number>();
+
+/**
+ * The worker's execArgv: none of the parent's (not its --import tsx: the thread runs plain JS and
+ * starts faster without it), except CPU profiling: a parent run with --cpu-prof profiles its engine
+ * threads too, into the same directory.
+ */
+export function engineThreadExecArgv(argv: readonly string[] = process.execArgv): string[] {
+  const kept: string[] = [];
+  // `--cpu-prof-dir <dir>` keeps its value (the argument after it): a Worker refuses the flag alone.
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--cpu-prof' || arg.startsWith('--cpu-prof-dir=')) kept.push(arg);
+    else if (arg === '--cpu-prof-dir' && i + 1 < argv.length) kept.push(arg, argv[++i]);
+  }
+  return kept;
 }
 
 export interface SupervisedThread<T> {
@@ -29,8 +52,11 @@ export async function superviseEngineThread<T>(
   let onExit!: (code: number) => void;
   const value = await new Promise<T>((resolve, reject) => {
     onMessage = (message) => {
-      if (message.type === 'listening') resolve(started(message));
-      else if (message.type === 'error') reject(new Error(`${name}: ${message.message}`));
+      if (message.type === 'listening') {
+        // Each thread reports its kernel id (Linux; null elsewhere) for per-thread CPU figures.
+        if (typeof message.tid === 'number') engineThreadIds.set(name, message.tid);
+        resolve(started(message));
+      } else if (message.type === 'error') reject(new Error(`${name}: ${message.message}`));
     };
     onError = reject;
     onExit = (code) => reject(new Error(`${name} thread exited with ${code} before listening`));

@@ -8,8 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { superviseEngineThread } from './engine-thread';
-import { engineThreadExecArgv, engineThreadIds } from './dynalite-thread';
+import { engineThreadExecArgv, superviseEngineThread } from './engine-thread';
 import type { startFauxqs } from 'fauxqs';
 import type { QueueSpec } from '../topology/queues';
 
@@ -92,7 +91,6 @@ export async function startSqsThread(queues: readonly QueueShape[]): Promise<Sqs
     },
   });
   const thread = await superviseEngineThread(worker, 'fauxqs', STOP_TIMEOUT_MS, (listening) => {
-    if (typeof listening.tid === 'number') engineThreadIds.set('fauxqs', listening.tid);
     return { port: listening.port as number, queueUrls: listening.queueUrls as Record<string, string> };
   });
   return { ...thread.started, stop: thread.stop };

@@ -21,7 +21,7 @@ import { loadConfig } from '../../lambdas/config';
 import { eachLimited } from '../../lambdas/domain/extract-jobs/concurrency';
 import { startStoreSimulator, listProductUrls } from '../stores';
 import { countSdkCalls } from './_count-hook';
-import { engineThreadIds } from '../../lambdas/local/dynalite-thread';
+import { engineThreadIds } from '../../lambdas/local/engine-thread';
 import { PLAIN_OPTIONS } from '../fakes/extract-options';
 
 const URLS = 1000;

@@ -12,7 +12,8 @@ import {
   PutItemCommand,
   BatchWriteItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import { engineThreadIds, startDynaliteThread, type DynaliteThread } from '../../lambdas/local/dynalite-thread';
+import { type DynaliteThread, startDynaliteThread } from '../../lambdas/local/dynalite-thread';
+import { engineThreadIds } from '../../lambdas/local/engine-thread';
 
 let thread: DynaliteThread;
 let client: DynamoDBClient;

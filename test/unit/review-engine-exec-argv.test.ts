@@ -1,4 +1,4 @@
-// Review of engineThreadExecArgv (lambdas/local/dynalite-thread.ts): the engine threads take the
+// Review of engineThreadExecArgv (lambdas/local/engine-thread.ts): the engine threads take the
 // parent's CPU-profiling flags only. `node --cpu-prof --cpu-prof-dir <dir>` (the value as its own
 // argument, as process.execArgv keeps it) must pass the directory too: a Worker given
 // `--cpu-prof-dir` without it refuses to start (ERR_WORKER_INVALID_EXEC_ARGV), so the local
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { engineThreadExecArgv } from '../../lambdas/local/dynalite-thread';
+import { engineThreadExecArgv } from '../../lambdas/local/engine-thread';
 
 describe('engine threads’ execArgv', () => {
   it('keeps --cpu-prof and the profile directory in either form, and nothing else', () => {
