@@ -4,7 +4,8 @@
 // unauthenticated GET /health over loopback, same count and concurrency, and prints p50, p99 and
 // their ratios, with the machine's load average (the client runs on the same cores as the
 // server). Two services in one run, taking turns pass by pass: the baseline
-// (PDS_USAGE_WRITE_BEHIND_MS=0, PDS_RATE_LIMIT_LEASES=off) and the request path as shipped.
+// (PDS_USAGE_WRITE_BEHIND_MS=0, PDS_RATE_LIMIT_LEASES=off) and the request path as shipped; each
+// pass starts once both are idle, so one service's leftover work does not land in the other's pass.
 // Beside the latencies, the server's CPU per request of each path, from the kernel's per-thread
 // accounting (/proc/<pid>/task/<tid>/schedstat, nanoseconds on CPU) read around every slice: its
 // main thread (where the handlers run) and all its threads (embedded DynamoDB, GC, libuv). It
@@ -31,6 +32,10 @@ const PASSES = 5;
 /** Requests of each path, one at a time, before measuring. */
 const WARM_UP = 300;
 const CONCURRENCY = 16;
+/** Settling between passes: idle means under 5% of a core over a 50 ms window, waited for up to 3 s. */
+const SETTLE_WINDOW_MS = 50;
+const SETTLE_IDLE_SHARE = 0.05;
+const SETTLE_MAX_MS = 3000;
 const VENDORS = 50;
 const READY_TIMEOUT_MS = 120_000;
 const KEY = 'bench-key-0123456789abcdef';
@@ -243,6 +248,24 @@ async function startService(env: Record<string, string>): Promise<Service> {
   }
 }
 
+/**
+ * Waits (up to SETTLE_MAX_MS) until both services' threads have been idle for a window: the work a
+ * pass leaves behind (the baseline's storage compaction, GC, write-behind flushes) would otherwise
+ * run during the next pass, the other service's, and land in its latencies. Returns the ms waited.
+ */
+async function settle(services: Service[]): Promise<number> {
+  const started = performance.now();
+  const cpuNow = () => services.reduce((sum, s) => sum + (serverCpu(s.pid)?.all ?? 0), 0);
+  let before = cpuNow();
+  while (performance.now() - started < SETTLE_MAX_MS) {
+    await new Promise((r) => setTimeout(r, SETTLE_WINDOW_MS));
+    const after = cpuNow();
+    if (after - before < SETTLE_WINDOW_MS * 1e6 * SETTLE_IDLE_SHARE) break;
+    before = after;
+  }
+  return performance.now() - started;
+}
+
 /** ROUNDS alternating slices of health and vendors requests (a load change touches both alike). */
 async function pass(service: Service): Promise<Pass> {
   const health = newSample();
@@ -280,10 +303,13 @@ export default async function main(): Promise<void> {
     services.push(baseline);
     const current = await startService({});
     services.push(current);
+    const settleMs: number[] = [];
     const baselinePasses: Pass[] = [];
     const currentPasses: Pass[] = [];
     for (let i = 0; i < PASSES; i++) {
+      settleMs.push(await settle(services));
       baselinePasses.push(await pass(baseline));
+      settleMs.push(await settle(services));
       currentPasses.push(await pass(current));
     }
 
@@ -326,6 +352,7 @@ export default async function main(): Promise<void> {
     );
     // The bench shares the machine with the server: figures move with the load around them.
     console.log(`machine load average (1/5/15 min): ${loadAtStart} at the start, ${loadAverage()} at the end`);
+    console.log(`settling before each pass (both services idle): ${settleMs.map((ms) => ms.toFixed(0)).join(', ')} ms`);
     report(
       'baseline (PDS_USAGE_WRITE_BEHIND_MS=0 PDS_RATE_LIMIT_LEASES=off: usage written before each response):',
       baselinePasses,
