@@ -4,8 +4,9 @@
 // CONCURRENCY extractions at once, shared by the batches in flight (PDS_EXTRACT_SLOTS). Prints both
 // times, the overhead ratio (goal < 1.25x), memory, and the AWS SDK calls of the state machine run
 // per 1000 URLs (goal < 400) by command; the bench's own status polls are counted apart. The
-// two runs alternate for EXTRACT_THROUGHPUT_ROUNDS rounds (default 3) on fresh products each, and
-// the median of the rounds' ratios is the figure: on a shared machine the load drifts. Beside it,
+// two runs alternate for EXTRACT_THROUGHPUT_ROUNDS rounds (default 3) on fresh products each,
+// after one untimed warm-up run of each kind, and the median of the rounds' ratios is the figure:
+// on a shared machine the load drifts. Beside it,
 // the main-thread CPU each run used (Linux: the kernel's per-thread accounting), which does not
 // grow when other processes take the core: the loop saturates the main thread, so the CPU the
 // state machine adds there is what its time ratio follows on a quiet machine. The embedded
@@ -146,7 +147,8 @@ const median = (values: number[]) => {
 
 export default async function main(): Promise<void> {
   const per = URLS / HOSTS.length;
-  const sim = await startStoreSimulator({ productsPerStore: per * 2 * ROUNDS });
+  // Two runs per round, and one of each kind to warm up.
+  const sim = await startStoreSimulator({ productsPerStore: per * 2 * (ROUNDS + 1) });
   // Different products for every run, so none benefits from another's warm caches or stored marks.
   const urlsOf = (run: number) =>
     HOSTS.flatMap((host) => listProductUrls(sim.store(host), { offset: run * per, limit: per }));
@@ -259,6 +261,15 @@ export default async function main(): Promise<void> {
       );
       const describe = (f: RunFigures) =>
         `${(f.ms / 1000).toFixed(2)} s, ${(URLS / (f.ms / 1000)).toFixed(0)} URLs/s, ${f.successful} successful, CPU ${f.cpuS.toFixed(1)} s (main thread: CPU ${f.mainCpuS?.toFixed(2) ?? 'n/a'} s, busy ${f.busyS.toFixed(1)} s), peak RSS ${f.peakRssMb.toFixed(0)} MB, peak heap ${f.peakHeapMb.toFixed(0)} MB${f.threads ? `; other threads' CPU: dynalite ${f.threads.dynalite.toFixed(2)} s, fauxqs ${f.threads.fauxqs.toFixed(2)} s, the rest (GC, zlib, ...) ${f.threads.other.toFixed(2)} s` : ''}`;
+      // One untimed run of each kind first: the first run of either pays for compiling its code
+      // (the loop's first round was ~50% slower than its later ones), which would make round 1's
+      // ratio say little about either.
+      const warmUpStarted = performance.now();
+      await plainLoop(urlsOf(2 * ROUNDS));
+      await stateMachine(urlsOf(2 * ROUNDS + 1));
+      console.log(
+        `  warm-up (one untimed run of each kind): ${((performance.now() - warmUpStarted) / 1000).toFixed(1)} s`,
+      );
       const loops: RunFigures[] = [];
       const machines: Array<Awaited<ReturnType<typeof stateMachine>>> = [];
       for (let round = 0; round < ROUNDS; round++) {
