@@ -58,6 +58,51 @@ describe('write-behind usage meter', () => {
     expect(total()).toBe(7);
   });
 
+  it('leaves calls recorded during a write for the next period, however steady the traffic', async () => {
+    vi.useFakeTimers();
+    const writes: number[] = [];
+    const inFlight: Array<() => void> = [];
+    // Each write returns only when the test lets it, as a table call takes its time.
+    const add: AddCalls = (_org, _path, _bucket, calls) =>
+      new Promise<void>((resolve) => inFlight.push(() => resolve(void writes.push(calls))));
+    const meter = createUsageMeter(add, { writeBehindMs: 1000 });
+    for (let i = 0; i < 3; i++) meter.record('org', '/v2/vendors', AT);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(inFlight).toHaveLength(1);
+    // Traffic goes on while that write is out, and after it returns.
+    for (let i = 0; i < 5; i++) meter.record('org', '/v2/vendors', AT);
+    inFlight.shift()!();
+    for (let i = 0; i < 4; i++) meter.record('org', '/v2/vendors', AT);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(writes).toEqual([3]);
+    expect(inFlight).toHaveLength(0);
+    // The period that began with the first call recorded during the write ends: one write of the rest.
+    await vi.advanceTimersByTimeAsync(990);
+    expect(inFlight).toHaveLength(1);
+    inFlight.shift()!();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(writes).toEqual([3, 9]);
+  });
+
+  it('writes every call recorded so far when flushed during a write', async () => {
+    const writes: number[] = [];
+    const inFlight: Array<() => void> = [];
+    const add: AddCalls = (_org, _path, _bucket, calls) =>
+      new Promise<void>((resolve) => inFlight.push(() => resolve(void writes.push(calls))));
+    const meter = createUsageMeter(add, { writeBehindMs: 3_600_000 });
+    for (let i = 0; i < 2; i++) meter.record('org', '/v2/vendors', AT);
+    const first = meter.flush();
+    await Promise.resolve();
+    for (let i = 0; i < 6; i++) meter.record('org', '/v2/vendors', AT);
+    const second = meter.flush();
+    while (writes.length < 2) {
+      await new Promise((resolve) => setImmediate(resolve));
+      inFlight.shift()?.();
+    }
+    await Promise.all([first, second]);
+    expect(writes).toEqual([2, 6]);
+  });
+
   it('keeps counts across a failed write and stores them with the next flush', async () => {
     const { add, total } = recorder(1);
     const meter = createUsageMeter(add, { writeBehindMs: 3_600_000 });

@@ -59,6 +59,8 @@ export function createUsageMeter(add: AddCalls, options: UsageMeterOptions = {})
   let current: Round | undefined; // the round being written
   let writing = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  /** The last round a flush waits for: written without waiting for the timer. */
+  let flushThrough: Round | undefined;
 
   const newRound = (): Round => {
     let resolve!: () => void;
@@ -93,9 +95,15 @@ export function createUsageMeter(add: AddCalls, options: UsageMeterOptions = {})
   };
 
   const writeRounds = async () => {
-    // Bounded: each pass writes one round; new rounds only appear while callers record.
-    while (waiting.length) {
+    // Awaited mode: every round, the ones recorded during the writes included (group commit).
+    // Write-behind: the rounds open when the pass began, and those a flush asks for; calls recorded
+    // during the writes wait for the timer (armed by their record), so steady traffic makes one
+    // write per counter per period, not a new write each time the last one returns.
+    let due = writeBehind ? waiting.length : Number.POSITIVE_INFINITY;
+    while (waiting.length && (due > 0 || flushThrough !== undefined)) {
+      due--;
       const round = waiting.shift()!;
+      if (round === flushThrough) flushThrough = undefined;
       current = round;
       const counters = [...round.counters.entries()];
       const results = await Promise.allSettled(counters.map(([, c]) => add(c.org, c.path, c.bucket, c.calls)));
@@ -163,6 +171,7 @@ export function createUsageMeter(add: AddCalls, options: UsageMeterOptions = {})
       }
       const last = waiting.at(-1) ?? current;
       if (!last) return Promise.resolve();
+      if (last !== current) flushThrough = last;
       // Rounds are written in order: the last one settling means every earlier one has. (A
       // write loop that stopped after a failure re-arms the timer for the rest.)
       startWriting();
