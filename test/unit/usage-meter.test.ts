@@ -21,6 +21,15 @@ function recorder(failures = 0) {
   return { add, writes, total };
 }
 
+/** A writer whose writes return only when the test lets them (inFlight), as a table call takes its time. */
+function heldWrites() {
+  const writes: number[] = [];
+  const inFlight: Array<() => void> = [];
+  const add: AddCalls = (_org, _path, _bucket, calls) =>
+    new Promise<void>((resolve) => inFlight.push(() => resolve(void writes.push(calls))));
+  return { add, writes, inFlight };
+}
+
 const AT = new Date('2026-03-01T10:15:00Z');
 
 afterEach(() => {
@@ -60,11 +69,7 @@ describe('write-behind usage meter', () => {
 
   it('leaves calls recorded during a write for the next period, however steady the traffic', async () => {
     vi.useFakeTimers();
-    const writes: number[] = [];
-    const inFlight: Array<() => void> = [];
-    // Each write returns only when the test lets it, as a table call takes its time.
-    const add: AddCalls = (_org, _path, _bucket, calls) =>
-      new Promise<void>((resolve) => inFlight.push(() => resolve(void writes.push(calls))));
+    const { add, writes, inFlight } = heldWrites();
     const meter = createUsageMeter(add, { writeBehindMs: 1000 });
     for (let i = 0; i < 3; i++) meter.record('org', '/v2/vendors', AT);
     await vi.advanceTimersByTimeAsync(1000);
@@ -85,10 +90,7 @@ describe('write-behind usage meter', () => {
   });
 
   it('writes every call recorded so far when flushed during a write', async () => {
-    const writes: number[] = [];
-    const inFlight: Array<() => void> = [];
-    const add: AddCalls = (_org, _path, _bucket, calls) =>
-      new Promise<void>((resolve) => inFlight.push(() => resolve(void writes.push(calls))));
+    const { add, writes, inFlight } = heldWrites();
     const meter = createUsageMeter(add, { writeBehindMs: 3_600_000 });
     for (let i = 0; i < 2; i++) meter.record('org', '/v2/vendors', AT);
     const first = meter.flush();
