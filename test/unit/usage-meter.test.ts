@@ -102,8 +102,8 @@ describe('write-behind usage meter', () => {
       await new Promise((resolve) => setImmediate(resolve));
       inFlight.shift()?.();
     }
-    await Promise.all([first, second]);
     expect(writes).toEqual([2, 6]);
+    await Promise.all([first, second]);
   });
 
   it('keeps counts across a failed write and stores them with the next flush', async () => {
