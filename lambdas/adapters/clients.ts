@@ -5,6 +5,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Config } from '../config';
+import { inProcessHandler } from './in-process-endpoints';
 
 const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 
@@ -73,12 +74,18 @@ export function unsignedLocalScheme(region: string, service: string) {
   };
 }
 
-/** Options for a client on a local engine: local credentials and, on loopback, no signing. */
+/**
+ * Options for a client on a local engine: local credentials; on loopback, no signing; and for an
+ * engine running in this process, its requests over the engine's own transport instead of a socket
+ * (in-process-endpoints.ts).
+ */
 export function localOptions(endpoint: string, region: string, service: string) {
+  const inProcess = inProcessHandler(endpoint);
   return {
     endpoint,
     credentials: localCredentials,
     ...(isLoopbackEndpoint(endpoint) ? { httpAuthSchemes: [unsignedLocalScheme(region, service)] as never } : {}),
+    ...(inProcess ? { requestHandler: inProcess as never } : {}),
   };
 }
 

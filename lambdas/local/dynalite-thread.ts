@@ -5,8 +5,10 @@
 // directory. Light on purpose (no SDK): bin/local.ts starts it before the service's modules load.
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker } from 'node:worker_threads';
+import { serveInProcess } from '../adapters/in-process-endpoints';
 import { engineThreadExecArgv, superviseEngineThread } from './engine-thread';
+import { PORT_SERVER_SOURCE, portRequestHandler, type PortRequestHandler } from './port-transport';
 
 // The thread's whole program (CommonJS, plain JS: no TypeScript loader needed in the thread).
 const DYNALITE_THREAD = `
@@ -85,6 +87,10 @@ const { createRequire } = require('node:module');
 })();
 const dynalite = require(workerData.dynalite);
 const server = dynalite(workerData.options);
+// This process's own clients send their requests over a MessagePort (port-transport.ts) to the
+// same handler the HTTP server calls.
+${PORT_SERVER_SOURCE}
+servePort(workerData.port, server.listeners('request')[0]);
 server.once('error', (error) => parentPort.postMessage({ type: 'error', message: String(error && error.message) }));
 // The thread's kernel id (Linux; null elsewhere): per-thread CPU figures (engineThreadIds).
 let tid = null;
@@ -99,7 +105,9 @@ parentPort.on('message', (message) => {
 `;
 
 export interface DynaliteThread {
+  /** The HTTP endpoint; a client of it built in this process sends its requests over `transport`. */
   endpoint: string;
+  transport: PortRequestHandler;
   stop(): Promise<void>;
 }
 
@@ -107,19 +115,36 @@ const STOP_TIMEOUT_MS = 35_000; // dynalite's own close gives pending operations
 
 export async function startDynaliteThread(dataDir: string | undefined): Promise<DynaliteThread> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const { port1, port2 } = new MessageChannel();
   const worker = new Worker(DYNALITE_THREAD, {
     eval: true,
     execArgv: engineThreadExecArgv(),
     workerData: {
       dynalite: createRequire(import.meta.url).resolve('dynalite'),
       options: { ...(dataDir ? { path: dataDir } : {}), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 },
+      port: port2,
     },
+    transferList: [port2],
   });
-  const thread = await superviseEngineThread(
-    worker,
-    'dynalite',
-    STOP_TIMEOUT_MS,
-    (listening) => listening.port as number,
-  );
-  return { endpoint: `http://127.0.0.1:${thread.started}`, stop: thread.stop };
+  const transport = portRequestHandler(port1, 'dynalite');
+  let thread: Awaited<ReturnType<typeof superviseEngineThread<number>>>;
+  try {
+    thread = await superviseEngineThread(worker, 'dynalite', STOP_TIMEOUT_MS, (listening) => listening.port as number);
+  } catch (error) {
+    transport.close();
+    throw error;
+  }
+  const endpoint = `http://127.0.0.1:${thread.started}`;
+  const unserve = serveInProcess(endpoint, transport);
+  return {
+    endpoint,
+    transport,
+    async stop() {
+      // Requests already sent are answered while dynalite closes; later ones fail at once.
+      unserve();
+      transport.refuseNew();
+      await thread.stop();
+      transport.close();
+    },
+  };
 }
