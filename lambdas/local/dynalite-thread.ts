@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { serveInProcess } from '../adapters/in-process-endpoints';
-import { engineThreadExecArgv, superviseEngineThread } from './engine-thread';
+import { engineThreadExecArgv, superviseEngineThread, type SupervisedThread } from './engine-thread';
 import { PORT_SERVER_SOURCE, portRequestHandler, type PortRequestHandler } from './port-transport';
 
 // The thread's whole program (CommonJS, plain JS: no TypeScript loader needed in the thread).
@@ -127,7 +127,7 @@ export async function startDynaliteThread(dataDir: string | undefined): Promise<
     transferList: [port2],
   });
   const transport = portRequestHandler(port1, 'dynalite');
-  let thread: Awaited<ReturnType<typeof superviseEngineThread<number>>>;
+  let thread: SupervisedThread<number>;
   try {
     thread = await superviseEngineThread(worker, 'dynalite', STOP_TIMEOUT_MS, (listening) => listening.port as number);
   } catch (error) {
