@@ -81,7 +81,18 @@ export async function startSqsPollers(options: SqsPollerOptions): Promise<SqsPol
   let stopping = false;
   let inFlight = 0;
 
-  const pollLoop = async (queue: PolledQueue): Promise<void> => {
+  const waitSeconds = options.waitTimeSeconds ?? 5;
+  /**
+   * The first long poll of loop number `slot` waits 1..waitSeconds s (by slot), the later ones
+   * waitSeconds: loops started together would otherwise all come back from an idle queue in the
+   * same instant, every waitSeconds, and send their next receives at once (`npm start`: 32 empty
+   * answers and 32 receives in one turn of the event loop, every 5 s, which requests in flight
+   * wait out). A message still arrives at once: every loop is always in a long poll.
+   */
+  const firstWait = (slot: number) => (waitSeconds > 1 ? 1 + (slot % waitSeconds) : waitSeconds);
+
+  const pollLoop = async (queue: PolledQueue, slot: number): Promise<void> => {
+    let wait = firstWait(slot);
     while (!stopping) {
       let messages: Message[];
       try {
@@ -89,7 +100,7 @@ export async function startSqsPollers(options: SqsPollerOptions): Promise<SqsPol
           new ReceiveMessageCommand({
             QueueUrl: queue.url,
             MaxNumberOfMessages: queue.batchSize,
-            WaitTimeSeconds: options.waitTimeSeconds ?? 5,
+            WaitTimeSeconds: wait,
             VisibilityTimeout: queue.visibilityTimeoutSeconds,
             MessageSystemAttributeNames: ['All'],
             MessageAttributeNames: ['All'],
@@ -97,6 +108,7 @@ export async function startSqsPollers(options: SqsPollerOptions): Promise<SqsPol
           { abortSignal: abort.signal },
         );
         messages = received.Messages ?? [];
+        wait = waitSeconds;
       } catch (error) {
         if (stopping) return;
         log(`sqs-poller ${queue.name}: receive failed: ${(error as Error).message}`);
@@ -145,7 +157,9 @@ export async function startSqsPollers(options: SqsPollerOptions): Promise<SqsPol
   };
 
   const concurrency = Math.max(1, options.concurrency ?? 2);
-  const loops = polled.flatMap((queue) => Array.from({ length: concurrency }, () => pollLoop(queue)));
+  const loops = polled.flatMap((queue, q) =>
+    Array.from({ length: concurrency }, (_, i) => pollLoop(queue, q * concurrency + i)),
+  );
 
   return {
     get inFlight() {
