@@ -2,7 +2,7 @@
 // done exactly once (conditional update), so a redelivered batch never records twice.
 import type { Outcome, UrlResult } from '../domain/extraction/types';
 import type { Execution } from '../domain/executions/model';
-import type { ClaimedProduct } from './products';
+import type { ClaimedProduct, SerializedProduct } from './products';
 
 export interface UrlEntry {
   index: number;
@@ -43,8 +43,10 @@ export interface ExtractResultStore {
 export interface EncodedResult {
   index: number;
   outcome: Outcome;
-  /** JSON of the UrlResult. */
+  /** JSON of the UrlResult; with `product` given, the JSON's product is null and `product` is it. */
   json: string;
+  /** The result's product, serialized apart (its record stores the same). */
+  product?: SerializedProduct;
 }
 
 /**

@@ -9,6 +9,16 @@ export interface ProductFlags {
   similar_products: boolean;
 }
 
+/**
+ * A product serialized once for every write that stores it (an extract batch's record and claim):
+ * its JSON, and the stores' packed form of that JSON, made by the first write that needs it and
+ * reused by the next, so the same bytes are neither serialized nor compressed twice.
+ */
+export interface SerializedProduct {
+  readonly json: string;
+  packed?: Uint8Array;
+}
+
 export interface StoredProduct {
   /** Canonical (normalised) product URL: the key together with the country. */
   url: string;
@@ -16,6 +26,8 @@ export interface StoredProduct {
   /** Vendor key (hostname without www.), or null when none can be read. */
   vendor: string | null;
   product: ProductRecord;
+  /** Written only: the product serialized already (an extract batch's product, shared with its claim). */
+  serialized?: SerializedProduct;
   flags: ProductFlags;
   /** When the service stored this record (ISO, Z). */
   updated_at: string;

@@ -3,6 +3,7 @@
 // makes its pending entries done.
 import type { BatchClaim, ClaimingResultStore, UrlEntry } from '../../lambdas/ports/extract-results';
 import type { UrlResult } from '../../lambdas/domain/extraction/types';
+import { decodeResult } from '../../lambdas/domain/extract-jobs/claim-protocol';
 
 /** A failed URL's result of the retryable class (`other`, retry true), as a worker records it. */
 export const failedResult = (url: string): UrlResult => ({
@@ -82,10 +83,10 @@ export function memoryResultStore(): ClaimingResultStore & {
       };
       claims.set(batchId, claim);
       // As the DynamoDB adapter's readers: the claim makes the entries it holds still pending done.
-      for (const { index, json } of results) {
-        const entry = of(executionId).get(index);
+      for (const encoded of results) {
+        const entry = of(executionId).get(encoded.index);
         if (entry?.state === 'pending')
-          of(executionId).set(index, { ...entry, state: 'done', result: JSON.parse(json) as UrlResult });
+          of(executionId).set(encoded.index, { ...entry, state: 'done', result: decodeResult(encoded) });
       }
       return { won: true, claim };
     },

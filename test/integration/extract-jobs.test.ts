@@ -3,7 +3,7 @@
 // loopback server whose path decides the outcome.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { startEngines, type Engines } from '../../lambdas/local/engines';
 import { createClients, type AwsClients } from '../../lambdas/adapters/clients';
@@ -11,7 +11,9 @@ import { loadConfig } from '../../lambdas/config';
 import { dynamoExecutionStore } from '../../lambdas/adapters/dynamodb/executions';
 import { dynamoExtractResultStore, PLAN_CHUNK } from '../../lambdas/adapters/dynamodb/extract-results';
 import { dynamoProductStore, firstSeenKey } from '../../lambdas/adapters/dynamodb/products';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { gzipSync } from 'node:zlib';
+import { SCHEMA } from '../../lambdas/adapters/dynamodb/schema';
 import { dynamoVendorStore } from '../../lambdas/adapters/dynamodb/vendors';
 import { createExecutions } from '../../lambdas/domain/executions/service';
 import { createExtractJobs, planEntries } from '../../lambdas/domain/extract-jobs/jobs';
@@ -21,6 +23,7 @@ import { InjectedFault, withFaults } from '../../lambdas/composition/faults';
 import { extractNow } from '../../lambdas/domain/extract-jobs/sync';
 import { createProductCatalog } from '../../lambdas/domain/products/catalog';
 import type { ExtractOptions, ExtractUrl, ProductRecord, UrlResult } from '../../lambdas/domain/extraction/types';
+import type { SerializedProduct } from '../../lambdas/ports/products';
 import { failedResult } from '../fakes/extract-results';
 import type { WorkflowEngine } from '../../lambdas/ports/workflow';
 import type { AppError } from '../../lambdas/domain/errors';
@@ -490,6 +493,52 @@ describe('synchronous extraction and the product store', () => {
   });
 });
 
+describe('a product serialized once for its record and its claim', () => {
+  it('writes the record from the JSON it is given (short and gzipped) and keeps the gzip for the claim', async () => {
+    const store = dynamoProductStore(clients.documents, engines.tableName);
+    const given = (url: string, title: string) => productRecord(url, title);
+    const short = `${shop.origin}/p/given-short`;
+    const long = `${shop.origin}/p/given-long`;
+    // The JSON differs from the object on purpose: the store must write the JSON, not serialize again.
+    const longTitle = 'x'.repeat(3000);
+    const shortJson = JSON.stringify(given(short, 'from json'));
+    const longSerialized: SerializedProduct = { json: JSON.stringify(given(long, longTitle)) };
+    await store.putRecords([
+      {
+        url: short,
+        country: 'us',
+        vendor: '127.0.0.1',
+        product: given(short, 'object'),
+        serialized: { json: shortJson },
+        flags: { enrichment: true, reviews: false, image_tags: false, similar_products: false },
+        updated_at: '2026-01-01T00:00:00.000Z',
+      },
+      {
+        url: long,
+        country: 'us',
+        vendor: '127.0.0.1',
+        product: given(long, 'object'),
+        serialized: longSerialized,
+        flags: { enrichment: true, reviews: false, image_tags: false, similar_products: false },
+        updated_at: '2026-01-01T00:00:00.001Z',
+      },
+    ]);
+    expect((await store.get(short, 'us'))?.product.title).toBe('from json');
+    expect((await store.get(long, 'us'))?.product.title).toBe(longTitle);
+    const items = await Promise.all(
+      [short, long].map(async (url) => {
+        const urlHash = createHash('sha256').update(url).digest('hex').slice(0, 32);
+        const key = SCHEMA.product.key({ urlHash, country: 'us' });
+        return (await clients.documents.send(new GetCommand({ TableName: engines.tableName, Key: key }))).Item!;
+      }),
+    );
+    expect(items[0].product).toBe(shortJson);
+    // The gzip is made once and kept with the product, for its claim to store the same bytes.
+    expect(Buffer.from(items[1].product_gz).equals(Buffer.from(longSerialized.packed!))).toBe(true);
+    for (const item of items) expect(item).not.toHaveProperty('serialized');
+  });
+});
+
 describe('the batch claim decides which products are new', () => {
   /** The shop's products, but each record's own URL on `vendor` (the vendor they are counted for). */
   const onVendor =
@@ -671,6 +720,91 @@ describe('the batch claim decides which products are new', () => {
       expected[100],
       expected[103],
     ]);
+  });
+
+  it("stores a claim's products apart, as their records do, and still reads claims written whole", async () => {
+    const store = dynamoExtractResultStore(clients.documents, engines.tableName);
+    const executionId = `parts-${Date.now()}`;
+    const { entries } = planEntries(Array.from({ length: 4 }, (_, i) => `${shop.origin}/p/parts-${i}`));
+    await store.putPlan(executionId, entries);
+    const product = (i: number, title: string) => productRecord(entries[i].input, title);
+    const success = (i: number, p: ProductRecord): UrlResult => ({
+      url: entries[i].input,
+      product: p,
+      success: true,
+      outcome: 'success',
+      retry: false,
+      message: '',
+    });
+    const short = product(0, 'short');
+    const long = product(1, 'long '.repeat(400));
+    // Packed already (its record was written first): the claim must store these bytes, not
+    // compress again; they hold a different title on purpose, so a second gzip would show.
+    const packedTitle = 'packed '.repeat(400);
+    const longSerialized: SerializedProduct = {
+      json: JSON.stringify(long),
+      packed: gzipSync(JSON.stringify({ ...long, title: packedTitle })),
+    };
+    const failed = failedResult(entries[2].input);
+    const whole = success(3, product(3, 'whole'));
+    const encoded = [
+      encodeResult(0, success(0, short), { json: JSON.stringify(short) }),
+      encodeResult(1, success(1, long), longSerialized),
+      encodeResult(2, failed),
+      encodeResult(3, whole),
+    ];
+    const { won } = await store.claimBatch(executionId, 'b0', encoded);
+    expect(won).toBe(true);
+    const item = (
+      await clients.documents.send(
+        new GetCommand({ TableName: engines.tableName, Key: { pk: `EXEC#${executionId}`, sk: 'BATCH#b0' } }),
+      )
+    ).Item!;
+    expect(item.product_parts).toHaveLength(2);
+    expect(item.product_parts[0]).toBe(JSON.stringify(short));
+    expect(Buffer.from(item.product_parts[1]).equals(Buffer.from(longSerialized.packed!))).toBe(true);
+    const read = await store.all(executionId);
+    expect(read.map((e) => e.result)).toEqual([
+      success(0, short),
+      success(1, { ...long, title: packedTitle }),
+      failed,
+      whole,
+    ]);
+    // Key order as the result had it: the product where it was.
+    expect(Object.keys(read[0].result!)).toEqual(Object.keys(success(0, short)));
+
+    // A claim written before products were stored apart: rows of two, products inline.
+    const legacyId = `parts-legacy-${Date.now()}`;
+    await store.putPlan(legacyId, entries);
+    const rows = [
+      [0, success(0, short)],
+      [2, failed],
+    ];
+    await clients.documents.send(
+      new PutCommand({
+        TableName: engines.tableName,
+        Item: {
+          pk: `EXEC#${legacyId}`,
+          sk: 'BATCH#b0',
+          entity: 'batch-claim',
+          batch_id: 'b0',
+          results_gz: gzipSync(JSON.stringify(rows)),
+          outcomes: JSON.stringify([
+            [0, 'success'],
+            [2, failed.outcome],
+          ]),
+        },
+      }),
+    );
+    expect((await store.all(legacyId)).map((e) => e.result)).toEqual([success(0, short), null, failed, null]);
+
+    // Parts count towards the claim's limit: products too large together are recorded one by one.
+    const big = (i: number) => {
+      const p = product(i, randomBytes(100 * 1024).toString('base64'));
+      return encodeResult(i, success(i, p), { json: JSON.stringify(p) });
+    };
+    const tooLarge = await store.claimBatch(`parts-large-${Date.now()}`, 'b0', [0, 1, 2, 3].map(big));
+    expect(tooLarge.claim.results).toBeNull();
   });
 
   it("reads a batch's own entry items when it has a claim without results or no plan item, and only then", async () => {

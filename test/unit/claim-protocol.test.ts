@@ -1,7 +1,7 @@
 // The batch claim protocol over in-memory fakes: first writer wins, every later delivery uses the
 // winner's results, a batch counts once on its execution whatever the order of deliveries.
 import { describe, expect, it } from 'vitest';
-import { createClaimProtocol, encodeResult } from '../../lambdas/domain/extract-jobs/claim-protocol';
+import { createClaimProtocol, decodeResult, encodeResult } from '../../lambdas/domain/extract-jobs/claim-protocol';
 import { createExecutions } from '../../lambdas/domain/executions/service';
 import type { UrlEntry } from '../../lambdas/ports/extract-results';
 import type { UrlResult } from '../../lambdas/domain/extraction/types';
@@ -41,6 +41,40 @@ async function setup(urls: string[]) {
   const counters = () => store.items.get(execution.id)!.counters;
   return { executions, results, protocol, execution, entries, batch, counters };
 }
+
+describe('encodeResult with the product serialized apart', () => {
+  it('keeps the product out of the result JSON and decodes to the same result', () => {
+    const product = {
+      title: 'Caf\u00e9 "quoted" \\ </script>',
+      product: { nested: 'a key named product inside the product' },
+      tags: ['\u2028', '\ud83d\ude00'],
+    } as unknown as UrlResult['product'];
+    const results: UrlResult[] = [
+      { ...success('https://a.example/p'), product },
+      { ...success('https://a.example/p'), product, final_url: 'https://a.example/landing' },
+    ];
+    for (const result of results) {
+      const serialized = { json: JSON.stringify(product) };
+      const encoded = encodeResult(3, result, serialized);
+      expect(encoded).toMatchObject({ index: 3, outcome: 'success', product: serialized });
+      expect(JSON.parse(encoded.json).product).toBeNull();
+      // The same keys in the same order as the result serialized whole.
+      expect(JSON.stringify(decodeResult(encoded))).toBe(JSON.stringify(result));
+    }
+  });
+
+  it('serializes whole a result without a product, or given none', () => {
+    const failed = failedResult('https://a.example/2');
+    expect(encodeResult(0, failed, { json: '{"title":"ignored"}' })).toEqual({
+      index: 0,
+      outcome: failed.outcome,
+      json: JSON.stringify(failed),
+    });
+    const whole = encodeResult(1, success('https://a.example/1'));
+    expect(whole.product).toBeUndefined();
+    expect(decodeResult(whole)).toEqual(success('https://a.example/1'));
+  });
+});
 
 describe('claim protocol', () => {
   it('stores a batch once: the second delivery gets the first writer’s results', async () => {

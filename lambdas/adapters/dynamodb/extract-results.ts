@@ -13,7 +13,10 @@
 //               written once (conditional put): results_gz = gzip of [[index, result], ...] and
 //               outcomes = JSON of [[index, outcome], ...], or neither when the results would not
 //               fit one item (entries are then recorded one by one); products = JSON of the
-//               products the winner stored and which it found new.
+//               products the winner stored and which it found new. A row [index, result, part]
+//               has its product in product_parts[part] (and null in the result): the product as
+//               its record stores it (JSON, or gzip of it above 1 KB), the same bytes, so a
+//               product is serialized and compressed once for both.
 //
 // A claim with results is where its entries are done: an entry still pending in its plan (or its
 // own pending item) is done with the claim's result for it, and no per-URL item is written (1000
@@ -39,6 +42,7 @@ import { isConditionalFailure } from './keys';
 import { SCHEMA, planChunkPart, urlIndexPart } from './schema';
 import { batchGet, batchPut } from './batch';
 import { executionFromItem } from './executions';
+import { packProduct, unpackProduct } from './products';
 
 /** Results longer than this are stored gzipped (level 1: fast, most of level 6's ratio on JSON). */
 const INLINE_LIMIT = 1024;
@@ -50,6 +54,8 @@ const MAX_ENTRIES = 200_000;
 const WRITE_LANES = 4;
 /** Claims are written once and read rarely: the fastest gzip level (about 3x level 6's speed, a little larger). */
 const CLAIM_GZIP = { level: 1 };
+/** What DynamoDB counts for one element of a list beside its bytes. */
+const PART_OVERHEAD = 4;
 
 const pk = (executionId: string) => SCHEMA.urlEntry.pk({ executionId });
 const sk = (index: number) => SCHEMA.urlEntry.sk({ index: urlIndexPart(index) });
@@ -105,9 +111,18 @@ type StoredClaim = Omit<BatchClaim, 'results'> & { results: Map<number, UrlResul
 function claimFromItem(item: Record<string, any>): StoredClaim {
   const products: ClaimedProduct[] = typeof item.products === 'string' ? JSON.parse(item.products) : [];
   if (!item.results_gz) return { batchId: item.batch_id, results: null, products };
-  const pairs = JSON.parse(gunzipSync(Buffer.from(item.results_gz)).toString('utf8')) as Array<[number, UrlResult]>;
-  return { batchId: item.batch_id, results: new Map(pairs), products };
+  const rows = JSON.parse(gunzipSync(item.results_gz).toString('utf8')) as ClaimRow[];
+  const parts: Array<string | Uint8Array> = item.product_parts ?? [];
+  const results = new Map<number, UrlResult>();
+  for (const [index, result, part] of rows) {
+    if (part !== undefined) result.product = JSON.parse(unpackProduct(parts[part]));
+    results.set(index, result);
+  }
+  return { batchId: item.batch_id, results, products };
 }
+
+/** A claim's row: an index, its result, and where its product is stored apart (product_parts), if it is. */
+type ClaimRow = [index: number, result: UrlResult, part?: number];
 
 /** An entry item's fields but its result, over its planned entry where recording wrote none. */
 const entryFields = (item: Record<string, any>, planned?: UrlEntry) => ({
@@ -401,10 +416,20 @@ export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tabl
     },
 
     async claimBatch(executionId, batchId, results, products = []) {
-      // [[index, result], ...] from each result's JSON as serialized when it was extracted.
-      const json = `[${results.map(({ index, json }) => `[${index},${json}]`).join(',')}]`;
-      const gz = gzipSync(json, CLAIM_GZIP);
-      const fits = gz.length <= CLAIM_RESULTS_LIMIT;
+      // [[index, result(, part)], ...] from each result's JSON as serialized when it was
+      // extracted; a product serialized apart goes to product_parts as its record stores it.
+      const parts: Array<string | Uint8Array> = [];
+      const rows = results.map(({ index, json, product }) => {
+        if (!product) return `[${index},${json}]`;
+        parts.push(packProduct(product));
+        return `[${index},${json},${parts.length - 1}]`;
+      });
+      const gz = gzipSync(`[${rows.join(',')}]`, CLAIM_GZIP);
+      const partBytes = parts.reduce(
+        (size, part) => size + (typeof part === 'string' ? Buffer.byteLength(part) : part.length) + PART_OVERHEAD,
+        0,
+      );
+      const fits = gz.length + partBytes <= CLAIM_RESULTS_LIMIT;
       const outcomes = JSON.stringify(results.map(({ index, outcome }) => [index, outcome]));
       try {
         await documents.send(
@@ -414,7 +439,7 @@ export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tabl
               ...claimKey(executionId, batchId),
               entity: 'batch-claim',
               batch_id: batchId,
-              ...(fits ? { results_gz: gz, outcomes } : {}),
+              ...(fits ? { results_gz: gz, outcomes, ...(parts.length ? { product_parts: parts } : {}) } : {}),
               ...(products.length ? { products: JSON.stringify(products) } : {}),
             },
             ConditionExpression: 'attribute_not_exists(pk)',

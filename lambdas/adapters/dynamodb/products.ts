@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { BatchProductStore, StoredProduct } from '../../ports/products';
+import type { BatchProductStore, SerializedProduct, StoredProduct } from '../../ports/products';
 import { isConditionalFailure } from './keys';
 import { SCHEMA } from './schema';
 import { batchGet, batchPut } from './batch';
@@ -42,10 +42,23 @@ function hashOf(url: string): string {
 const recordKey = (url: string, country: string) =>
   SCHEMA.product.key({ urlHash: hashOf(url), country: country.toLowerCase() });
 
+/**
+ * A product's JSON as stored: the JSON itself up to INLINE_LIMIT, else its gzip, made once per
+ * SerializedProduct (an extract batch's record and claim store the same bytes).
+ */
+export function packProduct(serialized: SerializedProduct): string | Uint8Array {
+  if (serialized.json.length <= INLINE_LIMIT) return serialized.json;
+  serialized.packed ??= gzipSync(serialized.json, PRODUCT_GZIP);
+  return serialized.packed;
+}
+
+/** The product JSON packProduct stored. */
+export const unpackProduct = (stored: string | Uint8Array): string =>
+  typeof stored === 'string' ? stored : gunzipSync(stored).toString('utf8');
+
 /** A stored product item as the record it holds (also read by the search change feed). */
 export function fromItem(item: Record<string, any>): StoredProduct {
-  const json =
-    typeof item.product === 'string' ? item.product : gunzipSync(Buffer.from(item.product_gz)).toString('utf8');
+  const json = unpackProduct(typeof item.product === 'string' ? item.product : item.product_gz);
   return {
     url: item.url,
     country: item.country,
@@ -57,7 +70,7 @@ export function fromItem(item: Record<string, any>): StoredProduct {
 }
 
 function toItem(record: StoredProduct): Record<string, unknown> {
-  const json = JSON.stringify(record.product);
+  const stored = packProduct(record.serialized ?? { json: JSON.stringify(record.product) });
   const order = { updatedAt: record.updated_at, urlHash: hashOf(record.url), country: record.country };
   return {
     ...recordKey(record.url, record.country),
@@ -67,7 +80,7 @@ function toItem(record: StoredProduct): Record<string, unknown> {
     vendor: record.vendor,
     flags: record.flags,
     updated_at: record.updated_at,
-    ...(json.length > INLINE_LIMIT ? { product_gz: gzipSync(json, PRODUCT_GZIP) } : { product: json }),
+    ...(typeof stored === 'string' ? { product: stored } : { product_gz: stored }),
     ...(record.vendor ? SCHEMA.product.gsi1.keys({ vendor: record.vendor, ...order }) : {}),
     ...SCHEMA.product.gsi2.keys(order),
   };

@@ -12,7 +12,7 @@ import type {
   UrlEntry,
   UrlEntryOutline,
 } from '../../ports/extract-results';
-import type { ClaimedProduct } from '../../ports/products';
+import type { ClaimedProduct, SerializedProduct } from '../../ports/products';
 import { countEntries } from './model';
 import { eachLimited } from './concurrency';
 
@@ -28,12 +28,21 @@ export interface ExtractedGroup {
   results: readonly EncodedResult[];
 }
 
-/** A result as a claim takes it (EncodedResult): serialized once. */
-export const encodeResult = (index: number, result: UrlResult): EncodedResult => ({
-  index,
-  outcome: result.outcome,
-  json: JSON.stringify(result),
-});
+/**
+ * A result as a claim takes it (EncodedResult): serialized once. `product`: its product serialized
+ * already (the product's record is written from the same), kept apart from the result's JSON.
+ */
+export const encodeResult = (index: number, result: UrlResult, product?: SerializedProduct): EncodedResult =>
+  product && result.product
+    ? { index, outcome: result.outcome, json: JSON.stringify({ ...result, product: null }), product }
+    : { index, outcome: result.outcome, json: JSON.stringify(result) };
+
+/** The result an EncodedResult holds, its product put back. */
+export function decodeResult(encoded: EncodedResult): UrlResult {
+  const result: UrlResult = JSON.parse(encoded.json);
+  if (encoded.product) result.product = JSON.parse(encoded.product.json);
+  return result;
+}
 
 export interface ClaimProtocolDeps {
   executions: Executions;
@@ -116,7 +125,7 @@ export function createClaimProtocol({ executions, results, writeConcurrency }: C
         written.push(entry);
         continue;
       }
-      const own: UrlResult = JSON.parse(mine.json);
+      const own = decodeResult(mine);
       if (await results.record(executionId, entry.index, own)) written.push({ ...entry, state: 'done', result: own });
       else lost = true;
     }

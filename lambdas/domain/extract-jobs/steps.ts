@@ -9,6 +9,7 @@ import { TERMINAL, type Execution } from '../executions/model';
 import type { Executions } from '../executions/service';
 import type { BatchClaim, ClaimingResultStore, UrlEntry } from '../../ports/extract-results';
 import type { ProductCatalog, StoredBatch } from '../products/catalog';
+import type { SerializedProduct } from '../../ports/products';
 import { batchingFor, batchSizeFor, countEntries, creditsPerSuccess, optionsOf } from './model';
 import { eachLimited, type Limiter } from './concurrency';
 import { createClaimProtocol, encodeResult, type Batch, type ExtractedGroup } from './claim-protocol';
@@ -78,13 +79,14 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
   /**
    * An extracted URL group as the batch keeps it until its claim: each pending index's result
    * under its own input URL, serialized at once (the claim stores that JSON), so the result's
-   * object graph dies young.
+   * object graph dies young. `product`: the product serialized once for the claim and the
+   * product's record.
    */
-  const extractedGroup = (group: UrlEntry[], result: UrlResult): ExtractedGroup => ({
+  const extractedGroup = (group: UrlEntry[], result: UrlResult, product?: SerializedProduct): ExtractedGroup => ({
     group,
     results: group
       .filter((e) => e.state === 'pending')
-      .map((entry) => encodeResult(entry.index, resultFor(entry.input, result))),
+      .map((entry) => encodeResult(entry.index, resultFor(entry.input, result), product)),
   });
 
   // Whether an execution is still wanted (not cancelled, failed or done), read at most once a
@@ -197,8 +199,9 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
         } catch {
           result = unexpectedFailure(url);
         }
-        extracted.push(extractedGroup(group, result));
-        if (recorder && result.success && result.product) recorder.add({ url, product: result.product });
+        const serialized = result.product ? { json: JSON.stringify(result.product) } : undefined;
+        extracted.push(extractedGroup(group, result, serialized));
+        if (recorder && result.success && result.product) recorder.add({ url, product: result.product, serialized });
       };
       const slots = deps.extractSlots;
       let claim: BatchClaim | null = null;

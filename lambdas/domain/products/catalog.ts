@@ -2,7 +2,13 @@
 // country, tell the vendor store about it, and serve a fresh stored record instead of a new
 // fetch when the caller allows it (the synchronous /api/product(s) path).
 import type { ExtractOptions, ProductRecord } from '../extraction/types';
-import type { BatchProductStore, ClaimedProduct, ProductFlags, StoredProduct } from '../../ports/products';
+import type {
+  BatchProductStore,
+  ClaimedProduct,
+  ProductFlags,
+  SerializedProduct,
+  StoredProduct,
+} from '../../ports/products';
 import type { VendorStore } from '../../ports/vendors';
 import { vendorKey } from '../extraction/url';
 import { recordProductSeen, recordProductsSeen } from '../vendors/service';
@@ -33,15 +39,16 @@ export const covers = (stored: ProductFlags, wanted: ProductFlags): boolean =>
 
 /** Records to store for extracted products, `updated_at` one millisecond apart from `base` (their order). */
 function storedRecords(
-  items: ReadonlyArray<{ url: string; product: ProductRecord }>,
+  items: ReadonlyArray<{ url: string; product: ProductRecord; serialized?: SerializedProduct }>,
   options: ExtractOptions,
   base: number,
 ): StoredProduct[] {
-  return items.map(({ url, product }, i) => ({
+  return items.map(({ url, product, serialized }, i) => ({
     url,
     country: options.countryCode,
     vendor: vendorKey(product.url || url) ?? vendorKey(url),
     product,
+    ...(serialized ? { serialized } : {}),
     flags: flagsOf(options),
     updated_at: new Date(base + i).toISOString(),
   }));
@@ -234,7 +241,7 @@ export function createProductCatalog(deps: ProductCatalogDeps) {
       // What the claim needs of each record written (not the product: it dies young).
       const records: Array<Pick<StoredProduct, 'url' | 'vendor' | 'updated_at'>> = [];
       let added = 0;
-      let unsent: Array<{ url: string; product: ProductRecord }> = [];
+      let unsent: Array<{ url: string; product: ProductRecord; serialized?: SerializedProduct }> = [];
       const writes: Array<Promise<void>> = [];
       const send = () => {
         if (!unsent.length) return;
@@ -247,7 +254,8 @@ export function createProductCatalog(deps: ProductCatalogDeps) {
         unsent = [];
       };
       return {
-        add(item: { url: string; product: ProductRecord }): void {
+        /** `serialized`: the product serialized already by the caller (for its claim), written as is. */
+        add(item: { url: string; product: ProductRecord; serialized?: SerializedProduct }): void {
           if (added >= capacity) throw new Error(`A batch opened for ${capacity} records got more`);
           added++;
           unsent.push(item);
