@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { MachineRegistration } from './definitions';
 import { SfnServiceError } from './errors';
+import { serveInProcess } from '../../adapters/in-process-endpoints';
 import {
   Executions,
   parseJson,
@@ -102,20 +103,51 @@ export async function startStepFunctionsService(options: StepFunctionsServiceOpt
     },
   };
 
+  const internalFailure = (error: unknown): Answer => {
+    options.log?.(`stepfunctions: ${(error as Error).stack ?? error}`);
+    return errorAnswer(new SfnServiceError('InternalFailure', 'Internal failure'));
+  };
   const server = createServer((req, res) => {
-    handle(req, res, operations).catch((error) => {
-      options.log?.(`stepfunctions: ${(error as Error).stack ?? error}`);
-      if (!res.headersSent) sendError(res, new SfnServiceError('InternalFailure', 'Internal failure'));
-    });
+    readBody(req)
+      .then((text) => (text === null ? tooLarge() : answer(operations, req.method, req.headers['x-amz-target'], text)))
+      .catch(internalFailure)
+      .then((reply) => {
+        if (!res.headersSent) send(res, reply);
+      });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  const endpoint = `http://127.0.0.1:${port}`;
+  // This process's own clients (the workers answering task tokens, the jobs starting executions)
+  // call the operations without the loopback socket: the same answers, neither side's HTTP stack.
+  const unserve = serveInProcess(endpoint, {
+    async handle(request) {
+      const { method, headers, body } = request as { method: string; headers: Record<string, string>; body?: unknown };
+      const text =
+        typeof body === 'string' ? body : body instanceof Uint8Array ? Buffer.from(body).toString('utf8') : '';
+      let reply: Answer;
+      try {
+        reply =
+          Buffer.byteLength(text) > MAX_REQUEST_BYTES
+            ? tooLarge()
+            : answer(operations, method, header(headers, 'x-amz-target'), text);
+      } catch (error) {
+        reply = internalFailure(error);
+      }
+      const payload = JSON.stringify(reply.payload);
+      return { response: { statusCode: reply.status, headers: responseHeaders(payload), body: Buffer.from(payload) } };
+    },
+    updateHttpClientConfig() {},
+    httpHandlerConfigs: () => ({}),
+    // A client's destroy must not end the service's handler: other clients share it.
+    destroy() {},
+  });
 
   return {
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint,
     get stateMachineArns() {
       return executions.stateMachineArns;
     },
@@ -125,6 +157,7 @@ export async function startStepFunctionsService(options: StepFunctionsServiceOpt
     },
     register: (registration) => executions.register(registration),
     async stop() {
+      unserve();
       executions.stopAll('Service stopped');
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -132,39 +165,56 @@ export async function startStepFunctionsService(options: StepFunctionsServiceOpt
   };
 }
 
-async function handle(
-  req: IncomingMessage,
-  res: ServerResponse,
-  operations: Record<string, (body: Body) => unknown>,
-): Promise<void> {
+/** A reply of the JSON 1.0 protocol: its status and its JSON payload. */
+interface Answer {
+  status: number;
+  payload: unknown;
+}
+
+/** The request's body as text, or null past MAX_REQUEST_BYTES. */
+async function readBody(req: IncomingMessage): Promise<string | null> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_REQUEST_BYTES)
-      return sendError(res, new SfnServiceError('ValidationException', 'Request too large'), 413);
+    if (size > MAX_REQUEST_BYTES) return null;
     chunks.push(chunk);
   }
-  const target = String(req.headers['x-amz-target'] ?? '');
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const tooLarge = (): Answer => errorAnswer(new SfnServiceError('ValidationException', 'Request too large'), 413);
+
+/** One request, whichever way it came (HTTP or in process): the operation its target names, on its JSON body. */
+function answer(
+  operations: Record<string, (body: Body) => unknown>,
+  method: string | undefined,
+  targetHeader: string | string[] | undefined,
+  text: string,
+): Answer {
+  const target = String(targetHeader ?? '');
   const [prefix, name] = target.split('.');
   const operation = prefix === 'AWSStepFunctions' && name ? operations[name] : undefined;
-  if (req.method !== 'POST' || !operation)
-    return sendError(res, new SfnServiceError('UnknownOperationException', `Unknown operation ${target}`));
+  if (method !== 'POST' || !operation)
+    return errorAnswer(new SfnServiceError('UnknownOperationException', `Unknown operation ${target}`));
   let body: Body;
   try {
-    const text = Buffer.concat(chunks).toString('utf8');
     body = text ? (JSON.parse(text) as Body) : {};
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error('not an object');
   } catch {
-    return sendError(res, new SfnServiceError('SerializationException', 'Request body is not a JSON object'));
+    return errorAnswer(new SfnServiceError('SerializationException', 'Request body is not a JSON object'));
   }
   try {
-    send(res, 200, operation(body));
+    return { status: 200, payload: operation(body) };
   } catch (error) {
-    if (error instanceof SfnServiceError) return sendError(res, error);
+    if (error instanceof SfnServiceError) return errorAnswer(error);
     throw error;
   }
 }
+
+/** A header's value by its name in any case (the SDK's request headers keep their own case). */
+const header = (headers: Record<string, string>, name: string): string | undefined =>
+  headers[name] ?? Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
 
 function describe(e: ExecutionRecord) {
   return {
@@ -196,16 +246,19 @@ function str(body: Body, field: string, required = false): string | undefined {
   return value;
 }
 
-function send(res: ServerResponse, status: number, payload: unknown): void {
-  const text = JSON.stringify(payload);
-  res.writeHead(status, {
-    'content-type': 'application/x-amz-json-1.0',
-    'content-length': Buffer.byteLength(text),
-    'x-amzn-requestid': crypto.randomUUID(),
-  });
+const responseHeaders = (text: string) => ({
+  'content-type': 'application/x-amz-json-1.0',
+  'content-length': String(Buffer.byteLength(text)),
+  'x-amzn-requestid': crypto.randomUUID(),
+});
+
+function send(res: ServerResponse, reply: Answer): void {
+  const text = JSON.stringify(reply.payload);
+  res.writeHead(reply.status, responseHeaders(text));
   res.end(text);
 }
 
-function sendError(res: ServerResponse, error: SfnServiceError, status = error.status): void {
-  send(res, status, { __type: error.type, message: error.message });
-}
+const errorAnswer = (error: SfnServiceError, status = error.status): Answer => ({
+  status,
+  payload: { __type: error.type, message: error.message },
+});
