@@ -53,7 +53,7 @@ export async function startEngines(options: EngineOptions = {}): Promise<Engines
     await dynamo?.stop();
     throw error;
   }
-  const sqsEndpoint = `http://127.0.0.1:${fauxqs.port}`;
+  const sqsEndpoint = fauxqs.endpoint;
   const { queueUrls } = fauxqs;
 
   return {

@@ -1,5 +1,5 @@
 // HTTP requests over a MessagePort, for an engine on a worker thread of this process
-// (dynalite-thread.ts). The SDK's request goes to the thread as a message, and the engine's own
+// (dynalite-thread.ts, sqs-thread.ts). The SDK's request goes to the thread as a message, and the engine's own
 // node:http request handler answers it through a minimal request and response (headers, body,
 // status), so neither side pays for the loopback socket: the kernel's TCP path, the HTTP client's
 // agent and streams, the server's parser. Measured against the embedded DynamoDB, warmed: a
@@ -63,6 +63,34 @@ function servePort(port, handler) {
       responseHeaders['content-type'] = 'application/x-amz-json-1.0';
       answer(500, JSON.stringify({ __type: 'InternalFailure', message: String(error && error.message) }));
     }
+  });
+}
+`;
+
+/**
+ * The thread's side for an engine whose handler needs a whole node:http request and response (a
+ * fastify app's): `serveInjected(port, handler, inject)` answers every request on `port` through
+ * light-my-request's `inject`, which gives the handler a complete fake request and response.
+ */
+export const PORT_INJECT_SOURCE = `
+function serveInjected(port, handler, inject) {
+  const reply = (id, statusCode, headers, body) => {
+    const bytes = new Uint8Array(body);
+    port.postMessage({ id, statusCode, headers, body: bytes }, [bytes.buffer]);
+  };
+  port.on('message', (request) => {
+    const body = request.body;
+    const payload = typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+    inject(handler, { method: request.method, url: request.url, headers: request.headers, payload }).then(
+      (response) => {
+        const headers = {};
+        for (const [name, value] of Object.entries(response.headers))
+          if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+        reply(request.id, response.statusCode, headers, response.rawPayload);
+      },
+      (error) => reply(request.id, 500, { 'content-type': 'application/x-amz-json-1.0' },
+        Buffer.from(JSON.stringify({ __type: 'InternalFailure', message: String(error && error.message) }))),
+    );
   });
 }
 `;

@@ -7,13 +7,18 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
-import { engineThreadExecArgv, superviseEngineThread } from './engine-thread';
+import { MessageChannel, Worker } from 'node:worker_threads';
+import { serveInProcess } from '../adapters/in-process-endpoints';
+import { engineThreadExecArgv, superviseEngineThread, type SupervisedThread } from './engine-thread';
+import { PORT_INJECT_SOURCE, portRequestHandler, type PortRequestHandler } from './port-transport';
 import type { startFauxqs } from 'fauxqs';
 import type { QueueSpec } from '../topology/queues';
 
 export interface SqsThread {
   port: number;
+  /** http://127.0.0.1:<port>; a client of it built in this process sends its requests over `transport`. */
+  endpoint: string;
+  transport: PortRequestHandler;
   /** queue logical name -> URL (DLQs are `<name>-dlq`). */
   queueUrls: Record<string, string>;
   stop(): Promise<void>;
@@ -24,9 +29,24 @@ type QueueShape = Pick<QueueSpec, 'name' | 'visibilityTimeoutSeconds' | 'maxRece
 // The thread's whole program (CommonJS, plain JS; fauxqs is ESM, hence import()).
 const SQS_THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
+// fauxqs does not hand out its fastify app: its HTTP server is caught as fastify creates it, for
+// its request handler (this process's own clients reach it over a MessagePort).
+const http = require('node:http');
+const createServer = http.createServer;
+let httpServer;
+http.createServer = function (...args) {
+  const created = createServer.apply(this, args);
+  httpServer ??= created;
+  return created;
+};
+${PORT_INJECT_SOURCE}
 (async () => {
   const { startFauxqs } = await import(workerData.fauxqs);
   const server = await startFauxqs(workerData.options);
+  http.createServer = createServer;
+  const handler = httpServer && httpServer.listeners('request')[0];
+  if (!handler) throw new Error('fauxqs created no HTTP server with a request handler');
+  serveInjected(workerData.port, handler, require(workerData.lightMyRequest).inject);
   const queueUrls = {};
   for (const queue of workerData.queues) {
     const dlq = server.createQueue(queue.name + '-dlq', { attributes: { MessageRetentionPeriod: '1209600' } });
@@ -76,12 +96,15 @@ function fauxqsEntry(): string {
 }
 
 export async function startSqsThread(queues: readonly QueueShape[]): Promise<SqsThread> {
+  const { port1, port2 } = new MessageChannel();
   const worker = new Worker(SQS_THREAD, {
     eval: true,
     // Not the parent's --import tsx: the thread runs plain JS.
     execArgv: engineThreadExecArgv(),
     workerData: {
       fauxqs: fauxqsEntry(),
+      lightMyRequest: createRequire(import.meta.url).resolve('light-my-request'),
+      port: port2,
       options: FAUXQS_OPTIONS,
       queues: queues.map(({ name, visibilityTimeoutSeconds, maxReceiveCount }) => ({
         name,
@@ -89,9 +112,30 @@ export async function startSqsThread(queues: readonly QueueShape[]): Promise<Sqs
         maxReceiveCount,
       })),
     },
+    transferList: [port2],
   });
-  const thread = await superviseEngineThread(worker, 'fauxqs', STOP_TIMEOUT_MS, (listening) => {
-    return { port: listening.port as number, queueUrls: listening.queueUrls as Record<string, string> };
-  });
-  return { ...thread.started, stop: thread.stop };
+  const transport = portRequestHandler(port1, 'fauxqs');
+  let thread: SupervisedThread<{ port: number; queueUrls: Record<string, string> }>;
+  try {
+    thread = await superviseEngineThread(worker, 'fauxqs', STOP_TIMEOUT_MS, (listening) => {
+      return { port: listening.port as number, queueUrls: listening.queueUrls as Record<string, string> };
+    });
+  } catch (error) {
+    transport.close();
+    throw error;
+  }
+  const endpoint = `http://127.0.0.1:${thread.started.port}`;
+  const unserve = serveInProcess(endpoint, transport);
+  return {
+    ...thread.started,
+    endpoint,
+    transport,
+    async stop() {
+      // Requests already sent (long polls among them) are answered while fauxqs stops; later ones fail at once.
+      unserve();
+      transport.refuseNew();
+      await thread.stop();
+      transport.close();
+    },
+  };
 }
