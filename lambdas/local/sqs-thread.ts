@@ -16,6 +16,8 @@ import type { QueueSpec } from '../topology/queues';
 
 export interface SqsThread {
   port: number;
+  /** The address fauxqs's HTTP server listens on: loopback only. */
+  address: string;
   /** http://127.0.0.1:<port>; a client of it built in this process sends its requests over `transport`. */
   endpoint: string;
   transport: PortRequestHandler;
@@ -30,13 +32,22 @@ type QueueShape = Pick<QueueSpec, 'name' | 'visibilityTimeoutSeconds' | 'maxRece
 const SQS_THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
 // fauxqs does not hand out its fastify app: its HTTP server is caught as fastify creates it, for
-// its request handler (this process's own clients reach it over a MessagePort).
+// its request handler (this process's own clients reach it over a MessagePort). fauxqs also
+// listens on every interface (0.0.0.0, whatever its host option says): the server is kept to
+// the loopback address, as the other engines are.
 const http = require('node:http');
 const createServer = http.createServer;
 let httpServer;
 http.createServer = function (...args) {
   const created = createServer.apply(this, args);
-  httpServer ??= created;
+  if (!httpServer) {
+    httpServer = created;
+    const listen = created.listen;
+    created.listen = function (options, ...rest) {
+      const loopback = options && typeof options === 'object' ? { ...options, host: workerData.options.host } : options;
+      return listen.call(this, loopback, ...rest);
+    };
+  }
   return created;
 };
 ${PORT_INJECT_SOURCE}
@@ -69,7 +80,7 @@ ${PORT_INJECT_SOURCE}
   // The thread's kernel id (Linux; null elsewhere): per-thread CPU figures (engineThreadIds).
   let tid = null;
   try { tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop()); } catch {}
-  parentPort.postMessage({ type: 'listening', port: server.port, queueUrls, tid });
+  parentPort.postMessage({ type: 'listening', port: server.port, address: httpServer.address().address, queueUrls, tid });
 })().catch((error) => parentPort.postMessage({ type: 'error', message: String((error && error.stack) || error) }));
 `;
 
@@ -115,10 +126,14 @@ export async function startSqsThread(queues: readonly QueueShape[]): Promise<Sqs
     transferList: [port2],
   });
   const transport = portRequestHandler(port1, 'fauxqs');
-  let thread: SupervisedThread<{ port: number; queueUrls: Record<string, string> }>;
+  let thread: SupervisedThread<{ port: number; address: string; queueUrls: Record<string, string> }>;
   try {
     thread = await superviseEngineThread(worker, 'fauxqs', STOP_TIMEOUT_MS, (listening) => {
-      return { port: listening.port as number, queueUrls: listening.queueUrls as Record<string, string> };
+      return {
+        port: listening.port as number,
+        address: listening.address as string,
+        queueUrls: listening.queueUrls as Record<string, string>,
+      };
     });
   } catch (error) {
     transport.close();
@@ -131,7 +146,8 @@ export async function startSqsThread(queues: readonly QueueShape[]): Promise<Sqs
     endpoint,
     transport,
     async stop() {
-      // Requests already sent (long polls among them) are answered while fauxqs stops; later ones fail at once.
+      // Requests already sent (long polls among them) are answered while fauxqs stops; later
+      // ones fail at once.
       unserve();
       transport.refuseNew();
       await thread.stop();

@@ -55,6 +55,8 @@ const errorOf = (promise: Promise<unknown>) =>
 describe('fauxqs over its MessagePort', () => {
   it('serves the clients built in this process, and the others over HTTP, with the same messages', async () => {
     expect(inProcessHandler(thread.endpoint)).toBe(thread.transport);
+    // Its HTTP server listens on loopback only (fauxqs itself would take every interface).
+    expect(thread.address).toBe('127.0.0.1');
     const url = thread.queueUrls['port-a'];
     const before = thread.transport.sent;
     await clients.sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'über {"json": true} ✓ 中' }));
