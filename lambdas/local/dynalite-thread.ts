@@ -6,9 +6,8 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { MessageChannel, Worker } from 'node:worker_threads';
-import { serveInProcess } from '../adapters/in-process-endpoints';
-import { engineThreadExecArgv, superviseEngineThread, type SupervisedThread } from './engine-thread';
-import { PORT_SERVER_SOURCE, portRequestHandler, type PortRequestHandler } from './port-transport';
+import { engineThreadExecArgv, superviseEngineThread } from './engine-thread';
+import { PORT_SERVER_SOURCE, servePortThread, type PortRequestHandler } from './port-transport';
 
 // The thread's whole program (CommonJS, plain JS: no TypeScript loader needed in the thread).
 const DYNALITE_THREAD = `
@@ -126,25 +125,11 @@ export async function startDynaliteThread(dataDir: string | undefined): Promise<
     },
     transferList: [port2],
   });
-  const transport = portRequestHandler(port1, 'dynalite');
-  let thread: SupervisedThread<number>;
-  try {
-    thread = await superviseEngineThread(worker, 'dynalite', STOP_TIMEOUT_MS, (listening) => listening.port as number);
-  } catch (error) {
-    transport.close();
-    throw error;
-  }
-  const endpoint = `http://127.0.0.1:${thread.started}`;
-  const unserve = serveInProcess(endpoint, transport);
-  return {
-    endpoint,
-    transport,
-    async stop() {
-      // Requests already sent are answered while dynalite closes; later ones fail at once.
-      unserve();
-      transport.refuseNew();
-      await thread.stop();
-      transport.close();
-    },
-  };
+  const { endpoint, transport, stop } = await servePortThread(
+    port1,
+    'dynalite',
+    () => superviseEngineThread(worker, 'dynalite', STOP_TIMEOUT_MS, (listening) => listening.port as number),
+    (port) => `http://127.0.0.1:${port}`,
+  );
+  return { endpoint, transport, stop };
 }

@@ -8,7 +8,8 @@
 // DeleteMessageBatch ~440 µs over HTTP, ~270 µs here. The engines' HTTP servers stay up for
 // clients in other processes.
 import type { MessagePort } from 'node:worker_threads';
-import type { InProcessRequestHandler } from '../adapters/in-process-endpoints';
+import { serveInProcess, type InProcessRequestHandler } from '../adapters/in-process-endpoints';
+import type { SupervisedThread } from './engine-thread';
 
 /** A request as it crosses the port; a binary body is transferred, not copied. */
 interface PortRequest {
@@ -211,6 +212,49 @@ export function portRequestHandler(port: MessagePort, name: string): PortRequest
       refusal ??= stopped();
       failAll(refusal);
       port.close();
+    },
+  };
+}
+
+/** An engine thread whose endpoint this process's clients reach over the thread's MessagePort. */
+export interface PortServedThread<T> {
+  /** What the thread's `listening` message said (superviseEngineThread's `started`). */
+  started: T;
+  endpoint: string;
+  transport: PortRequestHandler;
+  /** Requests already sent are answered while the thread stops; later ones fail at once. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Supervises an engine thread (`supervise`) and, once it listens, serves `endpointOf(started)` in
+ * this process through the main side of `port` (serveInProcess), until stop.
+ */
+export async function servePortThread<T>(
+  port: MessagePort,
+  name: string,
+  supervise: () => Promise<SupervisedThread<T>>,
+  endpointOf: (started: T) => string,
+): Promise<PortServedThread<T>> {
+  const transport = portRequestHandler(port, name);
+  let thread: SupervisedThread<T>;
+  try {
+    thread = await supervise();
+  } catch (error) {
+    transport.close();
+    throw error;
+  }
+  const endpoint = endpointOf(thread.started);
+  const unserve = serveInProcess(endpoint, transport);
+  return {
+    started: thread.started,
+    endpoint,
+    transport,
+    async stop() {
+      unserve();
+      transport.refuseNew();
+      await thread.stop();
+      transport.close();
     },
   };
 }

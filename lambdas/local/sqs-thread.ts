@@ -8,9 +8,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MessageChannel, Worker } from 'node:worker_threads';
-import { serveInProcess } from '../adapters/in-process-endpoints';
-import { engineThreadExecArgv, superviseEngineThread, type SupervisedThread } from './engine-thread';
-import { PORT_INJECT_SOURCE, portRequestHandler, type PortRequestHandler } from './port-transport';
+import { engineThreadExecArgv, superviseEngineThread } from './engine-thread';
+import { PORT_INJECT_SOURCE, servePortThread, type PortRequestHandler } from './port-transport';
 import type { startFauxqs } from 'fauxqs';
 import type { QueueSpec } from '../topology/queues';
 
@@ -125,33 +124,16 @@ export async function startSqsThread(queues: readonly QueueShape[]): Promise<Sqs
     },
     transferList: [port2],
   });
-  const transport = portRequestHandler(port1, 'fauxqs');
-  let thread: SupervisedThread<{ port: number; address: string; queueUrls: Record<string, string> }>;
-  try {
-    thread = await superviseEngineThread(worker, 'fauxqs', STOP_TIMEOUT_MS, (listening) => {
-      return {
+  const served = await servePortThread(
+    port1,
+    'fauxqs',
+    () =>
+      superviseEngineThread(worker, 'fauxqs', STOP_TIMEOUT_MS, (listening) => ({
         port: listening.port as number,
         address: listening.address as string,
         queueUrls: listening.queueUrls as Record<string, string>,
-      };
-    });
-  } catch (error) {
-    transport.close();
-    throw error;
-  }
-  const endpoint = `http://127.0.0.1:${thread.started.port}`;
-  const unserve = serveInProcess(endpoint, transport);
-  return {
-    ...thread.started,
-    endpoint,
-    transport,
-    async stop() {
-      // Requests already sent (long polls among them) are answered while fauxqs stops; later
-      // ones fail at once.
-      unserve();
-      transport.refuseNew();
-      await thread.stop();
-      transport.close();
-    },
-  };
+      })),
+    ({ port }) => `http://127.0.0.1:${port}`,
+  );
+  return { ...served.started, endpoint: served.endpoint, transport: served.transport, stop: served.stop };
 }
