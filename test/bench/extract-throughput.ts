@@ -3,7 +3,8 @@
 // batches -> workers -> Finalize, every result stored) with the same concurrency: at most
 // CONCURRENCY extractions at once, shared by the batches in flight (PDS_EXTRACT_SLOTS). A state
 // machine run lasts from the start request until the execution's completion (its stop_date), and
-// the moment the bench's status poll saw it is printed beside it. Prints both times, the overhead ratio (goal < 1.25x), memory, and the AWS SDK calls of the state machine run
+// the moment the bench's status poll saw it is printed beside it. Prints both times, the overhead
+// ratio (goal < 1.25x), memory, and the AWS SDK calls of the state machine run
 // per 1000 URLs (goal < 400) by command; the bench's own status polls are counted apart. The
 // two runs alternate for EXTRACT_THROUGHPUT_ROUNDS rounds (default 3) on fresh products each,
 // after one untimed warm-up run of each kind, and the median of the rounds' ratios is the figure:
