@@ -1,6 +1,7 @@
-// Engines that run inside this process (the local runtime's embedded DynamoDB, on a worker thread)
-// can be reached without a socket: the engine registers an SDK request handler for its endpoint,
-// and a client built here for that endpoint (clients.ts) sends its requests through it. Clients in
+// Engines that run inside this process (the local runtime's DynamoDB and SQS on worker threads, its
+// Step Functions service on the main thread) can be reached without a socket: the engine registers
+// an SDK request handler for its endpoint, and a client built here for that endpoint (clients.ts,
+// sfn-client.ts) sends its requests through it. Clients in
 // other processes, and any client built before the engine registered, use the endpoint's HTTP
 // server as before. On AWS nothing registers, so nothing changes.
 
@@ -12,6 +13,14 @@ export interface InProcessRequestHandler {
   /** Clients call this when they are destroyed; the engine's handler outlives them. */
   destroy(): void;
 }
+
+/** An InProcessRequestHandler from its `handle`: nothing to configure, and a client's destroy leaves it serving (other clients share it). */
+export const inProcessRequestHandler = (handle: InProcessRequestHandler['handle']): InProcessRequestHandler => ({
+  handle,
+  updateHttpClientConfig() {},
+  httpHandlerConfigs: () => ({}),
+  destroy() {},
+});
 
 const handlers = new Map<string, InProcessRequestHandler>();
 

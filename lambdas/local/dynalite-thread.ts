@@ -129,7 +129,7 @@ export async function startDynaliteThread(dataDir: string | undefined): Promise<
     port1,
     'dynalite',
     () => superviseEngineThread(worker, 'dynalite', STOP_TIMEOUT_MS, (listening) => listening.port as number),
-    (port) => `http://127.0.0.1:${port}`,
+    (port) => port,
   );
   return { endpoint, transport, stop };
 }

@@ -8,7 +8,11 @@
 // DeleteMessageBatch ~440 µs over HTTP, ~270 µs here. The engines' HTTP servers stay up for
 // clients in other processes.
 import type { MessagePort } from 'node:worker_threads';
-import { serveInProcess, type InProcessRequestHandler } from '../adapters/in-process-endpoints';
+import {
+  inProcessRequestHandler,
+  serveInProcess,
+  type InProcessRequestHandler,
+} from '../adapters/in-process-endpoints';
 import type { SupervisedThread } from './engine-thread';
 
 /** A request as it crosses the port; a binary body is transferred, not copied. */
@@ -164,45 +168,41 @@ export function portRequestHandler(port: MessagePort, name: string): PortRequest
     failAll(refusal);
   });
 
+  const handler = inProcessRequestHandler(async (request, options) => {
+    const { method, path, query, headers, body } = request as SdkRequest;
+    const signal = options?.abortSignal as AbortSignal | undefined;
+    if (refusal) throw refusal;
+    if (signal?.aborted) throw abortError();
+    const message: PortRequest = {
+      id: nextId++,
+      method,
+      url: path + queryString(query),
+      headers,
+      body: portBody(body),
+    };
+    const onAbort = () => done(message.id)?.reject(abortError());
+    const reply = await new Promise<PortReply>((resolve, reject) => {
+      waiting.set(message.id, { resolve, reject });
+      port.ref();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      port.postMessage(message, typeof message.body === 'string' ? [] : [message.body.buffer as ArrayBuffer]);
+      sent++;
+    }).finally(() => signal?.removeEventListener('abort', onAbort));
+    const { statusCode, headers: replyHeaders, body: bytes } = reply;
+    return {
+      response: {
+        statusCode,
+        headers: replyHeaders,
+        body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      },
+    };
+  });
+
   return {
+    ...handler,
     get sent() {
       return sent;
     },
-
-    async handle(request, options) {
-      const { method, path, query, headers, body } = request as SdkRequest;
-      const signal = options?.abortSignal as AbortSignal | undefined;
-      if (refusal) throw refusal;
-      if (signal?.aborted) throw abortError();
-      const message: PortRequest = {
-        id: nextId++,
-        method,
-        url: path + queryString(query),
-        headers,
-        body: portBody(body),
-      };
-      const onAbort = () => done(message.id)?.reject(abortError());
-      const reply = await new Promise<PortReply>((resolve, reject) => {
-        waiting.set(message.id, { resolve, reject });
-        port.ref();
-        signal?.addEventListener('abort', onAbort, { once: true });
-        port.postMessage(message, typeof message.body === 'string' ? [] : [message.body.buffer as ArrayBuffer]);
-        sent++;
-      }).finally(() => signal?.removeEventListener('abort', onAbort));
-      const { statusCode, headers: replyHeaders, body: bytes } = reply;
-      return {
-        response: {
-          statusCode,
-          headers: replyHeaders,
-          body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-        },
-      };
-    },
-
-    updateHttpClientConfig() {},
-    httpHandlerConfigs: () => ({}),
-    // A client's destroy must not end the engine's transport: other clients share it.
-    destroy() {},
 
     refuseNew() {
       refusal ??= stopped();
@@ -227,14 +227,15 @@ export interface PortServedThread<T> {
 }
 
 /**
- * Supervises an engine thread (`supervise`) and, once it listens, serves `endpointOf(started)` in
- * this process through the main side of `port` (serveInProcess), until stop.
+ * Supervises an engine thread (`supervise`) and, once it listens, serves its loopback endpoint (the
+ * HTTP port `portOf(started)`) in this process through the main side of `port` (serveInProcess),
+ * until stop.
  */
 export async function servePortThread<T>(
   port: MessagePort,
   name: string,
   supervise: () => Promise<SupervisedThread<T>>,
-  endpointOf: (started: T) => string,
+  portOf: (started: T) => number,
 ): Promise<PortServedThread<T>> {
   const transport = portRequestHandler(port, name);
   let thread: SupervisedThread<T>;
@@ -244,7 +245,7 @@ export async function servePortThread<T>(
     transport.close();
     throw error;
   }
-  const endpoint = endpointOf(thread.started);
+  const endpoint = `http://127.0.0.1:${portOf(thread.started)}`;
   const unserve = serveInProcess(endpoint, transport);
   return {
     started: thread.started,

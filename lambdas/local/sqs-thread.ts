@@ -133,7 +133,7 @@ export async function startSqsThread(queues: readonly QueueShape[]): Promise<Sqs
         address: listening.address as string,
         queueUrls: listening.queueUrls as Record<string, string>,
       })),
-    ({ port }) => `http://127.0.0.1:${port}`,
+    ({ port }) => port,
   );
   return { ...served.started, endpoint: served.endpoint, transport: served.transport, stop: served.stop };
 }

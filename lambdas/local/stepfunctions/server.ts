@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { MachineRegistration } from './definitions';
 import { SfnServiceError } from './errors';
-import { serveInProcess } from '../../adapters/in-process-endpoints';
+import { inProcessRequestHandler, serveInProcess } from '../../adapters/in-process-endpoints';
 import {
   Executions,
   parseJson,
@@ -123,8 +123,9 @@ export async function startStepFunctionsService(options: StepFunctionsServiceOpt
   const endpoint = `http://127.0.0.1:${port}`;
   // This process's own clients (the workers answering task tokens, the jobs starting executions)
   // call the operations without the loopback socket: the same answers, neither side's HTTP stack.
-  const unserve = serveInProcess(endpoint, {
-    async handle(request) {
+  const unserve = serveInProcess(
+    endpoint,
+    inProcessRequestHandler(async (request) => {
       const { method, headers, body } = request as { method: string; headers: Record<string, string>; body?: unknown };
       const text =
         typeof body === 'string' ? body : body instanceof Uint8Array ? Buffer.from(body).toString('utf8') : '';
@@ -139,12 +140,8 @@ export async function startStepFunctionsService(options: StepFunctionsServiceOpt
       }
       const payload = JSON.stringify(reply.payload);
       return { response: { statusCode: reply.status, headers: responseHeaders(payload), body: Buffer.from(payload) } };
-    },
-    updateHttpClientConfig() {},
-    httpHandlerConfigs: () => ({}),
-    // A client's destroy must not end the service's handler: other clients share it.
-    destroy() {},
-  });
+    }),
+  );
 
   return {
     endpoint,
