@@ -1,16 +1,18 @@
 // The service's own CloudWatch metrics as the alarms and the dashboard read them: Powertools
 // Metrics (lambdas/adapters/metrics.ts) publishes them in EMF under one namespace, every data
-// point with the `service` dimension plus its own (test/infra/operability-metrics.test.ts runs
-// the adapter and checks that these names and dimensions are what it prints).
+// point with the `service` dimension plus its own; names, kinds and outcomes are the topology's
+// (lambdas/topology/metrics.ts; test/infra/operability-metrics.test.ts runs the adapter and checks
+// that these names and dimensions are what it prints).
 import { Duration } from 'aws-cdk-lib';
 import { Metric, type MetricOptions } from 'aws-cdk-lib/aws-cloudwatch';
-import { METRICS_NAMESPACE } from '../lambdas/adapters/metrics';
-import { GROUP_OF, type ExecutionKind } from '../lambdas/domain/executions/model';
-import { OUTCOME_CLASS, type Outcome } from '../lambdas/domain/extraction/types';
-
-export { METRICS_NAMESPACE };
-/** Powertools' default `service` dimension (the adapter's serviceName). */
-export const METRICS_SERVICE = 'product-data-service';
+import {
+  type ExecutionKind,
+  GROUP_OF,
+  METRICS_NAMESPACE,
+  METRICS_SERVICE,
+  OUTCOME_CLASS,
+  type Outcome,
+} from '../lambdas/topology/metrics';
 
 export const EXECUTION_KINDS = Object.keys(GROUP_OF) as ExecutionKind[];
 export const URL_OUTCOMES = Object.keys(OUTCOME_CLASS) as Outcome[];

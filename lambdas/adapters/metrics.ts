@@ -3,11 +3,10 @@
 // in-memory tally, so `npm start` does not print EMF documents between its request lines.
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { MetricsRecorder } from '../ports/metrics';
-
-export const METRICS_NAMESPACE = 'ProductDataService';
+import { METRICS_NAMESPACE, METRICS_SERVICE } from '../topology/metrics';
 
 export function emfMetrics(namespace = METRICS_NAMESPACE): MetricsRecorder {
-  const metrics = new Metrics({ namespace, serviceName: 'product-data-service' });
+  const metrics = new Metrics({ namespace, serviceName: METRICS_SERVICE });
   const emit = (
     name: string,
     unit: (typeof MetricUnit)[keyof typeof MetricUnit],

@@ -5,7 +5,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { emfMetrics } from '../../lambdas/adapters/metrics';
 import { recordRequest } from '../../lambdas/observability/api-metrics';
-import { METRICS_NAMESPACE, serviceMetric } from '../../lib/metric-names';
+import { serviceMetric } from '../../lib/metric-names';
+import { METRICS_NAMESPACE } from '../../lambdas/topology/metrics';
 
 type Emf = {
   _aws: { CloudWatchMetrics: Array<{ Namespace: string; Dimensions: string[][]; Metrics: Array<{ Name: string }> }> };

@@ -1,20 +1,13 @@
 // The execution item: the one source of truth for the status of a long-running job (crawl,
 // extraction, agentic search). Moved only by conditional writes, so two writers never disagree.
 
-export type ExecutionKind = 'products-batch' | 'extract-urls' | 'extract-vendor' | 'crawl' | 'agentic';
+import type { ExecutionKind } from '../../topology/metrics';
+
+// Kinds and their groups are metric dimensions too: the table is the topology's.
+export { type ExecutionGroup, type ExecutionKind, GROUP_OF } from '../../topology/metrics';
 export type ExecutionStatus = 'pending' | 'running' | 'completed' | 'failed';
-/** Lists group kinds by the family of operations that shows them. */
-export type ExecutionGroup = 'extract' | 'crawl' | 'agentic';
 /** The list filter: `processing` matches pending and running. */
 export type StatusFilter = 'processing' | 'completed' | 'failed';
-
-export const GROUP_OF: Record<ExecutionKind, ExecutionGroup> = {
-  'products-batch': 'extract',
-  'extract-urls': 'extract',
-  'extract-vendor': 'extract',
-  crawl: 'crawl',
-  agentic: 'agentic',
-};
 
 export const TERMINAL: ReadonlySet<ExecutionStatus> = new Set(['completed', 'failed']);
 

@@ -1,16 +1,10 @@
 // The extraction engine's public types: the spec's full product record and per-URL result.
 // Every family shapes these (legacy renames fields, v1/v2 keep them); the engine returns them.
 
-export type Outcome = 'success' | 'non_product_url' | 'malformed_url' | 'automated_access_not_permitted' | 'other';
+import type { Outcome } from '../../topology/metrics';
 
-/** failed = retriable (automated_access_not_permitted, other); invalid = must be corrected. */
-export const OUTCOME_CLASS: Record<Outcome, 'success' | 'failed' | 'invalid'> = {
-  success: 'success',
-  non_product_url: 'invalid',
-  malformed_url: 'invalid',
-  automated_access_not_permitted: 'failed',
-  other: 'failed',
-};
+// Outcomes and their classes are metric dimensions too: the table is the topology's.
+export { OUTCOME_CLASS, type Outcome } from '../../topology/metrics';
 
 export interface Price {
   currency: string | null;
