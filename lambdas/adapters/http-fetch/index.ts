@@ -1,11 +1,18 @@
-// The PageFetcher over node:http/https (request.ts): manual redirects with every hop checked by the SSRF guard (inside the
-// socket's DNS lookup), robots.txt fetched once per origin and obeyed, per-host politeness,
-// retries with backoff that honour Retry-After, timeouts, a decompressed-size cap, bot-wall and
-// content-type checks. Options are plain values; the composition root maps config onto them.
+// The PageFetcher over got: manual redirects with every hop checked by the SSRF guard (inside each
+// connection's DNS lookup, got's dnsLookup), robots.txt fetched once per origin and obeyed, per-host
+// politeness, retries with backoff that honour Retry-After, timeouts, a decompressed-size cap,
+// bot-wall and content-type checks. Options are plain values; the composition root maps config onto them.
+//
+// Redirects and retries are ours, not got's: every hop needs the robots check, the PDS_RESOLVE
+// mapping and its own host's politeness slot, and a retry must not be spent on a challenge page
+// nor outlast the per-host slot. got's promise API (the one that retries status codes) reads the
+// whole body before answering, and the size cap, the early content-type refusal and robots.txt's
+// truncation need the stream.
 //
 // Status policy: 2xx pages resolve; 404/410 resolve too (status visible) so the engine can say
 // the URL is gone rather than "fetch failed"; 401/403 and challenge pages -> 'bot_wall'; other
 // 4xx, and 429/5xx after retries -> 'http_status' with the status.
+import got from 'got';
 import ipaddr from 'ipaddr.js';
 import { FetchFailure, type FetchedPage, type FetchRequest, type PageFetcher } from '../../ports/fetcher';
 import {
@@ -22,7 +29,6 @@ import { acceptLanguageFor } from './locale';
 import { createProxyAgents } from './proxy-agent';
 import { backoffDelay, parseRetryAfter, sleep } from './retry';
 import { BLOCKED_ADDRESS_CODE, createGuardedLookup, isBlockedIp } from './ssrf';
-import { get } from './request';
 
 export { acceptLanguageFor } from './locale';
 export { looksLikeBotWall } from './bot-wall';
@@ -163,9 +169,13 @@ export function createHttpFetcher(options: HttpFetcherOptions = {}): HttpFetcher
       let response: { statusCode: number; headers: RawResponse['headers'] } | null = null;
       const chunks: Buffer[] = [];
       let size = 0;
-      const stream = get(target.connectUrl, {
+      const stream = got.stream(target.connectUrl, {
         headers,
-        lookup: guardedLookup as never,
+        followRedirect: false,
+        throwHttpErrors: false,
+        decompress: true,
+        retry: { limit: 0 },
+        dnsLookup: guardedLookup as never,
         agent: agent ? { http: agent.http, https: agent.https } : undefined,
         timeout: {
           lookup: connectTimeoutMs,

@@ -32,11 +32,11 @@ export function blockedAddressError(hostname: string, address: string): NodeJS.E
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /**
- * A dns.lookup replacement for sockets: resolves all addresses and refuses the connection when
- * any of them is non-public (a mixed answer is a DNS-rebinding tell). `trusted` addresses (the
- * PDS_RESOLVE targets) are always allowed.
+ * A dns.lookup replacement for sockets (got's dnsLookup): resolves all addresses and refuses the
+ * connection when any of them is non-public (a mixed answer is a DNS-rebinding tell). It runs for
+ * every new connection, so each redirect hop and each attempt is judged on its own answer.
  */
-export function createGuardedLookup(trusted: ReadonlySet<string> = new Set()) {
+export function createGuardedLookup() {
   return function guardedLookup(
     hostname: string,
     options: LookupOptions | LookupCallback,
@@ -51,7 +51,7 @@ export function createGuardedLookup(trusted: ReadonlySet<string> = new Set()) {
         empty.code = 'ENOTFOUND';
         return callback(empty, []);
       }
-      const blocked = addresses.find((a) => !trusted.has(a.address) && isBlockedIp(a.address));
+      const blocked = addresses.find((a) => isBlockedIp(a.address));
       if (blocked) return callback(blockedAddressError(hostname, blocked.address), []);
       if (opts.all) return callback(null, addresses);
       return callback(null, addresses[0].address, addresses[0].family);
@@ -59,7 +59,11 @@ export function createGuardedLookup(trusted: ReadonlySet<string> = new Set()) {
   };
 }
 
-/** Resolves a hostname through the guard (for proxy tunnels that must name an IP). */
+/**
+ * Resolves a hostname through the guard (for proxy tunnels that must name an IP). `trusted`
+ * addresses (the PDS_RESOLVE targets, which the fetcher connects to as literals) pass; a name is
+ * judged like any other, whatever it resolves to.
+ */
 export function guardedResolve(hostname: string, trusted: ReadonlySet<string> = new Set()): Promise<string> {
   if (ipaddr.isValid(hostname.replace(/^\[|\]$/g, ''))) {
     const literal = hostname.replace(/^\[|\]$/g, '');
@@ -67,7 +71,7 @@ export function guardedResolve(hostname: string, trusted: ReadonlySet<string> = 
       ? Promise.resolve(literal)
       : Promise.reject(blockedAddressError(hostname, literal));
   }
-  const lookup = createGuardedLookup(trusted);
+  const lookup = createGuardedLookup();
   return new Promise((resolve, reject) =>
     lookup(hostname, {}, (error, address) => (error ? reject(error) : resolve(address as string))),
   );
