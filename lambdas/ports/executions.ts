@@ -49,4 +49,6 @@ export interface ExecutionStore {
   list(query: ListQuery): Promise<{ items: Execution[]; total: number }>;
   /** Unfinished executions whose deadline is at or before `now`, oldest deadline first. */
   overdue(now: string, limit: number): Promise<string[]>;
+  /** Pending executions that wait for another (vendor-mode extractions for their crawl), at most `limit`. */
+  waiting(limit: number): Promise<Array<{ id: string; waitingFor: string }>>;
 }

@@ -17,7 +17,7 @@ export const SCHEDULES: readonly ScheduleSpec[] = [
     name: 'execution-reaper',
     worker: 'execution-reaper',
     everyMinutes: 5,
-    description: 'Fails executions past their deadline (status reads reap their own execution too)',
+    description: 'Fails executions past their deadline and settles extractions waiting for a crawl that ended',
     timeoutSeconds: 120,
     stopsExecutions: true,
   },

@@ -1,6 +1,11 @@
-// Scheduled (CDK: every 5 minutes; locally the runtime may call it): fails executions whose
-// deadline passed without a terminal state. Status reads reap their own execution too.
+// Scheduled (SCHEDULES in lambdas/topology/schedules.ts; locally the runtime's timer): fails
+// executions whose deadline passed without a terminal state, ends a reaped crawl as a cancelled one
+// ends, and settles the extractions still waiting for a crawl that has ended. Status reads change
+// nothing: this schedule and a crawl's own end are where those writes happen.
+import type { Container } from '../composition/container';
+import { crawlOf } from '../composition/crawl';
 import { defineWorker } from './define';
-import { extractHandlers } from './extract-handlers';
 
-export const handler = defineWorker(extractHandlers.reaper);
+export const reap = (_event: unknown, deps: Container) => crawlOf(deps).jobs.reapOverdue({ limit: 200 });
+
+export const handler = defineWorker(reap);

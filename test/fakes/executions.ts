@@ -71,6 +71,12 @@ export function memoryExecutionStore(): ExecutionStore & { items: Map<string, Ex
         .slice(0, limit)
         .map((e) => e.id);
     },
+    async waiting(limit) {
+      return [...items.values()]
+        .filter((e) => e.status === 'pending' && e.waiting_for)
+        .slice(0, limit)
+        .map((e) => ({ id: e.id, waitingFor: e.waiting_for! }));
+    },
   };
 }
 

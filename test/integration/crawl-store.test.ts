@@ -1,14 +1,13 @@
 // The listing store and the end of a crawl on the embedded DynamoDB: one item per vendor + URL
 // however often (and however concurrently) a page is written, first_seen kept and last_updated
 // moved only on change, the removal by a complete re-crawl, the exact max_listings cut, paging
-// across anchors equal to the URL-ordered list, collection totals, a batch counted once when
-// delivered twice, and a crawl past its deadline failed on read.
+// across anchors equal to the URL-ordered list, collection totals, and a batch counted once when
+// delivered twice. (A crawl past its deadline: execution-reaper.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEngines, type Engines } from '../../lambdas/local/engines';
 import { loadConfig } from '../../lambdas/config';
 import { createContainer, type Container } from '../../lambdas/composition/container';
 import type { CrawlPlan, FoundListing } from '../../lambdas/domain/crawl/model';
-import { DEADLINE_MESSAGE } from '../../lambdas/domain/executions/model';
 
 let engines: Engines;
 let deps: Container;
@@ -269,39 +268,6 @@ describe('crawl steps', () => {
     expect(await deps.crawlSteps.finalize({ crawlId: started.id })).toMatchObject({ status: 'completed' });
     // Incomplete: product 1, not seen by this crawl, stays listed.
     expect((await allUrls(vendor, 10)).sort()).toEqual([0, 1].map((i) => listing(vendor, i).url));
-  });
-
-  it('a crawl past its deadline is failed when its status is read', async () => {
-    const started = await deps.executions.create({
-      org: 'o',
-      kind: 'crawl',
-      subject: 'late.test',
-      options: { vendor: 'late.test' },
-      deadlineSeconds: 1,
-      workflow: null,
-    });
-    await deps.crawl.store.upsert(
-      'late.test',
-      'Late',
-      started.id,
-      [0, 1, 2].map((i) => ({ listing: listing('late.test', i), order: i })),
-      iso(),
-    );
-    tick(5_000);
-    const status = await deps.crawl.jobs.status({ org: 'o', executionId: started.id });
-    expect(status).toMatchObject({
-      status: 'failed',
-      error: DEADLINE_MESSAGE,
-      progress: null,
-      result: { listings_total: 3 },
-    });
-    // What it found before it died is listed.
-    expect(
-      (await deps.crawl.catalog.listings({ vendor: 'late.test', page: 1, pageSize: 10 })).pagination.total_items,
-    ).toBe(3);
-    await expect(deps.crawl.jobs.status({ org: 'other', executionId: started.id })).rejects.toMatchObject({
-      code: 'NOT_FOUND',
-    });
   });
 });
 

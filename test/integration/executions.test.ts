@@ -192,10 +192,10 @@ describe('executions core on the embedded table', () => {
     expect((await executions.list({ org, group: 'crawl' })).pagination.total_items).toBe(1);
   });
 
-  it('fails a stalled execution after its deadline: on read and by the periodic reaper', async () => {
+  it('fails a stalled execution after its deadline by the periodic reaper; a read changes nothing', async () => {
     let clock = Date.parse('2031-01-01T00:00:00.000Z');
-    const { executions, stopped } = setup(() => new Date(clock));
-    const onRead = await executions.create({
+    const { executions, stopped, store } = setup(() => new Date(clock));
+    const read = await executions.create({
       org: 'org-r',
       kind: 'extract-urls',
       deadlineSeconds: 60,
@@ -209,23 +209,53 @@ describe('executions core on the embedded table', () => {
     });
     const finished = await executions.create({ org: 'org-r', kind: 'extract-urls', deadlineSeconds: 60 });
     const later = await executions.create({ org: 'org-r', kind: 'extract-urls', deadlineSeconds: 3600 });
-    await executions.markRunning(onRead.id);
+    await executions.markRunning(read.id);
     await executions.markRunning(finished.id);
     await executions.complete(finished.id);
 
-    expect((await executions.find('org-r', onRead.id)).status).toBe('running');
     clock += 61_000;
-    const reaped = await executions.find('org-r', onRead.id);
-    expect(reaped).toMatchObject({ status: 'failed', error: DEADLINE_MESSAGE });
-    expect(stopped).toContain(onRead.id);
+    const before = await store.get(read.id);
+    expect(await executions.find('org-r', read.id)).toEqual(before);
+    await executions.list({ org: 'org-r', group: 'extract' });
+    expect(await store.get(read.id)).toMatchObject({ status: 'running', error: null });
+    expect(stopped).not.toContain(read.id);
 
     const { failed } = await executions.reapOverdue();
+    expect(failed).toContain(read.id);
     expect(failed).toContain(byReaper.id);
     expect(failed).not.toContain(finished.id);
     expect(failed).not.toContain(later.id);
+    expect(await executions.find('org-r', read.id)).toMatchObject({ status: 'failed', error: DEADLINE_MESSAGE });
+    expect(stopped).toContain(read.id);
     expect((await executions.find('org-r', byReaper.id)).status).toBe('failed');
     expect((await executions.find('org-r', finished.id)).status).toBe('completed');
     expect((await executions.find('org-r', later.id)).status).toBe('pending');
     expect((await executions.reapOverdue()).failed).toEqual([]);
+  });
+
+  it('lists the executions waiting for a crawl until they are released or end', async () => {
+    const { executions } = setup();
+    const crawlId = 'crawl-waits-example-0123456789ab';
+    const create = () =>
+      executions.create({
+        org: 'org-w',
+        kind: 'extract-vendor',
+        subject: 'waits.example',
+        deadlineSeconds: 600,
+        waitingFor: crawlId,
+      });
+    const released = await create();
+    const failed = await create();
+    const stillWaiting = await create();
+    await executions.create({ org: 'org-w', kind: 'extract-urls', deadlineSeconds: 600 });
+    const mine = async () =>
+      (await executions.waiting(10_000))
+        .filter((w) => w.waitingFor === crawlId)
+        .map((w) => w.id)
+        .sort();
+    expect(await mine()).toEqual([released.id, failed.id, stillWaiting.id].sort());
+    await executions.update(released.id, ['pending'], { waiting_for: null });
+    await executions.fail(failed.id, 'crawl failed', { waiting_for: null });
+    expect(await mine()).toEqual([stillWaiting.id]);
   });
 });

@@ -103,7 +103,13 @@ export function memoryExecutionStore(): ExecutionStore & { items: Map<string, Ex
     async list() {
       return { items: [], total: 0 };
     },
-    async overdue() {
+    async overdue(now, limit) {
+      return [...items.values()]
+        .filter((e) => (e.status === 'pending' || e.status === 'running') && e.deadline <= now)
+        .slice(0, limit)
+        .map((e) => e.id);
+    },
+    async waiting() {
       return [];
     },
   };

@@ -60,7 +60,7 @@ function setup(
     workflowName: 'agentic',
     deadlineSeconds: options.deadlineSeconds ?? 900,
   });
-  return { jobs, items, started, store };
+  return { jobs, items, started, store, executions };
 }
 
 async function runAll(jobs: ReturnType<typeof setup>['jobs'], executionId: string) {
@@ -171,9 +171,11 @@ describe('agentic search executions', () => {
     });
   });
 
-  it('a stalled execution is failed by the deadline reaper on the next status read; its steps then stop', async () => {
-    const { jobs } = setup({ deadlineSeconds: 0 });
+  it('a stalled execution is failed by the deadline reaper, not by a status read; its steps then stop', async () => {
+    const { jobs, executions } = setup({ deadlineSeconds: 0 });
     const { execution_id } = await jobs.start({ org: 'org-a', query: 'wool scarf', pageSize: 8, enrichment: false });
+    expect(await jobs.status({ org: 'org-a', executionId: execution_id })).toMatchObject({ status: 'pending' });
+    expect((await executions.reapOverdue()).failed).toEqual([execution_id]);
     const status = await jobs.status({ org: 'org-a', executionId: execution_id });
     expect(status).toMatchObject({
       status: 'failed',

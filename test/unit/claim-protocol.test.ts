@@ -1,5 +1,6 @@
 // The batch claim protocol over in-memory fakes: first writer wins, every later delivery uses the
-// winner's results, a batch counts once on its execution whatever the order of deliveries.
+// winner's results, and every delivery finishes by the one commit, which counts a batch once on its
+// execution whatever the order of deliveries.
 import { describe, expect, it } from 'vitest';
 import { createClaimProtocol, decodeResult, encodeResult } from '../../lambdas/domain/extract-jobs/claim-protocol';
 import { createExecutions } from '../../lambdas/domain/executions/service';
@@ -97,7 +98,7 @@ describe('claim protocol', () => {
     expect(results.writes.claim).toBe(1);
   });
 
-  it('settles a claim: copies results to pending entries and counts the batch exactly once', async () => {
+  it('commits a claim: its results make the pending entries done, and the batch counts exactly once', async () => {
     const { protocol, results, execution, entries, batch, counters } = await setup([
       'https://a.example/1',
       'https://a.example/2',
@@ -108,11 +109,15 @@ describe('claim protocol', () => {
       encodeResult(1, success('https://a.example/2')),
       encodeResult(2, failedResult('https://a.example/3')),
     ]);
-    expect(await protocol.settle(execution.id, batch, entries, claim, 2)).toBe(true);
-    // A duplicate delivery settles the same claim again: nothing copied twice, nothing counted twice.
+    const commit = { claim, extracted: [], perSuccess: 2, final: false };
+    expect(await protocol.commit(execution.id, batch, { ...commit, entries })).toEqual({ counted: true, recorded: 0 });
+    // A duplicate delivery commits the same claim again: nothing copied twice, nothing counted twice.
     const putsBefore = results.writes.put;
     const stored = await results.get(execution.id, batch.indices);
-    expect(await protocol.settle(execution.id, batch, stored, claim, 2)).toBe(false);
+    expect(await protocol.commit(execution.id, batch, { ...commit, entries: stored })).toEqual({
+      counted: false,
+      recorded: 0,
+    });
     expect(results.writes.put).toBe(putsBefore);
     expect(counters()).toMatchObject({ success: 2, other: 1, credits: 4 });
     expect((await results.all(execution.id)).every((e) => e.state === 'done')).toBe(true);
@@ -124,12 +129,17 @@ describe('claim protocol', () => {
       'https://a.example/2',
     ]);
     const onlyFirst = [{ group: [entries[0]], results: [encodeResult(0, success('https://a.example/1'))] }];
-    const known = await protocol.recordEntryByEntry(execution.id, entries, onlyFirst);
-    expect(await protocol.countWhenComplete(execution.id, batch, 1, known)).toBe(false);
+    const first = { claim: null, perSuccess: 1 };
+    expect(
+      await protocol.commit(execution.id, batch, { ...first, entries, extracted: onlyFirst, final: false }),
+    ).toEqual({ counted: false, recorded: 1 });
     expect(counters()).toEqual({});
     // Stopped (cancel): the batch's final word counts what is done, the rest stays pending.
-    const stopped = await protocol.recordEntryByEntry(execution.id, await results.get(execution.id, batch.indices), []);
-    expect(await protocol.countAsFinal(execution.id, batch, 1, stopped)).toBe(true);
+    const now = await results.get(execution.id, batch.indices);
+    expect(await protocol.commit(execution.id, batch, { ...first, entries: now, extracted: [], final: true })).toEqual({
+      counted: true,
+      recorded: 0,
+    });
     expect(counters()).toMatchObject({ success: 1, other: 0 });
   });
 
@@ -144,9 +154,10 @@ describe('claim protocol', () => {
       group: [entry],
       results: [encodeResult(entry.index, success(entry.input))],
     }));
-    const known = await protocol.recordEntryByEntry(execution.id, entries, extracted);
-    expect(known).toBeUndefined(); // lost a race: the caller counts from what is stored
-    expect(await protocol.countWhenComplete(execution.id, batch, 1, known)).toBe(true);
+    // Lost a race on index 1: the batch is counted from what is stored.
+    expect(
+      await protocol.commit(execution.id, batch, { entries, claim: null, extracted, perSuccess: 1, final: false }),
+    ).toEqual({ counted: true, recorded: 1 });
     expect(counters()).toMatchObject({ success: 1, other: 1, credits: 1 });
     expect((await results.get(execution.id, [1]))[0].result!.outcome).toBe('other');
   });
@@ -173,7 +184,7 @@ describe('claim protocol', () => {
       batch,
       entries.map((e) => encodeResult(e.index, success(e.input))),
     );
-    await protocol.settle(execution.id, batch, entries, claim, 3);
+    await protocol.commit(execution.id, batch, { entries, claim, extracted: [], perSuccess: 3, final: false });
     expect(counters()).toMatchObject({ success: 2, credits: 3 });
   });
 });

@@ -1,14 +1,26 @@
 // The executions service tells its ExecutionEvents listener (the webhooks) of every state change
 // its caller won and of progress applied once per batch; a failing listener never fails the change.
+// A new execution's webhook is subscribed before the execution is stored: a failed subscription
+// fails the create with nothing stored.
 import { describe, expect, it } from 'vitest';
 import { createExecutions } from '../../lambdas/domain/executions/service';
 import { CANCELLED_MESSAGE } from '../../lambdas/domain/executions/model';
 import type { ExecutionEvents } from '../../lambdas/ports/execution-events';
 import { fakeClock, memoryExecutionStore, recordingWorkflows } from '../fakes/executions';
 
-function setup(options: { failing?: boolean } = {}) {
+function setup(options: { failing?: boolean; subscriptionFails?: boolean } = {}) {
   const seen: string[] = [];
+  const store = memoryExecutionStore();
   const events: ExecutionEvents = {
+    async subscribe(execution, webhook) {
+      // What the store holds when the subscription is written: nothing of this execution yet.
+      seen.push(`${execution.id}:subscribe ${webhook.url} stored=${store.items.has(execution.id)}`);
+      if (options.subscriptionFails) throw new Error('table unavailable');
+    },
+    async created(execution) {
+      seen.push(`${execution.id}:created stored=${store.items.has(execution.id)}`);
+      if (options.failing) throw new Error('listener down');
+    },
     async transitioned(execution) {
       seen.push(`${execution.id}:${execution.status}`);
       if (options.failing) throw new Error('listener down');
@@ -20,12 +32,12 @@ function setup(options: { failing?: boolean } = {}) {
   };
   const clock = fakeClock();
   const executions = createExecutions({
-    store: memoryExecutionStore(),
+    store,
     workflows: recordingWorkflows(),
     now: clock.now,
     events,
   });
-  return { executions, seen, clock };
+  return { executions, seen, clock, store };
 }
 
 describe('execution events', () => {
@@ -76,5 +88,46 @@ describe('execution events', () => {
     expect(await executions.addProgress(id, 'b1', { verified: 1 })).toBe(true);
     expect(await executions.complete(id)).toMatchObject({ status: 'completed' });
     expect(seen).toHaveLength(3);
+  });
+
+  it('subscribes a webhook before the execution is stored, then reports it created; none without a webhook', async () => {
+    const { executions, seen } = setup();
+    const plain = await executions.create({ org: 'o', kind: 'extract-urls', deadlineSeconds: 60, workflow: 'extract' });
+    const hooked = await executions.create({
+      org: 'o',
+      kind: 'extract-urls',
+      deadlineSeconds: 60,
+      workflow: 'extract',
+      webhook: { url: 'https://hooks.example/x' },
+    });
+    expect(seen).toEqual([
+      `${hooked.id}:subscribe https://hooks.example/x stored=false`,
+      `${hooked.id}:created stored=true`,
+    ]);
+    expect(seen.join()).not.toContain(plain.id);
+  });
+
+  it('a subscription that cannot be stored fails the create, and nothing is stored', async () => {
+    const { executions, store } = setup({ subscriptionFails: true });
+    await expect(
+      executions.create({
+        org: 'o',
+        kind: 'extract-urls',
+        deadlineSeconds: 60,
+        webhook: { url: 'https://hooks.example/x' },
+      }),
+    ).rejects.toThrow('table unavailable');
+    expect(store.items.size).toBe(0);
+  });
+
+  it('a lost created event never fails the create', async () => {
+    const { executions, store } = setup({ failing: true });
+    const created = await executions.create({
+      org: 'o',
+      kind: 'agentic',
+      deadlineSeconds: 60,
+      webhook: { url: 'https://hooks.example/x' },
+    });
+    expect(store.items.get(created.id)?.status).toBe('pending');
   });
 });

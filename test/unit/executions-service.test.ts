@@ -55,6 +55,14 @@ describe('executions service', () => {
     expect(await executions.complete(execution.id)).toBeNull();
   });
 
+  it('a cancel of an execution past its deadline reaps it first: 409, failed by the deadline', async () => {
+    const { executions, clock } = setup();
+    const overdue = await start(executions, 'org-a', 30);
+    clock.advance(31_000);
+    await expect(executions.cancel('org-a', overdue.id)).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(await executions.find('org-a', overdue.id)).toMatchObject({ status: 'failed', error: DEADLINE_MESSAGE });
+  });
+
   it('refuses to cancel an execution waiting on a crawl', async () => {
     const { executions } = setup();
     const waiting = await executions.create({
@@ -67,17 +75,21 @@ describe('executions service', () => {
     await expect(executions.cancel('org-a', waiting.id)).rejects.toMatchObject({ code: 'CONFLICT' });
   });
 
-  it('reaps executions past their deadline when the clock passes it, on read and on schedule', async () => {
-    const { executions, clock, workflows, metrics } = setup();
+  it('reaps executions past their deadline on schedule; a read of an overdue one changes nothing', async () => {
+    const { executions, store, clock, workflows, metrics } = setup();
     const read = await start(executions, 'org-a', 30);
     const scheduled = await start(executions, 'org-a', 30);
     const later = await start(executions, 'org-a', 600);
-    clock.advance(29_000);
-    expect((await executions.find('org-a', read.id)).status).toBe('pending');
-    clock.advance(2_000);
-    expect(await executions.find('org-a', read.id)).toMatchObject({ status: 'failed', error: DEADLINE_MESSAGE });
+    clock.advance(31_000);
+    const before = structuredClone(store.items.get(read.id));
+    const list = await executions.list({ org: 'org-a', group: 'extract' });
+    expect(await executions.find('org-a', read.id)).toMatchObject({ status: 'pending', error: null });
+    expect(list.items.every((item) => item.status === 'processing')).toBe(true);
+    expect(store.items.get(read.id)).toEqual(before);
+    expect(workflows.stopped).toEqual([]);
     const reaped = await executions.reapOverdue();
-    expect(reaped.failed).toEqual([scheduled.id]);
+    expect(reaped.failed.sort()).toEqual([read.id, scheduled.id].sort());
+    expect(await executions.find('org-a', read.id)).toMatchObject({ status: 'failed', error: DEADLINE_MESSAGE });
     expect((await executions.find('org-a', later.id)).status).toBe('pending');
     expect(workflows.stopped.map((s) => s.id).sort()).toEqual([read.id, scheduled.id].sort());
     // Each reaped execution counts once for the operators' stalled-executions alarm.

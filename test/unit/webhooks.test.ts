@@ -5,11 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { deliveryIdFor, signature, verifySignature, type DeliveryMessage } from '../../lambdas/domain/webhooks/model';
-import { ABANDONED_MESSAGE, createWebhooks, parseDeliveryMessage } from '../../lambdas/domain/webhooks/service';
+import { createWebhooks, parseDeliveryMessage } from '../../lambdas/domain/webhooks/service';
 import { createWebhookTransport } from '../../lambdas/adapters/webhooks/transport';
 import { parseRetryDelays } from '../../lambdas/config';
 import type { Execution } from '../../lambdas/domain/executions/model';
 import type { WebhookTransport } from '../../lambdas/ports/webhooks';
+import type { WebhookSpec } from '../../lambdas/domain/webhooks/model';
 import { AppError, notFound } from '../../lambdas/domain/errors';
 import { memoryWebhookStore } from '../fakes/webhooks';
 
@@ -144,17 +145,9 @@ describe('webhook use-cases', () => {
     ...patch,
   });
 
-  function setup(
-    options: {
-      statuses?: number[];
-      delays?: number[];
-      failing?: 'subscription' | 'queue';
-      abandonFails?: boolean;
-    } = {},
-  ) {
+  function setup(options: { statuses?: number[]; delays?: number[]; failing?: 'subscription' | 'queue' } = {}) {
     let nowMs = Date.parse('2026-01-01T00:00:00.000Z');
     const memory = memoryWebhookStore();
-    const abandoned: Array<{ id: string; reason: string }> = [];
     const warnings: string[] = [];
     if (options.failing === 'subscription')
       memory.store.putSubscription = async () => {
@@ -182,10 +175,6 @@ describe('webhook use-cases', () => {
         },
       },
       transport,
-      abandon: async (id, reason) => {
-        if (options.abandonFails) throw new Error('table unavailable');
-        abandoned.push({ id, reason });
-      },
       warn: (message) => void warnings.push(message),
       getExecution: async (id) => executions.get(id) ?? null,
       findExecution: async (org, id) => {
@@ -199,12 +188,17 @@ describe('webhook use-cases', () => {
     return {
       webhooks,
       memory,
-      abandoned,
       warnings,
       sent,
       posts,
       executions,
       advance: (ms: number) => (nowMs += ms),
+      /** What the executions service does for a new execution with a webhook: subscribe, store it, report it created. */
+      async subscribe(id: string, spec: WebhookSpec) {
+        const created = executions.get(id)!;
+        await webhooks.events.subscribe(created, spec);
+        await webhooks.events.created(created);
+      },
       /** Runs every queued message once (those deferred come back as new messages). */
       async drain() {
         const batch = sent.splice(0);
@@ -225,34 +219,20 @@ describe('webhook use-cases', () => {
     await expect(webhooks.check(undefined)).resolves.toBeUndefined();
   });
 
-  it('stops the execution and fails the start when its webhook cannot be stored (nothing runs unseen)', async () => {
+  it('a subscription that cannot be stored fails (the executions service then stores no execution)', async () => {
     const t = setup({ failing: 'subscription' });
-    t.executions.set('extract-urls-1', execution());
-    const failure = await t.webhooks
-      .subscribe('org-a', 'extract-urls-1', { url: 'https://h.example/x' })
+    const failure = await t.webhooks.events
+      .subscribe(execution(), { url: 'https://h.example/x' })
       .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(AppError);
-    expect(failure).toMatchObject({
-      code: 'DB_ERROR',
-      message: 'The database request failed: the webhook was not stored, so the execution was stopped',
-    });
-    expect(t.abandoned).toEqual([{ id: 'extract-urls-1', reason: ABANDONED_MESSAGE }]);
+    expect(failure).toMatchObject({ code: 'DB_ERROR', message: 'The database request failed' });
     expect(t.sent).toEqual([]);
-    // A stop that fails too is logged; the caller still hears of the failed start.
-    const both = setup({ failing: 'subscription', abandonFails: true });
-    await expect(
-      both.webhooks.subscribe('org-a', 'extract-urls-2', { url: 'https://h.example/x' }),
-    ).rejects.toMatchObject({
-      code: 'DB_ERROR',
-    });
-    expect(both.warnings).toEqual(['Execution without its webhook not stopped']);
   });
 
   it('keeps the start when only its started event cannot be queued (the subscription stands)', async () => {
     const t = setup({ failing: 'queue' });
     t.executions.set('extract-urls-1', execution());
-    await t.webhooks.subscribe('org-a', 'extract-urls-1', { url: 'https://h.example/x' });
-    expect(t.abandoned).toEqual([]);
+    await t.subscribe('extract-urls-1', { url: 'https://h.example/x' });
     expect(t.warnings).toEqual(['Webhook started event not sent']);
     expect(t.memory.subscriptions.get('extract-urls-1')?.url).toBe('https://h.example/x');
   });
@@ -260,13 +240,13 @@ describe('webhook use-cases', () => {
   it('sends each event once, whoever reports it, signed with the organization secret', async () => {
     const t = setup();
     t.executions.set('extract-urls-1', execution());
-    await t.webhooks.subscribe('org-a', 'extract-urls-1', { url: 'https://h.example/x', metadata: { k: 1 } });
+    await t.subscribe('extract-urls-1', { url: 'https://h.example/x', metadata: { k: 1 } });
     const done = execution({ status: 'completed', counters: { success: 3, credits: 3 } });
     t.executions.set('extract-urls-1', done);
     await t.webhooks.events.transitioned(done);
     await t.webhooks.events.transitioned(done);
-    // A late subscribe sees the terminal state too, and sends nothing new.
-    await t.webhooks.subscribe('org-a', 'extract-urls-1', { url: 'https://h.example/x', metadata: { k: 1 } });
+    // A created event reported again sends nothing new.
+    await t.webhooks.events.created(execution());
     expect(t.sent.map((s) => s.message.event)).toEqual(['started', 'completed']);
     expect(await t.drain()).toEqual(['delivered', 'delivered']);
     const secret = t.memory.secrets.get('org-a')!.secret;
@@ -293,7 +273,7 @@ describe('webhook use-cases', () => {
     const t = setup();
     await t.webhooks.events.transitioned(execution({ status: 'failed', error: 'x' }));
     t.executions.set('extract-urls-1', execution());
-    await t.webhooks.subscribe('org-a', 'extract-urls-1', { url: 'https://h.example/x', events: ['completed'] });
+    await t.subscribe('extract-urls-1', { url: 'https://h.example/x', events: ['completed'] });
     await t.webhooks.events.transitioned(execution({ status: 'failed', error: 'x' }));
     await t.webhooks.events.transitioned(execution({ status: 'running' }));
     expect(t.sent).toEqual([]);
@@ -302,7 +282,7 @@ describe('webhook use-cases', () => {
   it('sends at most one progress event per 10 s, and none once finished', async () => {
     const t = setup();
     t.executions.set('extract-urls-1', execution());
-    await t.webhooks.subscribe('org-a', 'extract-urls-1', { url: 'https://h.example/x', events: ['progress'] });
+    await t.subscribe('extract-urls-1', { url: 'https://h.example/x', events: ['progress'] });
     t.executions.set('extract-urls-1', execution({ status: 'running', counters: { success: 1 } }));
     await t.webhooks.events.progressed('extract-urls-1');
     t.advance(9_999);
@@ -320,7 +300,7 @@ describe('webhook use-cases', () => {
   it('retries a non-2xx with the configured backoff, in queue-delay hops of at most 15 min, until a 2xx', async () => {
     const t = setup({ statuses: [500, 0, 503, 200] });
     t.executions.set('extract-urls-1', execution());
-    await t.webhooks.subscribe('org-a', 'extract-urls-1', { url: 'https://h.example/x', events: ['started'] });
+    await t.subscribe('extract-urls-1', { url: 'https://h.example/x', events: ['started'] });
     expect(await t.drain()).toEqual(['retrying']);
     expect(t.sent.map((s) => [s.message.attempt, s.delaySeconds])).toEqual([[2, 60]]);
     t.advance(60_000);
@@ -348,7 +328,7 @@ describe('webhook use-cases', () => {
   it('waits out a 60-minute backoff in hops, then fails the delivery after the last attempt', async () => {
     const t = setup({ statuses: [500, 500], delays: [3600] });
     t.executions.set('extract-urls-1', execution());
-    await t.webhooks.subscribe('org-a', 'extract-urls-1', { url: 'https://h.example/x', events: ['started'] });
+    await t.subscribe('extract-urls-1', { url: 'https://h.example/x', events: ['started'] });
     expect(await t.drain()).toEqual(['retrying']);
     expect(t.sent[0].delaySeconds).toBe(900);
     const hops: number[] = [];
@@ -372,7 +352,7 @@ describe('webhook use-cases', () => {
   it('a duplicate of an attempt posts nothing; the DLQ consumer fails an unfinished delivery', async () => {
     const t = setup({ statuses: [500] });
     t.executions.set('extract-urls-1', execution());
-    await t.webhooks.subscribe('org-a', 'extract-urls-1', { url: 'https://h.example/x', events: ['started'] });
+    await t.subscribe('extract-urls-1', { url: 'https://h.example/x', events: ['started'] });
     const [first] = t.sent;
     expect(await t.drain()).toEqual(['retrying']);
     expect(await t.webhooks.deliver(first.message)).toBe('duplicate');
@@ -388,7 +368,7 @@ describe('webhook use-cases', () => {
   it('resumes unsettled deliveries (a local restart lost the queue): next attempt, same body, remaining delay', async () => {
     const t = setup({ statuses: [500] });
     t.executions.set('extract-urls-1', execution());
-    await t.webhooks.subscribe('org-a', 'extract-urls-1', {
+    await t.subscribe('extract-urls-1', {
       url: 'https://h.example/x',
       events: ['started', 'failed'],
     });
@@ -411,7 +391,7 @@ describe('webhook use-cases', () => {
   it('reads the delivery log of the caller organization only, oldest first; rotates the secret', async () => {
     const t = setup();
     t.executions.set('extract-urls-1', execution());
-    await t.webhooks.subscribe('org-a', 'extract-urls-1', { url: 'https://h.example/x' });
+    await t.subscribe('extract-urls-1', { url: 'https://h.example/x' });
     t.advance(5);
     await t.webhooks.events.transitioned(execution({ status: 'failed', error: 'boom' }));
     const log = await t.webhooks.deliveries('org-a', 'extract-urls-1');

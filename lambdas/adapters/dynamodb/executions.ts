@@ -6,7 +6,8 @@
 //                  gsi2 EXECS#<org>#<group>#<processing|completed|failed> / <created_at>#<id>
 //                  counters as top-level numbers n_<name>; `batches` = string set of applied batch ids
 //   deadline mark  pk EXECS#ACTIVE#<shard 0..3>  sk <deadline>#<id>   (deleted when terminal; the
-//                  reaper queries marks whose deadline has passed)
+//                  reaper queries marks whose deadline has passed); `waiting_for` while the
+//                  execution waits for a crawl, so the reaper finds the waiting ones among them
 import { createHash } from 'node:crypto';
 import {
   DeleteCommand,
@@ -31,6 +32,8 @@ const ACTIVE_SHARDS = 4;
 /** Lists read at most this many items to count and skip (offset paging over a GSI). */
 const MAX_LIST_ITEMS = 20_000;
 const MAX_PAGES = 500;
+/** Pages of marks read per shard when looking for waiting executions (1 MB each: far more marks than run at once). */
+const MAX_MARK_PAGES = 20;
 const COUNTER = /^[a-z][a-z0-9_]{0,62}$/;
 
 const executionKey = (id: string) => SCHEMA.execution.key({ id });
@@ -146,6 +149,22 @@ export function dynamoExecutionStore(documents: DynamoDBDocumentClient, tableNam
     }
   }
 
+  /** The mark of an execution that no longer waits loses its waiting_for (unless it is gone: terminal). */
+  async function stopWaiting(execution: Execution): Promise<void> {
+    try {
+      await documents.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: activeKey(execution.id, execution.deadline),
+          UpdateExpression: 'REMOVE waiting_for',
+          ConditionExpression: 'attribute_exists(pk)',
+        }),
+      );
+    } catch (error) {
+      if (!isConditionalFailure(error)) throw error;
+    }
+  }
+
   async function get(id: string): Promise<Execution | null> {
     const out = await documents.send(
       new GetCommand({ TableName: tableName, Key: executionKey(id), ConsistentRead: true }),
@@ -163,10 +182,11 @@ export function dynamoExecutionStore(documents: DynamoDBDocumentClient, tableNam
         }),
       );
       if (!TERMINAL.has(execution.status)) {
+        const waiting = execution.waiting_for ? { waiting_for: execution.waiting_for } : {};
         await documents.send(
           new PutCommand({
             TableName: tableName,
-            Item: { ...activeKey(execution.id, execution.deadline), id: execution.id },
+            Item: { ...activeKey(execution.id, execution.deadline), id: execution.id, ...waiting },
           }),
         );
       }
@@ -206,7 +226,9 @@ export function dynamoExecutionStore(documents: DynamoDBDocumentClient, tableNam
       const values: Record<string, unknown> = {};
       const sets = patchClauses(patch, names, values);
       if (!sets.length) return get(id);
-      return conditionalUpdate(id, whileIn, sets, names, values);
+      const updated = await conditionalUpdate(id, whileIn, sets, names, values);
+      if (updated && patch.waiting_for === null) await stopWaiting(updated);
+      return updated;
     },
 
     async addProgress(id, batchId, increments) {
@@ -296,6 +318,28 @@ export function dynamoExecutionStore(documents: DynamoDBDocumentClient, tableNam
           );
       }
       return ids;
+    },
+
+    async waiting(limit) {
+      const found: Array<{ id: string; waitingFor: string }> = [];
+      for (let shard = 0; shard < ACTIVE_SHARDS && found.length < limit; shard++) {
+        let start: Record<string, any> | undefined;
+        for (let page = 0; page < MAX_MARK_PAGES && found.length < limit; page++) {
+          const out = await documents.send(
+            new QueryCommand({
+              TableName: tableName,
+              KeyConditionExpression: 'pk = :pk',
+              FilterExpression: 'attribute_exists(waiting_for)',
+              ExpressionAttributeValues: { ':pk': SCHEMA.executionDeadline.pk({ shard }) },
+              ExclusiveStartKey: start,
+            }),
+          );
+          for (const item of out.Items ?? []) found.push({ id: item.id, waitingFor: item.waiting_for });
+          start = out.LastEvaluatedKey;
+          if (!start) break;
+        }
+      }
+      return found.slice(0, limit);
     },
   };
 }

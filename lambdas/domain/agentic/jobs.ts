@@ -11,6 +11,7 @@ import type { ProductRecord } from '../extraction/types';
 import type { ProductSearch, ProfileSignals } from '../search/api';
 import type { ExtractResultStore, UrlEntry } from '../../ports/extract-results';
 import type { WorkflowEngine } from '../../ports/workflow';
+import type { WebhookSpec } from '../webhooks/model';
 import type { HardRules } from './rules';
 import {
   AGENTIC_CREDITS,
@@ -31,8 +32,10 @@ export interface AgenticJobsDeps {
   /** Per-candidate entries (the extraction results store: one item per index). */
   results: ExtractResultStore;
   workflows: WorkflowEngine;
-  search: ProductSearch;
-  verify: VerifyUrls;
+  /** Needed by understand and retrieve only. */
+  search?: ProductSearch;
+  /** Needed by verify only. */
+  verify?: VerifyUrls;
   /** Workflow name in topology WORKFLOWS ('agentic'). */
   workflowName: string;
   deadlineSeconds: number;
@@ -44,6 +47,8 @@ export interface StartAgentic {
   profile?: Record<string, unknown>;
   pageSize: number;
   enrichment: boolean;
+  /** Stored with the execution, before anything runs. */
+  webhook?: WebhookSpec;
 }
 
 export type AgenticStep = 'pending' | 'understanding' | 'retrieving' | 'verifying' | 'ranking' | 'done';
@@ -141,6 +146,10 @@ export type AgenticJobs = ReturnType<typeof createAgenticJobs>;
 
 export function createAgenticJobs(deps: AgenticJobsDeps) {
   const { executions, results } = deps;
+  const search = (): ProductSearch => {
+    if (!deps.search) throw new Error('This agentic step needs the search index');
+    return deps.search;
+  };
 
   /** The execution if it is still running (a reaped one stops its steps). */
   async function running(executionId: string): Promise<Execution | null> {
@@ -179,6 +188,7 @@ export function createAgenticJobs(deps: AgenticJobsDeps) {
         counters: { credits: AGENTIC_CREDITS },
         workflow: deps.workflowName,
         deadlineSeconds: deps.deadlineSeconds,
+        webhook: request.webhook,
       });
       try {
         await deps.workflows.start(deps.workflowName, execution.id, { executionId: execution.id });
@@ -238,7 +248,7 @@ export function createAgenticJobs(deps: AgenticJobsDeps) {
         if (!execution) return stopped;
         const options = optionsOf(execution);
         const profile = options.profileJson ? (JSON.parse(options.profileJson) as unknown) : undefined;
-        const plan = await understand(deps.search, options.query, profile);
+        const plan = await understand(search(), options.query, profile);
         await executions.update(execution.id, ['running'], { input: { understood: 1, matches: plan.matches } });
         return {
           executionId: execution.id,
@@ -257,7 +267,7 @@ export function createAgenticJobs(deps: AgenticJobsDeps) {
       ): Promise<{ executionId: string; proceed: boolean; candidates: VerifyMessage[] }> {
         if (!(await running(state.executionId)))
           return { executionId: state.executionId, proceed: false, candidates: [] };
-        const candidates = await retrieve(deps.search, state, state.pageSize);
+        const candidates = await retrieve(search(), state, state.pageSize);
         await results.putEntries(
           state.executionId,
           candidates.map((c) => ({
@@ -286,6 +296,7 @@ export function createAgenticJobs(deps: AgenticJobsDeps) {
       async verify(message: VerifyMessage): Promise<{ index: number; kept: boolean; recorded: boolean }> {
         const { executionId, candidate } = message;
         if (!(await running(executionId))) return { index: candidate.index, kept: false, recorded: false };
+        if (!deps.verify) throw new Error('The verify step needs the extraction path');
         const [result] = await deps.verify([candidate.url], { enrichment: message.enrichment });
         const judged = verdict(candidate.url, result ?? unverified(candidate.url), message.rules);
         const recorded = await recordVerdict(executionId, candidate, judged);

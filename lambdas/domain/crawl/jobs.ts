@@ -1,18 +1,15 @@
 // Crawls as the API sees them (v1 and v2): start, status, list, cancel, and vendor-mode
-// extraction, which extracts a vendor's listings or waits for the crawl that finds them.
+// extraction, which extracts a vendor's listings or waits for the crawl that finds them. The
+// data path runs one way: a crawl's end (its workflow's last step, a cancel, the reaper) settles
+// the extractions waiting for it; extraction jobs know nothing of crawls.
 import { invalid, notFound } from '../errors';
 import { vendorKey } from '../extraction/url';
-import {
-  CRAWL_FAILED_MESSAGE,
-  DEADLINE_MESSAGE,
-  durationMs,
-  TERMINAL,
-  type Execution,
-  type StatusFilter,
-} from '../executions/model';
+import { CRAWL_FAILED_MESSAGE, durationMs, TERMINAL, type Execution, type StatusFilter } from '../executions/model';
 import type { ExecutionList, Executions } from '../executions/service';
+import { kindOfExecutionId } from '../executions/ids';
 import type { ExtractJobs, StartExtraction } from '../extract-jobs/jobs';
 import type { ExtractOptions } from '../extraction/types';
+import type { WebhookSpec } from '../webhooks/model';
 import { MAX_VENDOR_URLS } from '../extract-jobs/model';
 import type { Catalog } from '../listings/catalog';
 import type { ListingStore } from '../../ports/listings';
@@ -125,21 +122,49 @@ export function createCrawlJobs(deps: CrawlJobsDeps) {
     for (const id of await store.waiters(crawlId)) await settleOne(id, crawl);
   }
 
-  async function settleOne(extractionId: string, crawl: Execution): Promise<void> {
+  /** Releases or fails one extraction waiting for `crawl` (ended); true when it changed. */
+  async function settleOne(extractionId: string, crawl: Execution): Promise<boolean> {
     const extraction = await executions.get(extractionId);
-    if (extraction?.status !== 'pending' || extraction.waiting_for !== crawl.id) return;
+    if (extraction?.status !== 'pending' || extraction.waiting_for !== crawl.id) return false;
     const jobs = deps.extractJobs();
-    if (crawl.status === 'failed') {
-      await jobs.failWaiting(extractionId);
-      return;
-    }
+    if (crawl.status === 'failed') return (await jobs.failWaiting(extractionId)) !== null;
     const max = typeof extraction.options.max_products === 'number' ? extraction.options.max_products : MAX_VENDOR_URLS;
     const vendor = String(extraction.options.vendor ?? '');
     const { total, urls } = await catalog.listingUrls(vendor, Math.min(max, MAX_VENDOR_URLS));
-    await jobs.releaseWaiting(extractionId, urls, { listings_count: total, products_to_process: urls.length });
+    return jobs.releaseWaiting(extractionId, urls, { listings_count: total, products_to_process: urls.length });
   }
 
-  async function start(request: { org: string; vendor: string; maxListings?: number; countryCode: string }) {
+  /** A crawl that ended early (cancelled, reaped): what it found stays listed, then its waiters are settled. */
+  async function endedEarly(crawlId: string): Promise<void> {
+    await deps.keepFound(crawlId);
+    await settleWaiters(crawlId);
+  }
+
+  /**
+   * The reaper schedule's work: fails executions past their deadline (every kind); a reaped crawl
+   * then ends as a cancelled one does; and an extraction still waiting for a crawl that has ended
+   * (its end could not settle it) is settled now.
+   */
+  async function reapOverdue(options: { limit?: number } = {}): Promise<{ failed: string[]; settled: string[] }> {
+    const { failed } = await executions.reapOverdue(options);
+    for (const id of failed) if (kindOfExecutionId(id) === 'crawl') await endedEarly(id);
+    const settled: string[] = [];
+    const crawls = new Map<string, Execution | null>();
+    for (const { id, waitingFor } of await executions.waiting(options.limit)) {
+      if (!crawls.has(waitingFor)) crawls.set(waitingFor, await executions.get(waitingFor));
+      const crawl = crawls.get(waitingFor);
+      if (crawl && TERMINAL.has(crawl.status) && (await settleOne(id, crawl))) settled.push(id);
+    }
+    return { failed, settled };
+  }
+
+  async function start(request: {
+    org: string;
+    vendor: string;
+    maxListings?: number;
+    countryCode: string;
+    webhook?: WebhookSpec;
+  }) {
     const { vendor, origin } = crawlTarget(request.vendor);
     const execution = await executions.create({
       org: request.org,
@@ -149,6 +174,7 @@ export function createCrawlJobs(deps: CrawlJobsDeps) {
       counters: { credits: crawlCredits(0) },
       workflow: workflowName,
       deadlineSeconds: deps.deadlineSeconds,
+      webhook: request.webhook,
     });
     try {
       await workflows.start(workflowName, execution.id, { crawlId: execution.id });
@@ -163,18 +189,7 @@ export function createCrawlJobs(deps: CrawlJobsDeps) {
     start,
 
     async status(request: { org: string; executionId: string }): Promise<CrawlStatus> {
-      let execution = await executions.find(request.org, request.executionId, 'crawl');
-      if (
-        execution.status === 'failed' &&
-        execution.error === DEADLINE_MESSAGE &&
-        execution.counters.listings_total === undefined
-      ) {
-        // Reaped past its deadline (its workflow died): what it found becomes listed now, once,
-        // and the extractions waiting for it are failed.
-        await deps.keepFound(execution.id);
-        await settleWaiters(execution.id);
-        execution = (await executions.get(execution.id)) ?? execution;
-      }
+      const execution = await executions.find(request.org, request.executionId, 'crawl');
       return readStatus(execution, deps.now?.() ?? new Date());
     },
 
@@ -184,26 +199,12 @@ export function createCrawlJobs(deps: CrawlJobsDeps) {
     /** Stops the crawl: failed with "Execution was cancelled"; what it found stays listed. */
     async cancel(request: { org: string; executionId: string }) {
       const cancelled = await executions.cancel(request.org, request.executionId, 'crawl');
-      await deps.keepFound(cancelled.id);
-      await settleWaiters(cancelled.id);
+      await endedEarly(cancelled.id);
       return { execution_id: cancelled.id, status: cancelled.status, error: cancelled.error };
     },
 
     settleWaiters,
-
-    /**
-     * A waiting extraction whose crawl has ended meanwhile (its end could not settle it, e.g. the
-     * reaper failed the crawl): settle it now. Returns true when it changed.
-     */
-    async settleIfDue(extraction: Execution): Promise<boolean> {
-      if (extraction.status !== 'pending' || !extraction.waiting_for) return false;
-      const crawl = await executions.get(extraction.waiting_for);
-      if (!crawl) return false;
-      const reaped = await executions.reapIfOverdue(crawl);
-      if (!TERMINAL.has(reaped.status)) return false;
-      await settleOne(extraction.id, reaped);
-      return true;
-    },
+    reapOverdue,
 
     /**
      * Vendor-mode extraction (v2 vendor, v1 domain): the vendor's listings (max_products first)
@@ -216,6 +217,7 @@ export function createCrawlJobs(deps: CrawlJobsDeps) {
       maxProducts?: number;
       crawlId?: string;
       options: ExtractOptions;
+      webhook?: WebhookSpec;
     }): Promise<StartedVendorExtraction> {
       const { vendor } = crawlTarget(request.vendor);
       const max = Math.min(request.maxProducts ?? MAX_VENDOR_URLS, MAX_VENDOR_URLS);
@@ -252,6 +254,7 @@ export function createCrawlJobs(deps: CrawlJobsDeps) {
           products_to_process: waitFor ? Math.min(max, listed.total) : listed.urls.length,
         },
         onInvalid: 'record',
+        webhook: request.webhook,
       };
       const jobs = deps.extractJobs();
       if (!waitFor && !listed.urls.length) {

@@ -1,5 +1,6 @@
 // Executions use-cases shared by crawl, extraction and agentic search: create, read (scoped to the
-// caller's organization), list, cancel, progress and the deadline reaper.
+// caller's organization), list, cancel, progress and the deadline reaper. Reads never write: an
+// execution past its deadline is failed by the reaper (reapOverdue, on a schedule) or by a cancel.
 import { type AppError, conflict, notFound } from '../errors';
 import type { WorkflowEngine } from '../../ports/workflow';
 import type { ExecutionPatch, ExecutionStore } from '../../ports/executions';
@@ -19,6 +20,7 @@ import {
   type StatusFilter,
 } from './model';
 import { kindOfExecutionId, newExecutionId } from './ids';
+import type { WebhookSpec } from '../webhooks/model';
 
 export interface ExecutionsDeps {
   store: ExecutionStore;
@@ -26,7 +28,7 @@ export interface ExecutionsDeps {
   now?: () => Date;
   /** Executions started and ended per kind, their durations and the URL outcomes they counted. */
   metrics?: MetricsRecorder;
-  /** Told of every state change and progress (webhooks); never fails the change itself. */
+  /** Told of every new execution with a webhook, state change and progress (webhooks). */
   events?: ExecutionEvents;
 }
 
@@ -44,6 +46,8 @@ export interface CreateExecution {
   /** From creation; after it an unfinished execution is failed by the reaper. */
   deadlineSeconds: number;
   waitingFor?: string | null;
+  /** Subscribed before the execution is stored: a start with a webhook never runs without it. */
+  webhook?: WebhookSpec;
 }
 
 export interface Pagination {
@@ -142,14 +146,14 @@ export function createExecutions(deps: ExecutionsDeps) {
     return (await store.get(execution.id)) ?? execution;
   }
 
-  /** The caller's execution, reaped if overdue. Unknown id or another org's: NOT_FOUND. */
+  /** The caller's execution as stored (a read changes nothing). Unknown id or another org's: NOT_FOUND. */
   async function find(org: string, id: string, expectedGroup?: ExecutionGroup): Promise<Execution> {
     const kind = kindOfExecutionId(id);
     if (!kind || (expectedGroup && GROUP_OF[kind] !== expectedGroup))
       throw notFound(`Execution ${String(id).slice(0, 100)} not found`);
     const execution = await store.get(id);
     if (!execution || execution.org !== org) throw notFound(`Execution ${id} not found`);
-    return reapIfOverdue(execution);
+    return execution;
   }
 
   return {
@@ -172,15 +176,23 @@ export function createExecutions(deps: ExecutionsDeps) {
         workflow: request.workflow ?? null,
         finalized: false,
       };
+      if (request.webhook) {
+        if (!deps.events) throw new Error('A webhook needs the execution events listener');
+        await deps.events.subscribe(execution, request.webhook);
+      }
       await store.create(execution);
       deps.metrics?.count('ExecutionsStarted', 1, { kind: execution.kind });
+      if (request.webhook) await deps.events?.created(execution).catch(() => undefined);
       return execution;
     },
 
     find,
 
-    /** Internal read for workers (no org check, no reaping). */
+    /** Internal read for workers (no org check). */
     get: (id: string) => store.get(id),
+
+    /** Pending executions waiting for another (vendor-mode extractions for their crawl): the reaper's sweep. */
+    waiting: (limit = 100) => store.waiting(limit),
 
     async list(request: ListExecutions): Promise<ExecutionList> {
       const page = Math.max(1, Math.floor(request.page ?? 1));
@@ -221,10 +233,10 @@ export function createExecutions(deps: ExecutionsDeps) {
 
     /**
      * Cancels the caller's execution: marks it failed with "Execution was cancelled" and stops
-     * its workflow. Finished: 409. Pending on a crawl: 409 saying so.
+     * its workflow. Finished (an overdue one is reaped first): 409. Pending on a crawl: 409 saying so.
      */
     async cancel(org: string, id: string, expectedGroup?: ExecutionGroup): Promise<Execution> {
-      const execution = await find(org, id, expectedGroup);
+      const execution = await reapIfOverdue(await find(org, id, expectedGroup));
       if (TERMINAL.has(execution.status)) throw alreadyFinished(execution);
       if (execution.status === 'pending' && execution.waiting_for) {
         throw conflict(
@@ -242,8 +254,6 @@ export function createExecutions(deps: ExecutionsDeps) {
       await stopWorkflow(cancelled, CANCELLED_MESSAGE);
       return cancelled;
     },
-
-    reapIfOverdue,
 
     /** Fails every overdue execution (bounded per call); run on a schedule. */
     async reapOverdue(options: { limit?: number } = {}): Promise<{ failed: string[] }> {

@@ -1,8 +1,12 @@
-// The batch claim protocol, as named steps. A batch's results are stored once by a claim (one
-// conditional write: the first writer wins, later deliveries use the winner's results), which
-// makes the batch's entries done (readers take their results from it), and counted on the
-// execution once (the batch id joins a set in the same update that adds the counts). Results too
-// large for a claim are recorded entry by entry with conditional writes instead.
+// The batch claim protocol: how a batch's results are committed, in two named steps that every
+// delivery of a batch (its worker, a duplicate, the lost-batch recorder) takes in order:
+//   1. claim   the batch's results are stored once by a claim (one conditional write: the first
+//              writer wins, later deliveries use the winner's results), which makes its entries
+//              done (readers take their results from it);
+//   2. commit  the one finishing path: with a claim holding results, the batch is counted from
+//              them; without (results too large for a claim, or nothing to claim) its results are
+//              recorded entry by entry with conditional writes, then counted. A batch is counted
+//              on the execution once (the batch id joins a set in the same update that adds the counts).
 import type { UrlResult } from '../extraction/types';
 import type { Executions } from '../executions/service';
 import type {
@@ -51,43 +55,27 @@ export interface ClaimProtocolDeps {
   writeConcurrency: number;
 }
 
-export function createClaimProtocol({ executions, results, writeConcurrency }: ClaimProtocolDeps) {
-  /** Adds the counts of `entries` (read back when not given) for the batch, once per batch id. */
-  async function count(
-    executionId: string,
-    batch: Batch,
-    perSuccess: number,
-    entries?: UrlEntryOutline[],
-  ): Promise<boolean> {
-    return executions.addProgress(
-      executionId,
-      batch.id,
-      countEntries(entries ?? (await results.get(executionId, batch.indices)), perSuccess),
-    );
-  }
-
+/** What a delivery commits for its batch. */
+export interface BatchCommit {
+  /** The batch's entries as this delivery read them. */
+  entries: UrlEntry[];
+  /** The claim that holds for the batch (this delivery's or an earlier one's), or null for none. */
+  claim: BatchClaim | null;
+  /** This delivery's results, recorded entry by entry when no claim holds them. */
+  extracted: readonly ExtractedGroup[];
+  perSuccess: number;
   /**
-   * Counts the batch only when every entry is done: a concurrent delivery still recording will
-   * find them all done and count then. `known`: the entries as this caller last saw or wrote them.
+   * The batch's final word (stopped by a cancel, or lost): counted as it stands, pending entries
+   * included. Otherwise it is counted once every entry is done (a concurrent delivery still
+   * recording counts it then).
    */
-  async function countWhenComplete(
-    executionId: string,
-    batch: Batch,
-    perSuccess: number,
-    known?: UrlEntryOutline[],
-  ): Promise<boolean> {
-    const entries = known ?? (await results.get(executionId, batch.indices));
-    if (entries.some((entry) => entry.state === 'pending')) return false;
-    return count(executionId, batch, perSuccess, entries);
-  }
+  final: boolean;
+}
 
-  /** Counts the batch as it stands: its final word (a claim, a stopped or abandoned batch), pending entries included. */
-  const countAsFinal = (
-    executionId: string,
-    batch: Batch,
-    perSuccess: number,
-    known?: UrlEntryOutline[],
-  ): Promise<boolean> => count(executionId, batch, perSuccess, known);
+export function createClaimProtocol({ executions, results, writeConcurrency }: ClaimProtocolDeps) {
+  /** Adds the counts of `entries` for the batch, once per batch id. */
+  const count = (executionId: string, batch: Batch, perSuccess: number, entries: UrlEntryOutline[]) =>
+    executions.addProgress(executionId, batch.id, countEntries(entries, perSuccess));
 
   /**
    * The entries as the claim leaves them (outlines: what counting needs): those still pending
@@ -100,25 +88,18 @@ export function createClaimProtocol({ executions, results, writeConcurrency }: C
       return result ? { ...entry, state: 'done', result: { outcome: result.outcome } } : entry;
     });
 
-  /** Counts the batch once with the entries as the claim that holds leaves them (a claim is its final word). */
-  async function settle(
-    executionId: string,
-    batch: Batch,
-    entries: UrlEntryOutline[],
-    claim: BatchClaim,
-    perSuccess: number,
-  ): Promise<boolean> {
-    if (!claim.results) return countAsFinal(executionId, batch, perSuccess);
-    return countAsFinal(executionId, batch, perSuccess, withClaim(entries, claim.results));
-  }
-
-  /** Records each pending index of a group its own result (conditional writes); null when another writer got there first. */
+  /**
+   * Records each pending index of a group its own result (conditional writes). Returns the
+   * group's entries as now stored and how many this call wrote; entries null when another writer
+   * got there first.
+   */
   async function recordGroup(
     executionId: string,
     { group, results: encoded }: ExtractedGroup,
-  ): Promise<UrlEntry[] | null> {
+  ): Promise<{ entries: UrlEntry[] | null; wrote: number }> {
     const written: UrlEntry[] = [];
     let lost = false;
+    let wrote = 0;
     for (const entry of group) {
       const mine = entry.state === 'pending' ? encoded.find((r) => r.index === entry.index) : undefined;
       if (!mine) {
@@ -126,39 +107,61 @@ export function createClaimProtocol({ executions, results, writeConcurrency }: C
         continue;
       }
       const own = decodeResult(mine);
-      if (await results.record(executionId, entry.index, own)) written.push({ ...entry, state: 'done', result: own });
-      else lost = true;
+      if (await results.record(executionId, entry.index, own)) {
+        written.push({ ...entry, state: 'done', result: own });
+        wrote++;
+      } else lost = true;
     }
-    return lost ? null : written;
+    return { entries: lost ? null : written, wrote };
   }
 
   /**
    * The results no claim holds, entry by entry (conditional writes). Returns the batch's entries
-   * as now stored, or undefined when a concurrent delivery recorded some first (then the caller
-   * counts from what is stored).
+   * as now stored, or undefined when a concurrent delivery recorded some first (then they are
+   * counted from what is stored), and how many entries this call wrote.
    */
   async function recordEntryByEntry(
     executionId: string,
     entries: UrlEntry[],
     extracted: readonly ExtractedGroup[],
-  ): Promise<UrlEntry[] | undefined> {
+  ): Promise<{ known: UrlEntry[] | undefined; recorded: number }> {
     const stored = new Map<number, UrlEntry>(entries.map((entry) => [entry.index, entry]));
     let lostRace = false;
+    let recorded = 0;
     await eachLimited(extracted, writeConcurrency, async (extractedGroup) => {
-      const written = await recordGroup(executionId, extractedGroup);
+      const { entries: written, wrote } = await recordGroup(executionId, extractedGroup);
+      recorded += wrote;
       if (written) for (const entry of written) stored.set(entry.index, entry);
       else lostRace = true;
     });
-    return lostRace ? undefined : [...stored.values()];
+    return { known: lostRace ? undefined : [...stored.values()], recorded };
   }
 
-  /** Stores the batch's results (and the products it stored) unless another delivery did: the claim that holds. */
-  const claim = (
-    executionId: string,
-    batch: Batch,
-    outcomes: ReadonlyArray<EncodedResult>,
-    products: readonly ClaimedProduct[] = [],
-  ) => results.claimBatch(executionId, batch.id, outcomes, products);
+  return {
+    /** Step 1: stores the batch's results (and the products it stored) unless another delivery did: the claim that holds. */
+    claim: (
+      executionId: string,
+      batch: Batch,
+      outcomes: ReadonlyArray<EncodedResult>,
+      products: readonly ClaimedProduct[] = [],
+    ) => results.claimBatch(executionId, batch.id, outcomes, products),
 
-  return { claim, settle, countWhenComplete, countAsFinal, recordEntryByEntry };
+    /**
+     * Step 2, the one finishing path of every delivery: counts the batch once, from the claim's
+     * results when it holds them (its final word), else after recording this delivery's results
+     * entry by entry. `counted`: this call added the counts; `recorded`: entries it wrote.
+     */
+    async commit(
+      executionId: string,
+      batch: Batch,
+      { entries, claim, extracted, perSuccess, final }: BatchCommit,
+    ): Promise<{ counted: boolean; recorded: number }> {
+      if (claim?.results)
+        return { counted: await count(executionId, batch, perSuccess, withClaim(entries, claim.results)), recorded: 0 };
+      const { known, recorded } = await recordEntryByEntry(executionId, entries, extracted);
+      const stored = known ?? (await results.get(executionId, batch.indices));
+      if (!final && stored.some((entry) => entry.state === 'pending')) return { counted: false, recorded };
+      return { counted: await count(executionId, batch, perSuccess, stored), recorded };
+    },
+  };
 }

@@ -8,6 +8,7 @@ import { CRAWL_FAILED_MESSAGE, durationMs, type Execution, type StatusFilter } f
 import { pagination, type ExecutionList, type Executions } from '../executions/service';
 import type { WorkflowEngine } from '../../ports/workflow';
 import type { PlanningResultStore, UrlEntry } from '../../ports/extract-results';
+import type { WebhookSpec } from '../webhooks/model';
 import { MAX_URLS, MAX_VENDOR_URLS, percentComplete, readCounts, type ExtractionStatus } from './model';
 
 export type ExtractKind = 'products-batch' | 'extract-urls' | 'extract-vendor';
@@ -20,8 +21,6 @@ export interface ExtractJobsDeps {
   workflowName: string;
   /** Execution deadline; a stalled extraction is failed after it. */
   deadlineSeconds: number;
-  /** Vendor mode: settles an extraction waiting for a crawl that has ended; true when it changed. */
-  settleWaiting?: (execution: Execution) => Promise<boolean>;
 }
 
 export interface InvalidUrl {
@@ -49,6 +48,8 @@ export interface StartExtraction {
   extra?: Record<string, unknown>;
   /** Extra counts known at start (e.g. listings_count). */
   input?: Record<string, number>;
+  /** Stored with the execution, before anything runs. */
+  webhook?: WebhookSpec;
 }
 
 export interface StartedExtraction {
@@ -121,15 +122,7 @@ export function createExtractJobs(deps: ExtractJobsDeps) {
     page?: number;
     pageSize?: number;
   }): Promise<ExtractionStatus> {
-    let execution = await executions.find(request.org, request.executionId, 'extract');
-    if (
-      execution.status === 'pending' &&
-      execution.waiting_for &&
-      deps.settleWaiting &&
-      (await deps.settleWaiting(execution))
-    ) {
-      execution = await executions.find(request.org, request.executionId, 'extract');
-    }
+    const execution = await executions.find(request.org, request.executionId, 'extract');
     const page = Math.max(1, Math.floor(request.page ?? 1));
     const pageSize = Math.min(100, Math.max(1, Math.floor(request.pageSize ?? 50)));
     const counts = readCounts(execution);
@@ -203,6 +196,7 @@ export function createExtractJobs(deps: ExtractJobsDeps) {
         workflow: workflowName,
         deadlineSeconds: deps.deadlineSeconds,
         waitingFor: request.waitingFor ?? null,
+        webhook: request.webhook,
       });
       if (!request.waitingFor) await launch(execution, entries);
       else if (entries.length) await results.putPlan(execution.id, entries);

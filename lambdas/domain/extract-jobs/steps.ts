@@ -3,7 +3,7 @@
 // to run twice: entries move pending -> done once, and a batch's counts are added once (the claim
 // protocol, claim-protocol.ts). Injected crashes and duplicate deliveries for the benchmarks are
 // wired around these steps and their ports by the composition root; nothing here knows of them.
-import type { ExtractUrl, UrlResult } from '../extraction/types';
+import type { ExtractOptions, ExtractUrl, UrlResult } from '../extraction/types';
 import { failureResult, groupDuplicates, resultFor, unexpectedFailure } from '../extraction/results';
 import { TERMINAL, type Execution } from '../executions/model';
 import type { Executions } from '../executions/service';
@@ -118,6 +118,55 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
     );
   };
 
+  /** A delivery that claimed a batch may have stopped before marking its new products: mark them now. */
+  const finishClaimed = async (claim: BatchClaim | null) => {
+    if (claim && deps.catalog) await deps.catalog.finishClaimed(claim.products);
+  };
+
+  /**
+   * Extracts every pending URL group of a batch (bounded concurrency, or the process's shared
+   * slots) until the execution is no longer wanted. Each successful product's record is written
+   * while the rest still extracts (25 a batch write), so the batch's end waits for its last few
+   * records only; `seen`: which of the products were known already, read while the pages load.
+   */
+  async function extract(executionId: string, entries: UrlEntry[], options: ExtractOptions) {
+    if (!deps.extractUrl) throw new Error('processBatch needs extractUrl');
+    const extractUrl = deps.extractUrl;
+    const catalog = deps.catalog;
+    const todo = groupDuplicates(entries).filter((group) => group.some((e) => e.state === 'pending') && group[0].url);
+    const urlOf = (group: UrlEntry[]) => group.find((e) => e.url)!.url!;
+    const seen = catalog && todo.length ? catalog.seenBefore(todo.map(urlOf)) : Promise.resolve(new Set<string>());
+    seen.catch(() => undefined);
+    const recorder = catalog && todo.length ? catalog.openBatch(todo.length, options) : undefined;
+    const extracted: ExtractedGroup[] = [];
+    let stopped = false;
+    const extractGroup = async (group: UrlEntry[]) => {
+      if (stopped || !(await stillWanted(executionId))) {
+        stopped = true;
+        return;
+      }
+      const url = urlOf(group);
+      let result: UrlResult;
+      try {
+        result = await extractUrl(url, options);
+      } catch {
+        result = unexpectedFailure(url);
+      }
+      const serialized = result.product ? { json: JSON.stringify(result.product) } : undefined;
+      extracted.push(extractedGroup(group, result, serialized));
+      if (recorder && result.success && result.product) recorder.add({ url, product: result.product, serialized });
+    };
+    const slots = deps.extractSlots;
+    try {
+      if (slots) await eachLimited(todo, todo.length, (group) => slots.run(() => extractGroup(group)));
+      else await eachLimited(todo, deps.urlConcurrency ?? 4, extractGroup);
+    } catch (error) {
+      recorder?.release();
+      throw error;
+    }
+    return { extracted, stopped, recorder, seen };
+  }
+
   return {
     planBatches,
 
@@ -149,16 +198,13 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
     },
 
     /**
-     * The worker's job for one message: extract the batch's pending URLs, store the products,
-     * claim the batch with the results (one conditional write, which makes its entries done; a
-     * duplicate delivery that loses uses the winner's) and count once. Skips a finished or
-     * cancelled execution. A delivery that finds the batch claimed already only finishes the count.
+     * The worker's job for one message, in named steps: read the batch, extract its pending URLs
+     * (each product's record written meanwhile), claim the batch with the results, commit (count
+     * once; a duplicate delivery that lost the claim commits the winner's). Skips a finished or
+     * cancelled execution. A delivery that finds the batch claimed already only commits.
      */
     async processBatch(message: BatchMessage): Promise<{ state: 'done' | 'skipped' | 'stopped'; counted: boolean }> {
       const { executionId, batch } = message;
-      if (!deps.extractUrl) throw new Error('processBatch needs extractUrl');
-      const extractUrl = deps.extractUrl;
-      const catalog = deps.catalog;
       // The execution, the batch's claim and its entries: one read.
       const read = await results.readBatch(executionId, batch, { withExecution: true });
       const execution = read.execution !== undefined ? read.execution : await executions.get(executionId);
@@ -166,87 +212,48 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
       if (!wanted.has(executionId)) wanted.set(executionId, { at: Date.now(), alive: Promise.resolve(true) });
       const options = optionsOf(execution);
       const perSuccess = creditsPerSuccess(options);
-
       const { entries, claim: existing } = read;
-      // A delivery that claimed this batch may have stopped before marking its new products.
-      if (existing && catalog) await catalog.finishClaimed(existing.products);
-      // Another delivery stored this batch already: finish its work (the count), fetch nothing.
-      if (existing?.results)
-        return { state: 'done', counted: await protocol.settle(executionId, batch, entries, existing, perSuccess) };
-      const todo = groupDuplicates(entries).filter((group) => group.some((e) => e.state === 'pending') && group[0].url);
-      const urlOf = (group: UrlEntry[]) => group.find((e) => e.url)!.url!;
-
-      // Which products are known already (their first-seen marks), read while the pages load.
-      const seenRead =
-        catalog && todo.length ? catalog.seenBefore(todo.map(urlOf)) : Promise.resolve(new Set<string>());
-      seenRead.catch(() => undefined);
-
-      // 1. Extract every URL (bounded concurrency). Each successful product's record is written
-      //    while the rest of the batch still extracts (25 a batch write), so the batch's end
-      //    waits for its last few records only.
-      const recorder = catalog && todo.length ? catalog.openBatch(todo.length, options) : undefined;
-      const extracted: ExtractedGroup[] = [];
-      let stopped = false;
-      const extractGroup = async (group: UrlEntry[]) => {
-        if (stopped || !(await stillWanted(executionId))) {
-          stopped = true;
-          return;
-        }
-        const url = urlOf(group);
-        let result: UrlResult;
-        try {
-          result = await extractUrl(url, options);
-        } catch {
-          result = unexpectedFailure(url);
-        }
-        const serialized = result.product ? { json: JSON.stringify(result.product) } : undefined;
-        extracted.push(extractedGroup(group, result, serialized));
-        if (recorder && result.success && result.product) recorder.add({ url, product: result.product, serialized });
-      };
-      const slots = deps.extractSlots;
-      let claim: BatchClaim | null = null;
-      let won = false;
+      await finishClaimed(existing);
+      if (existing?.results) {
+        const { counted } = await protocol.commit(executionId, batch, {
+          entries,
+          claim: existing,
+          extracted: [],
+          perSuccess,
+          final: true,
+        });
+        return { state: 'done', counted };
+      }
+      const { extracted, stopped, recorder, seen } = await extract(executionId, entries, options);
+      let claimed: { won: boolean; claim: BatchClaim | null } = { won: false, claim: existing };
       let stored: StoredBatch | undefined;
       try {
-        if (slots) await eachLimited(todo, todo.length, (group) => slots.run(() => extractGroup(group)));
-        else await eachLimited(todo, deps.urlConcurrency ?? 4, extractGroup);
-
-        // 2. Every record written (the rest of them now), before any result says success, so a
-        //    crash after recording never leaves a success without its stored product.
-        stored = recorder ? await recorder.close(await seenRead) : undefined;
-
-        // 3. Claim the batch with these results and products (the first writer wins): the winner
-        //    marks its new products and counts them for their vendors; the claim that holds makes
-        //    the entries done and is counted once. Without a claim (none extracted, or a claim
-        //    already taken without results): entry by entry.
+        // Every record written (the rest of them now), before any result says success, so a
+        // crash after recording never leaves a success without its stored product.
+        stored = recorder ? await recorder.close(await seen) : undefined;
+        // The first writer's claim holds: the winner marks its new products and counts them for their vendors.
         if (!existing && extracted.length)
-          ({ won, claim } = await protocol.claim(
+          claimed = await protocol.claim(
             executionId,
             batch,
             extracted.flatMap((e) => e.results),
             stored?.products,
-          ));
+          );
       } catch (error) {
         recorder?.release();
         throw error;
       }
-      const state: 'done' | 'stopped' = stopped ? 'stopped' : 'done';
-      const published = stored ? stored.publish(won) : Promise.resolve();
-      const finish = async () => {
-        if (claim?.results) return protocol.settle(executionId, batch, entries, claim, perSuccess);
-        const known = await protocol.recordEntryByEntry(executionId, entries, extracted);
-        // A stopped batch's entries are its final word; otherwise count once every entry is done.
-        return stopped
-          ? protocol.countAsFinal(executionId, batch, perSuccess, known)
-          : protocol.countWhenComplete(executionId, batch, perSuccess, known);
-      };
-      const [counted] = await Promise.all([finish(), published]);
-      return { state, counted };
+      const published = stored ? stored.publish(claimed.won) : Promise.resolve();
+      // A stopped batch's entries are its final word; otherwise it counts once every entry is done.
+      const commit = { entries, claim: claimed.claim, extracted, perSuccess, final: stopped };
+      const [{ counted }] = await Promise.all([protocol.commit(executionId, batch, commit), published]);
+      return { state: stopped ? 'stopped' : 'done', counted };
     },
 
     /**
      * A batch that never completed (dead-lettered, or its task timed out): its still-pending URLs
-     * become `other` with retry true, then the batch is counted once.
+     * become `other` with retry true, committed as the batch's final word (the same claim and
+     * commit as a delivery's).
      */
     async abandonBatch(message: BatchMessage, reason = LOST_BATCH_MESSAGE): Promise<{ abandoned: number }> {
       const { executionId, batch } = message;
@@ -254,30 +261,23 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
       if (!execution) return { abandoned: 0 };
       const perSuccess = creditsPerSuccess(optionsOf(execution));
       const { entries, claim: existing } = await results.readBatch(executionId, batch);
-      // A delivery that claimed this batch may have died before marking its new products.
-      if (existing && deps.catalog) await deps.catalog.finishClaimed(existing.products);
-      const lost = entries
+      await finishClaimed(existing);
+      const lost: ExtractedGroup[] = entries
         .filter((entry) => entry.state === 'pending')
-        .map((entry) => ({ index: entry.index, result: failureResult(entry.input, 'other', reason) }));
-      if (!existing) {
-        const { won, claim } = await protocol.claim(
-          executionId,
-          batch,
-          lost.map(({ index, result }) => encodeResult(index, result)),
-        );
-        if (claim.results) {
-          await protocol.settle(executionId, batch, entries, claim, perSuccess);
-          return { abandoned: won ? lost.length : 0 };
-        }
-      } else if (existing.results) {
-        await protocol.settle(executionId, batch, entries, existing, perSuccess);
-        return { abandoned: 0 };
-      }
-      // Results recorded entry by entry for this batch: the still-pending ones become `other`.
-      let abandoned = 0;
-      for (const { index, result } of lost) if (await results.record(executionId, index, result)) abandoned++;
-      await protocol.countAsFinal(executionId, batch, perSuccess);
-      return { abandoned };
+        .map((entry) => ({
+          group: [entry],
+          results: [encodeResult(entry.index, failureResult(entry.input, 'other', reason))],
+        }));
+      const claimed = existing
+        ? { won: false, claim: existing }
+        : await protocol.claim(
+            executionId,
+            batch,
+            lost.flatMap((e) => e.results),
+          );
+      const commit = { entries, claim: claimed.claim, extracted: lost, perSuccess, final: true };
+      const { recorded } = await protocol.commit(executionId, batch, commit);
+      return { abandoned: claimed.claim.results ? (claimed.won ? lost.length : 0) : recorded };
     },
 
     /**
@@ -311,7 +311,7 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
           let claim = claims.get(batch.id);
           // A claim beside pending entries (a stopped batch, or results too large for a claim): its
           // writer may have died before marking its new products too.
-          if (claim && deps.catalog) await deps.catalog.finishClaimed(claim.products);
+          await finishClaimed(claim ?? null);
           if (!claim) {
             const leftovers = pendingEntries.map((e) => encodeResult(e.index, notProcessed(e)));
             claim = (await protocol.claim(executionId, batch, leftovers)).claim;

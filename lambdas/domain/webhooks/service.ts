@@ -1,12 +1,13 @@
-// Webhooks of executions: a start operation subscribes the new execution; the executions service
-// reports state changes and progress (ExecutionEvents), which become deliveries on a queue; the
-// delivery worker signs and posts each attempt and schedules the next with backoff until a 2xx
-// or the last attempt; the organization reads its secret, rotates it, and reads the delivery log.
+// Webhooks of executions: the executions service subscribes a new execution before it stores it,
+// then reports its creation, state changes and progress (ExecutionEvents), which become deliveries
+// on a queue; the delivery worker signs and posts each attempt and schedules the next with backoff
+// until a 2xx or the last attempt; the organization reads its secret, rotates it, and reads the
+// delivery log.
 //
 // Each event of an execution is delivered once: its delivery id comes from the execution and the
 // event (progress: and its time slot), and the delivery record is created by a conditional write
 // before the first attempt is enqueued, so two writers of the same event enqueue it once.
-import { AppError, invalid } from '../errors';
+import { invalid } from '../errors';
 import type { Execution } from '../executions/model';
 import { TERMINAL } from '../executions/model';
 import type { ExecutionEvents } from '../../ports/execution-events';
@@ -40,11 +41,6 @@ export interface WebhooksDeps {
   /** Seconds before attempt 2, 3, ...; its length + 1 attempts in all. */
   retryDelaysSeconds?: readonly number[];
   progressIntervalMs?: number;
-  /**
-   * Stops an execution whose start cannot be answered (its webhook could not be stored), so a
-   * caller who retries does not leave a second execution running unseen.
-   */
-  abandon?(executionId: string, reason: string): Promise<void>;
   /** A failure that must not fail the caller (an execution's transition, a worker's batch). */
   warn?: (message: string, context: Record<string, unknown>) => void;
 }
@@ -53,8 +49,6 @@ export interface WebhooksDeps {
 export type AttemptOutcome = 'delivered' | 'retrying' | 'failed' | 'deferred' | 'duplicate';
 
 export const DELIVERY_LOG_LIMIT = 500;
-/** The error of an execution stopped because its start's webhook could not be stored. */
-export const ABANDONED_MESSAGE = 'Execution was stopped: its webhook subscription could not be stored';
 /** In-process memory of which executions have a subscription, so progress costs no read per batch. */
 const SUBSCRIPTION_CACHE_MS = PROGRESS_INTERVAL_MS;
 const SUBSCRIPTION_CACHE_MAX = 5_000;
@@ -127,8 +121,34 @@ export function createWebhooks(deps: WebhooksDeps) {
     return subscription;
   }
 
-  /** The executions service's listener: terminal transitions and throttled progress. */
+  /** The executions service's listener: subscriptions, `started`, terminal transitions and throttled progress. */
   const events: ExecutionEvents = {
+    /**
+     * Stores what the caller sent (and the organization's secret) before the execution exists:
+     * a failure fails the start with nothing stored, so a retry starts one execution, with its webhook.
+     */
+    async subscribe(execution, spec) {
+      const subscription: WebhookSubscription = {
+        execution_id: execution.id,
+        org: execution.org,
+        url: spec.url,
+        events: spec.events?.length ? WEBHOOK_EVENTS.filter((e) => spec.events!.includes(e)) : [...WEBHOOK_EVENTS],
+        metadata: spec.metadata ?? null,
+        created_at: now().toISOString(),
+      };
+      await secretFor(execution.org);
+      await store.putSubscription(subscription);
+      subscriptions.set(execution.id, { subscription, until: Date.now() + SUBSCRIPTION_CACHE_MS });
+    },
+    /** `started`, once the execution is stored; a lost event only warns (the execution and its later events stand). */
+    async created(execution) {
+      try {
+        const subscription = await cachedSubscription(execution.id);
+        if (subscription) await emit(subscription, 'started', execution);
+      } catch (error) {
+        warn('Webhook started event not sent', { executionId: execution.id, error: (error as Error).message });
+      }
+    },
     async transitioned(execution) {
       const event = terminalEvent(execution);
       if (!event) return;
@@ -162,23 +182,6 @@ export function createWebhooks(deps: WebhooksDeps) {
     return true;
   }
 
-  /** The start's webhook could not be stored: stop the execution, then fail the start. */
-  async function abandonStart(executionId: string, failure: unknown): Promise<never> {
-    try {
-      await deps.abandon?.(executionId, ABANDONED_MESSAGE);
-    } catch (stopFailure) {
-      // Left running, it is still reaped at its deadline; the caller hears of the failure below.
-      warn('Execution without its webhook not stopped', { executionId, error: (stopFailure as Error).message });
-    }
-    if (!(failure instanceof AppError)) throw failure;
-    throw new AppError(
-      failure.code,
-      `${failure.message}: the webhook was not stored, so the execution was stopped`,
-      failure.context,
-      'Retry the request: it starts the execution again, with its webhook',
-    );
-  }
-
   return {
     events,
 
@@ -190,41 +193,6 @@ export function createWebhooks(deps: WebhooksDeps) {
       if (!spec) return;
       const refusal = await transport.refusal(spec.url);
       if (refusal) throw invalid(`webhook.url ${refusal}`, { parameter: 'webhook.url' });
-    },
-
-    /**
-     * Subscribes a started execution and sends `started`; an execution that already finished
-     * meanwhile also gets its terminal event here (the transition saw no subscription yet).
-     * The subscription is what the caller sent: when it cannot be stored, the execution is
-     * stopped and the start fails (a retry then starts one execution, with its webhook). Once it
-     * is stored, a lost `started` event only warns: the execution and its later events stand.
-     */
-    async subscribe(org: string, executionId: string, spec: WebhookSpec | undefined): Promise<void> {
-      if (!spec) return;
-      const subscription: WebhookSubscription = {
-        execution_id: executionId,
-        org,
-        url: spec.url,
-        events: spec.events?.length ? WEBHOOK_EVENTS.filter((e) => spec.events!.includes(e)) : [...WEBHOOK_EVENTS],
-        metadata: spec.metadata ?? null,
-        created_at: now().toISOString(),
-      };
-      try {
-        await secretFor(org);
-        await store.putSubscription(subscription);
-      } catch (failure) {
-        await abandonStart(executionId, failure);
-      }
-      subscriptions.set(executionId, { subscription, until: Date.now() + SUBSCRIPTION_CACHE_MS });
-      try {
-        const execution = await deps.getExecution(executionId);
-        if (!execution) return;
-        await emit(subscription, 'started', execution);
-        const terminal = terminalEvent(execution);
-        if (terminal) await emit(subscription, terminal, execution);
-      } catch (failure) {
-        warn('Webhook started event not sent', { executionId, error: (failure as Error).message });
-      }
     },
 
     /** One queue message: sign and post the attempt, then record it and schedule the next. */
