@@ -1,17 +1,15 @@
-// The affiliate capability from the container: the merchant directory it already holds, the
-// configured link template, and the device ids on the organization items.
-import type { Container } from './container';
+// The affiliate capability: the merchant directory the base already holds, the configured link
+// template, and the device ids on the organization items.
 import { dynamoAffiliateDeviceStore } from '../adapters/dynamodb/affiliate-devices';
-import { createAffiliate, type Affiliate } from '../domain/affiliate/links';
+import { createAffiliate } from '../domain/affiliate/links';
 import { compileLinkTemplate } from '../domain/affiliate/template';
+import { capability } from './container';
 
-export function createAffiliateCapability(
-  container: Pick<Container, 'config' | 'clients' | 'clock' | 'merchants'>,
-): Affiliate {
-  return createAffiliate({
-    merchants: container.merchants,
-    template: compileLinkTemplate(container.config.affiliateLinkTemplate),
-    devices: dynamoAffiliateDeviceStore(container.clients.documents, container.config.tableName),
-    now: () => container.clock.now(),
-  });
-}
+export const affiliateOf = capability((base) =>
+  createAffiliate({
+    merchants: base.merchants,
+    template: compileLinkTemplate(base.config.affiliateLinkTemplate),
+    devices: dynamoAffiliateDeviceStore(base.clients.documents, base.config.tableName),
+    now: () => base.clock.now(),
+  }),
+);

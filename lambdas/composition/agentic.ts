@@ -1,65 +1,26 @@
-// The agentic search capability from the container: the executions core and the workflow engine
-// for v2, over what the composition root hands in lazily (container.ts): the search engine, the
-// synchronous extraction path (verification against live pages, a fresh stored record reused) and
-// the enricher. This module names none of them, so a function that only starts, reads, ranks or
-// fails an agentic search never loads them (which member reaches what: MEMBER_CAPABILITIES in
-// lambdas/topology/capabilities.ts).
-import type { Container } from './container';
-import { dynamoExtractResultStore } from '../adapters/dynamodb/extract-results';
-import { createAgenticJobs, type AgenticJobs } from '../domain/agentic/jobs';
-import { runAgenticSearch, type AgenticRequest, type AgenticResult, type VerifyUrls } from '../domain/agentic/search';
-import type { ExtractOptions } from '../domain/extraction/types';
-import { miniSearch, type MiniSearchRequest } from '../domain/agentic/mini';
-import type { CatalogItem, ProductSearch } from '../domain/search/api';
-import type { Enricher } from '../ports/enricher';
+// Agentic search as an execution of the agentic workflow (v2): start, status and the steps that
+// read and write only the execution and its entries (Rank, the failure step, the dead letters).
+// The steps that search (agentic-search.ts) and verify (agentic-verify.ts) are built over the
+// same executions with the search index or the extraction path added, in modules of their own so
+// the other functions import neither.
+import { createAgenticJobs, type AgenticJobs, type AgenticJobsDeps } from '../domain/agentic/jobs';
+import { capability, type Container } from './container';
+import { executionsOf } from './executions';
+import { extractResultsOf } from './extract-jobs';
+import { stepFunctionsOf } from './step-functions';
 
 export const AGENTIC_WORKFLOW = 'agentic';
 
-export interface Agentic {
-  /** The mini searches (v1, v2): the best matches, enriched on the fly when asked. */
-  mini(request: MiniSearchRequest): Promise<{ items: CatalogItem[]; total: number }>;
-  /** v1: every step in one request. */
-  run(request: AgenticRequest): Promise<AgenticResult>;
-  /** v2: the execution and its state machine's steps. */
-  jobs: AgenticJobs;
-}
-
-type Parts = Pick<Container, 'config' | 'clients' | 'executions' | 'workflows' | 'deadlineSeconds'>;
-
-/** What the agentic search calls of the heavier capabilities, each loaded on its first call. */
-export interface AgenticUses {
-  search: ProductSearch;
-  extractNow: Container['extractNow'];
-  enricher: Enricher;
-}
-
-export function createAgentic(container: Parts, uses: AgenticUses): Agentic {
-  const { search, enricher } = uses;
-  const verify: VerifyUrls = async (urls, { enrichment }) => {
-    const options: ExtractOptions = {
-      enableEnrichment: enrichment,
-      enableReviews: false,
-      enableImageTags: false,
-      enableSimilarProducts: false,
-      countryCode: 'us',
-    };
-    const maxAgeMs = container.config.agenticVerifyMaxAgeMs;
-    // A window of 0 never reuses a record: skip reading the stored one.
-    const { results } = await uses.extractNow({ urls, options, maxAgeMs, forceExtraction: maxAgeMs === 0 });
-    return results;
-  };
-  const jobs = createAgenticJobs({
-    executions: container.executions,
-    results: dynamoExtractResultStore(container.clients.documents, container.config.tableName),
-    workflows: container.workflows,
-    search,
-    verify,
+/** The agentic jobs over `base`, with what the calling function's steps reach. */
+export function agenticJobsWith(base: Container, uses: Pick<AgenticJobsDeps, 'search' | 'verify'>): AgenticJobs {
+  return createAgenticJobs({
+    executions: executionsOf(base),
+    results: extractResultsOf(base),
+    workflows: stepFunctionsOf(base).workflows,
     workflowName: AGENTIC_WORKFLOW,
-    deadlineSeconds: container.deadlineSeconds(AGENTIC_WORKFLOW),
+    deadlineSeconds: base.deadlineSeconds(AGENTIC_WORKFLOW),
+    ...uses,
   });
-  return {
-    mini: (request) => miniSearch({ search, enricher }, request),
-    run: (request) => runAgenticSearch({ search, verify }, request),
-    jobs,
-  };
 }
+
+export const agenticJobsOf = capability((base) => agenticJobsWith(base, {}));

@@ -1,11 +1,12 @@
-// The crawl workflow's planning steps from the container (Analyzing collections, the next waves,
-// lost batches, Finalize, the failure step): over the crawl capability's listing store and
-// catalog, without the fetcher or the page parsers. A capability of its own so that the crawl
-// workers that never read a page load neither (container.crawlSteps routes each member).
-import { createCrawlPlanning, type CrawlPlanning } from '../domain/crawl/planning';
-import type { Container } from './container';
-import type { Crawl } from './crawl';
+// The crawl workflow's planning steps (Analyzing collections, the next waves, lost batches,
+// Finalize, the failure step) over the crawl's listing store and catalog, without the fetcher or
+// the page parsers: the workers that never read a page import this module, not crawl-steps.ts.
+import { createCrawlPlanning } from '../domain/crawl/planning';
+import { capability } from './container';
+import { crawlOf } from './crawl';
+import { executionsOf } from './executions';
 
-export function createCrawlPlanningOf(container: Pick<Container, 'executions'>, crawl: Crawl): CrawlPlanning {
-  return createCrawlPlanning({ executions: container.executions, store: crawl.store, catalog: crawl.catalog });
-}
+export const crawlPlanningOf = capability((base) => {
+  const { store, catalog } = crawlOf(base);
+  return createCrawlPlanning({ executions: executionsOf(base), store, catalog });
+});

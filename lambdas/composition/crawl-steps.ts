@@ -1,20 +1,23 @@
-// The crawl workflow's steps from the container: discovery, page fetching and parsing over the
-// crawl capability's listing store and catalog. A capability of its own so that only the crawl's
-// workers load it (the API's crawl routes need the jobs, not the crawler).
+// The crawl workflow's steps that read pages (determine, discover, processBatch) over the crawl's
+// listing store and catalog and the page fetcher; only the crawl's page workers import it.
 import { createCrawlSteps, type CrawlSteps } from '../domain/crawl/steps';
 import type { PageFetcher } from '../ports/fetcher';
-import type { Container } from './container';
-import type { Crawl } from './crawl';
+import { capability } from './container';
+import { crawlOf } from './crawl';
+import { executionsOf } from './executions';
 import { faultsConfigured, withCrawlFaults } from './faults';
+import { fetcherOf } from './fetcher';
 
-export function createCrawlStepsOf(container: Container, crawl: Crawl): CrawlSteps {
-  const now = () => container.clock.now();
-  // The fetcher is reached through the container's getter: built on the first page read.
+export const crawlStepsOf = capability((base): CrawlSteps => {
+  const { config } = base;
+  const { store, catalog } = crawlOf(base);
+  const now = () => base.clock.now();
   const build = (fetcher: () => PageFetcher) =>
-    createCrawlSteps({ executions: container.executions, store: crawl.store, catalog: crawl.catalog, fetcher, now });
-  return faultsConfigured(container.config.faults)
-    ? withCrawlFaults(build, () => container.fetcher, container.config.faults, {
-        resend: (message) => container.queue('crawl-work').sendAll([message]),
+    createCrawlSteps({ executions: executionsOf(base), store, catalog, fetcher, now });
+  const fetcher = () => fetcherOf(base);
+  return faultsConfigured(config.faults)
+    ? withCrawlFaults(build, fetcher, config.faults, {
+        resend: (message) => base.queue('crawl-work').sendAll([message]),
       })
-    : build(() => container.fetcher);
-}
+    : build(fetcher);
+});

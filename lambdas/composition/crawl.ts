@@ -1,12 +1,15 @@
-// The crawl capability from the container: listing store, catalog (listings/collections reads and
-// the end-of-crawl rebuild), workflow steps and API use-cases. Pure: no memo here; the container
-// keeps the one instance per process.
+// Crawls, listings and collections, vendor-mode extraction: the listing store, the catalog
+// (listings/collections reads and the end-of-crawl rebuild) and the API's use-cases. The
+// workflow's steps are crawl-planning.ts (no page read) and crawl-steps.ts (the fetcher).
 import { dynamoListingStore } from '../adapters/dynamodb/listings';
 import { createCatalog, type Catalog } from '../domain/listings/catalog';
 import { createCrawlJobs, type CrawlJobs } from '../domain/crawl/jobs';
 import { createKeepFound } from '../domain/crawl/keep-found';
 import type { ListingStore } from '../ports/listings';
-import type { Container } from './container';
+import { capability } from './container';
+import { executionsOf } from './executions';
+import { extractJobsOf } from './extract-jobs';
+import { stepFunctionsOf } from './step-functions';
 
 export const CRAWL_WORKFLOW = 'crawl';
 
@@ -16,21 +19,21 @@ export interface Crawl {
   jobs: CrawlJobs;
 }
 
-export function createCrawl(container: Container): Crawl {
-  const store = dynamoListingStore(container.clients.documents, container.config.tableName);
-  const now = () => container.clock.now();
-  const catalog = createCatalog({ store, vendors: container.vendors, now });
+export const crawlOf = capability((base): Crawl => {
+  const store = dynamoListingStore(base.clients.documents, base.config.tableName);
+  const now = () => base.clock.now();
+  const executions = executionsOf(base);
+  const catalog = createCatalog({ store, vendors: base.vendors, now });
   const jobs = createCrawlJobs({
-    executions: container.executions,
+    executions,
     store,
     catalog,
-    workflows: container.workflows,
+    workflows: stepFunctionsOf(base).workflows,
     workflowName: CRAWL_WORKFLOW,
-    deadlineSeconds: container.deadlineSeconds(CRAWL_WORKFLOW),
-    // The workflow's steps are a capability of their own (container.crawlSteps, crawl-steps.ts).
-    keepFound: createKeepFound({ executions: container.executions, store, catalog }),
-    extractJobs: () => container.extractJobs,
+    deadlineSeconds: base.deadlineSeconds(CRAWL_WORKFLOW),
+    keepFound: createKeepFound({ executions, store, catalog }),
+    extractJobs: () => extractJobsOf(base),
     now,
   });
   return { store, catalog, jobs };
-}
+});

@@ -1,8 +1,5 @@
-// The offline enricher as a lazy capability of its own (container.enricher): the mini searches
-// enrich on the fly without loading the extraction engine, the fetcher or the sync path.
-import type { Enricher } from '../ports/enricher';
+// The offline enricher alone (the mini searches enrich on the fly without the extraction engine).
 import { createOfflineEnricher } from '../domain/enrichment';
+import { capability } from './container';
 
-export function createEnricher(): Enricher {
-  return createOfflineEnricher();
-}
+export const enricherOf = capability(() => createOfflineEnricher());

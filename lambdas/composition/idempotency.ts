@@ -10,7 +10,7 @@
 //              at most IN_PROGRESS_LOCK_MS (or the Lambda's remaining time), then the next request runs
 //   failures   a start that throws (4xx/5xx) deletes its record, so a retry can succeed
 //
-// Loaded on the first start with a key (lazy capability): other routes never load Powertools.
+// Part of the base container: the request pipeline runs it for the start operations.
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoIdempotencyStore } from '../adapters/dynamodb/idempotency';

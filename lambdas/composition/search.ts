@@ -1,7 +1,7 @@
 // The search capability: the in-process index kept current from the table's change feed, with
 // its snapshot under PDS_DATA_DIR locally or in S3 on AWS (written there by the indexer only).
 import { join } from 'node:path';
-import type { Container } from './container';
+import { capability, type Container } from './container';
 import { createMemoryIndex } from '../adapters/search/memory-index';
 import { fileSnapshotStore } from '../adapters/search/file-snapshot';
 import { s3SignedSnapshotStore } from '../adapters/search/s3-signed-snapshot';
@@ -41,3 +41,5 @@ export function createProductSearch(container: Pick<Container, 'config' | 'clien
     saveEveryMs: config.dataDir ? LOCAL_SAVE_EVERY_MS : Number.POSITIVE_INFINITY,
   });
 }
+
+export const searchOf = capability((base) => createProductSearch(base));

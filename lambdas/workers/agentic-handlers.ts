@@ -1,6 +1,6 @@
 // The agentic-search workflow's Lambda handlers over the container (statemachines/
 // agentic-search.asl.json, WORKFLOWS agentic), all together (tests, tools). They live in three
-// modules by what they load, and each deployed worker module (agentic-*.ts, one `defineWorker`
+// modules by what they import, and each deployed worker module (agentic-*.ts, one `defineWorker`
 // line) imports its own: agentic-search-handlers.ts (understand, retrieve: the search index),
 // agentic-verify-handler.ts (verify: the extraction path), agentic-step-handlers.ts (rank, fail,
 // the dead letters: neither).

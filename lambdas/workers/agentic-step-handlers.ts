@@ -1,10 +1,12 @@
 // The agentic-search workflow's steps that read and write only the execution and its entries
 // (Rank, Record failure, the verify queue's dead letters), and the verify queue's message
 // handling they share with the verify worker (agentic-verify-handler.ts). A module of its own:
-// these workers load neither the search index nor the extraction path (MEMBER_CAPABILITIES in
-// lambdas/topology/capabilities.ts).
+// these workers import neither the search index nor the extraction path.
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { agenticJobsOf } from '../composition/agentic';
 import type { Container } from '../composition/container';
+import { executionsOf } from '../composition/executions';
+import { stepFunctionsOf } from '../composition/step-functions';
 import type { VerifyMessage } from '../domain/agentic/jobs';
 import { logger } from '../observability/logger';
 import { processSqsBatch } from './define';
@@ -42,9 +44,9 @@ const log = (line: string, fields: Record<string, unknown>) => logger.warn(line,
  */
 export async function report(deps: Container, message: VerifyWork, output: Record<string, unknown>): Promise<void> {
   try {
-    await deps.taskCallbacks.succeed(message.TaskToken, output);
+    await stepFunctionsOf(deps).taskCallbacks.succeed(message.TaskToken, output);
   } catch (error) {
-    const execution = await deps.executions.get(message.executionId);
+    const execution = await executionsOf(deps).get(message.executionId);
     if (execution?.status === 'running') throw error;
   }
 }
@@ -75,13 +77,13 @@ export function eachMessage(
 }
 
 export const agenticStepHandlers = {
-  rank: (event: { executionId: string }, deps: Container) => deps.agentic.jobs.steps.rank(event),
-  fail: (event: { executionId: string }, deps: Container) => deps.agentic.jobs.steps.fail(event),
+  rank: (event: { executionId: string }, deps: Container) => agenticJobsOf(deps).steps.rank(event),
+  fail: (event: { executionId: string }, deps: Container) => agenticJobsOf(deps).steps.fail(event),
 
   /** Dead-letter consumer: the candidate is recorded as unverified (dropped), then the Map goes on. */
   deadLetters: (event: SQSEvent, deps: Container) =>
     eachMessage(event, 'agentic-verify-dlq', async (message) => {
-      const outcome = await deps.agentic.jobs.steps.abandon(message);
+      const outcome = await agenticJobsOf(deps).steps.abandon(message);
       await report(deps, message, { ...outcome, kept: false });
     }),
 };

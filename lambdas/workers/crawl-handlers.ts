@@ -1,11 +1,13 @@
 // The crawl workflow's Lambda handlers over the container that read no page (the planning steps,
 // lost batches, Finalize, the failure step, the work queue's dead letters); the deployed worker
 // modules (crawl-*.ts) are one `defineWorker` line each. The handlers that read pages (determine,
-// discover, the page worker) are in crawl-page-handlers.ts, so these workers load no fetcher and
-// no parser (MEMBER_CAPABILITIES in lambdas/topology/capabilities.ts). The end of a crawl
-// (finalize, failure, refusal) settles the vendor-mode extractions waiting for it.
+// discover, the page worker) are in crawl-page-handlers.ts, so these workers import no fetcher
+// and no parser. The end of a crawl (finalize, failure, refusal) settles the vendor-mode
+// extractions waiting for it.
 import type { SQSRecord } from 'aws-lambda';
 import type { Container } from '../composition/container';
+import { crawlOf } from '../composition/crawl';
+import { crawlPlanningOf } from '../composition/crawl-planning';
 import type { CrawlBatchMessage } from '../domain/crawl/steps';
 import { taskTokenConsumer } from './define';
 
@@ -32,22 +34,22 @@ export function parseWork(record: SQSRecord): WorkMessage | null {
 }
 
 export async function ended<T>(deps: Container, crawlId: string, result: T): Promise<T> {
-  await deps.crawl.jobs.settleWaiters(crawlId);
+  await crawlOf(deps).jobs.settleWaiters(crawlId);
   return result;
 }
 
 export const crawlHandlers = {
-  analyze: (event: { crawlId: string }, deps: Container) => deps.crawlSteps.analyze(event),
-  plan: (event: { crawlId: string; wave: number }, deps: Container) => deps.crawlSteps.plan(event),
-  lostBatch: (event: CrawlBatchMessage, deps: Container) => deps.crawlSteps.abandonBatch(event),
+  analyze: (event: { crawlId: string }, deps: Container) => crawlPlanningOf(deps).analyze(event),
+  plan: (event: { crawlId: string; wave: number }, deps: Container) => crawlPlanningOf(deps).plan(event),
+  lostBatch: (event: CrawlBatchMessage, deps: Container) => crawlPlanningOf(deps).abandonBatch(event),
   finalize: async (event: { crawlId: string }, deps: Container) =>
-    ended(deps, event.crawlId, await deps.crawlSteps.finalize(event)),
+    ended(deps, event.crawlId, await crawlPlanningOf(deps).finalize(event)),
   fail: async (event: { crawlId: string }, deps: Container) =>
-    ended(deps, event.crawlId, await deps.crawlSteps.fail(event)),
+    ended(deps, event.crawlId, await crawlPlanningOf(deps).fail(event)),
 
   /** Dead-letter consumer: the batch's pages are recorded as failed (the crawl is then incomplete). */
   deadLetters: taskTokenConsumer('crawl-dlq', parseWork, async (message, deps) => {
-    const { abandoned } = await deps.crawlSteps.abandonBatch(message);
+    const { abandoned } = await crawlPlanningOf(deps).abandonBatch(message);
     return { batchId: message.batch.id, state: 'abandoned', abandoned };
   }),
 };

@@ -1,10 +1,11 @@
-// Every worker module's `handler`: the Lambda event plus this process's container, so workers
-// reach adapters only through the one composition root. Each invocation runs in an X-Ray
+// Every worker module's `handler`: the Lambda event plus this process's base container, over
+// which workers reach their capabilities (lambdas/composition/<capability>.ts). Each invocation runs in an X-Ray
 // subsegment annotated with the execution id of its event (on Lambda; a no-op locally).
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { getContainer, type Container } from '../composition/container';
 import { InjectedFault } from '../composition/faults';
+import { stepFunctionsOf } from '../composition/step-functions';
 import { logger } from '../observability/logger';
 import { ANNOTATIONS, executionIdOf, prepareTracing, traced } from '../observability/tracing';
 
@@ -63,7 +64,7 @@ export function taskTokenConsumer<M extends { TaskToken: string }>(
       const message = parse(record);
       if (!message) return logger.warn(`${name}: dropping a malformed message`, { messageId: record.messageId });
       try {
-        await deps.taskCallbacks.succeed(message.TaskToken, await work(message, deps));
+        await stepFunctionsOf(deps).taskCallbacks.succeed(message.TaskToken, await work(message, deps));
       } catch (error) {
         // An injected crash (benchmarks, tests) is expected: the redelivery is the point.
         if (!(error instanceof InjectedFault)) {

@@ -1,14 +1,13 @@
 // The extract worker's handler (one SQS message = one batch of URLs extracted): the only
-// extraction handler that runs the engine (extractSteps.processBatch). It lives apart from
-// extract-handlers.ts so the planning workers (prepare, lost batch, finalize, fail, the DLQ and the
-// reaper) neither import nor call it, and their assets hold no engine, enrichment or fetcher
-// (lambdas/topology/capabilities.ts; lib/capability-scan.ts counts extractSteps' planning members
-// as loading nothing).
+// extraction handler that runs the engine (processBatch). It lives apart from extract-handlers.ts
+// so the planning workers (prepare, lost batch, finalize, fail, the DLQ and the reaper) do not
+// import it, and their assets hold no engine, enrichment or fetcher.
+import { extractBatchStepsOf } from '../composition/extract-batch';
 import { taskTokenConsumer } from './define';
 import { parseWork } from './extract-handlers';
 
 /** SQS consumer: one message = one batch; a crashed message is a batch item failure (redelivered). */
 export const extractBatchWorker = taskTokenConsumer('extract-worker', parseWork, async (message, deps) => {
-  const outcome = await deps.extractSteps.processBatch(message);
+  const outcome = await extractBatchStepsOf(deps).processBatch(message);
   return { batchId: message.batch.id, state: outcome.state };
 });

@@ -3,6 +3,8 @@
 // handler that does is extract-batch-handler.ts, so these workers' assets hold no engine.
 import type { SQSRecord } from 'aws-lambda';
 import type { Container } from '../composition/container';
+import { executionsOf } from '../composition/executions';
+import { extractPlanningOf } from '../composition/extract-jobs';
 import type { Batch, BatchMessage } from '../domain/extract-jobs/steps';
 import { taskTokenConsumer } from './define';
 
@@ -32,19 +34,19 @@ export function parseWork(record: SQSRecord): WorkMessage | null {
 }
 
 export const extractHandlers = {
-  prepare: (event: { executionId: string }, deps: Container) => deps.extractSteps.prepare(event),
-  lostBatch: (event: BatchMessage, deps: Container) => deps.extractSteps.abandonBatch(event),
-  finalize: (event: { executionId: string }, deps: Container) => deps.extractSteps.finalize(event),
-  fail: (event: { executionId: string }, deps: Container) => deps.extractSteps.fail(event),
+  prepare: (event: { executionId: string }, deps: Container) => extractPlanningOf(deps).prepare(event),
+  lostBatch: (event: BatchMessage, deps: Container) => extractPlanningOf(deps).abandonBatch(event),
+  finalize: (event: { executionId: string }, deps: Container) => extractPlanningOf(deps).finalize(event),
+  fail: (event: { executionId: string }, deps: Container) => extractPlanningOf(deps).fail(event),
 
   // The extract worker's batch handler (the one that runs the engine) is extract-batch-handler.ts.
 
   /** Dead-letter consumer: the batch's pending URLs become other/retry, then the Map goes on. */
   deadLetters: taskTokenConsumer('extract-dlq', parseWork, async (message, deps) => {
-    const { abandoned } = await deps.extractSteps.abandonBatch(message);
+    const { abandoned } = await extractPlanningOf(deps).abandonBatch(message);
     return { batchId: message.batch.id, state: 'abandoned', abandoned };
   }),
 
   /** Scheduled: fails executions past their deadline (also done on every status read). */
-  reaper: (_event: unknown, deps: Container) => deps.executions.reapOverdue({ limit: 200 }),
+  reaper: (_event: unknown, deps: Container) => executionsOf(deps).reapOverdue({ limit: 200 }),
 };

@@ -2,6 +2,7 @@
 // (webhook-deliver.ts, webhook-dlq.ts) are one `defineWorker` line each.
 import type { SQSEvent } from 'aws-lambda';
 import type { Container } from '../composition/container';
+import { webhooksOf } from '../composition/webhooks';
 import { parseDeliveryMessage } from '../domain/webhooks/service';
 import { logger } from '../observability/logger';
 import { processSqsBatch } from './define';
@@ -19,7 +20,7 @@ export const webhookHandlers = {
         const message = parseDeliveryMessage(record.body);
         if (!message)
           return logger.warn('webhook-deliver: dropping a malformed message', { messageId: record.messageId });
-        const outcome = await deps.webhooks.deliver(message);
+        const outcome = await webhooksOf(deps).deliver(message);
         logger.debug('webhook attempt', {
           deliveryId: message.delivery_id,
           executionId: message.execution_id,
@@ -36,7 +37,7 @@ export const webhookHandlers = {
     processSqsBatch(event, async (record) => {
       const message = parseDeliveryMessage(record.body);
       if (!message) return;
-      await deps.webhooks.giveUp(message);
+      await webhooksOf(deps).giveUp(message);
       logger.warn('webhook delivery given up after repeated worker failures', {
         deliveryId: message.delivery_id,
         executionId: message.execution_id,

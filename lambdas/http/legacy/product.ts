@@ -1,5 +1,6 @@
 // POST /api/product: one product by URL, synchronously (a fresh stored record when allowed).
 import { defineRoute } from '../pipeline';
+import { extractNowOf } from '../../composition/extraction';
 import { invalid } from '../../domain/errors';
 import { extractOptionsFrom } from '../../domain/extraction/options';
 import { finalUrlField } from '../../domain/extraction/results';
@@ -9,7 +10,7 @@ import { legacyProduct } from '../shapes/legacy-product';
 export const handler = defineRoute('legacyProduct', async ({ body }, { deps }) => {
   const normalized = normalizeUrl(body.url);
   if (!normalized.ok) throw invalid(`url is not a valid product URL: ${normalized.problem}`, { parameter: 'url' });
-  const extracted = await deps.extractNow({
+  const extracted = await extractNowOf(deps)({
     urls: [body.url],
     options: extractOptionsFrom(body),
     forceExtraction: body.force_extraction,

@@ -1,10 +1,11 @@
 // POST /api/products: synchronous extraction of up to 50 URLs, one element per input URL.
 import { defineRoute } from '../pipeline';
+import { extractNowOf } from '../../composition/extraction';
 import { extractOptionsFrom } from '../../domain/extraction/options';
 import { legacyResult } from '../shapes/legacy-product';
 
 export const handler = defineRoute('legacyProducts', async ({ body }, { deps }) => {
-  const extracted = await deps.extractNow({
+  const extracted = await extractNowOf(deps)({
     urls: body.urls,
     options: extractOptionsFrom(body),
     forceExtraction: body.force_extraction,

@@ -1,8 +1,9 @@
 // GET /v2/listings: a vendor's listings, optionally of one collection (URL normalised).
 import { defineRoute } from '../pipeline';
+import { crawlOf } from '../../composition/crawl';
 
 export const handler = defineRoute('v2Listings', async ({ query }, { deps }) => {
-  const page = await deps.crawl.catalog.listings({
+  const page = await crawlOf(deps).catalog.listings({
     vendor: query.vendor,
     page: query.page,
     pageSize: query.page_size,

@@ -1,6 +1,7 @@
 // GET /v2/webhooks/secret: the organization's signing secret (created on first use).
 import { defineRoute } from '../pipeline';
+import { webhooksOf } from '../../composition/webhooks';
 
 export const handler = defineRoute('v2WebhookSecret', async (_request, { org, deps }) => ({
-  body: await deps.webhooks.secret(org),
+  body: await webhooksOf(deps).secret(org),
 }));

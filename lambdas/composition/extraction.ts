@@ -1,0 +1,19 @@
+// The extraction engine over the fetcher and the offline enricher, and the synchronous path
+// (legacy /api/product and /api/products, agentic verification) over it and the product records.
+import { createExtractor } from '../domain/extraction/engine';
+import { createOfflineEnricher } from '../domain/enrichment';
+import { extractNow, type ExtractNowRequest, type ExtractNowResult } from '../domain/extract-jobs/sync';
+import type { ExtractUrl } from '../domain/extraction/types';
+import { productCatalogOf } from './catalog';
+import { capability } from './container';
+import { fetcherOf } from './fetcher';
+
+export const extractUrlOf = capability(
+  (base): ExtractUrl => createExtractor({ fetcher: fetcherOf(base), enricher: createOfflineEnricher() }),
+);
+
+export const extractNowOf = capability(
+  (base) =>
+    (request: ExtractNowRequest): Promise<ExtractNowResult> =>
+      extractNow(request, { extractUrl: extractUrlOf(base), catalog: productCatalogOf(base) }),
+);
