@@ -1,10 +1,11 @@
 // The search capability: the in-process index kept current from the table's change feed, with
 // its snapshot under PDS_DATA_DIR locally or in S3 on AWS (written there by the indexer only).
 import { join } from 'node:path';
+import { S3Client } from '@aws-sdk/client-s3';
 import { capability, type Container } from './container';
 import { createMemoryIndex } from '../adapters/search/memory-index';
 import { fileSnapshotStore } from '../adapters/search/file-snapshot';
-import { s3SignedSnapshotStore } from '../adapters/search/s3-signed-snapshot';
+import { s3SnapshotStore } from '../adapters/search/s3-snapshot';
 import { dynamoCatalogFeed, dynamoCatalogRecords } from '../adapters/dynamodb/catalog-feed';
 import { createSearchService, type SearchService } from '../domain/search/service';
 import type { SnapshotStore } from '../ports/search-index';
@@ -14,16 +15,10 @@ export const SEARCH_SNAPSHOT_KEY = 'search/index.json.gz';
 /** Locally: a snapshot at most this often after changes (it is a warm start, the table is the truth). */
 const LOCAL_SAVE_EVERY_MS = 30_000;
 
-function snapshotStore({ config, clients }: Pick<Container, 'config' | 'clients'>): SnapshotStore | null {
+function snapshotStore({ config }: Pick<Container, 'config'>): SnapshotStore | null {
   if (config.dataDir) return fileSnapshotStore(join(config.dataDir, SEARCH_SNAPSHOT_KEY));
   if (config.searchSnapshotBucket)
-    // Signed requests without the S3 client, with the AWS clients' credentials (s3-signed-snapshot.ts).
-    return s3SignedSnapshotStore({
-      region: config.region,
-      bucket: config.searchSnapshotBucket,
-      key: SEARCH_SNAPSHOT_KEY,
-      credentials: () => clients.dynamodb.config.credentials(),
-    });
+    return s3SnapshotStore(new S3Client({ region: config.region }), config.searchSnapshotBucket, SEARCH_SNAPSHOT_KEY);
   return null;
 }
 
