@@ -1,6 +1,5 @@
 // One way to build every Lambda of the service: Node.js 22 on arm64, bundled locally by esbuild
-// into split ESM (lib/bundle.ts, no Docker; each asset holds only the chunks its entry can reach,
-// function names kept instead of source maps), JSON logs into one of two shared log groups with
+// into one ESM file (lib/bundle.ts, no Docker), JSON logs into one of two shared log groups with
 // a retention, active X-Ray tracing.
 import * as path from 'node:path';
 import { AssetHashType, DockerImage, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
@@ -8,7 +7,7 @@ import { Architecture, Code, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { bundleFunction } from './bundle';
+import { bundleFunctions } from './bundle';
 
 export interface NodeFunctionProps {
   entry: string;
@@ -41,11 +40,12 @@ export function sharedLogGroup(scope: Construct, kind: FunctionLogs): LogGroup {
 }
 
 /**
- * The function's code: esbuild with code splitting into the asset directory (NodejsFunction's own
- * bundling writes one file, which cannot split). Hashed by output, so an unchanged bundle is not
- * uploaded again; when a test skips bundling, CDK hashes without reading the sources.
+ * The function's code: index.mjs, built in process by lib/bundle.ts (the same build the bundle
+ * test and the cold-start bench run; NodejsFunction's own bundling would spawn esbuild with its
+ * own flags). Hashed by output, so an unchanged bundle is not uploaded again; when a test skips
+ * bundling, CDK hashes without reading the sources.
  */
-export function splitBundle(entry: string): Code {
+export function bundledCode(entry: string): Code {
   return Code.fromAsset(path.dirname(entry), {
     assetHashType: AssetHashType.OUTPUT,
     bundling: {
@@ -55,7 +55,7 @@ export function splitBundle(entry: string): Code {
       command: ['esbuild', path.basename(entry)],
       local: {
         tryBundle(outputDir: string): boolean {
-          bundleFunction(entry, outputDir);
+          bundleFunctions({ index: entry }, outputDir);
           return true;
         },
       },
@@ -64,9 +64,9 @@ export function splitBundle(entry: string): Code {
 }
 
 export function nodeFunction(scope: Construct, id: string, props: NodeFunctionProps): NodejsFunction {
-  // NodejsFunction for its Node.js defaults; the code is the split bundle (index.mjs).
+  // NodejsFunction for its Node.js defaults; the code is the bundle (index.mjs).
   return new NodejsFunction(scope, id, {
-    code: splitBundle(props.entry),
+    code: bundledCode(props.entry),
     handler: 'index.handler',
     description: props.description,
     runtime: Runtime.NODEJS_22_X,

@@ -116,53 +116,13 @@ export class ProductDataStack extends Stack {
     this.createWorkers(topology, sources, taskWorkers);
     for (const workflow of topology.workflows) this.createStateMachine(workflow, sources);
 
+    this.giveWorkersStateMachines(topology, taskWorkers);
+
     const apiEnvironment = { ...this.dataEnvironment(topology), ...this.stateMachineEnvironment(topology) };
-    // A task worker's ARN is in its state machine's definition, so giving it the state machine
-    // ARN back would be a dependency cycle; the other workers may start executions.
-    for (const [name, fn] of this.workers) {
-      if (taskWorkers.has(name)) continue;
-      for (const [key, value] of Object.entries(this.stateMachineEnvironment(topology))) fn.addEnvironment(key, value);
-    }
-    for (const workflow of topology.workflows) {
-      for (const drivenName of WORKFLOWS_DRIVEN_BY_TASKS[workflow.name] ?? []) {
-        const driven = topology.workflows.find((w) => w.name === drivenName);
-        const machine = this.stateMachines.get(drivenName);
-        if (!driven || !machine) continue;
-        for (const worker of new Set(Object.values(workflow.tasks))) {
-          const fn = this.workers.get(worker)!;
-          fn.addEnvironment(driven.envVar, machine.stateMachineArn);
-          machine.grantStartExecution(fn);
-          machine.grantExecution(fn, 'states:StopExecution', 'states:DescribeExecution');
-        }
-      }
-    }
-
-    const fallback = nodeFunction(this, 'FallbackFn', {
-      entry: sources.fallbackHandler,
-      description: 'HTTP $default: unknown routes',
-      memorySize: 256,
-      timeoutSeconds: 10,
-      environment: apiEnvironment,
-      logs: 'api',
-    });
-    const invokeRole = apiInvokeRole(this, 'ApiInvokeRole');
-    this.api = new HttpApi(this, 'Api', {
-      description: 'Product-data API (legacy, v1, v2)',
-      defaultIntegration: new RoleInvokedLambdaIntegration('FallbackIntegration', fallback, invokeRole),
-    });
-    for (const route of topology.routes) this.createRoute(route, sources, apiEnvironment, invokeRole);
-
+    const { api, fallback } = this.createApi(topology, sources, apiEnvironment);
+    this.api = api;
     for (const schedule of topology.schedules) this.createSchedule(schedule, sources, apiEnvironment);
-
-    // Queues any function may send to (webhook deliveries: every execution transition may enqueue one).
-    const senders = [
-      ...topology.routes.filter((r) => r.scope !== null).map((r) => this.routeFunctions.get(r.operationId)!),
-      ...this.workers.values(),
-      ...this.scheduled.values(),
-    ];
-    for (const spec of topology.queues.filter((q) => q.sentByEveryFunction)) {
-      for (const fn of senders) this.queues.get(spec.name)!.grantSendMessages(fn);
-    }
+    this.grantEveryFunctionsQueues(topology);
 
     // Search Lambdas (the search-scoped routes, and workers such as agentic retrieval) load the
     // index snapshot from S3; one indexer woken by the table's stream keeps it current.
@@ -187,6 +147,70 @@ export class ProductDataStack extends Stack {
       alarmEmail: props.alarmEmail ?? (this.node.tryGetContext('pds:alarmEmail') as string | undefined),
     });
 
+    this.createOutputs();
+  }
+
+  /**
+   * The state machine ARNs for the workers that may start executions. A task worker's ARN is in
+   * its state machine's definition, so giving it that state machine's ARN back would be a
+   * dependency cycle; it gets only the workflows its own drives (WORKFLOWS_DRIVEN_BY_TASKS).
+   */
+  private giveWorkersStateMachines(topology: Topology, taskWorkers: ReadonlySet<string>): void {
+    for (const [name, fn] of this.workers) {
+      if (taskWorkers.has(name)) continue;
+      for (const [key, value] of Object.entries(this.stateMachineEnvironment(topology))) fn.addEnvironment(key, value);
+    }
+    for (const workflow of topology.workflows) {
+      for (const drivenName of WORKFLOWS_DRIVEN_BY_TASKS[workflow.name] ?? []) {
+        const driven = topology.workflows.find((w) => w.name === drivenName);
+        const machine = this.stateMachines.get(drivenName);
+        if (!driven || !machine) continue;
+        for (const worker of new Set(Object.values(workflow.tasks))) {
+          const fn = this.workers.get(worker)!;
+          fn.addEnvironment(driven.envVar, machine.stateMachineArn);
+          machine.grantStartExecution(fn);
+          machine.grantExecution(fn, 'states:StopExecution', 'states:DescribeExecution');
+        }
+      }
+    }
+  }
+
+  /** The HTTP API: a function per route of the table, and the fallback for everything else. */
+  private createApi(
+    topology: Topology,
+    sources: SourceLayout,
+    apiEnvironment: Record<string, string>,
+  ): { api: HttpApi; fallback: NodejsFunction } {
+    const fallback = nodeFunction(this, 'FallbackFn', {
+      entry: sources.fallbackHandler,
+      description: 'HTTP $default: unknown routes',
+      memorySize: 256,
+      timeoutSeconds: 10,
+      environment: apiEnvironment,
+      logs: 'api',
+    });
+    const invokeRole = apiInvokeRole(this, 'ApiInvokeRole');
+    const api = new HttpApi(this, 'Api', {
+      description: 'Product-data API (legacy, v1, v2)',
+      defaultIntegration: new RoleInvokedLambdaIntegration('FallbackIntegration', fallback, invokeRole),
+    });
+    for (const route of topology.routes) this.createRoute(api, route, sources, apiEnvironment, invokeRole);
+    return { api, fallback };
+  }
+
+  /** Queues any function may send to (webhook deliveries: every execution transition may enqueue one). */
+  private grantEveryFunctionsQueues(topology: Topology): void {
+    const senders = [
+      ...topology.routes.filter((r) => r.scope !== null).map((r) => this.routeFunctions.get(r.operationId)!),
+      ...this.workers.values(),
+      ...this.scheduled.values(),
+    ];
+    for (const spec of topology.queues.filter((q) => q.sentByEveryFunction)) {
+      for (const fn of senders) this.queues.get(spec.name)!.grantSendMessages(fn);
+    }
+  }
+
+  private createOutputs(): void {
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint, description: 'Base URL of the HTTP API' });
     new CfnOutput(this, 'TableName', {
       value: this.table.tableName,
@@ -350,6 +374,7 @@ export class ProductDataStack extends Stack {
   }
 
   private createRoute(
+    api: HttpApi,
     route: Route,
     sources: SourceLayout,
     environment: Record<string, string>,
@@ -371,7 +396,7 @@ export class ProductDataStack extends Stack {
       machine.grantStartExecution(fn);
       machine.grantExecution(fn, 'states:StopExecution', 'states:DescribeExecution');
     }
-    this.api.addRoutes({
+    api.addRoutes({
       path: route.path,
       methods: [HttpMethod[route.method]],
       integration: new RoleInvokedLambdaIntegration(`${id}Integration`, fn, invokeRole),

@@ -1,38 +1,29 @@
-// `npm run bench -- cold-start`: every Lambda of the topology bundled the way the stack deploys
-// it (lib/bundle.ts: esbuild, ESM, code splitting, only the chunks its entry can reach, no source
-// maps) beside the same function bundled as before (every chunk and its linked source map in the
-// asset, cheerio with its loaders), in the same run. Per function: the asset's bytes on disk, the
-// bytes its handler loads at init (entry + static chunks), and module init time (wall and CPU)
-// and RSS, each measured by importing the bundle in a fresh Node process (median of
-// COLD_START_RUNS). Goals (issue 12): every asset under 1 MB, init under 150 ms; rows over are
-// flagged. COLD_START_ONLY=<substring> limits the functions measured.
-import { execFileSync, execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+// `npm run bench -- cold-start`: every Lambda of the topology bundled the way the stack deploys it
+// (lib/bundle.ts: esbuild, one ESM file, the AWS SDK inside), beside the same function built
+// against the Lambda runtime's SDK (`@aws-sdk/*` and `@smithy/*` external, loaded from
+// node_modules as the runtime loads its own copy), in one build each. Per function: the asset's
+// bytes and module init time (wall and CPU) and RSS, each the median of COLD_START_RUNS imports
+// in fresh Node processes, the two builds taking turns. Budget: every asset under 5 MB, init
+// under 250 ms (p50); rows over are flagged. COLD_START_ONLY=<substring> limits the functions.
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import * as path from 'node:path';
-import { bundleFunction, loadedAtInit } from '../../lib/bundle';
-import { projectLayout } from '../../lib/source-layout';
-import { lambdaEntries, type LambdaEntry } from '../../lib/lambda-entries';
-import { FUNCTION_CAPABILITIES } from '../../lambdas/topology/capabilities';
-import { gunzipSync } from 'node:zlib';
 import { promisify } from 'node:util';
+import { gunzipSync } from 'node:zlib';
+import { bundleFunctions } from '../../lib/bundle';
+import { type LambdaEntry, lambdaEntries } from '../../lib/lambda-entries';
+import { projectLayout } from '../../lib/source-layout';
 import { CORPORA } from '../corpora';
 
 const RUNS = Math.max(1, Math.min(9, Number(process.env.COLD_START_RUNS ?? 3)));
 const ONLY = process.env.COLD_START_ONLY ?? '';
-const ASSET_GOAL = 1024 * 1024;
-const INIT_GOAL_MS = 150;
-
-type Target = LambdaEntry;
-
-/** Every function the stack deploys (the same list the CDK stack and synth bundle). */
-function targets(): Target[] {
-  return lambdaEntries(projectLayout(process.cwd())).filter((t) => !ONLY || t.name.includes(ONLY));
-}
-
-const sizeOf = (files: string[]): number => files.reduce((sum, file) => sum + statSync(file).size, 0);
+const ASSET_GOAL = 5 * 1024 * 1024;
+const INIT_GOAL_MS = 250;
+const RUNTIME_SDK = ['@aws-sdk/*', '@smithy/*'];
+const EXTRACT_PROBE = path.join(process.cwd(), 'test/infra/fixtures/extract-probe.ts');
 
 // A fresh process per run: import the handler module and report how long it took (wall and CPU) and the RSS.
 const PROBE = `
@@ -51,94 +42,75 @@ interface Init {
   rssMb: number;
 }
 
-function measureInit(file: string): Init {
-  const samples: Array<{ ms: number; cpuMs: number; rss: number }> = [];
-  for (let i = 0; i < RUNS; i++) {
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', PROBE, file], {
-      encoding: 'utf8',
-      timeout: 60_000,
-      // No Lambda variables: the handler modules only define themselves at import.
-      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production' },
-    });
-    samples.push(JSON.parse(out.trim().split('\n').pop()!));
-  }
-  const mid = <T>(list: T[], by: (x: T) => number) =>
-    [...list].sort((a, b) => by(a) - by(b))[Math.floor(list.length / 2)]!;
-  return {
-    ms: mid(samples, (x) => x.ms).ms,
-    cpuMs: mid(samples, (x) => x.cpuMs).cpuMs,
-    rssMb: mid(samples, (x) => x.rss).rss / 1024 / 1024,
-  };
+function importOnce(file: string) {
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', PROBE, file], {
+    encoding: 'utf8',
+    timeout: 60_000,
+    // No Lambda variables: the handler modules only define themselves at import.
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production' },
+  });
+  return JSON.parse(out.trim().split('\n').pop()!) as { ms: number; cpuMs: number; rss: number };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+/** Median init of each file over RUNS imports, the files taking turns (so both see the same load). */
+function measureInit(files: string[]): Init[] {
+  const samples = files.map(() => [] as Array<{ ms: number; cpuMs: number; rss: number }>);
+  for (let i = 0; i < RUNS; i++) files.forEach((file, n) => samples[n]!.push(importOnce(file)));
+  return samples.map((list) => ({
+    ms: median(list.map((x) => x.ms)),
+    cpuMs: median(list.map((x) => x.cpuMs)),
+    rssMb: median(list.map((x) => x.rss)) / 1024 / 1024,
+  }));
 }
 
 interface Side {
-  assetBytes: number;
-  initBytes: number;
-  files: number;
+  bytes: number;
   init: Init;
 }
 
 interface Row {
-  target: Target;
-  before: Side;
-  after: Side;
+  target: LambdaEntry;
+  bundled: Side;
+  runtime: Side;
 }
 
-function side(target: Target, dir: string, before: boolean): Side {
-  const { metafile } = before
-    ? bundleFunction(target.entry, dir, {
-        sourcemap: true,
-        keepUnreachable: true,
-        cheerioLoadOnly: false,
-        keepNames: false,
-        capabilities: 'all',
-        lambdaCredentials: false,
-        trimmed: false,
-      })
-    : bundleFunction(target.entry, dir);
-  const all = Object.keys(metafile.outputs).map((file) => path.resolve(file));
-  const loaded = loadedAtInit(metafile, dir).map((file) => path.resolve(file));
-  return {
-    assetBytes: sizeOf(all),
-    initBytes: sizeOf(loaded),
-    files: all.length,
-    init: measureInit(path.join(dir, 'index.mjs')),
-  };
-}
-
-function measure(target: Target, workDir: string): Row {
-  return {
-    target,
-    before: side(target, path.join(workDir, `${target.name}-before`), true),
-    after: side(target, path.join(workDir, `${target.name}-after`), false),
-  };
+/** One build of every target (and the extraction probe) into a fresh directory under `parent`. */
+function buildAll(targets: LambdaEntry[], parent: string, external: string[]): string {
+  mkdirSync(parent, { recursive: true });
+  const dir = mkdtempSync(path.join(parent, 'build-'));
+  const entries = Object.fromEntries([
+    ...targets.map((t) => [`${t.name}/index`, t.entry]),
+    ['extract-probe/index', EXTRACT_PROBE],
+  ]);
+  const started = performance.now();
+  bundleFunctions(entries, dir, { external });
+  console.log(
+    `built ${targets.length} functions ${external.length ? 'against the runtime SDK' : 'with the SDK'} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return dir;
 }
 
 /**
- * A sync-extraction asset at work, not only loaded: the probe entry (the composition root from the
- * environment, container.extractUrl; test/infra/fixtures/extract-probe.ts) bundled with the legacy
- * /api/product route's capability list, run with plain `node` in a fresh process against one corpus
- * page served over loopback: the stubs, the compressed data and the trimmed dependencies inside the
- * asset extract it (test/infra/bundle-extract.test.ts compares the result with tsx's).
+ * A sync-extraction asset at work, not only loaded: the probe entry (the base container from the
+ * environment and the extraction capability; test/infra/fixtures/extract-probe.ts) run with plain
+ * `node` in a fresh process against one corpus page served over loopback
+ * (test/infra/bundles.test.ts compares every page with tsx's result).
  */
-async function extractInBundle(workDir: string): Promise<string> {
+async function extractInBundle(file: string): Promise<string> {
   const corpus = path.join(CORPORA, 'product-extraction-benchmark', 'html');
-  const file = readdirSync(corpus)
+  const page = readdirSync(corpus)
     .filter((name) => name.endsWith('.html.gz'))
     .sort()[0]!;
-  const html = gunzipSync(readFileSync(path.join(corpus, file)));
+  const html = gunzipSync(readFileSync(path.join(corpus, page)));
   const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   try {
-    const outdir = path.join(workDir, 'extract-probe');
-    const { metafile } = bundleFunction(path.join(process.cwd(), 'test/infra/fixtures/extract-probe.ts'), outdir, {
-      capabilities: FUNCTION_CAPABILITIES['http/legacy/product'],
-    });
-    const bytes = sizeOf(Object.keys(metafile.outputs).map((out) => path.resolve(out)));
-    const script = `const m = await import(${JSON.stringify(path.join(outdir, 'index.mjs'))}); const r = await m.handler(process.argv[1]); console.log(JSON.stringify({ success: r.success, outcome: r.outcome, title: r.product?.title ?? null, category: r.product?.taxonomy_product_category_path ?? null }));`;
+    const script = `const m = await import(${JSON.stringify(file)}); const r = await m.handler(process.argv[1]); console.log(JSON.stringify({ success: r.success, outcome: r.outcome, title: r.product?.title ?? null, category: r.product?.taxonomy_product_category_path ?? null }));`;
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['--input-type=module', '-e', script, `http://corpus-shop.test/p/${file.replace('.html.gz', '')}`],
+      ['--input-type=module', '-e', script, `http://corpus-shop.test/p/${page.replace('.html.gz', '')}`],
       {
         timeout: 60_000,
         env: {
@@ -155,86 +127,81 @@ async function extractInBundle(workDir: string): Promise<string> {
       title: string | null;
       category: string | null;
     };
-    if (!result.success)
-      throw new Error(`the bundled sync-extraction asset did not extract ${file}: ${result.outcome}`);
-    return `sync extraction in a fresh process from a ${mb(bytes)} MB asset (legacy /api/product's capabilities): ${file.slice(0, 12)}… -> "${result.title}" (${result.category ?? 'no category'})`;
+    if (!result.success) throw new Error(`the bundled extraction probe did not extract ${page}: ${result.outcome}`);
+    return `extraction in a fresh process from a ${mb(statSync(file).size)} MB bundle: ${page.slice(0, 12)}… -> "${result.title}" (${result.category ?? 'no category'})`;
   } finally {
     await new Promise((done) => server.close(done));
   }
 }
 
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(2);
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+function summary(kind: string, rows: Row[]): string {
+  const m = (pick: (r: Row) => number) => median(rows.map(pick));
+  const max = (pick: (r: Row) => number) => Math.max(...rows.map(pick));
+  return (
+    `${kind}s (${rows.length}): asset median ${mb(m((r) => r.bundled.bytes))} MB, max ${mb(max((r) => r.bundled.bytes))} MB ` +
+    `(runtime SDK: ${mb(m((r) => r.runtime.bytes))} / ${mb(max((r) => r.runtime.bytes))} MB); ` +
+    `init median ${m((r) => r.bundled.init.ms).toFixed(0)} ms, max ${max((r) => r.bundled.init.ms).toFixed(0)} ms (CPU ${m((r) => r.bundled.init.cpuMs).toFixed(0)} ms) ` +
+    `vs runtime SDK ${m((r) => r.runtime.init.ms).toFixed(0)} ms, max ${max((r) => r.runtime.init.ms).toFixed(0)} ms (CPU ${m((r) => r.runtime.init.cpuMs).toFixed(0)} ms); ` +
+    `RSS median ${m((r) => r.bundled.init.rssMb).toFixed(0)} MB vs ${m((r) => r.runtime.init.rssMb).toFixed(0)} MB; ` +
+    `${rows.filter((r) => r.bundled.bytes > ASSET_GOAL).length} over ${mb(ASSET_GOAL)} MB, ` +
+    `${rows.filter((r) => r.bundled.init.ms > INIT_GOAL_MS).length} over ${INIT_GOAL_MS} ms`
+  );
+}
 
 export default async function main(): Promise<void> {
-  const list = targets();
-  const workDir = mkdtempSync(path.join(tmpdir(), 'pds-cold-start-'));
+  const targets = lambdaEntries(projectLayout(process.cwd())).filter((t) => !ONLY || t.name.includes(ONLY));
+  // Under node_modules, so that the runtime-SDK build resolves the SDK as the Lambda runtime does.
+  const parent = path.join(process.cwd(), 'node_modules', '.cache', 'pds-cold-start');
   const loadStart = loadavg();
   console.log(
-    `cold-start: ${list.length} functions, ${RUNS} fresh-process imports each (median), Node ${process.version}; ` +
+    `cold-start: ${targets.length} functions, ${RUNS} fresh-process imports each (median), Node ${process.version}; ` +
       `load average ${loadStart.map((l) => l.toFixed(2)).join('/')} at the start (2 cores shared)`,
   );
-  console.log(
-    "before = every chunk + linked source maps in the asset, cheerio with its loaders, every lazy capability, the SDK's whole credential chain, data and dependencies untrimmed; after = what the stack deploys now",
-  );
+  const bundledDir = buildAll(targets, parent, []);
+  const runtimeDir = buildAll(targets, parent, RUNTIME_SDK);
   console.log('init ms = wall time of the import; CPU ms = the process CPU it used (less sensitive to the load)\n');
-  const header = [
-    'function',
-    'kind',
-    'asset MB before',
-    'asset MB',
-    'init MB before',
-    'init MB',
-    'init ms before',
-    'init ms',
-    'CPU ms',
-    'RSS MB',
-    'goal',
-  ];
-  console.log(header.join('\t'));
+  const header = ['function', 'kind', 'asset MB', 'runtime-SDK MB', 'init ms', 'CPU ms', 'RSS MB'];
+  console.log([...header, 'runtime-SDK init ms', 'runtime-SDK CPU ms', 'goal'].join('\t'));
   const rows: Row[] = [];
   try {
-    for (const target of list) {
-      const row = measure(target, workDir);
+    for (const target of targets) {
+      const files = [bundledDir, runtimeDir].map((dir) => path.join(dir, target.name, 'index.mjs'));
+      const [bundled, runtime] = measureInit(files);
+      const row: Row = {
+        target,
+        bundled: { bytes: statSync(files[0]!).size, init: bundled! },
+        runtime: { bytes: statSync(files[1]!).size, init: runtime! },
+      };
       rows.push(row);
       const flags = [
-        ...(row.after.assetBytes > ASSET_GOAL ? [`asset OVER ${mb(ASSET_GOAL)} MB`] : []),
-        ...(row.after.init.ms > INIT_GOAL_MS ? [`init OVER ${INIT_GOAL_MS} ms`] : []),
+        ...(row.bundled.bytes > ASSET_GOAL ? [`asset OVER ${mb(ASSET_GOAL)} MB`] : []),
+        ...(row.bundled.init.ms > INIT_GOAL_MS ? [`init OVER ${INIT_GOAL_MS} ms`] : []),
       ];
       console.log(
         [
           target.name,
           target.kind,
-          mb(row.before.assetBytes),
-          mb(row.after.assetBytes),
-          mb(row.before.initBytes),
-          mb(row.after.initBytes),
-          row.before.init.ms.toFixed(0),
-          row.after.init.ms.toFixed(0),
-          row.after.init.cpuMs.toFixed(0),
-          row.after.init.rssMb.toFixed(0),
+          mb(row.bundled.bytes),
+          mb(row.runtime.bytes),
+          row.bundled.init.ms.toFixed(0),
+          row.bundled.init.cpuMs.toFixed(0),
+          row.bundled.init.rssMb.toFixed(0),
+          row.runtime.init.ms.toFixed(0),
+          row.runtime.init.cpuMs.toFixed(0),
           flags.length ? flags.join(', ') : 'ok',
         ].join('\t'),
       );
     }
-    console.log(`\n${await extractInBundle(workDir)}`);
+    console.log(`\n${await extractInBundle(path.join(bundledDir, 'extract-probe', 'index.mjs'))}`);
   } finally {
-    rmSync(workDir, { recursive: true, force: true });
+    rmSync(bundledDir, { recursive: true, force: true });
+    rmSync(runtimeDir, { recursive: true, force: true });
   }
   for (const kind of ['route', 'worker'] as const) {
     const of = rows.filter((r) => r.target.kind === kind);
-    if (of.length === 0) continue;
-    const m = (pick: (r: Row) => number) => median(of.map(pick));
-    const max = (pick: (r: Row) => number) => Math.max(...of.map(pick));
-    console.log(
-      `\n${kind}s (${of.length}): asset median ${mb(m((r) => r.after.assetBytes))} MB, max ${mb(max((r) => r.after.assetBytes))} MB ` +
-        `(before ${mb(m((r) => r.before.assetBytes))} / ${mb(max((r) => r.before.assetBytes))} MB); ` +
-        `loaded at init median ${mb(m((r) => r.after.initBytes))} MB (before ${mb(m((r) => r.before.initBytes))} MB); ` +
-        `init median ${m((r) => r.after.init.ms).toFixed(0)} ms (CPU ${m((r) => r.after.init.cpuMs).toFixed(0)} ms) vs ${m((r) => r.before.init.ms).toFixed(0)} ms before; ` +
-        `RSS median ${m((r) => r.after.init.rssMb).toFixed(0)} MB vs ${m((r) => r.before.init.rssMb).toFixed(0)} MB; ` +
-        `${of.filter((r) => r.after.assetBytes > ASSET_GOAL).length} over ${mb(ASSET_GOAL)} MB, ` +
-        `${of.filter((r) => r.after.init.ms > INIT_GOAL_MS).length} over ${INIT_GOAL_MS} ms`,
-    );
+    if (of.length > 0) console.log(`\n${summary(kind, of)}`);
   }
   console.log(
     `\nload average at the end: ${loadavg()

@@ -1,4 +1,6 @@
-// Builds the stack the way bin/app.ts does (same cdk.json context), over fixture sources.
+// Builds the stack the way bin/app.ts does (same cdk.json context), over fixture sources. The two
+// stacks most tests read are synthesized once per test process (fixtureStack, realStack); a test
+// reads them and never changes them.
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
@@ -6,6 +8,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { ProductDataStack, type ProductDataStackProps } from '../../lib/product-data-stack';
 import type { SourceLayout } from '../../lib/source-layout';
 import type { QueueSpec } from '../../lambdas/topology/queues';
+import { ROUTES } from '../../lambdas/topology/routes';
 import type { WorkflowSpec } from '../../lambdas/topology/workflows';
 
 export const ROOT = process.cwd();
@@ -73,4 +76,23 @@ export function synthStack(
   const app = new App({ context, outdir });
   const stack = new ProductDataStack(app, 'TestStack', { env: { region: 'eu-west-1' }, ...props });
   return { app, stack, template: Template.fromStack(stack) };
+}
+
+type Synthesized = ReturnType<typeof synthStack>;
+let fixture: Synthesized | undefined;
+let real: Synthesized | undefined;
+
+/** The real route table over the fixture handler, with the fixture queues and workflows. */
+export function fixtureStack(): Synthesized {
+  fixture ??= synthStack({
+    sources: fixtureLayout(),
+    topology: { routes: ROUTES, queues: FIXTURE_QUEUES, workflows: FIXTURE_WORKFLOWS },
+  });
+  return fixture;
+}
+
+/** The stack `npm run synth` builds (repository sources, every topology table), without bundling. */
+export function realStack(): Synthesized {
+  real ??= synthStack({});
+  return real;
 }

@@ -11,17 +11,14 @@ import { LOG_RETENTION } from '../../lib/node-function';
 import { MEMORY, routeMemory, workerMemory } from '../../lib/sizing';
 import { ProductDataStack } from '../../lib/product-data-stack';
 import { ROUTES } from '../../lambdas/topology/routes';
-import { FIXTURE_QUEUES, FIXTURE_WORKFLOWS, fixtureLayout, synthStack } from './helpers';
+import { FIXTURE_QUEUES, FIXTURE_WORKFLOWS, fixtureLayout, fixtureStack } from './helpers';
 import { actionsOf, mentions, resourcesOf, statementsOfRole, type Statement } from './template-queries';
 
 let stack: ProductDataStack;
 let template: Template;
 
 beforeAll(() => {
-  ({ stack, template } = synthStack({
-    sources: fixtureLayout(),
-    topology: { routes: ROUTES, queues: FIXTURE_QUEUES, workflows: FIXTURE_WORKFLOWS },
-  }));
+  ({ stack, template } = fixtureStack());
 }, 120_000);
 
 const logicalIdOf = (construct: { node: { defaultChild?: unknown } }): string =>

@@ -7,7 +7,7 @@ import { projectLayout } from '../../lib/source-layout';
 import { QUEUES } from '../../lambdas/topology/queues';
 import { ROUTES } from '../../lambdas/topology/routes';
 import { WORKFLOWS } from '../../lambdas/topology/workflows';
-import { fixtureLayout, ROOT, synthStack } from './helpers';
+import { fixtureStack, ROOT, realStack } from './helpers';
 import { resourcesOf } from './template-queries';
 
 const layout = projectLayout(ROOT);
@@ -38,10 +38,7 @@ describe('files named by the topology exist', () => {
 
 describe('the API carries the route table', () => {
   // The real route table over fixture entries: independent of which handlers are written yet.
-  const { template } = synthStack({
-    sources: fixtureLayout(),
-    topology: { routes: ROUTES, queues: [], workflows: [] },
-  });
+  const { template } = fixtureStack();
   const routes = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Route'));
   const integrations = resourcesOf(template, 'AWS::ApiGatewayV2::Integration');
   const integrationOf = (routeKey: string) => {
@@ -75,7 +72,7 @@ describe('the API carries the route table', () => {
 
 describe('the real stack', () => {
   it('synthesizes from the repository sources', () => {
-    const { template } = synthStack({});
+    const { template } = realStack();
     const routeKeys = Object.values(resourcesOf(template, 'AWS::ApiGatewayV2::Route')).map(
       (route) => route.Properties!.RouteKey,
     );

@@ -6,17 +6,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ProductDataStack } from '../../lib/product-data-stack';
 import { ENV } from '../../lambdas/topology/env';
 import { ROUTES } from '../../lambdas/topology/routes';
-import { FIXTURE_QUEUES, FIXTURE_WORKFLOWS, fixtureLayout, synthStack } from './helpers';
+import { fixtureStack } from './helpers';
 import { actionsOf, findCycle, mentions, resourcesOf, roleOfFunction, statementsOfRole } from './template-queries';
 
 let stack: ProductDataStack;
 let template: Template;
 
 beforeAll(() => {
-  ({ stack, template } = synthStack({
-    sources: fixtureLayout(),
-    topology: { routes: ROUTES, queues: FIXTURE_QUEUES, workflows: FIXTURE_WORKFLOWS },
-  }));
+  ({ stack, template } = fixtureStack());
 }, 60_000);
 
 const logicalIdOf = (construct: { node: { defaultChild?: unknown } }) =>

@@ -13,17 +13,14 @@ import { pascal, ProductDataStack, WORKFLOWS_DRIVEN_BY_TASKS, WORKFLOWS_FOR_SCOP
 import { ENV } from '../../lambdas/topology/env';
 import { ROUTES } from '../../lambdas/topology/routes';
 import { TABLE } from '../../lambdas/topology/table';
-import { FIXTURE_QUEUES, FIXTURE_WORKFLOWS, FIXTURES, fixtureLayout, synthStack } from './helpers';
+import { FIXTURE_QUEUES, FIXTURE_WORKFLOWS, FIXTURES, fixtureLayout, fixtureStack, synthStack } from './helpers';
 import { actionsOf, findCycle, mentions, resourcesOf, roleOfFunction, statementsOfRole } from './template-queries';
 
 let stack: ProductDataStack;
 let template: Template;
 
 beforeAll(() => {
-  ({ stack, template } = synthStack({
-    sources: fixtureLayout(),
-    topology: { routes: ROUTES, queues: FIXTURE_QUEUES, workflows: FIXTURE_WORKFLOWS },
-  }));
+  ({ stack, template } = fixtureStack());
 });
 
 const logicalIdOf = (construct: { node: { defaultChild?: unknown } }): string =>

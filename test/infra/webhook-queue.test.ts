@@ -5,7 +5,7 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import type { ProductDataStack } from '../../lib/product-data-stack';
 import { QUEUES } from '../../lambdas/topology/queues';
 import { ROUTES } from '../../lambdas/topology/routes';
-import { FIXTURE_WORKFLOWS, fixtureLayout, synthStack } from './helpers';
+import { realStack } from './helpers';
 import { actionsOf, mentions, resourcesOf, roleOfFunction, statementsOfRole } from './template-queries';
 
 let stack: ProductDataStack;
@@ -13,10 +13,7 @@ let template: Template;
 const webhookQueue = QUEUES.find((q) => q.name === 'webhook-deliveries')!;
 
 beforeAll(() => {
-  ({ stack, template } = synthStack({
-    sources: fixtureLayout(),
-    topology: { routes: ROUTES, queues: QUEUES, workflows: FIXTURE_WORKFLOWS },
-  }));
+  ({ stack, template } = realStack());
 });
 
 const logicalIdOf = (construct: { node: { defaultChild?: unknown } }): string =>
