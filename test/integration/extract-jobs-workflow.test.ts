@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { DescribeExecutionCommand } from '@aws-sdk/client-sfn';
 import { startLocalService, type LocalService } from '../../lambdas/local/service';
 import { createContainer, getContainer } from '../../lambdas/composition/container';
+import { extractJobsOf } from '../../lambdas/composition/extract-jobs';
+import { reap } from '../../lambdas/workers/execution-reaper';
 import { executionArnFor } from '../../lambdas/adapters/stepfunctions';
 import { createSfnClient } from '../../lambdas/adapters/sfn-client';
 import { DEADLINE_MESSAGE } from '../../lambdas/domain/executions/model';
@@ -103,7 +105,7 @@ describe('extraction through the local state machine', () => {
       'not a url at all',
       listProductUrls(shopify, { limit: 1 })[0],
     ];
-    const jobs = getContainer().extractJobs;
+    const jobs = extractJobsOf(getContainer());
     const started = await jobs.start({ org: ORG, kind: 'extract-urls', urls, options: OPTIONS });
     expect(started.status).toBe('pending');
     const status = await pollUntilDone(jobs, started.execution_id);
@@ -122,7 +124,7 @@ describe('extraction through the local state machine', () => {
   it('never double-counts under duplicated deliveries and crashing workers', async () => {
     setFaults(0.3, 1);
     const urls = listProductUrls(sim.store('microdata-shop.test'), { offset: 20, limit: 60 });
-    const jobs = getContainer().extractJobs;
+    const jobs = extractJobsOf(getContainer());
     const started = await jobs.start({ org: ORG, kind: 'products-batch', urls, options: OPTIONS });
     const status = await pollUntilDone(jobs, started.execution_id);
     expect(status.status).toBe('completed');
@@ -137,7 +139,7 @@ describe('extraction through the local state machine', () => {
   it('loses no URL when every delivery crashes: retried, dead-lettered, recorded as other with retry true (or as stored before a crash)', async () => {
     setFaults(1, 0);
     const urls = listProductUrls(sim.store('opengraph-shop.test'), { limit: 12 });
-    const jobs = getContainer().extractJobs;
+    const jobs = extractJobsOf(getContainer());
     const started = await jobs.start({ org: ORG, kind: 'extract-urls', urls, options: OPTIONS });
     const status = await pollUntilDone(jobs, started.execution_id);
     setFaults(0, 0);
@@ -154,7 +156,7 @@ describe('extraction through the local state machine', () => {
     setFaults(0, 0);
     const slow = sim.store('slow.test');
     const urls = listProductUrls(slow, { limit: 40 });
-    const jobs = getContainer().extractJobs;
+    const jobs = extractJobsOf(getContainer());
     const started = await jobs.start({ org: ORG, kind: 'extract-urls', urls, options: OPTIONS });
     for (let i = 0; i < 200; i++) {
       const status = await jobs.status({ org: ORG, executionId: started.execution_id });
@@ -198,12 +200,19 @@ describe('extraction through the local state machine', () => {
     );
   });
 
-  it('fails a stalled execution at its deadline, on the next status read', async () => {
+  it('fails a stalled execution at its deadline by the reaper schedule; a status read changes nothing', async () => {
     setFaults(0, 0);
-    const jobs = createContainer(service.config, { clients: getContainer().clients, deadlineSeconds: 1 }).extractJobs;
+    const container = createContainer(service.config, { clients: getContainer().clients, deadlineSeconds: 1 });
+    const jobs = extractJobsOf(container);
     const urls = listProductUrls(sim.store('slow.test'), { offset: 100, limit: 30 });
     const started = await jobs.start({ org: ORG, kind: 'extract-urls', urls, options: OPTIONS });
     await new Promise((resolve) => setTimeout(resolve, 1200));
+    const read = await jobs.status({ org: ORG, executionId: started.execution_id });
+    checkInvariant(read);
+    expect(['pending', 'running']).toContain(read.status);
+    expect(read.error).toBeNull();
+    const reaped = await reap(undefined, container);
+    expect(reaped.failed).toContain(started.execution_id);
     const status = await jobs.status({ org: ORG, executionId: started.execution_id });
     checkInvariant(status);
     expect(status).toMatchObject({ status: 'failed', error: DEADLINE_MESSAGE });
