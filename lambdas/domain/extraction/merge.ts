@@ -350,90 +350,65 @@ export function describesAnotherProduct(
   return !names.some((n) => shareWord(c.title!, n));
 }
 
-export function mergeCandidates(
-  all: ProductCandidate[],
-  dom: DomReading | null,
-  urlSku: string | null = null,
-  pageUrl: string | null = null,
-): MergedProduct {
-  // The page's own names: its product heading and og:title.
-  const names = [dom?.product.title, all.find((c) => c.source === 'opengraph')?.title].filter(
-    (n): n is string => !!n && nameWords(n).length > 0,
-  );
-  const candidates = all.filter((c) => !describesAnotherProduct(c, dom, names, pageUrl));
-  const provenance: MergedProduct['provenance'] = {};
-  const sorted = ordered(candidates);
-  const pick = <K extends ScalarKey>(key: K, order?: Source[]): NonNullable<ProductCandidate[K]> | null => {
-    for (const c of order ? ordered(candidates, order) : sorted) {
-      const v = c[key];
-      if (v != null && v !== '') {
-        provenance[key] = c.source;
-        return v as NonNullable<ProductCandidate[K]>;
-      }
-    }
-    return null;
-  };
-  // Template placeholders ("$metabrand", "{{ brand }}", "Your name here") are no brand.
-  const pickBrand = (title: string | null): string | null => {
-    const named: Array<{ brand: string; source: Source }> = [];
-    for (const c of sorted) {
-      // "See more from the brand: Panasonic" in any language: the value after the brand label.
-      const b = c.brand
-        ?.trim()
-        .replace(/^.{0,60}\b(brand|marca|marke|marque|merk|märke|marka|бренд|marchio)\s*:\s*/iu, '');
-      if (b && !isBrandPlaceholder(b)) named.push({ brand: b, source: c.source });
-    }
-    if (!named.length) return null;
-    // Sources disagree (JSON-LD "Acme Home", og:brand "Acme"): the one the product's title
-    // writes wins over trust order, when exactly one of them is in it.
-    let chosen = named[0];
-    const distinct = [...new Map(named.map((n) => [n.brand.toLowerCase(), n])).values()];
-    if (distinct.length > 1 && title) {
-      const inTitle = distinct.filter((n) => containsWords(title, n.brand));
-      if (inTitle.length === 1) chosen = inTitle[0];
-    }
-    provenance.brand = chosen.source;
-    return chosen.brand;
-  };
-  const price = choosePrice(candidates, dom);
-  if (price.source) provenance.price = price.source;
-  // Variants from the most trusted source, unless its variant prices disagree with the price
-  // the shopper sees while another source's agree (stale markup again).
+/**
+ * The brand: the first source naming one (template placeholders such as "$metabrand",
+ * "{{ brand }}" or "Your name here" are none), unless sources disagree and the title writes
+ * exactly one of their brands.
+ */
+function pickBrand(
+  sorted: ProductCandidate[],
+  title: string | null,
+  provenance: MergedProduct['provenance'],
+): string | null {
+  const named: Array<{ brand: string; source: Source }> = [];
+  for (const c of sorted) {
+    // "See more from the brand: Panasonic" in any language: the value after the brand label.
+    const b = c.brand
+      ?.trim()
+      .replace(/^.{0,60}\b(brand|marca|marke|marque|merk|märke|marka|бренд|marchio)\s*:\s*/iu, '');
+    if (b && !isBrandPlaceholder(b)) named.push({ brand: b, source: c.source });
+  }
+  if (!named.length) return null;
+  // Sources disagree (JSON-LD "Acme Home", og:brand "Acme"): the one the product's title
+  // writes wins over trust order, when exactly one of them is in it.
+  let chosen = named[0];
+  const distinct = [...new Map(named.map((n) => [n.brand.toLowerCase(), n])).values()];
+  if (distinct.length > 1 && title) {
+    const inTitle = distinct.filter((n) => containsWords(title, n.brand));
+    if (inTitle.length === 1) chosen = inTitle[0];
+  }
+  provenance.brand = chosen.source;
+  return chosen.brand;
+}
+
+/**
+ * Variants and options. Variants come from the most trusted source, unless its variant prices
+ * disagree with the price the shopper sees (`price`) while another source's agree (stale markup
+ * again). Another source describing the same variants (same SKU, id, URL or option values)
+ * supplies what the chosen one lacks (SKU, price, availability, options, image). Only per
+ * variant, never from the base product: a value no source states for a variant stays unknown.
+ */
+function mergeVariants(
+  sorted: ProductCandidate[],
+  price: number | null,
+  provenance: MergedProduct['provenance'],
+): { variants: VariantCandidate[]; options: MergedProduct['options'] } {
   const variantSources = sorted.filter((c) => c.variants?.length);
   const agrees = (c: ProductCandidate) =>
-    price.price == null ||
+    price == null ||
     !c.variants!.some((v) => v.price != null) ||
-    c.variants!.some((v) => v.price != null && same(v.price, price.price!));
+    c.variants!.some((v) => v.price != null && same(v.price, price));
   const withVariants = variantSources.find(agrees) ?? variantSources[0];
   const optionSources = sorted.filter((c) => c.options?.length);
   const withOptions = withVariants?.options?.length ? withVariants : optionSources[0];
   if (withVariants) provenance.variants = withVariants.source;
-  // Another source describing the same variants (same SKU, id, URL or option values) supplies
-  // what the chosen one lacks (SKU, price, availability, options, image). Only per variant, never
-  // from the base product: a value no source states for a variant stays unknown here.
   const others = variantSources.filter((c) => c !== withVariants).flatMap((c) => c.variants ?? []);
   const chosen = withVariants?.variants ?? [];
   const variants = chosen.map((v) => {
     const known = v.options.length && v.image && v.sku && v.price != null && v.availability != null && v.currency;
     if (known) return v;
     const twin = others.find((o) => sameVariant(v, o, chosen));
-    if (!twin) return v;
-    const price = v.price ?? twin.price ?? null;
-    return {
-      ...v,
-      options: v.options.length ? v.options : twin.options,
-      sku: v.sku ?? twin.sku ?? null,
-      gtin: v.gtin ?? twin.gtin ?? null,
-      image: v.image ?? twin.image ?? null,
-      id: v.id ?? twin.id ?? null,
-      price,
-      currency: v.currency ?? (v.price == null ? twin.currency : null) ?? null,
-      compareAt:
-        v.compareAt ??
-        (v.price == null || (twin.price != null && same(twin.price, v.price)) ? twin.compareAt : null) ??
-        null,
-      availability: v.availability ?? twin.availability ?? null,
-    };
+    return twin ? completedVariant(v, twin) : v;
   });
   // Option names as the page labels them ("Size", not schema.org's "size").
   const labelOf = (name: string) =>
@@ -444,8 +419,35 @@ export function mergeCandidates(
   const options = (withOptions?.options ?? []).map((o) => ({ ...o, name: labelOf(o.name) }));
   for (const v of variants) v.options = v.options.map(([n, x]) => [labelOf(n), x] as [string, string]);
   for (const v of variants) if (v.sku) v.sku = cleanSku(v.sku);
-  const images = dedupeImages(sorted.flatMap((c) => c.images ?? []));
-  // The first source whose SKU is an identifier (a placeholder or a copied name is none).
+  return { variants, options };
+}
+
+/** `v` with what it lacks taken from `twin`, another source's reading of the same variant. */
+function completedVariant(v: VariantCandidate, twin: VariantCandidate): VariantCandidate {
+  const price = v.price ?? twin.price ?? null;
+  return {
+    ...v,
+    options: v.options.length ? v.options : twin.options,
+    sku: v.sku ?? twin.sku ?? null,
+    gtin: v.gtin ?? twin.gtin ?? null,
+    image: v.image ?? twin.image ?? null,
+    id: v.id ?? twin.id ?? null,
+    price,
+    currency: v.currency ?? (v.price == null ? twin.currency : null) ?? null,
+    compareAt:
+      v.compareAt ??
+      (v.price == null || (twin.price != null && same(twin.price, v.price)) ? twin.compareAt : null) ??
+      null,
+    availability: v.availability ?? twin.availability ?? null,
+  };
+}
+
+/**
+ * The SKU the sources state: the first that is an identifier (a placeholder or a copied name is
+ * none); a variant's SKU (markup listing each size as a Product) yields to the product's own
+ * reference stated by another source (the page's "Ref." / product-reference element).
+ */
+function sourceSku(sorted: ProductCandidate[], provenance: MergedProduct['provenance']): string | null {
   let sku: string | null = null;
   for (const c of sorted) {
     const v = cleanSku(c.sku);
@@ -455,8 +457,6 @@ export function mergeCandidates(
       break;
     }
   }
-  // A variant's SKU (markup listing each size as a Product) yields to the product's own reference
-  // stated by another source (the page's "Ref." / product-reference element).
   const skuSource = sorted.find((c) => c.sku && c.source === provenance.sku);
   if (skuSource?.skuOfVariant) {
     const product = sorted.find((c) => c.sku && !c.skuOfVariant && c.sku !== sku);
@@ -465,16 +465,20 @@ export function mergeCandidates(
       provenance.sku = product.source;
     }
   }
-  // The variant the page's address selects is what the shopper sees: its SKU is the page's, over
-  // a product-level one (a group's id, or the first variant's the theme prints).
-  const urls = [pageUrl, sorted.find((c) => c.url)?.url ?? null].filter((u): u is string => !!u);
-  const selected = selectedVariant(variants, urls);
-  if (selected?.sku && selected.sku !== sku) {
-    sku = selected.sku;
-    provenance.sku = provenance.variants ?? 'dom';
-  }
-  // And its price, when the page shows it (or there is no page to ask): the product's lowest or
-  // first variant's price is another variant's.
+  return sku;
+}
+
+/**
+ * The variant the page's address selects is what the shopper sees. Its price replaces the
+ * chosen one (`price`, changed in place) when the page shows it (or there is no page to ask):
+ * the product's lowest or first variant's price is another variant's.
+ */
+function takeSelectedPrice(
+  selected: VariantCandidate | null,
+  price: PriceChoice,
+  dom: DomReading | null,
+  provenance: MergedProduct['provenance'],
+): void {
   if (
     selected?.price != null &&
     price.price != null &&
@@ -485,6 +489,28 @@ export function mergeCandidates(
     price.price = selected.price;
     price.compareAt = selected.compareAt != null && selected.compareAt > selected.price ? selected.compareAt : null;
     provenance.price = provenance.variants ?? price.source ?? 'dom';
+  }
+}
+
+/**
+ * The SKU after the variants had their say, from `sku` (the sources'): the selected variant's,
+ * then the variant whose price the page shows, the only variant's, the URL's identifier, and a
+ * labelled SKU in the page's details blocks, in that order.
+ */
+function variantAwareSku(
+  sku: string | null,
+  selected: VariantCandidate | null,
+  variants: VariantCandidate[],
+  price: PriceChoice,
+  urlSku: string | null,
+  dom: DomReading | null,
+  provenance: MergedProduct['provenance'],
+): string | null {
+  // The selected variant's SKU is the page's, over a product-level one (a group's id, or the
+  // first variant's the theme prints).
+  if (selected?.sku && selected.sku !== sku) {
+    sku = selected.sku;
+    provenance.sku = provenance.variants ?? 'dom';
   }
   // A SKU that is one variant's (the first offer's) while the page's price is another variant's:
   // the SKU and the price describe one variant, the one whose price the page shows.
@@ -509,6 +535,41 @@ export function mergeCandidates(
     sku = dom.detailsSku;
     provenance.sku = 'dom';
   }
+  return sku;
+}
+
+export function mergeCandidates(
+  all: ProductCandidate[],
+  dom: DomReading | null,
+  urlSku: string | null = null,
+  pageUrl: string | null = null,
+): MergedProduct {
+  // The page's own names: its product heading and og:title.
+  const names = [dom?.product.title, all.find((c) => c.source === 'opengraph')?.title].filter(
+    (n): n is string => !!n && nameWords(n).length > 0,
+  );
+  const candidates = all.filter((c) => !describesAnotherProduct(c, dom, names, pageUrl));
+  const provenance: MergedProduct['provenance'] = {};
+  const sorted = ordered(candidates);
+  const pick = <K extends ScalarKey>(key: K, order?: Source[]): NonNullable<ProductCandidate[K]> | null => {
+    for (const c of order ? ordered(candidates, order) : sorted) {
+      const v = c[key];
+      if (v != null && v !== '') {
+        provenance[key] = c.source;
+        return v as NonNullable<ProductCandidate[K]>;
+      }
+    }
+    return null;
+  };
+  const price = choosePrice(candidates, dom);
+  if (price.source) provenance.price = price.source;
+  const { variants, options } = mergeVariants(sorted, price.price, provenance);
+  const images = dedupeImages(sorted.flatMap((c) => c.images ?? []));
+  const urls = [pageUrl, sorted.find((c) => c.url)?.url ?? null].filter((u): u is string => !!u);
+  const stated = sourceSku(sorted, provenance);
+  const selected = selectedVariant(variants, urls);
+  const sku = variantAwareSku(stated, selected, variants, price, urlSku, dom, provenance);
+  takeSelectedPrice(selected, price, dom, provenance);
   const availability = pick('availability');
   // A variant whose availability no source states takes the product's (the next source: the
   // page's offers or buy button), so every variant says a boolean when the product does.
@@ -521,7 +582,7 @@ export function mergeCandidates(
     title,
     description: pick('description'),
     descriptionHtml: pick('descriptionHtml'),
-    brand: pickBrand(title),
+    brand: pickBrand(sorted, title, provenance),
     vendor: pick('vendor'),
     sku,
     gtin: pick('gtin'),

@@ -121,19 +121,22 @@ function deriveImageAttributes(
   };
 }
 
-export async function normaliseProduct(merged: MergedProduct, ctx: NormaliseContext): Promise<ProductRecord> {
-  const { options: flags } = ctx;
+/** The product's own address: the merged URL or the page's canonical when on the page's site, else the page. */
+function productUrlOf(merged: MergedProduct, ctx: NormaliseContext): string {
   const canonicalSource =
     merged.url && sameSite(merged.url, ctx.pageUrl)
       ? merged.url
       : ctx.canonicalUrl && sameSite(ctx.canonicalUrl, ctx.pageUrl)
         ? ctx.canonicalUrl
         : ctx.pageUrl;
-  const productUrl = canonicalProductUrl(canonicalSource);
-  const id = uuidV5(productUrl);
-  const host = new URL(ctx.pageUrl).hostname.toLowerCase();
-  const currency = merged.currency;
+  return canonicalProductUrl(canonicalSource);
+}
 
+/**
+ * The record's images (the first 50 merged ones) and `imageFor`, which finds a variant's image
+ * among them (size suffixes aside) or appends it: a variant may show an image no gallery lists.
+ */
+function imageList(merged: MergedProduct, id: string) {
   const images: ProductImage[] = merged.images.slice(0, 50).map((img, i) => ({
     id: uuidV5(`${id}#image#${img.url}`),
     url: img.url,
@@ -166,10 +169,21 @@ export async function normaliseProduct(merged: MergedProduct, ctx: NormaliseCont
     images.push(added);
     return added;
   };
+  return { images, imageFor };
+}
 
-  const productOptions: ProductOption[] = merged.options
-    .slice(0, 3)
-    .map((o, i) => ({ name: o.name, values: o.values, position: i + 1 }));
+/**
+ * The record's variants (at most 250); a product without variants is its own single variant.
+ * Each variant's image is linked to it (`imageFor` may add the image to the record's list).
+ */
+function recordVariants(
+  merged: MergedProduct,
+  productUrl: string,
+  id: string,
+  productOptions: ProductOption[],
+  imageFor: (candidate: ImageCandidate | null | undefined) => ProductImage | null,
+): ProductVariant[] {
+  const currency = merged.currency;
   const sourceVariants: VariantCandidate[] = merged.variants.length
     ? merged.variants
     : [
@@ -187,7 +201,7 @@ export async function normaliseProduct(merged: MergedProduct, ctx: NormaliseCont
           id: null,
         },
       ];
-  const variants: ProductVariant[] = sourceVariants.slice(0, 250).map((v, index) => {
+  return sourceVariants.slice(0, 250).map((v, index) => {
     const value = (i: number) => {
       const name = productOptions[i]?.name;
       return name ? (v.options.find(([n]) => n === name)?.[1] ?? null) : null;
@@ -217,6 +231,41 @@ export async function normaliseProduct(merged: MergedProduct, ctx: NormaliseCont
       affiliate_link: null,
     };
   });
+}
+
+/** The enricher's reading of the product (options and stated facts as its option map). */
+function enrich(
+  merged: MergedProduct,
+  productOptions: ProductOption[],
+  description: string | null,
+  ctx: NormaliseContext,
+): ReturnType<Enricher['enrich']> {
+  const optionMap: Record<string, string[]> = {};
+  for (const o of productOptions) optionMap[o.name] = o.values;
+  for (const [k, v] of Object.entries(merged.facts)) if (!optionMap[k]) optionMap[k] = [v];
+  return ctx.enricher.enrich({
+    title: merged.title,
+    description,
+    brand: merged.brand,
+    tags: merged.tags,
+    storeProductType: merged.productType ?? merged.category,
+    options: optionMap,
+    breadcrumbs: ctx.breadcrumbs,
+  });
+}
+
+export async function normaliseProduct(merged: MergedProduct, ctx: NormaliseContext): Promise<ProductRecord> {
+  const { options: flags } = ctx;
+  const productUrl = productUrlOf(merged, ctx);
+  const id = uuidV5(productUrl);
+  const host = new URL(ctx.pageUrl).hostname.toLowerCase();
+  const currency = merged.currency;
+
+  const { images, imageFor } = imageList(merged, id);
+  const productOptions: ProductOption[] = merged.options
+    .slice(0, 3)
+    .map((o, i) => ({ name: o.name, values: o.values, position: i + 1 }));
+  const variants = recordVariants(merged, productUrl, id, productOptions, imageFor);
   // Platform JSON names the variants of each image by platform id.
   merged.images.forEach((img, i) => {
     for (const vid of img.variantIds ?? [])
@@ -233,22 +282,7 @@ export async function normaliseProduct(merged: MergedProduct, ctx: NormaliseCont
 
   const descriptionHtml = sanitizeDescriptionHtml(merged.descriptionHtml ?? ctx.pageDescriptionHtml);
   const description = merged.description ?? htmlToPlainText(descriptionHtml);
-
-  let enrichment: Awaited<ReturnType<Enricher['enrich']>> | null = null;
-  if (flags.enableEnrichment) {
-    const optionMap: Record<string, string[]> = {};
-    for (const o of productOptions) optionMap[o.name] = o.values;
-    for (const [k, v] of Object.entries(merged.facts)) if (!optionMap[k]) optionMap[k] = [v];
-    enrichment = await ctx.enricher.enrich({
-      title: merged.title,
-      description,
-      brand: merged.brand,
-      tags: merged.tags,
-      storeProductType: merged.productType ?? merged.category,
-      options: optionMap,
-      breadcrumbs: ctx.breadcrumbs,
-    });
-  }
+  const enrichment = flags.enableEnrichment ? await enrich(merged, productOptions, description, ctx) : null;
 
   const rating = merged.rating;
   return {

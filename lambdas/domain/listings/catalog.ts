@@ -58,99 +58,129 @@ export function createCatalog(deps: CatalogDeps) {
     throw notFound(`Vendor ${vendor} is not known to the service; start a crawl of it first`);
   }
 
+  /**
+   * Step 1 of a rebuild, max_listings: keep the first N the crawl found (by discovery order);
+   * listings it created beyond them are removed, older ones stay as they were listed before.
+   * Returns the URLs cut (created or not), which the sweep no longer counts as found.
+   */
+  async function trimToMaxListings(request: RebuildRequest): Promise<Set<string>> {
+    const { vendor, crawlId } = request;
+    const trimmed = new Set<string>();
+    if (request.maxListings === null) return trimmed;
+    const mine: Array<{ order: number; url: string; created: boolean }> = [];
+    for await (const page of store.listingPages(vendor)) {
+      for (const l of page)
+        if (l.crawl === crawlId) mine.push({ order: l.order, url: l.url, created: l.first_crawl === crawlId });
+    }
+    if (mine.length > request.maxListings) {
+      mine.sort((a, b) => a.order - b.order || (a.url < b.url ? -1 : 1));
+      const extra = mine.slice(request.maxListings);
+      for (const e of extra) trimmed.add(e.url);
+      await store.removeListings(
+        vendor,
+        extra.filter((e) => e.created).map((e) => e.url),
+      );
+    }
+    return trimmed;
+  }
+
+  /**
+   * Step 2, one pass over the listings in URL order: a complete crawl removes what it did not
+   * see; every ANCHOR_EVERY-th listing kept becomes an anchor of the idle slot.
+   */
+  async function sweepListings(request: RebuildRequest, trimmed: Set<string>) {
+    const { vendor, crawlId } = request;
+    const present = new Set<string>();
+    const anchors: string[] = [];
+    let found = 0;
+    let created = 0;
+    let removed = 0;
+    for await (const page of store.listingPages(vendor)) {
+      const stale: string[] = [];
+      for (const l of page) {
+        if (trimmed.has(l.url) && l.first_crawl === crawlId) continue; // removed in step 1
+        if (request.complete && l.crawl !== crawlId) {
+          stale.push(l.url);
+          continue;
+        }
+        if (l.crawl === crawlId && !trimmed.has(l.url)) {
+          found++;
+          if (l.first_crawl === crawlId) created++;
+        }
+        if (present.size % ANCHOR_EVERY === 0) anchors.push(l.cursor);
+        present.add(l.url);
+      }
+      if (stale.length) {
+        await store.removeListings(vendor, stale);
+        removed += stale.length;
+      }
+    }
+    return { present, anchors, found, created, removed };
+  }
+
+  /**
+   * Step 3, collections: the members this crawl's pages listed (plus, when the crawl did not
+   * finish, those listed before) that are listings, in URL order, written to the idle `slot`;
+   * products_total is exactly what paging by the collection shows. A complete crawl drops the
+   * collections it did not see. `sizes` (chunk counts per slot and collection) is updated.
+   */
+  async function rebuildCollections(
+    request: RebuildRequest,
+    head: CatalogHead | null,
+    slot: 'a' | 'b',
+    sizes: Record<string, number>,
+    present: Set<string>,
+    stamp: string,
+  ): Promise<{ collectionTotals: Record<string, number>; survivors: StoredCollection[] }> {
+    const { vendor, crawlId } = request;
+    const collectionTotals: Record<string, number> = {};
+    const survivors: StoredCollection[] = [];
+    const gone: StoredCollection[] = [];
+    for (const collection of await store.collections(vendor)) {
+      if (request.complete && collection.crawl !== crawlId) gone.push(collection);
+      else survivors.push(collection);
+    }
+    for (const collection of survivors) {
+      const members = new Set(await store.crawlMembers(crawlId, collection.key));
+      const liveChunks = head ? (head.sizes[`${head.slot}#${collection.key}`] ?? 0) : 0;
+      if (!request.complete && head && liveChunks)
+        for (const url of await store.memberChunks(vendor, head.slot, collection.key, liveChunks)) members.add(url);
+      const urls = [...members].filter((url) => present.has(url)).sort();
+      await store.putMemberChunks(vendor, slot, collection.key, urls, sizes[`${slot}#${collection.key}`] ?? 0);
+      sizes[`${slot}#${collection.key}`] = Math.ceil(urls.length / ANCHOR_EVERY);
+      collectionTotals[collection.key] = urls.length;
+      collection.products_total = urls.length;
+      collection.last_updated_by_service = stamp;
+    }
+    await store.putCollections(vendor, survivors);
+    for (const collection of gone) {
+      for (const s of ['a', 'b'] as const) {
+        await store.putMemberChunks(vendor, s, collection.key, [], sizes[`${s}#${collection.key}`] ?? 0);
+        delete sizes[`${s}#${collection.key}`];
+      }
+    }
+    await store.removeCollections(
+      vendor,
+      gone.map((c) => c.key),
+    );
+    return { collectionTotals, survivors };
+  }
+
   return {
     /** The end of a crawl (completed, cancelled or failed): what it found becomes what is served. */
     async rebuild(request: RebuildRequest): Promise<RebuildResult> {
       const { vendor, crawlId } = request;
       const stamp = now().toISOString();
-
-      // 1. max_listings: keep the first N the crawl found (by discovery order); listings it
-      //    created beyond them are removed, older ones stay as they were listed before.
-      const trimmed = new Set<string>();
-      if (request.maxListings !== null) {
-        const mine: Array<{ order: number; url: string; created: boolean }> = [];
-        for await (const page of store.listingPages(vendor)) {
-          for (const l of page)
-            if (l.crawl === crawlId) mine.push({ order: l.order, url: l.url, created: l.first_crawl === crawlId });
-        }
-        if (mine.length > request.maxListings) {
-          mine.sort((a, b) => a.order - b.order || (a.url < b.url ? -1 : 1));
-          const extra = mine.slice(request.maxListings);
-          for (const e of extra) trimmed.add(e.url);
-          await store.removeListings(
-            vendor,
-            extra.filter((e) => e.created).map((e) => e.url),
-          );
-        }
-      }
-
-      // 2. One pass over the listings in URL order: a complete crawl removes what it did not see;
-      //    every ANCHOR_EVERY-th listing kept becomes an anchor of the idle slot.
+      const trimmed = await trimToMaxListings(request);
+      // The sweep and the collections are written to the slot readers are not on.
       const head = await store.head(vendor);
       const slot: 'a' | 'b' = head?.slot === 'a' ? 'b' : 'a';
       const sizes: Record<string, number> = { ...(head?.sizes ?? {}) };
-      const present = new Set<string>();
-      const anchors: string[] = [];
-      let found = 0;
-      let created = 0;
-      let removed = 0;
-      for await (const page of store.listingPages(vendor)) {
-        const stale: string[] = [];
-        for (const l of page) {
-          if (trimmed.has(l.url) && l.first_crawl === crawlId) continue; // removed in step 1
-          if (request.complete && l.crawl !== crawlId) {
-            stale.push(l.url);
-            continue;
-          }
-          if (l.crawl === crawlId && !trimmed.has(l.url)) {
-            found++;
-            if (l.first_crawl === crawlId) created++;
-          }
-          if (present.size % ANCHOR_EVERY === 0) anchors.push(l.cursor);
-          present.add(l.url);
-        }
-        if (stale.length) {
-          await store.removeListings(vendor, stale);
-          removed += stale.length;
-        }
-      }
+      const { present, anchors, found, created, removed } = await sweepListings(request, trimmed);
       const total = present.size;
       await store.putAnchors(vendor, slot, '', anchors, sizes[`${slot}#`] ?? 0);
       sizes[`${slot}#`] = anchors.length;
-
-      // 3. Collections: the members this crawl's pages listed (plus, when the crawl did not
-      //    finish, those listed before) that are listings, in URL order; products_total is
-      //    exactly what paging by the collection shows.
-      const collectionTotals: Record<string, number> = {};
-      const survivors: StoredCollection[] = [];
-      const gone: StoredCollection[] = [];
-      for (const collection of await store.collections(vendor)) {
-        if (request.complete && collection.crawl !== crawlId) gone.push(collection);
-        else survivors.push(collection);
-      }
-      for (const collection of survivors) {
-        const members = new Set(await store.crawlMembers(crawlId, collection.key));
-        const liveChunks = head ? (head.sizes[`${head.slot}#${collection.key}`] ?? 0) : 0;
-        if (!request.complete && head && liveChunks)
-          for (const url of await store.memberChunks(vendor, head.slot, collection.key, liveChunks)) members.add(url);
-        const urls = [...members].filter((url) => present.has(url)).sort();
-        await store.putMemberChunks(vendor, slot, collection.key, urls, sizes[`${slot}#${collection.key}`] ?? 0);
-        sizes[`${slot}#${collection.key}`] = Math.ceil(urls.length / ANCHOR_EVERY);
-        collectionTotals[collection.key] = urls.length;
-        collection.products_total = urls.length;
-        collection.last_updated_by_service = stamp;
-      }
-      await store.putCollections(vendor, survivors);
-      for (const collection of gone) {
-        for (const s of ['a', 'b'] as const) {
-          await store.putMemberChunks(vendor, s, collection.key, [], sizes[`${s}#${collection.key}`] ?? 0);
-          delete sizes[`${s}#${collection.key}`];
-        }
-      }
-      await store.removeCollections(
-        vendor,
-        gone.map((c) => c.key),
-      );
+      const { collectionTotals, survivors } = await rebuildCollections(request, head, slot, sizes, present, stamp);
 
       // 4. Flip: readers move to the new slot in one write.
       await store.putHead({

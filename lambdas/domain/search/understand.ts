@@ -323,22 +323,18 @@ export function keywordsOnly(query: string): Understanding {
 /** A name the catalog carries mostly as a brand is a filter; one mostly used as a word only boosts. */
 const BRAND_FILTER_SHARE = 0.5;
 
-export async function understand(
-  query: string,
-  catalog: { brandShare(normalised: string): number },
-): Promise<Understanding> {
-  const { text, price } = readPrice(fold(query).replace(/[“”"]/g, ' '));
-  let words = wordsOf(text);
-
-  let inStock = false;
-  let value = false;
+/** "in stock", "available": the words without the phrase, and whether it was there. */
+function readStock(words: string[]): { words: string[]; inStock: boolean } {
   const stock = /\b(?:in stock|in-stock|available now|available)\b/;
-  if (stock.test(words.join(' '))) {
-    inStock = true;
-    words = wordsOf(words.join(' ').replace(stock, ' '));
-  }
+  if (!stock.test(words.join(' '))) return { words, inStock: false };
+  return { words: wordsOf(words.join(' ').replace(stock, ' ')), inStock: true };
+}
 
-  // Negations: "not black", "without a hood", "-leather".
+/**
+ * Negations: "not black", "without a hood", "-leather". A negated colour becomes a colour to
+ * avoid, anything else an excluded phrase; `kept` are the words no negation took.
+ */
+async function readNegations(words: string[]): Promise<{ kept: string[]; notColours: string[]; excluded: string[] }> {
   const notColours: string[] = [];
   const excluded: string[] = [];
   const kept: string[] = [];
@@ -384,22 +380,32 @@ export async function understand(
     }
     excluded.push(phrase.join(' '));
   }
-  words = kept;
+  return { kept, notColours, excluded };
+}
 
-  // Gender and age group.
+/** Gender and age group: the first word naming each wins; every such word leaves the text. */
+function readAudience(words: string[]): { words: string[]; gender?: string; ageGroup?: string } {
   let gender: string | undefined;
   let ageGroup: string | undefined;
-  words = words.filter((word) => {
+  const rest = words.filter((word) => {
     const found = GENDER[word.replace(/-/g, '')];
     if (!found) return true;
     gender ??= found.gender;
     ageGroup ??= found.age;
     return false;
   });
+  return { words: rest, gender, ageGroup };
+}
 
-  // Brands the catalog knows, longest phrase first ("oak and ash" before "oak"). A name that is
-  // mostly an ordinary word in this catalog ("apple" among apple-green things) stays a word and
-  // only boosts its brand.
+/**
+ * Brands the catalog knows, longest phrase first ("oak and ash" before "oak"): they leave the
+ * text. A name that is mostly an ordinary word in this catalog ("apple" among apple-green
+ * things) stays a word and only boosts its brand.
+ */
+function readBrands(
+  words: string[],
+  catalog: { brandShare(normalised: string): number },
+): { words: string[]; brands: string[]; brandBoosts: string[] } {
   const brands: string[] = [];
   const brandBoosts: string[] = [];
   for (let size = Math.min(4, words.length); size >= 1; size--) {
@@ -417,15 +423,27 @@ export async function understand(
       i--;
     }
   }
+  return { words, brands, brandBoosts };
+}
 
-  // Colours: soft, so they leave the required text.
+/**
+ * Colours, soft, so they leave the required text (`rest`), as do value words ("cheap") and
+ * fillers. Colour words that are as often things ("wine glasses", "rose bush"; "olive oil" is
+ * safe only because olive names no product here) are `ambiguous`: they boost the colour gently
+ * and stay as words that score where they occur, neither required nor removed.
+ */
+async function readColours(words: string[]): Promise<{
+  colours: string[];
+  rest: string[];
+  ambiguous: string[];
+  firmColour: boolean;
+  value: boolean;
+}> {
   const colours: string[] = [];
   const rest: string[] = [];
-  // Colour words that are as often things ("wine glasses", "rose bush", "olive oil" is safe
-  // only because olive names no product here): they boost the colour gently and stay as words
-  // that score where they occur, neither required nor removed.
   const ambiguous: string[] = [];
   let firmColour = false;
+  let value = false;
   for (let i = 0; i < words.length; i++) {
     const word = words[i];
     const family = await colourOf(word);
@@ -450,6 +468,23 @@ export async function understand(
     if (FILLER.has(word)) continue;
     rest.push(word);
   }
+  return { colours, rest, ambiguous, firmColour, value };
+}
+
+/**
+ * A query read facet by facet, each taking its words out of the text before the next looks:
+ * price, stock, negations, gender and age, brands, colours; the taxonomy category of what is left.
+ */
+export async function understand(
+  query: string,
+  catalog: { brandShare(normalised: string): number },
+): Promise<Understanding> {
+  const { text, price } = readPrice(fold(query).replace(/[“”"]/g, ' '));
+  const { words: afterStock, inStock } = readStock(wordsOf(text));
+  const { kept, notColours, excluded } = await readNegations(afterStock);
+  const { words: afterAudience, gender, ageGroup } = readAudience(kept);
+  const { words: afterBrands, brands, brandBoosts } = readBrands(afterAudience, catalog);
+  const { colours, rest, ambiguous, firmColour, value } = await readColours(afterBrands);
 
   const category = rest.length
     ? await matchTaxonomy({
