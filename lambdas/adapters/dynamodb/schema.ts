@@ -128,7 +128,10 @@ export const SCHEMA = {
   executionDeadline: declare({
     entity: 'executionDeadline',
     table: { pk: 'EXECS#ACTIVE#{shard}', sk: '{deadline}#{id}' },
-    access: ['reaper (maintenance): Query each shard for sk <= now'],
+    access: [
+      'reaper (maintenance): Query each shard for sk <= now',
+      'reaper, executions waiting for a crawl: Query each shard, filter attribute_exists(waiting_for)',
+    ],
   }),
   urlEntry: declare({
     entity: 'urlEntry',

@@ -1,5 +1,5 @@
 // What a crawl that ended early (cancel, failure, reaped) found becomes listed; nothing is
-// removed. Used by the crawl's Fail step and by the API's cancel and status reads, which need
+// removed. Used by the crawl's Fail step, the API's cancel and the reaper schedule, which need
 // none of the crawl's fetching and parsing (so their Lambda assets do not carry it).
 import type { ListingStore } from '../../ports/listings';
 import type { Executions } from '../executions/service';
