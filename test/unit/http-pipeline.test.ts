@@ -1,4 +1,5 @@
 // Pipeline behaviour that needs no store: public routes, unexpected failures, rendering.
+import AWSXRay from 'aws-xray-sdk-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { defineRoute, presentedKey } from '../../lambdas/http/pipeline';
@@ -7,6 +8,7 @@ import { setRequestLogSink, type RequestLogLine } from '../../lambdas/http/log';
 import { AppError } from '../../lambdas/domain/errors';
 import { routesForPath, matchRoute } from '../../lambdas/http/match';
 import { handler as fallback } from '../../lambdas/http/public/fallback';
+import { enableTracing } from '../../lambdas/observability/tracing';
 
 const event = (path: string, method = 'GET', extra: Partial<APIGatewayProxyEventV2> = {}): APIGatewayProxyEventV2 =>
   ({
@@ -107,5 +109,46 @@ describe('route matching and fallback', () => {
     expect(wrongMethod.statusCode).toBe(405);
     expect(wrongMethod.headers.allow).toBe('GET');
     expect(JSON.parse(wrongMethod.body)).toMatchObject({ code: 'METHOD_NOT_ALLOWED' });
+  });
+});
+
+describe('tracing on Lambda', () => {
+  it("runs each request in Powertools' handler subsegment, annotated; refusals are answers, failures faults", async () => {
+    setRequestLogSink(() => undefined);
+    // Powertools Tracer stays dormant outside a Lambda execution environment.
+    process.env.AWS_EXECUTION_ENV = 'AWS_Lambda_nodejs22.x';
+    try {
+      const tracer = (await enableTracing(true))!;
+      const started = defineRoute('health', () => ({ body: { execution_id: 'extract-urls-7' } as never }));
+      const refused = defineRoute('health', () => {
+        throw new AppError('NOT_FOUND', 'No execution extract-urls-8');
+      });
+      const broken = defineRoute('health', () => {
+        throw new Error('boom');
+      });
+      await AWSXRay.getNamespace().runPromise(async () => {
+        const parent = new AWSXRay.Segment('function');
+        tracer.setSegment(parent);
+        expect((await invoke(started, event('/health'))).statusCode).toBe(200);
+        expect((await invoke(refused, event('/health'))).statusCode).toBe(404);
+        expect((await invoke(broken, event('/health'))).statusCode).toBe(500);
+        expect(tracer.getSegment()).toBe(parent);
+        const [ok, notFound, failed] = parent.subsegments as unknown as Array<{
+          annotations: Record<string, unknown>;
+          fault?: boolean;
+          error?: boolean;
+          in_progress?: boolean;
+        }>;
+        expect(ok.annotations).toMatchObject({ operation: 'health', execution_id: 'extract-urls-7' });
+        expect(ok.in_progress).toBeFalsy();
+        expect(notFound.annotations).toMatchObject({ operation: 'health' });
+        expect(notFound.fault || notFound.error).toBeFalsy();
+        expect(notFound.in_progress).toBeFalsy();
+        expect(failed.fault || failed.error).toBe(true);
+        expect(failed.in_progress).toBeFalsy();
+      });
+    } finally {
+      delete process.env.AWS_EXECUTION_ENV;
+    }
   });
 });
