@@ -3,7 +3,6 @@
 // handler that does is extract-batch-handler.ts, so these workers' assets hold no engine.
 import type { SQSRecord } from 'aws-lambda';
 import type { Container } from '../composition/container';
-import { executionsOf } from '../composition/executions';
 import { extractPlanningOf } from '../composition/extract-jobs';
 import type { Batch, BatchMessage } from '../domain/extract-jobs/steps';
 import { taskTokenConsumer } from './define';
@@ -46,7 +45,4 @@ export const extractHandlers = {
     const { abandoned } = await extractPlanningOf(deps).abandonBatch(message);
     return { batchId: message.batch.id, state: 'abandoned', abandoned };
   }),
-
-  /** Scheduled: fails executions past their deadline (also done on every status read). */
-  reaper: (_event: unknown, deps: Container) => executionsOf(deps).reapOverdue({ limit: 200 }),
 };

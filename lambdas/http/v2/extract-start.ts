@@ -2,19 +2,22 @@
 // in invalid_urls. Vendor mode extracts the vendor's listings, or waits (meta.waiting_for) for
 // `crawl_id` or for a crawl it starts itself when the vendor has no listings.
 import { defineRoute } from '../pipeline';
+import { crawlOf } from '../../composition/crawl';
+import { extractJobsOf } from '../../composition/extract-jobs';
+import { webhooksOf } from '../../composition/webhooks';
 import { extractOptionsFrom } from '../../domain/extraction/options';
 
 export const handler = defineRoute('v2ExtractStart', async ({ body }, { org, deps }) => {
-  await deps.webhooks.check(body.webhook);
+  await webhooksOf(deps).check(body.webhook);
   if (body.urls === undefined) {
-    const started = await deps.crawl.jobs.startVendorExtraction({
+    const started = await crawlOf(deps).jobs.startVendorExtraction({
       org,
       vendor: body.vendor!,
       maxProducts: body.max_products,
       crawlId: body.crawl_id,
       options: extractOptionsFrom(body),
+      webhook: body.webhook,
     });
-    await deps.webhooks.subscribe(org, started.execution_id, body.webhook);
     return {
       status: 202,
       body: {
@@ -28,14 +31,14 @@ export const handler = defineRoute('v2ExtractStart', async ({ body }, { org, dep
       },
     };
   }
-  const started = await deps.extractJobs.start({
+  const started = await extractJobsOf(deps).start({
     org,
     kind: 'extract-urls',
     urls: body.urls,
     options: extractOptionsFrom(body),
     onInvalid: 'reject',
+    webhook: body.webhook,
   });
-  await deps.webhooks.subscribe(org, started.execution_id, body.webhook);
   return {
     status: 202,
     body: {
