@@ -9,6 +9,11 @@ import { extractResultsOf } from './extract-jobs';
 import { extractUrlOf } from './extraction';
 import { faultsConfigured, withFaults } from './faults';
 
+/** URL extractions at once shared by every batch of this process (Config.extractSlots). */
+export const extractSlotsOf = capability(({ config }) =>
+  config.extractSlots === undefined ? undefined : createLimiter(config.extractSlots),
+);
+
 export const extractBatchStepsOf = capability((base) => {
   const { config } = base;
   const deps: ExtractStepsDeps = {
@@ -16,7 +21,7 @@ export const extractBatchStepsOf = capability((base) => {
     results: extractResultsOf(base),
     extractUrl: extractUrlOf(base),
     catalog: productCatalogOf(base),
-    extractSlots: config.extractSlots === undefined ? undefined : createLimiter(config.extractSlots),
+    extractSlots: extractSlotsOf(base),
   };
   // Tests and benchmarks only: crashing workers and duplicate deliveries around the same steps.
   if (!faultsConfigured(config.faults)) return createExtractSteps(deps);

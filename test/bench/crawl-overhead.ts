@@ -13,6 +13,8 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalService } from '../../lambdas/local/service';
 import { createContainer, getContainer } from '../../lambdas/composition/container';
+import { crawlOf } from '../../lambdas/composition/crawl';
+import { fetcherOf } from '../../lambdas/composition/fetcher';
 import { loadConfig } from '../../lambdas/config';
 import { eachLimited } from '../../lambdas/domain/extract-jobs/concurrency';
 import {
@@ -96,7 +98,7 @@ export default async function main(): Promise<void> {
       `crawl-overhead: ${fmt(SIZE)}-product stores, ${CONCURRENCY} listing pages at once in both runs (state machine: ${CONCURRENCY} SQS batches in flight, PDS_CRAWL_DELAY_MS=0)`,
     );
     const config = loadConfig({ PDS_RESOLVE: sim.resolveEnv, PDS_CRAWL_DELAY_MS: '0' });
-    const loopFetcher = createContainer(config).fetcher;
+    const loopFetcher = fetcherOf(createContainer(config));
     const service = await startLocalService({
       port: 0,
       dataDir,
@@ -128,7 +130,7 @@ export default async function main(): Promise<void> {
         // (b) the state machine, started and polled through the crawl use-cases (polls counted apart).
         sim.resetRequestCounts(host);
         sdkCalls.reset();
-        const jobs = getContainer().crawl.jobs;
+        const jobs = crawlOf(getContainer()).jobs;
         const machineStart = Date.now();
         const { execution_id: executionId } = await jobs.start({ org: ORG, vendor: host, countryCode: 'us' });
         // When the store saw the crawl's last request: what follows is the end of the crawl (index rebuild).

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalService } from '../../lambdas/local/service';
 import { getContainer } from '../../lambdas/composition/container';
+import { extractJobsOf } from '../../lambdas/composition/extract-jobs';
 import { dynamoExtractResultStore } from '../../lambdas/adapters/dynamodb/extract-results';
 import { OUTCOME_CLASS } from '../../lambdas/domain/extraction/types';
 import { startStoreSimulator, listProductUrls } from '../stores';
@@ -42,7 +43,7 @@ export default async function main(): Promise<void> {
   try {
     const per = URLS / HOSTS.length;
     const urls = HOSTS.flatMap((host) => listProductUrls(sim.store(host), { limit: per }));
-    const jobs = getContainer().extractJobs;
+    const jobs = extractJobsOf(getContainer());
     const started = Date.now();
     const { execution_id } = await jobs.start({
       org: ORG,

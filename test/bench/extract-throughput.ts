@@ -11,20 +11,22 @@
 // on a shared machine the load drifts. Beside it,
 // the main-thread CPU each run used (Linux: the kernel's per-thread accounting), which does not
 // grow when other processes take the core: the loop saturates the main thread, so the CPU the
-// state machine adds there is what its time ratio follows on a quiet machine. The embedded
-// engines' threads (dynalite, fauxqs) and the rest (V8's helpers, zlib's and LevelDB's pools) are
-// shown apart: on 2 cores they take turns with the main thread.
+// state machine adds there is what its time ratio follows on a quiet machine (the embedded
+// engines run on it too). The other threads (V8's helpers, zlib's and LevelDB's pools) are shown
+// apart: on 2 cores they take turns with the main thread.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startLocalService } from '../../lambdas/local/service';
 import { createContainer, getContainer } from '../../lambdas/composition/container';
+import { extractSlotsOf } from '../../lambdas/composition/extract-batch';
+import { extractJobsOf } from '../../lambdas/composition/extract-jobs';
+import { extractUrlOf } from '../../lambdas/composition/extraction';
 import { loadConfig } from '../../lambdas/config';
 import { eachLimited } from '../../lambdas/domain/extract-jobs/concurrency';
 import { startStoreSimulator, listProductUrls } from '../stores';
 import { countSdkCalls } from './_count-hook';
-import { engineThreadIds } from '../../lambdas/local/engine-thread';
 import { PLAIN_OPTIONS } from '../fakes/extract-options';
 
 const URLS = 1000;
@@ -51,8 +53,8 @@ const cpuSeconds = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1e6
  * CPU seconds of this process's main thread and of all its threads, from the kernel's per-thread
  * accounting (/proc/self/task, Linux; null elsewhere). Unlike the event loop's busy time, the
  * main thread's CPU does not grow when other processes take its core, so it compares runs on a
- * loaded machine; the other threads are the embedded engines (dynalite, fauxqs), zlib's and the
- * resolver's pool and V8's helpers.
+ * loaded machine; the other threads are zlib's, LevelDB's and the resolver's pools and V8's helpers
+ * (the embedded engines run on the main thread).
  */
 function threadCpuSeconds(): ThreadCpu | null {
   try {
@@ -70,16 +72,8 @@ function threadCpuSeconds(): ThreadCpu | null {
         // A thread that ended meanwhile.
       }
     }
-    const engine = (name: string) => {
-      const tid = engineThreadIds.get(name);
-      try {
-        return tid === undefined ? 0 : ticks(String(tid)) / 100;
-      } catch {
-        return 0;
-      }
-    };
     // USER_HZ is 100 on Linux.
-    return { main: main / 100, all: all / 100, dynalite: engine('dynalite'), fauxqs: engine('fauxqs') };
+    return { main: main / 100, all: all / 100 };
   } catch {
     return null;
   }
@@ -87,19 +81,14 @@ function threadCpuSeconds(): ThreadCpu | null {
 interface ThreadCpu {
   main: number;
   all: number;
-  /** The embedded engines' threads (engineThreadIds): DynamoDB (dynalite) and SQS (fauxqs). */
-  dynalite: number;
-  fauxqs: number;
 }
-/** CPU seconds by thread since `from`: the main thread, the engines' threads and all the others (GC, zlib's pool, ...). */
+/** CPU seconds by thread since `from`: the main thread and all the others (GC, zlib's pool, ...). */
 const byThread = (threads: ReturnType<typeof threadCpuSince>) => ({ mainCpuS: threads?.main ?? null, threads });
 const threadCpuSince = (from: ThreadCpu | null) => {
   const now = threadCpuSeconds();
   if (!from || !now) return null;
   const main = now.main - from.main;
-  const dynalite = now.dynalite - from.dynalite;
-  const fauxqs = now.fauxqs - from.fauxqs;
-  return { main, dynalite, fauxqs, other: now.all - from.all - main - dynalite - fauxqs };
+  return { main, other: now.all - from.all - main };
 };
 
 /** Seconds the main thread's event loop was busy since `from` (CPU above also counts other threads). */
@@ -173,9 +162,9 @@ export default async function main(): Promise<void> {
     });
     try {
       // (a) plain loop: the same engine composition, results kept in memory only.
-      const extractUrl = createContainer(
-        loadConfig({ PDS_RESOLVE: sim.resolveEnv, PDS_CRAWL_DELAY_MS: '0' }),
-      ).extractUrl;
+      const extractUrl = extractUrlOf(
+        createContainer(loadConfig({ PDS_RESOLVE: sim.resolveEnv, PDS_CRAWL_DELAY_MS: '0' })),
+      );
       const plainLoop = async (urls: string[]): Promise<RunFigures> => {
         const memory = memorySampler();
         const cpu = process.cpuUsage();
@@ -199,7 +188,7 @@ export default async function main(): Promise<void> {
       };
 
       // (b) the local state machine.
-      const jobs = getContainer().extractJobs;
+      const jobs = extractJobsOf(getContainer());
       const sdkCalls = countSdkCalls();
       sdkCalls.onlyQueues(['extract-work']);
       const stateMachine = async (urls: string[]) => {
@@ -270,7 +259,7 @@ export default async function main(): Promise<void> {
         `extract-throughput: ${URLS} URLs over ${HOSTS.length} simulated stores, concurrency ${CONCURRENCY} in both runs (state machine: PDS_EXTRACT_SLOTS=${CONCURRENCY} shared by ${BATCHES_IN_FLIGHT} SQS batches in flight); ${ROUNDS} rounds, the two runs alternating`,
       );
       const describe = (f: RunFigures) =>
-        `${(f.ms / 1000).toFixed(2)} s, ${(URLS / (f.ms / 1000)).toFixed(0)} URLs/s, ${f.successful} successful, CPU ${f.cpuS.toFixed(1)} s (main thread: CPU ${f.mainCpuS?.toFixed(2) ?? 'n/a'} s, busy ${f.busyS.toFixed(1)} s), peak RSS ${f.peakRssMb.toFixed(0)} MB, peak heap ${f.peakHeapMb.toFixed(0)} MB${f.threads ? `; other threads' CPU: dynalite ${f.threads.dynalite.toFixed(2)} s, fauxqs ${f.threads.fauxqs.toFixed(2)} s, the rest (GC, zlib, ...) ${f.threads.other.toFixed(2)} s` : ''}`;
+        `${(f.ms / 1000).toFixed(2)} s, ${(URLS / (f.ms / 1000)).toFixed(0)} URLs/s, ${f.successful} successful, CPU ${f.cpuS.toFixed(1)} s (main thread: CPU ${f.mainCpuS?.toFixed(2) ?? 'n/a'} s, busy ${f.busyS.toFixed(1)} s), peak RSS ${f.peakRssMb.toFixed(0)} MB, peak heap ${f.peakHeapMb.toFixed(0)} MB${f.threads ? `; other threads' CPU (GC, zlib, LevelDB, ...) ${f.threads.other.toFixed(2)} s` : ''}`;
       // One untimed run of each kind first: the first run of either pays for compiling its code
       // (the loop's first round was ~50% slower than its later ones), which would make round 1's
       // ratio say little about either.
@@ -312,7 +301,7 @@ export default async function main(): Promise<void> {
       const cpuRatio = sum(machines.map((m) => m.figures.cpuS)) / sum(loops.map((l) => l.cpuS));
       const mainCpu = (runs: RunFigures[]) => runs.map((r) => r.mainCpuS ?? Number.NaN);
       const addedMainCpu = mainCpu(machines.map((m) => m.figures)).map((m, i) => m - mainCpu(loops)[i]);
-      const slots = getContainer().extractSlots;
+      const slots = extractSlotsOf(getContainer());
       console.log(
         `  state machine extractions at once: at most ${slots?.peak ?? 'unknown'} (PDS_EXTRACT_SLOTS=${slots?.size ?? 'unset'})`,
       );
@@ -326,10 +315,9 @@ export default async function main(): Promise<void> {
       const machineThreads = machines.map((m) => m.figures.threads);
       const loopThreads = loops.map((l) => l.threads);
       if (machineThreads.every(Boolean) && loopThreads.every(Boolean)) {
-        const of = (runs: typeof machineThreads, part: 'dynalite' | 'fauxqs' | 'other') =>
-          median(runs.map((t) => t![part])).toFixed(2);
+        const of = (runs: typeof machineThreads) => median(runs.map((t) => t!.other)).toFixed(2);
         console.log(
-          `  other threads' CPU, median per run: state machine dynalite ${of(machineThreads, 'dynalite')} s, fauxqs ${of(machineThreads, 'fauxqs')} s, the rest (V8's GC and compiler helpers, zlib's and LevelDB's pools) ${of(machineThreads, 'other')} s; plain loop the rest ${of(loopThreads, 'other')} s: on 2 cores, what runs beside the main thread takes turns with it`,
+          `  other threads' CPU (V8's GC and compiler helpers, zlib's and LevelDB's pools), median per run: state machine ${of(machineThreads)} s, plain loop ${of(loopThreads)} s: on 2 cores, what runs beside the main thread takes turns with it`,
         );
       }
       const last = machines[machines.length - 1];

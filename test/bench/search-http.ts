@@ -11,6 +11,7 @@ import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../lambdas/config';
+import { productCatalogOf } from '../../lambdas/composition/catalog';
 import { createContainer } from '../../lambdas/composition/container';
 import type { ExtractOptions } from '../../lambdas/domain/extraction/types';
 import { rng } from '../stores';
@@ -120,13 +121,13 @@ export default async function main(): Promise<void> {
         const p = store.product(i);
         batch.push({ url: p.url, product: simToRecord(store, p) });
         if (batch.length === 500) {
-          await deps.catalog.rememberAll(batch, options);
+          await productCatalogOf(deps).rememberAll(batch, options);
           stored += batch.length;
           batch = [];
         }
       }
     }
-    if (batch.length) await deps.catalog.rememberAll(batch, options);
+    if (batch.length) await productCatalogOf(deps).rememberAll(batch, options);
     stored += batch.length;
     const storeMs = performance.now() - t0;
     deps.dispose();

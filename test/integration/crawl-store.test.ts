@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEngines, type Engines } from '../../lambdas/local/engines';
 import { loadConfig } from '../../lambdas/config';
 import { createContainer, type Container } from '../../lambdas/composition/container';
+import { crawlOf } from '../../lambdas/composition/crawl';
+import { crawlStepsOf } from '../../lambdas/composition/crawl-steps';
+import { executionsOf } from '../../lambdas/composition/executions';
 import type { CrawlPlan, FoundListing } from '../../lambdas/domain/crawl/model';
 
 let engines: Engines;
@@ -59,7 +62,7 @@ const shopifyPlan = (crawlId: string, vendor: string, displayName: string): Craw
 async function allUrls(vendor: string, pageSize: number, collection?: string): Promise<string[]> {
   const urls: string[] = [];
   for (let page = 1; page <= 1000; page++) {
-    const got = await deps.crawl.catalog.listings({
+    const got = await crawlOf(deps).catalog.listings({
       vendor,
       page,
       pageSize,
@@ -76,10 +79,10 @@ describe('listing store', () => {
     const vendor = 'idem.test';
     const items = Array.from({ length: 60 }, (_, i) => ({ listing: listing(vendor, i), order: i }));
     const results = await Promise.all(
-      [1, 2, 3].map(() => deps.crawl.store.upsert(vendor, 'Idem', 'crawl-idem-test-000000000001', items, iso())),
+      [1, 2, 3].map(() => crawlOf(deps).store.upsert(vendor, 'Idem', 'crawl-idem-test-000000000001', items, iso())),
     );
     expect(results.every((r) => r.created === 60 || r.created < 60)).toBe(true);
-    const rebuilt = await deps.crawl.catalog.rebuild({
+    const rebuilt = await crawlOf(deps).catalog.rebuild({
       vendor,
       displayName: 'Idem',
       crawlId: 'crawl-idem-test-000000000001',
@@ -95,8 +98,8 @@ describe('listing store', () => {
   it('keeps first_seen, moves last_updated only on change, removes what a complete re-crawl did not find', async () => {
     const vendor = 'recrawl.test';
     const first = Array.from({ length: 250 }, (_, i) => ({ listing: listing(vendor, i), order: i }));
-    await deps.crawl.store.upsert(vendor, 'Recrawl', 'crawl-recrawl-test-000000000001', first, iso());
-    await deps.crawl.catalog.rebuild({
+    await crawlOf(deps).store.upsert(vendor, 'Recrawl', 'crawl-recrawl-test-000000000001', first, iso());
+    await crawlOf(deps).catalog.rebuild({
       vendor,
       displayName: 'Recrawl',
       crawlId: 'crawl-recrawl-test-000000000001',
@@ -104,15 +107,15 @@ describe('listing store', () => {
       maxListings: null,
     });
     const before = new Map(
-      (await deps.crawl.catalog.listings({ vendor, page: 1, pageSize: 100 })).items.map((l) => [l.url, l]),
+      (await crawlOf(deps).catalog.listings({ vendor, page: 1, pageSize: 100 })).items.map((l) => [l.url, l]),
     );
     tick(60_000);
     // Second crawl: product 0 gone, product 1 repriced, the rest unchanged.
     const second = first
       .filter((x) => x.listing.url !== listing(vendor, 0).url)
       .map((x) => (x.listing.url === listing(vendor, 1).url ? { ...x, listing: listing(vendor, 1, 99) } : x));
-    await deps.crawl.store.upsert(vendor, 'Recrawl', 'crawl-recrawl-test-000000000002', second, iso());
-    const result = await deps.crawl.catalog.rebuild({
+    await crawlOf(deps).store.upsert(vendor, 'Recrawl', 'crawl-recrawl-test-000000000002', second, iso());
+    const result = await crawlOf(deps).catalog.rebuild({
       vendor,
       displayName: 'Recrawl',
       crawlId: 'crawl-recrawl-test-000000000002',
@@ -120,7 +123,7 @@ describe('listing store', () => {
       maxListings: null,
     });
     expect(result).toMatchObject({ listings_total: 249, listings_found: 249, removed: 1, created: 0 });
-    const after = await deps.crawl.catalog.listings({ vendor, page: 1, pageSize: 100 });
+    const after = await crawlOf(deps).catalog.listings({ vendor, page: 1, pageSize: 100 });
     expect(after.pagination.total_items).toBe(249);
     const repriced = after.items.find((l) => l.url === listing(vendor, 1).url)!;
     expect(repriced.price.current_value).toBe(99);
@@ -134,8 +137,8 @@ describe('listing store', () => {
   it('pages across anchors exactly like slicing the URL-ordered list (page sizes 1, 7, 100)', async () => {
     const vendor = 'paging.test';
     const items = Array.from({ length: 333 }, (_, i) => ({ listing: listing(vendor, (i * 38) % 333), order: i }));
-    await deps.crawl.store.upsert(vendor, 'Paging', 'crawl-paging-test-000000000001', items, iso());
-    await deps.crawl.catalog.rebuild({
+    await crawlOf(deps).store.upsert(vendor, 'Paging', 'crawl-paging-test-000000000001', items, iso());
+    await crawlOf(deps).catalog.rebuild({
       vendor,
       displayName: 'Paging',
       crawlId: 'crawl-paging-test-000000000001',
@@ -146,18 +149,18 @@ describe('listing store', () => {
     expect(await allUrls(vendor, 100)).toEqual(sorted);
     expect(await allUrls(vendor, 7)).toEqual(sorted);
     for (const page of [1, 100, 101, 200, 333]) {
-      const got = await deps.crawl.catalog.listings({ vendor, page, pageSize: 1 });
+      const got = await crawlOf(deps).catalog.listings({ vendor, page, pageSize: 1 });
       expect(got.items.map((l) => l.url)).toEqual([sorted[page - 1]]);
     }
-    expect((await deps.crawl.catalog.listings({ vendor, page: 334, pageSize: 1 })).items).toEqual([]);
+    expect((await crawlOf(deps).catalog.listings({ vendor, page: 334, pageSize: 1 })).items).toEqual([]);
   });
 
   it('cuts to max_listings exactly by discovery order, and collections count only listed members', async () => {
     const vendor = 'maxcut.test';
     const crawlId = 'crawl-maxcut-test-000000000001';
     const items = Array.from({ length: 40 }, (_, i) => ({ listing: listing(vendor, i), order: 1000 - i }));
-    await deps.crawl.store.upsert(vendor, 'Max', crawlId, items, iso());
-    await deps.crawl.store.putCollections(vendor, [
+    await crawlOf(deps).store.upsert(vendor, 'Max', crawlId, items, iso());
+    await crawlOf(deps).store.putCollections(vendor, [
       {
         key: `${vendor}/collections/all`,
         id: 'c1',
@@ -169,14 +172,14 @@ describe('listing store', () => {
         crawl: crawlId,
       },
     ]);
-    await deps.crawl.store.putMemberPage(
+    await crawlOf(deps).store.putMemberPage(
       crawlId,
       `${vendor}/collections/all`,
       'c0',
       1,
       items.map((x) => x.listing.url),
     );
-    const result = await deps.crawl.catalog.rebuild({
+    const result = await crawlOf(deps).catalog.rebuild({
       vendor,
       displayName: 'Max',
       crawlId,
@@ -186,7 +189,7 @@ describe('listing store', () => {
     expect(result.listings_total).toBe(5);
     // The highest order values were discovered last: the kept five are the last five indexes.
     expect((await allUrls(vendor, 100)).sort()).toEqual([35, 36, 37, 38, 39].map((i) => listing(vendor, i).url));
-    const collections = await deps.crawl.catalog.collections({ vendor, page: 1, pageSize: 10 });
+    const collections = await crawlOf(deps).catalog.collections({ vendor, page: 1, pageSize: 10 });
     expect(collections.items.map((c) => c.products_total)).toEqual([5]);
     expect((await allUrls(vendor, 2, `http://www.${vendor}/collections/all/?x=1`)).length).toBe(5);
   });
@@ -194,7 +197,7 @@ describe('listing store', () => {
 
 describe('crawl steps', () => {
   it('counts a batch once when its message is delivered twice', async () => {
-    const started = await deps.executions.create({
+    const started = await executionsOf(deps).create({
       org: 'o',
       kind: 'crawl',
       subject: 'twice.test',
@@ -202,8 +205,8 @@ describe('crawl steps', () => {
       deadlineSeconds: 600,
       workflow: null,
     });
-    await deps.executions.markRunning(started.id);
-    await deps.crawl.store.putPlan(shopifyPlan(started.id, 'twice.test', 'Twice'));
+    await executionsOf(deps).markRunning(started.id);
+    await crawlOf(deps).store.putPlan(shopifyPlan(started.id, 'twice.test', 'Twice'));
     // One page of a host that does not resolve: read (failed, for good), recorded, counted once.
     const page = {
       seq: 'p',
@@ -216,31 +219,31 @@ describe('crawl steps', () => {
       order: 0,
     };
     const message = { crawlId: started.id, wave: 1, batch: { id: 'w1-0', pages: [page] } };
-    const first = await deps.crawlSteps.processBatch(message);
-    const second = await deps.crawlSteps.processBatch(message);
+    const first = await crawlStepsOf(deps).processBatch(message);
+    const second = await crawlStepsOf(deps).processBatch(message);
     expect([first.counted, second.counted]).toEqual([true, false]);
-    expect((await deps.executions.get(started.id))!.counters).toMatchObject({ pages: 1, pages_failed: 1 });
-    const [outcome] = await deps.crawl.store.getOutcomes(started.id, [{ seq: 'p', n: 1 }]);
+    expect((await executionsOf(deps).get(started.id))!.counters).toMatchObject({ pages: 1, pages_failed: 1 });
+    const [outcome] = await crawlOf(deps).store.getOutcomes(started.id, [{ seq: 'p', n: 1 }]);
     expect(outcome).toMatchObject({ failed: true, count: 0 });
   });
 
   it('a dead-lettered batch is accounted: its pages recorded failed, the crawl incomplete, nothing removed', async () => {
     const vendor = 'lost.test';
-    await deps.crawl.store.upsert(
+    await crawlOf(deps).store.upsert(
       vendor,
       'Lost',
       'crawl-lost-test-000000000001',
       [0, 1].map((i) => ({ listing: listing(vendor, i), order: i })),
       iso(),
     );
-    await deps.crawl.catalog.rebuild({
+    await crawlOf(deps).catalog.rebuild({
       vendor,
       displayName: 'Lost',
       crawlId: 'crawl-lost-test-000000000001',
       complete: true,
       maxListings: null,
     });
-    const started = await deps.executions.create({
+    const started = await executionsOf(deps).create({
       org: 'o',
       kind: 'crawl',
       subject: vendor,
@@ -248,9 +251,9 @@ describe('crawl steps', () => {
       deadlineSeconds: 600,
       workflow: null,
     });
-    await deps.executions.markRunning(started.id);
-    await deps.crawl.store.putPlan(shopifyPlan(started.id, vendor, 'Lost'));
-    await deps.crawl.store.upsert(vendor, 'Lost', started.id, [{ listing: listing(vendor, 0), order: 0 }], iso());
+    await executionsOf(deps).markRunning(started.id);
+    await crawlOf(deps).store.putPlan(shopifyPlan(started.id, vendor, 'Lost'));
+    await crawlOf(deps).store.upsert(vendor, 'Lost', started.id, [{ listing: listing(vendor, 0), order: 0 }], iso());
     const page = {
       seq: 'p',
       n: 2,
@@ -262,10 +265,10 @@ describe('crawl steps', () => {
       order: 250,
     };
     const message = { crawlId: started.id, wave: 1, batch: { id: 'w1-1', pages: [page] } };
-    expect(await deps.crawlSteps.abandonBatch(message)).toEqual({ abandoned: 1 });
-    expect(await deps.crawlSteps.abandonBatch(message)).toEqual({ abandoned: 0 });
-    expect((await deps.executions.get(started.id))!.counters).toMatchObject({ batches_lost: 1, pages_failed: 1 });
-    expect(await deps.crawlSteps.finalize({ crawlId: started.id })).toMatchObject({ status: 'completed' });
+    expect(await crawlStepsOf(deps).abandonBatch(message)).toEqual({ abandoned: 1 });
+    expect(await crawlStepsOf(deps).abandonBatch(message)).toEqual({ abandoned: 0 });
+    expect((await executionsOf(deps).get(started.id))!.counters).toMatchObject({ batches_lost: 1, pages_failed: 1 });
+    expect(await crawlStepsOf(deps).finalize({ crawlId: started.id })).toMatchObject({ status: 'completed' });
     // Incomplete: product 1, not seen by this crawl, stays listed.
     expect((await allUrls(vendor, 10)).sort()).toEqual([0, 1].map((i) => listing(vendor, i).url));
   });
@@ -274,7 +277,7 @@ describe('crawl steps', () => {
 describe('a page batch of a crawl', () => {
   it('reads its plan and execution in one BatchGet, and writes its collection pages and outcomes together', async () => {
     const crawlId = 'crawl-batch-io-test-000000000001';
-    await deps.executions.create({
+    await executionsOf(deps).create({
       org: 'org-batch-io',
       kind: 'crawl',
       subject: 'batch-io.test',
@@ -283,11 +286,11 @@ describe('a page batch of a crawl', () => {
       deadlineSeconds: 600,
     });
     const plan = shopifyPlan(crawlId, 'batch-io.test', 'Batch IO');
-    await deps.crawl.store.putPlan(plan);
-    const read = await deps.crawl.store.getPlanAndExecution(crawlId);
+    await crawlOf(deps).store.putPlan(plan);
+    const read = await crawlOf(deps).store.getPlanAndExecution(crawlId);
     expect(read.plan).toEqual(plan);
-    expect(read.execution).toEqual(await deps.executions.get(crawlId));
-    expect(await deps.crawl.store.getPlanAndExecution('crawl-missing-test-000000000001')).toEqual({
+    expect(read.execution).toEqual(await executionsOf(deps).get(crawlId));
+    expect(await crawlOf(deps).store.getPlanAndExecution('crawl-missing-test-000000000001')).toEqual({
       plan: null,
       execution: null,
     });
@@ -300,15 +303,15 @@ describe('a page batch of a crawl', () => {
       urls: [`https://batch-io.test/products/p-${n}`, `https://batch-io.test/products/q-${n}`],
     }));
     const outcomes = members.map(({ seq, n }) => ({ seq, n, count: 2, full: false, next: null, failed: false }));
-    await deps.crawl.store.putPageResults(crawlId, members, outcomes);
-    expect((await deps.crawl.store.crawlMembers(crawlId, 'odd')).sort()).toEqual(
+    await crawlOf(deps).store.putPageResults(crawlId, members, outcomes);
+    expect((await crawlOf(deps).store.crawlMembers(crawlId, 'odd')).sort()).toEqual(
       members
         .filter((m) => m.collection === 'odd')
         .flatMap((m) => m.urls)
         .sort(),
     );
-    expect((await deps.crawl.store.crawlMembers(crawlId, 'even')).length).toBe(30);
-    const stored = await deps.crawl.store.getOutcomes(crawlId, outcomes);
+    expect((await crawlOf(deps).store.crawlMembers(crawlId, 'even')).length).toBe(30);
+    const stored = await crawlOf(deps).store.getOutcomes(crawlId, outcomes);
     expect(stored.sort((a, b) => a.n - b.n)).toEqual(outcomes);
   });
 });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEngines, type Engines } from '../../lambdas/local/engines';
 import { loadConfig } from '../../lambdas/config';
 import { createContainer, type Container } from '../../lambdas/composition/container';
+import { executionsOf } from '../../lambdas/composition/executions';
 import { ENV } from '../../lambdas/topology/env';
 import { dynamoExecutionStore } from '../../lambdas/adapters/dynamodb/executions';
 import { dynamoExtractResultStore } from '../../lambdas/adapters/dynamodb/extract-results';
@@ -36,7 +37,7 @@ afterAll(async () => {
 
 describe('resuming unfinished executions after a restart', () => {
   it('restarts what can be resumed, fails the rest at once, leaves waiting and finished ones alone', async () => {
-    const { executions } = deps;
+    const executions = executionsOf(deps);
     const store = dynamoExecutionStore(deps.clients.documents, engines.tableName);
     const results = dynamoExtractResultStore(deps.clients.documents, engines.tableName);
     const create = (

@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEngines, type Engines } from '../../lambdas/local/engines';
 import { loadConfig } from '../../lambdas/config';
 import { createContainer, installContainer, type Container } from '../../lambdas/composition/container';
+import { productCatalogOf } from '../../lambdas/composition/catalog';
+import { searchOf } from '../../lambdas/composition/search';
 import { handler as indexerHandler } from '../../lambdas/workers/search-indexer';
 import { dynamoListingStore } from '../../lambdas/adapters/dynamodb/listings';
 import { dynamoCatalogFeed, dynamoCatalogRecords } from '../../lambdas/adapters/dynamodb/catalog-feed';
@@ -73,11 +75,11 @@ describe('search catches up with the table', () => {
       const p = store.product(i);
       items.push({ url: p.url, product: await enrichedRecord(store, p) });
     }
-    await container.catalog.rememberAll(items, options);
+    await productCatalogOf(container).rememberAll(items, options);
     const hoodies = items.filter((i) => /hoodie/i.test(i.product.title ?? ''));
     expect(hoodies.length).toBeGreaterThan(0);
     const result = await eventually(
-      () => container.search.search({ query: 'hoodie', mode: 'understand', offset: 0, limit: 50 }),
+      () => searchOf(container).search({ query: 'hoodie', mode: 'understand', offset: 0, limit: 50 }),
       (r) => r.total === hoodies.length,
     );
     expect(result.total).toBe(hoodies.length);
@@ -88,12 +90,12 @@ describe('search catches up with the table', () => {
 
     // A product stored later appears without a restart.
     const later = store.product(50);
-    await container.catalog.remember(later.url, options, {
+    await productCatalogOf(container).remember(later.url, options, {
       ...(await enrichedRecord(store, later)),
       title: 'Zeppelin Teapot',
     });
     const teapot = await eventually(
-      () => container.search.search({ query: 'zeppelin', mode: 'keywords', offset: 0, limit: 5 }),
+      () => searchOf(container).search({ query: 'zeppelin', mode: 'keywords', offset: 0, limit: 5 }),
       (r) => r.total === 1,
     );
     expect(teapot.hits.map((h) => h.item.url)).toEqual([later.url]);
@@ -121,7 +123,7 @@ describe('search catches up with the table', () => {
       now,
     );
     const listed = await eventually(
-      () => container.search.search({ query: 'quokka lamp', mode: 'understand', offset: 0, limit: 5 }),
+      () => searchOf(container).search({ query: 'quokka lamp', mode: 'understand', offset: 0, limit: 5 }),
       (r) => r.total === 1,
     );
     expect(listed.hits[0].item).toMatchObject({ source: 'listing', vendor: 'listing-only.test', url });
@@ -137,9 +139,9 @@ describe('search catches up with the table', () => {
       title: 'Quokka Lamp',
       description: 'A brass desk lamp shaped like a quokka.',
     };
-    await container.catalog.remember(url, options, record);
+    await productCatalogOf(container).remember(url, options, record);
     const extracted = await eventually(
-      () => container.search.search({ query: 'quokka lamp', mode: 'understand', offset: 0, limit: 5 }),
+      () => searchOf(container).search({ query: 'quokka lamp', mode: 'understand', offset: 0, limit: 5 }),
       (r) => r.hits[0]?.item.source === 'extraction',
     );
     expect(extracted.total).toBe(1);
@@ -167,19 +169,19 @@ describe('search catches up with the table', () => {
       new Date().toISOString(),
     );
     await eventually(
-      () => container.search.search({ query: 'wombat', mode: 'keywords', offset: 0, limit: 5 }),
+      () => searchOf(container).search({ query: 'wombat', mode: 'keywords', offset: 0, limit: 5 }),
       (r) => r.total === 1,
     );
     await listings.removeListings('listing-only.test', [url]);
     const after = await eventually(
-      () => container.search.search({ query: 'wombat', mode: 'keywords', offset: 0, limit: 5 }),
+      () => searchOf(container).search({ query: 'wombat', mode: 'keywords', offset: 0, limit: 5 }),
       (r) => r.total === 0,
     );
     expect(after.total).toBe(0);
   }, 30_000);
 
   it('a write stamped before the cursor (landing late) is still read', async () => {
-    await container.search.refresh({ force: true });
+    await searchOf(container).refresh({ force: true });
     const p = store.product(51);
     // Stored with an instant a second in the past, after the last catch-up moved the cursor.
     await dynamoProductStore(container.clients.documents, engines.tableName).put({
@@ -191,25 +193,25 @@ describe('search catches up with the table', () => {
       updated_at: new Date(Date.now() - 1_000).toISOString(),
     });
     const late = await eventually(
-      () => container.search.search({ query: 'latecomer kettle', mode: 'keywords', offset: 0, limit: 5 }),
+      () => searchOf(container).search({ query: 'latecomer kettle', mode: 'keywords', offset: 0, limit: 5 }),
       (r) => r.total === 1,
     );
     expect(late.total).toBe(1);
   }, 30_000);
 
   it('the feed serves the newest first from the index', async () => {
-    const feed = await container.search.feed({ offset: 0, limit: 3 });
+    const feed = await searchOf(container).feed({ offset: 0, limit: 3 });
     expect(feed.total).toBeGreaterThanOrEqual(43);
     const dates = feed.items.map((i) => i.updatedAt);
     expect([...dates].sort().reverse()).toEqual(dates);
-    const vendor = await container.search.feed({ vendor: 'listing-only.test', offset: 0, limit: 10 });
+    const vendor = await searchOf(container).feed({ vendor: 'listing-only.test', offset: 0, limit: 10 });
     expect(vendor.items.map((i) => i.source)).toEqual(['extraction']);
   });
 
   it('a new process starts from the saved snapshot and reads only what came after', async () => {
-    await container.search.refresh({ force: true });
-    await container.search.save();
-    const saved = container.search.cursor();
+    await searchOf(container).refresh({ force: true });
+    await searchOf(container).save();
+    const saved = searchOf(container).cursor();
     expect(saved).not.toBeNull();
 
     const reads: Array<string | null> = [];
@@ -229,7 +231,7 @@ describe('search catches up with the table', () => {
     });
     const result = await next.search({ query: 'hoodie', mode: 'understand', offset: 0, limit: 50 });
     expect(reads[0]).toBe(saved);
-    const before = await container.search.search({ query: 'hoodie', mode: 'understand', offset: 0, limit: 50 });
+    const before = await searchOf(container).search({ query: 'hoodie', mode: 'understand', offset: 0, limit: 50 });
     expect(result.total).toBe(before.total);
     expect(result.hits.map((h) => h.item.key)).toEqual(before.hits.map((h) => h.item.key));
   }, 30_000);

@@ -1,12 +1,14 @@
-// The Step Functions client is built by its own module (lambdas/adapters/sfn-client.ts), loaded
-// with the workflow engine on first use, so assets that never move an execution do not hold it.
-// Built later than the other clients, it still joins them: the container's dispose destroys it,
-// and X-Ray tracing, prepared before it existed, captures it when it is built.
+// The Step Functions client is built by its own module (lambdas/adapters/sfn-client.ts), imported
+// by the workflow capability (lambdas/composition/step-functions.ts) only, so assets that never
+// move an execution do not hold it. Built later than the other clients, it still joins them: the
+// container's dispose destroys it, and X-Ray tracing, prepared before it existed, captures it.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createClients, destroyClients, onAdoptedClient } from '../../lambdas/adapters/clients';
 import { createSfnClient } from '../../lambdas/adapters/sfn-client';
 import { loadConfig } from '../../lambdas/config';
 import { createContainer } from '../../lambdas/composition/container';
+import { executionsOf } from '../../lambdas/composition/executions';
+import { stepFunctionsOf } from '../../lambdas/composition/step-functions';
 import { prepareTracing } from '../../lambdas/observability/tracing';
 
 const ENDPOINT = 'http://127.0.0.1:9';
@@ -34,22 +36,27 @@ describe('the Step Functions client', () => {
     alone.destroy();
   });
 
-  it("the container builds it on the first start, not when the engine's value is read", async () => {
+  it('is built by the workflow capability, once per container, not by the base container', async () => {
     const clients = createClients(config);
     const heard: unknown[] = [];
     onAdoptedClient(clients, (client) => heard.push(client));
     const container = createContainer(config, { clients });
-    // Reading the engine, the callbacks and the executions core (as v2's agentic jobs do) builds nothing.
-    void container.workflows;
-    void container.taskCallbacks;
-    void container.executions;
+    // The base every function holds builds none.
     expect(heard).toEqual([]);
-    // The first call loads the module and builds the client (the call itself fails: nothing listens on port 9).
-    await expect(container.workflows.start('extract', 'extract-urls-x', {})).rejects.toThrow();
+    const { workflows, taskCallbacks } = stepFunctionsOf(container);
     expect(heard).toHaveLength(1);
-    await expect(container.taskCallbacks.succeed('token', {})).rejects.toThrow();
-    // One client for both.
+    // The executions core and later reads reach the same one.
+    void executionsOf(container);
+    expect(stepFunctionsOf(container).workflows).toBe(workflows);
     expect(heard).toHaveLength(1);
+    // Both calls fail (nothing listens on port 9) over the one client.
+    await expect(workflows.start('extract', 'extract-urls-x', {})).rejects.toThrow();
+    await expect(taskCallbacks.succeed('token', {})).rejects.toThrow();
+    expect(heard).toHaveLength(1);
+    // Another container (another test's) gets its own.
+    const other = createContainer(config, { clients: createClients(config) });
+    expect(stepFunctionsOf(other).workflows).not.toBe(workflows);
+    other.dispose();
     container.dispose();
   });
 
