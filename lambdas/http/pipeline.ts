@@ -33,8 +33,6 @@ import {
   type HttpResult,
 } from './render';
 
-export { BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from './body';
-
 export interface RouteContext {
   org: string;
   keyId: string;
