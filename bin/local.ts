@@ -6,7 +6,6 @@ import '../lambdas/local/heap';
 import '../lambdas/local/polyfills';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startEarly } from '../lambdas/local/early-start';
 import type { LocalService, LocalServiceOptions } from '../lambdas/local/service';
 
 /** Milliseconds from the process's start to this module's first line (Node, the launcher, the imports). */
@@ -64,16 +63,13 @@ async function main(): Promise<void> {
   let service: LocalService;
   try {
     const options = localOptions(process.env);
-    // The data dir's claim and the dynalite thread first: the thread starts on the other core
-    // while this one loads the service's modules (the import below).
-    startEarly(resolve(options.dataDir!));
     const importing = performance.now();
     const { startLocalService } = await import('../lambdas/local/service');
     serviceModulesMs = performance.now() - importing;
     service = await startLocalService(options);
   } catch (error) {
     console.error(`npm start: ${(error as Error).message}`);
-    // Exit now: a dynalite thread started early would keep the process alive.
+    // Exit now, whatever a failed start left open (sockets, timers).
     process.exit(1);
   }
 

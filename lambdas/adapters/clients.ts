@@ -1,11 +1,11 @@
-// Every AWS SDK client is built here, with explicit endpoints when running on the embedded
-// engines. fauxqs hands out queue URLs on a host that does not resolve, hence
-// useQueueUrlAsEndpoint: false.
+// Every AWS SDK client is built here. On the embedded engines (lambdas/local/engines.ts, the
+// Step Functions service) a client only gets their loopback endpoint and local credentials: it
+// reaches them over HTTP with the SDK's own handler and signing, as it reaches AWS. fauxqs hands
+// out queue URLs on a host that does not resolve, hence useQueueUrlAsEndpoint: false.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { Config } from '../config';
-import { inProcessHandler } from './in-process-endpoints';
 
 const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local' };
 
@@ -21,73 +21,8 @@ export interface SdkClient {
   middlewareStack: { remove(name: string): boolean };
 }
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
-
-/** True only for an endpoint on this machine: the embedded engines, never an AWS endpoint. */
-export function isLoopbackEndpoint(endpoint: string | undefined): endpoint is string {
-  if (!endpoint) return false;
-  try {
-    return LOOPBACK_HOSTS.has(new URL(endpoint).hostname);
-  } catch {
-    return false;
-  }
-}
-
-type SignableRequest = { headers: Record<string, string> };
-
-/**
- * A SigV4-shaped Authorization header without the signature work. dynalite checks only that the
- * header has Credential, Signature and SignedHeaders and that X-Amz-Date is present (it never
- * computes the signature), fauxqs reads only the region from the credential scope, and the local
- * Step Functions server reads no header at all. SigV4 (canonical request, two hashes, four
- * HMACs per call) is a tenth of the SDK's per-call CPU on the main thread, which the embedded
- * runtime shares with every worker.
- */
-export function unsignedLocalScheme(region: string, service: string) {
-  // The date and header change once a second: built then, not on every call.
-  let second = -1;
-  let stamped = { date: '', authorization: '' };
-  const stamp = () => {
-    const now = Math.floor(Date.now() / 1000);
-    if (now !== second) {
-      second = now;
-      const date = new Date(now * 1000).toISOString().replace(/[-:]|\.\d{3}/g, '');
-      stamped = {
-        date,
-        authorization: `AWS4-HMAC-SHA256 Credential=local/${date.slice(0, 8)}/${region}/${service}/aws4_request, SignedHeaders=host;x-amz-date, Signature=local`,
-      };
-    }
-    return stamped;
-  };
-  return {
-    schemeId: 'aws.auth#sigv4',
-    identityProvider: (config: { getIdentityProvider(schemeId: string): unknown }) =>
-      config.getIdentityProvider('aws.auth#sigv4'),
-    signer: {
-      async sign<T extends SignableRequest>(request: T): Promise<T> {
-        const { date, authorization } = stamp();
-        request.headers['x-amz-date'] = date;
-        request.headers.authorization = authorization;
-        return request;
-      },
-    },
-  };
-}
-
-/**
- * Options for a client on a local engine: local credentials; on loopback, no signing; and for an
- * engine running in this process, its requests over the engine's own transport instead of a socket
- * (in-process-endpoints.ts).
- */
-export function localOptions(endpoint: string, region: string, service: string) {
-  const inProcess = inProcessHandler(endpoint);
-  return {
-    endpoint,
-    credentials: localCredentials,
-    ...(isLoopbackEndpoint(endpoint) ? { httpAuthSchemes: [unsignedLocalScheme(region, service)] as never } : {}),
-    ...(inProcess ? { requestHandler: inProcess as never } : {}),
-  };
-}
+/** Options for a client of a local engine (the embedded ones, or any other on `endpoint`): the engine's endpoint, local credentials. */
+export const localOptions = (endpoint: string) => ({ endpoint, credentials: localCredentials });
 
 /**
  * The SDK's logger middleware runs every command's input and output through its sensitive-data
@@ -114,7 +49,7 @@ export function createClients(config: Config): AwsClients {
   const dynamodb = withoutSdkLogging(
     new DynamoDBClient({
       region,
-      ...(endpoints.dynamodb ? localOptions(endpoints.dynamodb, region, 'dynamodb') : {}),
+      ...(endpoints.dynamodb ? localOptions(endpoints.dynamodb) : {}),
     }),
   );
   const documents = DynamoDBDocumentClient.from(dynamodb, {
@@ -128,7 +63,7 @@ export function createClients(config: Config): AwsClients {
       sqs ??= withoutSdkLogging(
         new SQSClient({
           region,
-          ...(endpoints.sqs ? { ...localOptions(endpoints.sqs, region, 'sqs'), useQueueUrlAsEndpoint: false } : {}),
+          ...(endpoints.sqs ? { ...localOptions(endpoints.sqs), useQueueUrlAsEndpoint: false } : {}),
         }),
       );
       return sqs;

@@ -14,7 +14,7 @@ export function createSfnClient(config: Pick<Config, 'region' | 'endpoints'>, cl
   const sfn = withoutSdkLogging(
     new SFNClient({
       region,
-      ...(endpoints.stepFunctions ? localOptions(endpoints.stepFunctions, region, 'states') : {}),
+      ...(endpoints.stepFunctions ? localOptions(endpoints.stepFunctions) : {}),
     }),
   );
   return clients ? adoptClient(clients, sfn) : sfn;

@@ -1,17 +1,18 @@
-// The embedded engines behind `npm start` and the tests: dynalite (DynamoDB on LevelDB,
-// persisted under dataDir) and fauxqs (SQS, in memory, so queues are recreated at each start),
-// each on a worker thread of its own (dynalite-thread.ts, sqs-thread.ts).
-//
-// dynalite runs on a worker thread of its own: its request parsing, expression evaluation,
-// LevelDB calls and JSON work use the second core instead of blocking the HTTP server's event
-// loop. A thread rather than a child process: it dies with the process however that ends
-// (kill -9 included), so no orphan can keep holding the LevelDB lock of the data directory.
+// The embedded engines behind `npm start` and the tests, in this process on loopback HTTP
+// endpoints: dynalite (DynamoDB on LevelDB, persisted under dataDir) and fauxqs (SQS, in memory,
+// so queues are recreated at each start). Every client, in this process or another, reaches
+// them over HTTP with the SDK's own handler, as it would reach AWS; the table and the queues are
+// created through the same SDK calls.
 import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import dynalite from 'dynalite';
+import { buildApp } from 'fauxqs';
 import { TABLE } from '../topology/table';
 import { QUEUES, type QueueSpec } from '../topology/queues';
-import { startDynaliteThread, type DynaliteThread } from './dynalite-thread';
-import { startSqsThread, type SqsThread } from './sqs-thread';
+import { closeDynaliteIterators } from './dynalite-iterators';
 
 export interface Engines {
   dynamodbEndpoint: string;
@@ -28,77 +29,158 @@ export interface EngineOptions {
   tableName?: string;
   /** Queues to create (each with its `<name>-dlq`); default QUEUES. Tests add fixture queues. */
   queues?: readonly QueueSpec[];
-  /** A dynalite thread already starting on dataDir (bin/local.ts starts it before the modules load). */
-  dynalite?: Promise<DynaliteThread>;
-  /** An SQS thread already starting with the default queues (ignored when `queues` is given). */
-  sqs?: Promise<SqsThread>;
 }
+
+interface Engine {
+  /** http://<the address it listens on>:<port> */
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+type QueueShape = Pick<QueueSpec, 'name' | 'visibilityTimeoutSeconds' | 'maxReceiveCount'>;
+
+const REGION = 'us-east-1';
+const LOCAL = { region: REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
+/** DLQs keep their messages as long as SQS allows (14 days), as the deployed ones do. */
+const DLQ_RETENTION_SECONDS = '1209600';
 
 export async function startEngines(options: EngineOptions = {}): Promise<Engines> {
   const tableName = options.tableName ?? 'pds';
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  // Both engines start side by side, each on a thread of its own.
-  const [dynamoStart, sqsStart] = await Promise.allSettled([
-    options.dynalite ?? startDynaliteThread(options.dataDir),
-    options.sqs && !options.queues ? options.sqs : startSqsThread(options.queues ?? QUEUES),
-  ]);
+  const [dynamoStart, sqsStart] = await Promise.allSettled([startDynalite(options.dataDir), startFauxqs()]);
   const dynamo = dynamoStart.status === 'fulfilled' ? dynamoStart.value : undefined;
-  const fauxqs = sqsStart.status === 'fulfilled' ? sqsStart.value : undefined;
+  const sqs = sqsStart.status === 'fulfilled' ? sqsStart.value : undefined;
+  let queueUrls: Record<string, string>;
   try {
     if (!dynamo) throw (dynamoStart as PromiseRejectedResult).reason;
-    if (!fauxqs) throw (sqsStart as PromiseRejectedResult).reason;
-    await ensureTable(dynamo.endpoint, tableName);
+    if (!sqs) throw (sqsStart as PromiseRejectedResult).reason;
+    [queueUrls] = await Promise.all([
+      createQueues(sqs.endpoint, options.queues ?? QUEUES),
+      ensureTable(dynamo.endpoint, tableName),
+    ]);
   } catch (error) {
-    await fauxqs?.stop();
+    await sqs?.stop();
     await dynamo?.stop();
     throw error;
   }
-  const sqsEndpoint = fauxqs.endpoint;
-  const { queueUrls } = fauxqs;
-
   return {
     dynamodbEndpoint: dynamo.endpoint,
-    sqsEndpoint,
+    sqsEndpoint: sqs.endpoint,
     tableName,
     queueUrls,
     async stop() {
-      await fauxqs.stop();
+      await sqs.stop();
       await dynamo.stop();
     },
   };
 }
 
-async function ensureTable(endpoint: string, tableName: string): Promise<void> {
-  const client = new DynamoDBClient({
-    endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+/** The endpoint of a server listening on loopback, from the address it actually took. */
+function endpointOf(server: Server): string {
+  const { address, port } = server.address() as AddressInfo;
+  return `http://${address}:${port}`;
+}
+
+async function startDynalite(dataDir: string | undefined): Promise<Engine> {
+  closeDynaliteIterators();
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const server = dynalite({
+    ...(dataDir ? { path: dataDir } : {}),
+    createTableMs: 0,
+    deleteTableMs: 0,
+    updateTableMs: 0,
   });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  return {
+    endpoint: endpointOf(server),
+    stop: () =>
+      new Promise<void>((resolve, reject) => {
+        // dynalite's close also closes the LevelDB store, after its pending operations.
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+/** fauxqs's app on loopback (its own startFauxqs listens on every interface), without request logs. */
+async function startFauxqs(): Promise<Engine> {
+  const app = buildApp({ logger: false, host: '127.0.0.1' });
+  try {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  return { endpoint: endpointOf(app.server), stop: () => app.close() };
+}
+
+/** Each queue with its DLQ (`<name>-dlq`) and redrive policy, as the CDK stack declares them; their URLs by name. */
+async function createQueues(endpoint: string, queues: readonly QueueShape[]): Promise<Record<string, string>> {
+  const sqs = new SQSClient({ ...LOCAL, endpoint, useQueueUrlAsEndpoint: false });
+  try {
+    const urls: Record<string, string> = {};
+    await Promise.all(
+      queues.map(async (queue) => {
+        const dlq = await sqs.send(
+          new CreateQueueCommand({
+            QueueName: `${queue.name}-dlq`,
+            Attributes: { MessageRetentionPeriod: DLQ_RETENTION_SECONDS },
+          }),
+        );
+        const { Attributes } = await sqs.send(
+          new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }),
+        );
+        const main = await sqs.send(
+          new CreateQueueCommand({
+            QueueName: queue.name,
+            Attributes: {
+              VisibilityTimeout: String(queue.visibilityTimeoutSeconds),
+              RedrivePolicy: JSON.stringify({
+                deadLetterTargetArn: Attributes?.QueueArn,
+                maxReceiveCount: queue.maxReceiveCount,
+              }),
+            },
+          }),
+        );
+        urls[queue.name] = main.QueueUrl!;
+        urls[`${queue.name}-dlq`] = dlq.QueueUrl!;
+      }),
+    );
+    return urls;
+  } finally {
+    sqs.destroy();
+  }
+}
+
+async function ensureTable(endpoint: string, tableName: string): Promise<void> {
+  const client = new DynamoDBClient({ ...LOCAL, endpoint });
   try {
     await client.send(new DescribeTableCommand({ TableName: tableName }));
-    return;
   } catch (error) {
     if ((error as { name?: string }).name !== 'ResourceNotFoundException') throw error;
-  }
-  const keys = [TABLE.partitionKey, TABLE.sortKey, ...TABLE.indexes.flatMap((i) => [i.partitionKey, i.sortKey])];
-  await client.send(
-    new CreateTableCommand({
-      TableName: tableName,
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: keys.map((name) => ({ AttributeName: name, AttributeType: 'S' })),
-      KeySchema: [
-        { AttributeName: TABLE.partitionKey, KeyType: 'HASH' },
-        { AttributeName: TABLE.sortKey, KeyType: 'RANGE' },
-      ],
-      GlobalSecondaryIndexes: TABLE.indexes.map((index) => ({
-        IndexName: index.name,
+    const keys = [TABLE.partitionKey, TABLE.sortKey, ...TABLE.indexes.flatMap((i) => [i.partitionKey, i.sortKey])];
+    await client.send(
+      new CreateTableCommand({
+        TableName: tableName,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: keys.map((name) => ({ AttributeName: name, AttributeType: 'S' })),
         KeySchema: [
-          { AttributeName: index.partitionKey, KeyType: 'HASH' },
-          { AttributeName: index.sortKey, KeyType: 'RANGE' },
+          { AttributeName: TABLE.partitionKey, KeyType: 'HASH' },
+          { AttributeName: TABLE.sortKey, KeyType: 'RANGE' },
         ],
-        Projection: { ProjectionType: 'ALL' },
-      })),
-    }),
-  );
-  client.destroy();
+        GlobalSecondaryIndexes: TABLE.indexes.map((index) => ({
+          IndexName: index.name,
+          KeySchema: [
+            { AttributeName: index.partitionKey, KeyType: 'HASH' },
+            { AttributeName: index.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        })),
+      }),
+    );
+  } finally {
+    client.destroy();
+  }
 }

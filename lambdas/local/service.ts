@@ -10,14 +10,17 @@ import { QUEUES } from '../topology/queues';
 import { WORKFLOWS } from '../topology/workflows';
 import { SCHEDULES } from '../topology/schedules';
 import { loadConfig, type Config } from '../config';
-import { createContainer, installContainer } from '../composition/container';
+import { createContainer, installContainer, type Container } from '../composition/container';
+import { executionsOf } from '../composition/executions';
+import { stepFunctionsOf } from '../composition/step-functions';
+import { webhooksOf } from '../composition/webhooks';
 import { bootstrapKeys, ensureDevelopmentKey } from '../domain/accounts/service';
 import { createClients } from '../adapters/clients';
 import { startEngines, type Engines } from './engines';
 import { startStepFunctionsService, type StepFunctionsService } from './stepfunctions/server';
 import { validateDefinitions, type ValidationMemo } from './stepfunctions/executions';
 import { prepareMachine } from './stepfunctions/definitions';
-import { startSqsPollers, type SqsPollers } from './sqs-poller';
+import { startSqsPollers } from './sqs-poller';
 import { WORKERS_DIR } from './workers';
 import { startSchedule } from './schedules';
 import { resumeUnfinished } from '../domain/executions/resume';
@@ -25,7 +28,6 @@ import { GROUP_OF, type Execution } from '../domain/executions/model';
 import type { ExtractResultStore } from '../ports/extract-results';
 import { dynamoExecutionStore } from '../adapters/dynamodb/executions';
 import { dynamoExtractResultStore } from '../adapters/dynamodb/extract-results';
-import { takeEarlyStart } from './early-start';
 import { claimDataDir, dynamodbPath, ownStartTicks, releaseDataDir, writeRuntimeFile } from './runtime-file';
 
 export interface LocalServiceOptions {
@@ -102,76 +104,16 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
   const started = Date.now();
   const log = options.log ?? ((line: string) => console.log(line));
   const dataDir = resolve(options.dataDir ?? '.pds-data');
-  // bin/local.ts claims the directory and starts dynalite before the modules load; else below.
-  const early = takeEarlyStart(dataDir);
-  let settings: Config;
-  try {
-    const port = options.port ?? 3000;
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`port must be 0..65535, got ${port}`);
-    // Fail on bad settings (PDS_RATE_LIMIT, PDS_RESOLVE, ...) before anything starts.
-    settings = loadConfig({ ...process.env, ...options.env });
-  } catch (error) {
-    if (early) {
-      await early.stop();
-      releaseDataDir(dataDir);
-    }
-    throw error;
-  }
   const port = options.port ?? 3000;
-  if (!early) claimDataDir(dataDir);
-  const cleanups: Array<() => Promise<void> | void> = [() => releaseDataDir(dataDir)];
-  const stopAll = async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) {
-      try {
-        await cleanup();
-      } catch (error) {
-        log(`stop: ${(error as Error).message}`);
-      }
-    }
-  };
-
-  const phases: Record<string, number> = {};
-  let phaseStart = Date.now();
-  const phase = (name: string) => {
-    const now = Date.now();
-    phases[name] = now - phaseStart;
-    phaseStart = now;
-  };
-  const validated = options.cacheDir ? validationMemo(options.cacheDir) : undefined;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`port must be 0..65535, got ${port}`);
+  // Fail on bad settings (PDS_RATE_LIMIT, PDS_RESOLVE, ...) before anything starts.
+  const settings = loadConfig({ ...process.env, ...options.env });
+  claimDataDir(dataDir);
+  const cleanups = cleanupStack(log);
+  cleanups.push(() => releaseDataDir(dataDir));
+  const { phases, phase } = phaseClock();
   try {
-    // Definitions not yet remembered as valid (a first start) are validated while the engines start
-    // (their threads leave this one waiting); validation needs their shape, not the real queue URLs.
-    const validating = validated
-      ? validateDefinitions(
-          WORKFLOWS.map((spec) => prepareMachine({ spec }, PLACEHOLDER_QUEUE_URLS, LOCAL_REGION)),
-          validated,
-        )
-      : Promise.resolve();
-    validating.catch(() => undefined); // awaited below, after the engines
-    const engines: Engines = await startEngines({
-      dataDir: dynamodbPath(dataDir),
-      dynalite: early?.dynalite,
-      sqs: early?.sqs,
-    });
-    phase('engines');
-    await validating;
-    phase('validation');
-    cleanups.push(() => engines.stop());
-    const pollerClients = createClients({ ...settings, region: LOCAL_REGION, endpoints: { sqs: engines.sqsEndpoint } });
-    cleanups.push(() => pollerClients.sqs.destroy());
-
-    // Definitions validated by an earlier start are not validated again: the interpreter library then
-    // loads on the first execution (or WARM_UP_MS after ready) instead of before ready.
-    const sfn = await startStepFunctionsService({
-      machines: WORKFLOWS.map((spec) => ({ spec })),
-      queueUrls: engines.queueUrls,
-      sqs: pollerClients.sqs,
-      region: LOCAL_REGION,
-      validated,
-      log: (line) => (options.debug ? log(line) : undefined),
-    });
-    cleanups.push(() => sfn.stop());
-    phase('stepfunctions');
+    const { engines, pollerSqs, sfn } = await startBackends(options, dataDir, settings, { cleanups, phase, log });
 
     // Search keeps its index snapshot under the data directory, beside the embedded DynamoDB.
     let config: Config = { ...localConfig(settings, engines, sfn), dataDir };
@@ -183,17 +125,9 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     cleanups.push(() => container.meter.flush());
     phase('container');
 
-    for (const queue of QUEUES) {
-      for (const worker of [queue.worker, queue.dlqWorker].filter(Boolean) as string[]) {
-        if (!['.ts', '.js'].some((ext) => existsSync(join(WORKERS_DIR, worker + ext)))) {
-          log(
-            `warning: queue ${queue.name}: worker lambdas/workers/${worker} not found; its messages will be retried until it exists`,
-          );
-        }
-      }
-    }
-    const pollers: SqsPollers = await startSqsPollers({
-      sqs: pollerClients.sqs,
+    warnOfMissingWorkers(log);
+    const pollers = await startSqsPollers({
+      sqs: pollerSqs,
       queues: QUEUES,
       queueUrls: engines.queueUrls,
       visibilityTimeoutSeconds: options.queueRetrySeconds,
@@ -207,72 +141,13 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     cleanups.push(() => pollers.stop(pollerGraceMs));
     phase('pollers');
 
-    // Executions a previous run on this data dir left unfinished (its state machines lived in its
-    // memory): started again from their first step, or failed at once when they cannot be. Done
-    // before ready, beside the HTTP server's start and the keys (independent of each other).
-    const resuming = resumeUnfinished({
-      store: dynamoExecutionStore(container.clients.documents, config.tableName),
-      executions: container.executions,
-      workflows: container.workflows,
-      restartable: Object.fromEntries(
-        WORKFLOWS.filter((w) => w.resume).map((w) => [w.name, (id: string) => ({ [w.resume!.inputField]: id })]),
-      ),
-      canResume: (execution) =>
-        extractEntriesComplete(dynamoExtractResultStore(container.clients.documents, config.tableName), execution),
-    });
-    const httpStarting = import('./http-server').then(({ startHttpServer }) =>
-      startHttpServer({ port, host: options.host ?? '127.0.0.1' }),
-    );
-    const bootstrapSpec = options.bootstrapKeys;
-    const keys = bootstrapSpec?.trim()
-      ? bootstrapKeys(container.accounts, bootstrapSpec, container.clock.now()).then((created) => ({
-          developmentKey: undefined,
-          bootstrappedKeyIds: created.map((k) => k.keyId),
-        }))
-      : ensureDevelopmentKey(container.accounts, container.clock.now()).then((minted) => ({
-          developmentKey: minted?.key,
-          bootstrappedKeyIds: [] as string[],
-        }));
-    // Webhook attempts a previous run left queued (its queues lived in its memory) are queued again.
-    const redeliveries = container.webhooks.resumeUnsettled().catch((error: Error) => {
-      log(`webhook deliveries could not be resumed: ${error.message}`);
-      return 0;
-    });
-    const [restartDone, httpDone, keysDone] = await Promise.allSettled([resuming, httpStarting, keys]);
-    if (httpDone.status === 'fulfilled') cleanups.push(() => httpDone.value.close());
-    for (const done of [restartDone, httpDone, keysDone]) if (done.status === 'rejected') throw done.reason;
-    const restart = (restartDone as PromiseFulfilledResult<Awaited<typeof resuming>>).value;
-    const http = (httpDone as PromiseFulfilledResult<Awaited<typeof httpStarting>>).value;
-    const { developmentKey, bootstrappedKeyIds } = (keysDone as PromiseFulfilledResult<Awaited<typeof keys>>).value;
-    if (restart.failed.length)
-      log(`${restart.failed.length} unfinished execution(s) could not be resumed and were failed`);
+    const opened = await openForRequests(container, { ...options, port }, cleanups, log);
     phase('resume+http+keys');
-
-    const redelivering = await redeliveries;
-    if (redelivering) log(`${redelivering} unsettled webhook deliver${redelivering === 1 ? 'y' : 'ies'} queued again`);
-
-    // As the CDK stack schedules them (the reaper fails executions past their deadline); their
-    // first runs come right after ready.
-    for (const spec of SCHEDULES) {
-      const schedule = startSchedule({
-        worker: spec.worker,
-        everyMs: spec.everyMinutes * 60_000,
-        timeoutMs: spec.timeoutSeconds * 1000,
-        log,
-      });
-      cleanups.push(() => schedule.stop());
-    }
-    // The interpreter library, if its load was left for later: loaded while nobody waits on it.
-    const warmUp = setTimeout(
-      () => sfn.load().catch((error: Error) => log(`stepfunctions: ${error.message}`)),
-      WARM_UP_MS,
-    );
-    warmUp.unref();
-    cleanups.push(() => clearTimeout(warmUp));
+    await startBackgroundWork(sfn, cleanups, log);
     writeRuntimeFile(dataDir, {
       pid: process.pid,
       pidStart: ownStartTicks(),
-      url: http.url,
+      url: opened.http.url,
       dynamodbEndpoint: engines.dynamodbEndpoint,
       tableName: engines.tableName,
       sqsEndpoint: engines.sqsEndpoint,
@@ -281,8 +156,8 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     });
 
     return {
-      url: http.url,
-      port: http.port,
+      url: opened.http.url,
+      port: opened.http.port,
       dataDir,
       tableName: engines.tableName,
       dynamodbEndpoint: engines.dynamodbEndpoint,
@@ -290,9 +165,9 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       stepFunctionsEndpoint: sfn.endpoint,
       queueUrls: engines.queueUrls,
       stateMachineArns: sfn.stateMachineArns,
-      developmentKey,
-      bootstrappedKeyIds,
-      resumed: restart.resumed,
+      developmentKey: opened.developmentKey,
+      bootstrappedKeyIds: opened.bootstrappedKeyIds,
+      resumed: opened.resumed,
       startupMs: Date.now() - started,
       phases,
       sfn,
@@ -305,13 +180,178 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       },
       async stop(graceMs = 5000) {
         pollerGraceMs = graceMs;
-        await stopAll();
+        await cleanups.stopAll();
       },
     };
   } catch (error) {
-    await stopAll();
+    await cleanups.stopAll();
     throw error;
   }
+}
+
+interface CleanupStack {
+  push(cleanup: () => Promise<void> | void): void;
+  /** Runs every cleanup, the last pushed first; a failing one is logged and the others still run. */
+  stopAll(): Promise<void>;
+}
+
+function cleanupStack(log: (line: string) => void): CleanupStack {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  return {
+    push: (cleanup) => void cleanups.push(cleanup),
+    async stopAll() {
+      for (const cleanup of cleanups.splice(0).reverse()) {
+        try {
+          await cleanup();
+        } catch (error) {
+          log(`stop: ${(error as Error).message}`);
+        }
+      }
+    },
+  };
+}
+
+/** Milliseconds per start-up phase: `phase(name)` ends the phase begun when the previous one ended. */
+function phaseClock() {
+  const phases: Record<string, number> = {};
+  let phaseStart = Date.now();
+  const phase = (name: string) => {
+    const now = Date.now();
+    phases[name] = now - phaseStart;
+    phaseStart = now;
+  };
+  return { phases, phase };
+}
+
+/** The embedded engines and the Step Functions service, and the pollers' SQS client. */
+async function startBackends(
+  options: LocalServiceOptions,
+  dataDir: string,
+  settings: Config,
+  { cleanups, phase, log }: { cleanups: CleanupStack; phase: (name: string) => void; log: (line: string) => void },
+) {
+  const validated = options.cacheDir ? validationMemo(options.cacheDir) : undefined;
+  // Definitions not yet remembered as valid (a first start) are validated while the engines start;
+  // validation needs their shape, not the real queue URLs.
+  const validating = validated
+    ? validateDefinitions(
+        WORKFLOWS.map((spec) => prepareMachine({ spec }, PLACEHOLDER_QUEUE_URLS, LOCAL_REGION)),
+        validated,
+      )
+    : Promise.resolve();
+  validating.catch(() => undefined); // awaited below, after the engines
+  const engines: Engines = await startEngines({ dataDir: dynamodbPath(dataDir) });
+  cleanups.push(() => engines.stop());
+  phase('engines');
+  await validating;
+  phase('validation');
+  const pollerClients = createClients({ ...settings, region: LOCAL_REGION, endpoints: { sqs: engines.sqsEndpoint } });
+  cleanups.push(() => pollerClients.sqs.destroy());
+
+  // Definitions validated by an earlier start are not validated again: the interpreter library then
+  // loads on the first execution (or WARM_UP_MS after ready) instead of before ready.
+  const sfn = await startStepFunctionsService({
+    machines: WORKFLOWS.map((spec) => ({ spec })),
+    queueUrls: engines.queueUrls,
+    sqs: pollerClients.sqs,
+    region: LOCAL_REGION,
+    validated,
+    log: (line) => (options.debug ? log(line) : undefined),
+  });
+  cleanups.push(() => sfn.stop());
+  phase('stepfunctions');
+  return { engines, pollerSqs: pollerClients.sqs, sfn };
+}
+
+function warnOfMissingWorkers(log: (line: string) => void): void {
+  for (const queue of QUEUES) {
+    for (const worker of [queue.worker, queue.dlqWorker].filter(Boolean) as string[]) {
+      if (!['.ts', '.js'].some((ext) => existsSync(join(WORKERS_DIR, worker + ext)))) {
+        log(
+          `warning: queue ${queue.name}: worker lambdas/workers/${worker} not found; its messages will be retried until it exists`,
+        );
+      }
+    }
+  }
+}
+
+/**
+ * What ready waits for, side by side (independent of each other): executions a previous run on
+ * this data dir left unfinished (its state machines lived in its memory) started again from their
+ * first step, or failed at once when they cannot be; the HTTP server; the keys. Then webhook
+ * attempts a previous run left queued (its queues lived in its memory) are queued again.
+ */
+async function openForRequests(
+  container: Container,
+  options: LocalServiceOptions & { port: number },
+  cleanups: CleanupStack,
+  log: (line: string) => void,
+) {
+  const { tableName } = container.config;
+  const resuming = resumeUnfinished({
+    store: dynamoExecutionStore(container.clients.documents, tableName),
+    executions: executionsOf(container),
+    workflows: stepFunctionsOf(container).workflows,
+    restartable: Object.fromEntries(
+      WORKFLOWS.filter((w) => w.resume).map((w) => [w.name, (id: string) => ({ [w.resume!.inputField]: id })]),
+    ),
+    canResume: (execution) =>
+      extractEntriesComplete(dynamoExtractResultStore(container.clients.documents, tableName), execution),
+  });
+  const httpStarting = import('./http-server').then(({ startHttpServer }) =>
+    startHttpServer({ port: options.port, host: options.host ?? '127.0.0.1' }),
+  );
+  const bootstrapSpec = options.bootstrapKeys;
+  const keys = bootstrapSpec?.trim()
+    ? bootstrapKeys(container.accounts, bootstrapSpec, container.clock.now()).then((created) => ({
+        developmentKey: undefined,
+        bootstrappedKeyIds: created.map((k) => k.keyId),
+      }))
+    : ensureDevelopmentKey(container.accounts, container.clock.now()).then((minted) => ({
+        developmentKey: minted?.key,
+        bootstrappedKeyIds: [] as string[],
+      }));
+  const redeliveries = webhooksOf(container)
+    .resumeUnsettled()
+    .catch((error: Error) => {
+      log(`webhook deliveries could not be resumed: ${error.message}`);
+      return 0;
+    });
+  const [restartDone, httpDone, keysDone] = await Promise.allSettled([resuming, httpStarting, keys]);
+  if (httpDone.status === 'fulfilled') cleanups.push(() => httpDone.value.close());
+  for (const done of [restartDone, httpDone, keysDone]) if (done.status === 'rejected') throw done.reason;
+  const restart = (restartDone as PromiseFulfilledResult<Awaited<typeof resuming>>).value;
+  const http = (httpDone as PromiseFulfilledResult<Awaited<typeof httpStarting>>).value;
+  const { developmentKey, bootstrappedKeyIds } = (keysDone as PromiseFulfilledResult<Awaited<typeof keys>>).value;
+  if (restart.failed.length)
+    log(`${restart.failed.length} unfinished execution(s) could not be resumed and were failed`);
+  const redelivering = await redeliveries;
+  if (redelivering) log(`${redelivering} unsettled webhook deliver${redelivering === 1 ? 'y' : 'ies'} queued again`);
+  return { http, developmentKey, bootstrappedKeyIds, resumed: restart.resumed };
+}
+
+/** The schedules, as the CDK stack runs them (their first runs right after ready), and the deferred interpreter load. */
+async function startBackgroundWork(
+  sfn: StepFunctionsService,
+  cleanups: CleanupStack,
+  log: (line: string) => void,
+): Promise<void> {
+  for (const spec of SCHEDULES) {
+    const schedule = startSchedule({
+      worker: spec.worker,
+      everyMs: spec.everyMinutes * 60_000,
+      timeoutMs: spec.timeoutSeconds * 1000,
+      log,
+    });
+    cleanups.push(() => schedule.stop());
+  }
+  // The interpreter library, if its load was left for later: loaded while nobody waits on it.
+  const warmUp = setTimeout(
+    () => sfn.load().catch((error: Error) => log(`stepfunctions: ${error.message}`)),
+    WARM_UP_MS,
+  );
+  warmUp.unref();
+  cleanups.push(() => clearTimeout(warmUp));
 }
 
 /** The process's Config: the settings, pointed at the embedded engines as the CDK stack points a Lambda at AWS. */

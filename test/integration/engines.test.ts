@@ -3,19 +3,38 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
-import { SendMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
+import { GetQueueAttributesCommand, SendMessageCommand, ReceiveMessageCommand } from '@aws-sdk/client-sqs';
 import { startEngines } from '../../lambdas/local/engines';
 import { createClients } from '../../lambdas/adapters/clients';
 import { loadConfig } from '../../lambdas/config';
+import { QUEUES } from '../../lambdas/topology/queues';
 
 describe('embedded engines', () => {
   it('persist table items across a restart and serve the work queues', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'pds-engines-'));
     let engines = await startEngines({ dataDir });
+    // Both listen on loopback only (fauxqs's own start would take every interface): each endpoint
+    // is built from the address its server took.
+    expect(new URL(engines.dynamodbEndpoint).hostname).toBe('127.0.0.1');
+    expect(new URL(engines.sqsEndpoint).hostname).toBe('127.0.0.1');
     let clients = createClients({
       ...loadConfig({}),
       endpoints: { dynamodb: engines.dynamodbEndpoint, sqs: engines.sqsEndpoint },
     });
+    // Each queue as the stack declares it: its visibility timeout, and redrive to its DLQ.
+    const work = QUEUES.find((queue) => queue.name === 'extract-work')!;
+    const { Attributes: attributes } = await clients.sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: engines.queueUrls['extract-work'], AttributeNames: ['All'] }),
+    );
+    const { Attributes: dlq } = await clients.sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: engines.queueUrls['extract-work-dlq'], AttributeNames: ['All'] }),
+    );
+    expect(attributes?.VisibilityTimeout).toBe(String(work.visibilityTimeoutSeconds));
+    expect(JSON.parse(attributes?.RedrivePolicy ?? '{}')).toEqual({
+      deadLetterTargetArn: dlq?.QueueArn,
+      maxReceiveCount: work.maxReceiveCount,
+    });
+    expect(dlq?.MessageRetentionPeriod).toBe('1209600');
     await clients.documents.send(
       new PutCommand({ TableName: engines.tableName, Item: { pk: 'T#1', sk: 'T', value: 42 } }),
     );

@@ -1,7 +1,7 @@
 // The embedded Step Functions service through the real @aws-sdk/client-sfn: AWS error types,
 // idempotent starts, callback timeouts and heartbeats, and the adapters' tolerance.
 import '../../lambdas/local/polyfills';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
 import {
   DescribeExecutionCommand,
@@ -20,7 +20,6 @@ import { createClients } from '../../lambdas/adapters/clients';
 import { createSfnClient } from '../../lambdas/adapters/sfn-client';
 import { createStepFunctionsTaskCallbacks, executionArnFor } from '../../lambdas/adapters/stepfunctions';
 import { loadConfig } from '../../lambdas/config';
-import { inProcessHandler } from '../../lambdas/adapters/in-process-endpoints';
 import type { QueueSpec } from '../../lambdas/topology/queues';
 
 const fixtures = resolve(process.cwd(), 'test/fixtures');
@@ -153,15 +152,9 @@ describe('embedded Step Functions service', () => {
     ).toBe('StateMachineDoesNotExist');
   });
 
-  it("answers this process's clients without its socket, and HTTP callers the same", async () => {
-    // The client built here sends through the service's in-process handler, which the service registered.
-    const handler = inProcessHandler(service.endpoint);
-    expect(handler).toBeDefined();
-    const handled = vi.spyOn(handler!, 'handle');
+  it('answers the SDK client and any other HTTP caller with the same operations and error types', async () => {
     const stateMachineArn = service.stateMachineArns['callback-heartbeat'];
     const started = await sfn.send(new StartExecutionCommand({ stateMachineArn, name: 'both-ways', input: '{}' }));
-    expect(handled).toHaveBeenCalledTimes(1);
-    handled.mockRestore();
     // Its callback task's message, taken so the tests after this one receive only their own.
     await receiveToken();
 
@@ -191,19 +184,6 @@ describe('embedded Step Functions service', () => {
       status: 413,
       json: { __type: 'ValidationException' },
     });
-    // The same checks in process: a body too large, one not an object.
-    const inProcess = (body: string) =>
-      handler!
-        .handle({ method: 'POST', headers: { 'X-Amz-Target': 'AWSStepFunctions.StartExecution' }, body })
-        .then(({ response }) => {
-          const { statusCode, body: bytes } = response as { statusCode: number; body: Buffer };
-          return { status: statusCode, json: JSON.parse(bytes.toString('utf8')) };
-        });
-    expect(await inProcess('x'.repeat(1_100_000))).toMatchObject({
-      status: 413,
-      json: { __type: 'ValidationException' },
-    });
-    expect(await inProcess('[1]')).toMatchObject({ status: 400, json: { __type: 'SerializationException' } });
     await sfn.send(new StopExecutionCommand({ executionArn: started.executionArn }));
   });
 

@@ -1,25 +1,14 @@
-// The client factory's wire format: real SigV4 towards AWS, the cheap fixed signature only on
-// loopback engines. AWS itself cannot be reached here, so the AWS-bound request is captured at
-// the request handler, after every middleware (signing included) has run.
+// The client factory's wire format: SigV4 by the SDK itself, with the credential chain towards
+// AWS and the local credentials towards a local engine (over HTTP, as any other process reaches
+// it). AWS itself cannot be reached here, so the AWS-bound request is captured at the request
+// handler, after every middleware (signing included) has run.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { createClients, isLoopbackEndpoint } from '../../lambdas/adapters/clients';
+import { createClients } from '../../lambdas/adapters/clients';
 import { createSfnClient } from '../../lambdas/adapters/sfn-client';
 import { loadConfig } from '../../lambdas/config';
-
-describe('isLoopbackEndpoint', () => {
-  it('is true only for this machine', () => {
-    expect(isLoopbackEndpoint('http://127.0.0.1:8000')).toBe(true);
-    expect(isLoopbackEndpoint('http://localhost:4566')).toBe(true);
-    expect(isLoopbackEndpoint('http://[::1]:8000')).toBe(true);
-    expect(isLoopbackEndpoint('https://dynamodb.eu-west-1.amazonaws.com')).toBe(false);
-    expect(isLoopbackEndpoint('http://127.0.0.1.nip.io')).toBe(false);
-    expect(isLoopbackEndpoint('not a url')).toBe(false);
-    expect(isLoopbackEndpoint(undefined)).toBe(false);
-  });
-});
 
 describe('request signing', () => {
   let server: Server;
@@ -34,12 +23,12 @@ describe('request signing', () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  it('sends the fixed local signature to an embedded engine on loopback', async () => {
+  it('signs with the local credentials towards a local endpoint, over HTTP', async () => {
     const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const { dynamodb } = createClients({ ...loadConfig({}), endpoints: { dynamodb: endpoint } });
     await dynamodb.send(new GetItemCommand({ TableName: 't', Key: { pk: { S: 'a' } } }));
     expect(authorization).toMatch(
-      /^AWS4-HMAC-SHA256 Credential=local\/\d{8}\/us-east-1\/dynamodb\/aws4_request, SignedHeaders=host;x-amz-date, Signature=local$/,
+      /^AWS4-HMAC-SHA256 Credential=local\/\d{8}\/us-east-1\/dynamodb\/aws4_request, SignedHeaders=[a-z0-9;-]+, Signature=[0-9a-f]{64}$/,
     );
     dynamodb.destroy();
   });

@@ -4,7 +4,6 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { MachineRegistration } from './definitions';
 import { SfnServiceError } from './errors';
-import { inProcessRequestHandler, serveInProcess } from '../../adapters/in-process-endpoints';
 import {
   Executions,
   parseJson,
@@ -121,27 +120,6 @@ export async function startStepFunctionsService(options: StepFunctionsServiceOpt
   });
   const { port } = server.address() as AddressInfo;
   const endpoint = `http://127.0.0.1:${port}`;
-  // This process's own clients (the workers answering task tokens, the jobs starting executions)
-  // call the operations without the loopback socket: the same answers, neither side's HTTP stack.
-  const unserve = serveInProcess(
-    endpoint,
-    inProcessRequestHandler(async (request) => {
-      const { method, headers, body } = request as { method: string; headers: Record<string, string>; body?: unknown };
-      const text =
-        typeof body === 'string' ? body : body instanceof Uint8Array ? Buffer.from(body).toString('utf8') : '';
-      let reply: Answer;
-      try {
-        reply =
-          Buffer.byteLength(text) > MAX_REQUEST_BYTES
-            ? tooLarge()
-            : answer(operations, method, header(headers, 'x-amz-target'), text);
-      } catch (error) {
-        reply = internalFailure(error);
-      }
-      const payload = JSON.stringify(reply.payload);
-      return { response: { statusCode: reply.status, headers: responseHeaders(payload), body: Buffer.from(payload) } };
-    }),
-  );
 
   return {
     endpoint,
@@ -154,7 +132,6 @@ export async function startStepFunctionsService(options: StepFunctionsServiceOpt
     },
     register: (registration) => executions.register(registration),
     async stop() {
-      unserve();
       executions.stopAll('Service stopped');
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -182,7 +159,7 @@ async function readBody(req: IncomingMessage): Promise<string | null> {
 
 const tooLarge = (): Answer => errorAnswer(new SfnServiceError('ValidationException', 'Request too large'), 413);
 
-/** One request, whichever way it came (HTTP or in process): the operation its target names, on its JSON body. */
+/** One request: the operation its target names, on its JSON body. */
 function answer(
   operations: Record<string, (body: Body) => unknown>,
   method: string | undefined,
@@ -208,10 +185,6 @@ function answer(
     throw error;
   }
 }
-
-/** A header's value by its name in any case (the SDK's request headers keep their own case). */
-const header = (headers: Record<string, string>, name: string): string | undefined =>
-  headers[name] ?? Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
 
 function describe(e: ExecutionRecord) {
   return {
