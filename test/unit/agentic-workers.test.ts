@@ -2,7 +2,7 @@
 // candidate is reported for redelivery, a malformed message dropped, a dead letter recorded as
 // unverified; the task token is answered once the verdict is stored.
 import type { SQSEvent } from 'aws-lambda';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Container } from '../../lambdas/composition/container';
 import { agenticHandlers } from '../../lambdas/workers/agentic-handlers';
 
@@ -34,23 +34,32 @@ const event = (bodies: unknown[]): SQSEvent => ({
   })),
 });
 
+// The capabilities the consumers reach are replaced by fakes: the agentic steps (over DynamoDB),
+// the task callbacks (Step Functions) and the executions' read. One fake set per test.
+const fakes = vi.hoisted(() => ({ current: undefined as unknown as Record<string, unknown> }));
+vi.mock('../../lambdas/composition/agentic', () => ({ agenticJobsOf: () => fakes.current.jobs }));
+vi.mock('../../lambdas/composition/agentic-verify', () => ({ agenticVerifyJobsOf: () => fakes.current.jobs }));
+vi.mock('../../lambdas/composition/step-functions', () => ({
+  stepFunctionsOf: () => ({ taskCallbacks: fakes.current.taskCallbacks }),
+}));
+vi.mock('../../lambdas/composition/executions', () => ({ executionsOf: () => fakes.current.executions }));
+
 function fakeContainer(options: { failIndex?: number; callbackFails?: boolean; executionStatus?: string } = {}) {
   const verified: number[] = [];
   const abandoned: number[] = [];
   const reported: Array<{ token: string; output: Record<string, unknown> }> = [];
-  const container = {
-    agentic: {
-      jobs: {
-        steps: {
-          async verify(m: { candidate: { index: number } }) {
-            if (m.candidate.index === options.failIndex) throw new Error('table unavailable');
-            verified.push(m.candidate.index);
-            return { index: m.candidate.index, kept: true, recorded: true };
-          },
-          async abandon(m: { candidate: { index: number } }) {
-            abandoned.push(m.candidate.index);
-            return { index: m.candidate.index, recorded: true };
-          },
+  const container = {} as Container;
+  fakes.current = {
+    jobs: {
+      steps: {
+        async verify(m: { candidate: { index: number } }) {
+          if (m.candidate.index === options.failIndex) throw new Error('table unavailable');
+          verified.push(m.candidate.index);
+          return { index: m.candidate.index, kept: true, recorded: true };
+        },
+        async abandon(m: { candidate: { index: number } }) {
+          abandoned.push(m.candidate.index);
+          return { index: m.candidate.index, recorded: true };
         },
       },
     },
@@ -62,7 +71,7 @@ function fakeContainer(options: { failIndex?: number; callbackFails?: boolean; e
       async fail() {},
     },
     executions: { get: async () => ({ status: options.executionStatus ?? 'running' }) },
-  } as unknown as Container;
+  };
   return { container, verified, abandoned, reported };
 }
 
