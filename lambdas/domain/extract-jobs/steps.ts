@@ -200,8 +200,8 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
     /**
      * The worker's job for one message, in named steps: read the batch, extract its pending URLs
      * (each product's record written meanwhile), claim the batch with the results, commit (count
-     * once; a duplicate delivery that lost the claim commits the winner's). Skips a finished or
-     * cancelled execution. A delivery that finds the batch claimed already only commits.
+     * once; a duplicate delivery that lost the claim commits the winner's), one path for every
+     * delivery. Skips a finished or cancelled execution.
      */
     async processBatch(message: BatchMessage): Promise<{ state: 'done' | 'skipped' | 'stopped'; counted: boolean }> {
       const { executionId, batch } = message;
@@ -214,17 +214,9 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
       const perSuccess = creditsPerSuccess(options);
       const { entries, claim: existing } = read;
       await finishClaimed(existing);
-      if (existing?.results) {
-        const { counted } = await protocol.commit(executionId, batch, {
-          entries,
-          claim: existing,
-          extracted: [],
-          perSuccess,
-          final: true,
-        });
-        return { state: 'done', counted };
-      }
-      const { extracted, stopped, recorder, seen } = await extract(executionId, entries, options);
+      // Another delivery claimed this batch with its results already: fetch nothing, commit those.
+      const todo = existing?.results ? [] : entries;
+      const { extracted, stopped, recorder, seen } = await extract(executionId, todo, options);
       let claimed: { won: boolean; claim: BatchClaim | null } = { won: false, claim: existing };
       let stored: StoredBatch | undefined;
       try {
