@@ -1,11 +1,22 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     setupFiles: ['test/setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: { name: 'main', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/infra/**'] },
+      },
+      // The infra tests read stacks synthesized once per process (test/infra/helpers.ts): their
+      // files share one process, so each stack and aws-cdk-lib itself load once.
+      {
+        extends: true,
+        test: { name: 'infra', include: ['test/infra/**/*.test.ts'], isolate: false, fileParallelism: false },
+      },
+    ],
   },
 });
