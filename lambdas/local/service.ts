@@ -143,7 +143,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
 
     const opened = await openForRequests(container, { ...options, port }, cleanups, log);
     phase('resume+http+keys');
-    await startBackgroundWork(sfn, cleanups, log);
+    startBackgroundWork(sfn, cleanups, log);
     writeRuntimeFile(dataDir, {
       pid: process.pid,
       pidStart: ownStartTicks(),
@@ -331,11 +331,7 @@ async function openForRequests(
 }
 
 /** The schedules, as the CDK stack runs them (their first runs right after ready), and the deferred interpreter load. */
-async function startBackgroundWork(
-  sfn: StepFunctionsService,
-  cleanups: CleanupStack,
-  log: (line: string) => void,
-): Promise<void> {
+function startBackgroundWork(sfn: StepFunctionsService, cleanups: CleanupStack, log: (line: string) => void): void {
   for (const spec of SCHEDULES) {
     const schedule = startSchedule({
       worker: spec.worker,
