@@ -574,257 +574,354 @@ function walkElements(
   }
 }
 
-/**
- * `elements`: every element of the page in document order, when the caller has the parse's list
- * (document.ts); otherwise they are listed from the tree.
- */
-export function readDom(
-  $: CheerioAPI,
-  pageUrl: string,
-  countryCode: string | null,
-  currencyHint: string | null,
-  elements?: readonly Element[],
-): DomReading {
-  const root = $.root()[0];
-  let order = 0;
-  const priceEls: Array<{ el: Element; ctx: Context; order: number; strength: number }> = [];
-  const buttons: Element[] = [];
-  const h1s: Element[] = [];
-  const h1Orders = new Map<Element, number>();
-  const skuTexts: Array<{ el: Element; text: string }> = [];
-  const dataSkus: Array<{ el: Element; value: string; order: number }> = [];
-  const brandTexts: string[] = [];
-  /** Values of "Brand:" rows (th/td, dt/dd, label + value): used when nothing else names one. */
-  const labelledBrands: string[] = [];
-  const brandLinks: Array<{ el: Element; order: number }> = [];
-  const imgs: Array<{ el: Element; order: number; noise: boolean }> = [];
-  const relatedLinks: string[] = [];
-  const stockEls: Element[] = [];
-  const breadcrumbLinks: string[] = [];
-  let productCardCount = 0;
+/** What one element of the walk is asked about, read once and shared by the field notes below. */
+interface Seen {
+  el: Element;
+  name: string;
+  /** Position among the walked elements (document order). */
+  order: number;
+  attrs: Attributes;
+  /** What the class-and-id tests say of it (CLASS_* bits). */
+  flags: number;
+  /** The context its parent made, and the one it makes for its children. */
+  ctx: Context;
+  next: Context;
+}
 
-  const subheadings: Element[] = [];
+/** A price element found by the walk, in the context it sits in. */
+interface PriceElement {
+  el: Element;
+  ctx: Context;
+  order: number;
+  /** How strongly the markup names it a price: itemprop=price 3, a price class 2, else 1. */
+  strength: number;
+}
+
+/** What the walk collects for the field readers after it, in document order. */
+interface Gathered {
+  /** Elements walked (the plain-text prices are ordered after them). */
+  order: number;
+  priceEls: PriceElement[];
+  buttons: Element[];
+  h1s: Element[];
+  h1Orders: Map<Element, number>;
+  subheadings: Element[];
+  skuTexts: Array<{ el: Element; text: string }>;
+  dataSkus: Array<{ el: Element; value: string; order: number }>;
+  brandTexts: string[];
+  /** Values of "Brand:" rows (th/td, dt/dd, label + value): used when nothing else names one. */
+  labelledBrands: string[];
+  brandLinks: Array<{ el: Element; order: number }>;
+  imgs: Array<{ el: Element; order: number; noise: boolean }>;
+  relatedLinks: string[];
+  stockEls: Element[];
+  breadcrumbLinks: string[];
+  productCardCount: number;
+}
+
+/** The product area the field readers look in, found from the walk's headings and buy buttons. */
+interface ProductArea {
+  /** The smallest element holding both the product's heading and its buy button. */
+  main: Element | null;
+  h1: Element | null;
+  /** The heading's walk order; -1 without one. */
+  h1Order: number;
+  button: Element | null;
+}
+
+type PriceHints = { currency: string | null; countryCode: string | null };
+
+/**
+ * One pass over the page's elements (`list`, in document order), each read in the context its
+ * ancestors make (noise, related, picker, struck through, hidden) for what every field needs.
+ */
+function gatherElements($: CheerioAPI, pageUrl: string, list: readonly Element[], root: AnyNode): Gathered {
+  const g: Gathered = {
+    order: 0,
+    priceEls: [],
+    buttons: [],
+    h1s: [],
+    h1Orders: new Map(),
+    subheadings: [],
+    skuTexts: [],
+    dataSkus: [],
+    brandTexts: [],
+    labelledBrands: [],
+    brandLinks: [],
+    imgs: [],
+    relatedLinks: [],
+    stockEls: [],
+    breadcrumbLinks: [],
+    productCardCount: 0,
+  };
+  // Pages repeat the same classes on many elements: each distinct text is tested once per page,
+  // keyed by the class alone when there is no id (the common case: no joined string).
   const flagsByClass = new Map<string, number>();
   const flagsByClassId = new Map<string, number>();
+  const flagsOf = (cls: string, id: string): number => {
+    const known = id === '' ? flagsByClass.get(cls) : flagsByClassId.get(`${cls} ${id}`);
+    if (known !== undefined) return known;
+    const flags = classFlags(`${cls} ${id}`, cls, id);
+    if (id === '') flagsByClass.set(cls, flags);
+    else flagsByClassId.set(`${cls} ${id}`, flags);
+    return flags;
+  };
   /** One element of the walk in its parent's context: the context for its children, or null when skipped. */
   const visit = (el: Element, ctx: Context, depth: number): Context | null => {
     if (depth > 120 || el.type !== 'tag') return null;
     const name = el.name;
     if (name === 'script' || name === 'style' || name === 'noscript' || name === 'template' || name === 'svg')
       return null;
-    order++;
-    const a = el.attribs;
-    // attrText's parts tested one by one (no joined string per element): PRICE_ATTR's words hold
-    // no space, so it matches the joined text exactly when it matches one part; ' data-' occurs
-    // in it when a data- attribute exists or 'data-' is inside class, id or itemprop.
-    // The attributes every element is asked for, read in one pass over its own (attribute
-    // objects come in many shapes: a lookup by name, mostly of an absent one, costs more).
-    let cls = '';
-    let id = '';
-    let itemprop = '';
-    let style: string | undefined;
-    let hiddenAttr = false;
-    let ariaLabel: string | undefined;
-    let role: string | undefined;
-    let dataKey = false;
-    for (const k in a) {
-      switch (k) {
-        case 'class':
-          cls = a[k];
-          break;
-        case 'id':
-          id = a[k];
-          break;
-        case 'itemprop':
-          itemprop = a[k];
-          break;
-        case 'style':
-          style = a[k];
-          break;
-        case 'hidden':
-          hiddenAttr = true;
-          break;
-        case 'aria-label':
-          ariaLabel = a[k];
-          break;
-        case 'role':
-          role = a[k];
-          break;
-        default:
-          if (k.startsWith('data-')) dataKey = true;
-      }
-    }
+    g.order++;
+    const attrs = readAttributes(el.attribs);
     // Most elements have no class or id: their class tests are all false, so skip them.
-    const hasClassId = cls !== '' || id !== '';
-    let flags = 0;
-    if (hasClassId) {
-      // Keyed by the class alone when there is no id (the common case: no joined string).
-      const known = id === '' ? flagsByClass.get(cls) : flagsByClassId.get(`${cls} ${id}`);
-      if (known !== undefined) flags = known;
-      else {
-        flags = classFlags(`${cls} ${id}`, cls, id);
-        if (id === '') flagsByClass.set(cls, flags);
-        else flagsByClassId.set(`${cls} ${id}`, flags);
-      }
-    }
-    let priceAttr = (flags & CLASS_PRICE_ATTR) !== 0 || PRICE_ATTR.test(itemprop);
-    if (dataKey && !priceAttr)
-      for (const k in a) {
-        if (k.startsWith('data-') && PRICE_ATTR.test(k)) {
-          priceAttr = true;
-          break;
-        }
-      }
-    const noise =
-      ctx.noise ||
-      (hasClassId && name !== 'body' && name !== 'html' && name !== 'main' && (flags & CLASS_NOISE) !== 0) ||
-      name === 'footer' ||
-      name === 'nav' ||
-      name === 'header' ||
-      name === 'aside';
-    const related = ctx.related || (hasClassId && name !== 'body' && (flags & CLASS_RELATED) !== 0);
-    const picker = ctx.picker || (hasClassId && name !== 'body' && (flags & CLASS_PICKER) !== 0);
-    const former =
-      ctx.former ||
-      name === 's' ||
-      name === 'del' ||
-      name === 'strike' ||
-      (style !== undefined && /line-through/i.test(style));
-    const hidden = ctx.hidden || hiddenAttr || (style !== undefined && /display:\s*none/i.test(style));
-    // Contexts are never changed once made: an element that adds nothing shares its parent's.
-    const next: Context =
-      noise === ctx.noise &&
-      related === ctx.related &&
-      picker === ctx.picker &&
-      former === ctx.former &&
-      hidden === ctx.hidden
-        ? ctx
-        : { noise, related, picker, former, hidden };
-    if ((flags & CLASS_BREADCRUMB) !== 0 || (ariaLabel !== undefined && /breadcrumb/i.test(ariaLabel))) {
-      $(el)
-        .find('a, [itemprop=name]')
-        .each((_, a) => {
-          const t = cleanText($(a).text());
-          if (t && t.length < 80 && !breadcrumbLinks.includes(t)) breadcrumbLinks.push(t);
-        });
-    }
-    if ((name === 'h2' || name === 'h3' || name === 'h4') && !next.noise && subheadings.length < 200)
-      subheadings.push(el);
-    if (name === 'h1' && !next.hidden) {
-      h1s.push(el);
-      h1Orders.set(el, order);
-    }
-    // Only the first buy control is used: later links need no test.
-    if (
-      !buttons.length &&
-      (name === 'button' || name === 'input' || name === 'a' || role === 'button') &&
-      !next.noise
-    ) {
-      const label = `${attrText(el)} ${el.attribs.value ?? ''} ${el.attribs['aria-label'] ?? ''} ${el.attribs.name ?? ''}`;
-      const text = name === 'input' ? (el.attribs.value ?? '') : fullText(el, 80);
-      if (ADD_TO_CART.test(text) || ADD_TO_CART.test(label)) buttons.push(el);
-    }
-    if (
-      priceAttr &&
-      name !== 'meta' &&
-      name !== 'link' &&
-      !(name === 'input' && el.attribs.type === 'hidden') &&
-      (flags & CLASS_FILTER) === 0
-    ) {
-      const strength = itemprop === 'price' ? 3 : (flags & CLASS_PRICE) !== 0 ? 2 : 1;
-      priceEls.push({ el, ctx: next, order, strength });
-    } else if ((name === 's' || name === 'del' || name === 'strike') && !next.noise && !ctx.former)
-      // A bare struck-through amount is the regular price beside the current one.
-      priceEls.push({ el, ctx: next, order, strength: 1 });
-    // itemprop sku/productID also counts outside an itemscope ("Ref : <span itemprop=productID>"),
-    // and so does an element a data attribute names as the product's reference or SKU.
-    const hasData =
-      dataKey ||
-      ((cls.includes('data-') || id.includes('data-') || itemprop.includes('data-')) &&
-        `${cls} ${id} ${itemprop}`.includes(' data-'));
-    if (
-      ((flags & CLASS_SKU) !== 0 ||
-        itemprop === 'sku' ||
-        itemprop === 'productID' ||
-        (name === 'meta' && el.attribs.name === 'sku') ||
-        (hasData && skuDataHint(el))) &&
-      !next.noise
-    ) {
-      // <meta itemprop="sku" content="...">, and any element with a content attribute
-      // (<span itemprop="sku" content="...">), states it in content.
-      const content = el.attribs.content?.trim();
-      const t = name === 'meta' ? (content ?? '') : content || fullText(el, 120);
-      if (t) skuTexts.push({ el, text: t });
-    }
-    // A buy form's field carrying the SKU (<input type="hidden" name="sku" value="...">).
-    if (name === 'input' && !next.noise && !next.related && dataSkus.length < 20) {
-      const v = el.attribs.value?.trim();
-      if (v && /^(?:product[_-]?)?sku$/i.test(el.attribs.name ?? '') && SKU_VALUE.test(v))
-        dataSkus.push({ el, value: v, order });
-    }
-    // data-sku="..." / data-product-sku="..." on the product's form or container.
-    if (hasData && !next.noise && !next.related && dataSkus.length < 20) {
-      const v = el.attribs['data-sku'] ?? el.attribs['data-product-sku'] ?? el.attribs['data-product_sku'];
-      if (v?.trim() && SKU_VALUE.test(v.trim())) dataSkus.push({ el, value: v.trim(), order });
-      // An empty one marks the element whose text is the SKU (BigCommerce: <dd data-product-sku>).
-      else if (v !== undefined && !v.trim()) skuTexts.push({ el, text: fullText(el, 120) });
-    }
-    // Cheap test first: the label is the element's first (text) child.
-    const firstChild = el.children[0];
-    if (
-      firstChild?.type === 'text' &&
-      FACT_LABEL_TAGS.has(name) &&
-      labelledBrands.length < 3 &&
-      el.children.length <= 3 &&
-      (firstChild as unknown as { data: string }).data.length <= 200 &&
-      !next.noise
-    ) {
-      const own = (firstChild as unknown as { data: string }).data.trim();
-      if (own.length <= 30 && BRAND_FIELD.test(own)) {
-        // "<p>Brand: <a>Acme</a></p>": the value is the rest of the element; "<th>Brand</th>
-        // <td>Acme</td>": the next element.
-        let value = '';
-        if (el.children.length > 1) value = fullText(el, 120).slice(fullText(firstChild, 60).length).trim();
-        else {
-          let sib = el.nextSibling;
-          while (sib && sib.type !== 'tag') sib = sib.nextSibling;
-          value = sib ? fullText(sib, 80) : '';
-        }
-        if (value && value.length <= 60) labelledBrands.push(value);
-      }
-    }
-    // itemprop="brand" outside a Product scope (<meta itemprop="brand" content="Acme">).
-    if (itemprop === 'brand' && !next.noise && brandTexts.length < 10) {
-      const t = el.attribs.content?.trim() || (el.attribs.itemscope === undefined ? fullText(el, 120) : '');
-      if (t && t.length < 80) brandTexts.push(t);
-    }
-    if ((flags & CLASS_BRAND) !== 0 && !next.noise) {
-      const t = fullText(el, 120);
-      if (t && t.length < 80) brandTexts.push(t);
-    }
-    // A link to the brand's page ("/brand/calvin-klein/"): its title, image alt or text.
-    if (
-      name === 'a' &&
-      !next.noise &&
-      !next.related &&
-      brandLinks.length < 10 &&
-      BRAND_PATH.test(el.attribs.href ?? '')
-    )
-      brandLinks.push({ el, order });
-    if ((flags & CLASS_STOCK) !== 0 && !next.noise && stockEls.length < 40) stockEls.push(el);
-    if (name === 'img') imgs.push({ el, order, noise: next.noise });
-    if (next.related && name === 'a') {
-      const href = absoluteUrl(el.attribs.href, pageUrl);
-      if (href && href !== pageUrl && !relatedLinks.includes(href) && relatedLinks.length < 50) relatedLinks.push(href);
-    }
-    if ((flags & CLASS_CARD) !== 0) productCardCount++;
+    const flags = attrs.cls !== '' || attrs.id !== '' ? flagsOf(attrs.cls, attrs.id) : 0;
+    const next = childContext(ctx, name, attrs, flags);
+    const seen: Seen = { el, name, order: g.order, attrs, flags, ctx, next };
+    notePageParts(g, $, seen, pageUrl);
+    notePrice(g, seen);
+    noteSku(g, seen);
+    noteBrand(g, seen);
+    if ((flags & CLASS_STOCK) !== 0 && !next.noise && g.stockEls.length < 40) g.stockEls.push(el);
+    if (name === 'img') g.imgs.push({ el, order: g.order, noise: next.noise });
     return next;
   };
-  walkElements(elements ?? elementsUnder(root), root, visit);
+  walkElements(list, root, visit);
+  return g;
+}
 
-  // Blocks headed "Customers also bought", "You may also like"...: other products' prices,
-  // whatever their classes say. The heading's container, or (when that container also holds the
-  // page's h1) the blocks after the heading. Found after the one walk: their prices become noise.
+/**
+ * The attributes every element is asked for, read in one pass over its own (attribute objects
+ * come in many shapes: a lookup by name, mostly of an absent one, costs more).
+ */
+function readAttributes(a: Record<string, string>) {
+  let cls = '';
+  let id = '';
+  let itemprop = '';
+  let style: string | undefined;
+  let hiddenAttr = false;
+  let ariaLabel: string | undefined;
+  let role: string | undefined;
+  let dataKey = false;
+  for (const k in a) {
+    switch (k) {
+      case 'class':
+        cls = a[k];
+        break;
+      case 'id':
+        id = a[k];
+        break;
+      case 'itemprop':
+        itemprop = a[k];
+        break;
+      case 'style':
+        style = a[k];
+        break;
+      case 'hidden':
+        hiddenAttr = true;
+        break;
+      case 'aria-label':
+        ariaLabel = a[k];
+        break;
+      case 'role':
+        role = a[k];
+        break;
+      default:
+        if (k.startsWith('data-')) dataKey = true;
+    }
+  }
+  return { cls, id, itemprop, style, hiddenAttr, ariaLabel, role, dataKey };
+}
+type Attributes = ReturnType<typeof readAttributes>;
+
+/** The context an element makes for its children: its parent's, plus what its own tag, classes and style add. */
+function childContext(ctx: Context, name: string, attrs: Attributes, flags: number): Context {
+  const { style } = attrs;
+  const hasClassId = attrs.cls !== '' || attrs.id !== '';
+  const noise =
+    ctx.noise ||
+    (hasClassId && name !== 'body' && name !== 'html' && name !== 'main' && (flags & CLASS_NOISE) !== 0) ||
+    name === 'footer' ||
+    name === 'nav' ||
+    name === 'header' ||
+    name === 'aside';
+  const related = ctx.related || (hasClassId && name !== 'body' && (flags & CLASS_RELATED) !== 0);
+  const picker = ctx.picker || (hasClassId && name !== 'body' && (flags & CLASS_PICKER) !== 0);
+  const former =
+    ctx.former ||
+    name === 's' ||
+    name === 'del' ||
+    name === 'strike' ||
+    (style !== undefined && /line-through/i.test(style));
+  const hidden = ctx.hidden || attrs.hiddenAttr || (style !== undefined && /display:\s*none/i.test(style));
+  // Contexts are never changed once made: an element that adds nothing shares its parent's.
+  return noise === ctx.noise &&
+    related === ctx.related &&
+    picker === ctx.picker &&
+    former === ctx.former &&
+    hidden === ctx.hidden
+    ? ctx
+    : { noise, related, picker, former, hidden };
+}
+
+/** Breadcrumbs, headings, the buy button, related-product links and product cards. */
+function notePageParts(g: Gathered, $: CheerioAPI, seen: Seen, pageUrl: string): void {
+  const { el, name, attrs, flags, next } = seen;
+  if ((flags & CLASS_BREADCRUMB) !== 0 || (attrs.ariaLabel !== undefined && /breadcrumb/i.test(attrs.ariaLabel))) {
+    $(el)
+      .find('a, [itemprop=name]')
+      .each((_, a) => {
+        const t = cleanText($(a).text());
+        if (t && t.length < 80 && !g.breadcrumbLinks.includes(t)) g.breadcrumbLinks.push(t);
+      });
+  }
+  if ((name === 'h2' || name === 'h3' || name === 'h4') && !next.noise && g.subheadings.length < 200)
+    g.subheadings.push(el);
+  if (name === 'h1' && !next.hidden) {
+    g.h1s.push(el);
+    g.h1Orders.set(el, seen.order);
+  }
+  // Only the first buy control is used: later links need no test.
+  if (
+    !g.buttons.length &&
+    (name === 'button' || name === 'input' || name === 'a' || attrs.role === 'button') &&
+    !next.noise
+  ) {
+    const label = `${attrText(el)} ${el.attribs.value ?? ''} ${el.attribs['aria-label'] ?? ''} ${el.attribs.name ?? ''}`;
+    const text = name === 'input' ? (el.attribs.value ?? '') : fullText(el, 80);
+    if (ADD_TO_CART.test(text) || ADD_TO_CART.test(label)) g.buttons.push(el);
+  }
+  if (next.related && name === 'a') {
+    const href = absoluteUrl(el.attribs.href, pageUrl);
+    if (href && href !== pageUrl && !g.relatedLinks.includes(href) && g.relatedLinks.length < 50)
+      g.relatedLinks.push(href);
+  }
+  if ((flags & CLASS_CARD) !== 0) g.productCardCount++;
+}
+
+/** An element the markup names as a price (class, id, itemprop or data- attribute), or a bare struck-through amount. */
+function notePrice(g: Gathered, seen: Seen): void {
+  const { el, name, flags, ctx, next } = seen;
+  const { itemprop } = seen.attrs;
+  // attrText's parts tested one by one (no joined string per element): PRICE_ATTR's words hold
+  // no space, so it matches the joined text exactly when it matches one part.
+  let priceAttr = (flags & CLASS_PRICE_ATTR) !== 0 || PRICE_ATTR.test(itemprop);
+  if (seen.attrs.dataKey && !priceAttr)
+    for (const k in el.attribs) {
+      if (k.startsWith('data-') && PRICE_ATTR.test(k)) {
+        priceAttr = true;
+        break;
+      }
+    }
+  if (
+    priceAttr &&
+    name !== 'meta' &&
+    name !== 'link' &&
+    !(name === 'input' && el.attribs.type === 'hidden') &&
+    (flags & CLASS_FILTER) === 0
+  ) {
+    const strength = itemprop === 'price' ? 3 : (flags & CLASS_PRICE) !== 0 ? 2 : 1;
+    g.priceEls.push({ el, ctx: next, order: seen.order, strength });
+  } else if ((name === 's' || name === 'del' || name === 'strike') && !next.noise && !ctx.former)
+    // A bare struck-through amount is the regular price beside the current one.
+    g.priceEls.push({ el, ctx: next, order: seen.order, strength: 1 });
+}
+
+/** SKU texts (sku-classed or itemprop elements, an empty data-sku's element) and SKU values (buy-form fields, data-sku). */
+function noteSku(g: Gathered, seen: Seen): void {
+  const { el, name, flags, next } = seen;
+  const { cls, id, itemprop } = seen.attrs;
+  // ' data-' occurs in attrText when a data- attribute exists or 'data-' is inside class, id or
+  // itemprop: the same test without the joined string in the common case.
+  const hasData =
+    seen.attrs.dataKey ||
+    ((cls.includes('data-') || id.includes('data-') || itemprop.includes('data-')) &&
+      `${cls} ${id} ${itemprop}`.includes(' data-'));
+  // itemprop sku/productID also counts outside an itemscope ("Ref : <span itemprop=productID>"),
+  // and so does an element a data attribute names as the product's reference or SKU.
+  if (
+    ((flags & CLASS_SKU) !== 0 ||
+      itemprop === 'sku' ||
+      itemprop === 'productID' ||
+      (name === 'meta' && el.attribs.name === 'sku') ||
+      (hasData && skuDataHint(el))) &&
+    !next.noise
+  ) {
+    // <meta itemprop="sku" content="...">, and any element with a content attribute
+    // (<span itemprop="sku" content="...">), states it in content.
+    const content = el.attribs.content?.trim();
+    const t = name === 'meta' ? (content ?? '') : content || fullText(el, 120);
+    if (t) g.skuTexts.push({ el, text: t });
+  }
+  // A buy form's field carrying the SKU (<input type="hidden" name="sku" value="...">).
+  if (name === 'input' && !next.noise && !next.related && g.dataSkus.length < 20) {
+    const v = el.attribs.value?.trim();
+    if (v && /^(?:product[_-]?)?sku$/i.test(el.attribs.name ?? '') && SKU_VALUE.test(v))
+      g.dataSkus.push({ el, value: v, order: seen.order });
+  }
+  // data-sku="..." / data-product-sku="..." on the product's form or container.
+  if (hasData && !next.noise && !next.related && g.dataSkus.length < 20) {
+    const v = el.attribs['data-sku'] ?? el.attribs['data-product-sku'] ?? el.attribs['data-product_sku'];
+    if (v?.trim() && SKU_VALUE.test(v.trim())) g.dataSkus.push({ el, value: v.trim(), order: seen.order });
+    // An empty one marks the element whose text is the SKU (BigCommerce: <dd data-product-sku>).
+    else if (v !== undefined && !v.trim()) g.skuTexts.push({ el, text: fullText(el, 120) });
+  }
+}
+
+/** Brand texts (itemprop=brand, brand-classed elements), "Brand:" rows and links to a brand's page. */
+function noteBrand(g: Gathered, seen: Seen): void {
+  const { el, name, flags, next } = seen;
+  const { itemprop } = seen.attrs;
+  // Cheap test first: the label is the element's first (text) child.
+  const firstChild = el.children[0];
+  if (
+    firstChild?.type === 'text' &&
+    FACT_LABEL_TAGS.has(name) &&
+    g.labelledBrands.length < 3 &&
+    el.children.length <= 3 &&
+    (firstChild as unknown as { data: string }).data.length <= 200 &&
+    !next.noise
+  ) {
+    const own = (firstChild as unknown as { data: string }).data.trim();
+    if (own.length <= 30 && BRAND_FIELD.test(own)) {
+      // "<p>Brand: <a>Acme</a></p>": the value is the rest of the element; "<th>Brand</th>
+      // <td>Acme</td>": the next element.
+      let value = '';
+      if (el.children.length > 1) value = fullText(el, 120).slice(fullText(firstChild, 60).length).trim();
+      else {
+        let sib = el.nextSibling;
+        while (sib && sib.type !== 'tag') sib = sib.nextSibling;
+        value = sib ? fullText(sib, 80) : '';
+      }
+      if (value && value.length <= 60) g.labelledBrands.push(value);
+    }
+  }
+  // itemprop="brand" outside a Product scope (<meta itemprop="brand" content="Acme">).
+  if (itemprop === 'brand' && !next.noise && g.brandTexts.length < 10) {
+    const t = el.attribs.content?.trim() || (el.attribs.itemscope === undefined ? fullText(el, 120) : '');
+    if (t && t.length < 80) g.brandTexts.push(t);
+  }
+  if ((flags & CLASS_BRAND) !== 0 && !next.noise) {
+    const t = fullText(el, 120);
+    if (t && t.length < 80) g.brandTexts.push(t);
+  }
+  // A link to the brand's page ("/brand/calvin-klein/"): its title, image alt or text.
+  if (
+    name === 'a' &&
+    !next.noise &&
+    !next.related &&
+    g.brandLinks.length < 10 &&
+    BRAND_PATH.test(el.attribs.href ?? '')
+  )
+    g.brandLinks.push({ el, order: seen.order });
+}
+
+/**
+ * Blocks headed "Customers also bought", "You may also like"...: other products' prices,
+ * whatever their classes say. The heading's container, or (when that container also holds the
+ * page's h1) the blocks after the heading. Found after the one walk.
+ */
+function relatedBlocksOf(subheadings: readonly Element[], h1s: readonly Element[]): Element[] {
   const relatedBlocks: Element[] = [];
   for (const h of subheadings) {
     if (relatedBlocks.length >= 20) break;
@@ -840,15 +937,16 @@ export function readDom(
         k++;
       }
   }
-  if (relatedBlocks.length) {
-    for (const p of priceEls)
-      if (!p.ctx.noise && relatedBlocks.some((b) => contains(b, p.el)))
-        p.ctx = { ...p.ctx, noise: true, related: true };
-  }
-  // The shop's logo is often the first h1 (an image, or the shop's name linking home): never the
-  // product's heading.
-  // Nor a widget's heading: a popover, dialog or bottom sheet, a cart status message ("Adding to
-  // cart...", "Added"), a hidden template.
+  return relatedBlocks;
+}
+
+/**
+ * The product's heading among the page's h1s. The shop's logo is often the first h1 (an image,
+ * or the shop's name linking home): never the product's heading. Nor a widget's heading: a
+ * popover, dialog or bottom sheet, a cart status message ("Adding to cart...", "Added"), a
+ * hidden template. One outside loosely-noisy blocks is preferred.
+ */
+function productHeading(h1s: readonly Element[], pageUrl: string): Element | null {
   const inWidget = (h: Element) =>
     [h, ...ancestors(h)].some(
       (a) =>
@@ -857,25 +955,45 @@ export function readDom(
         (WIDGET.test(`${a.attribs.class ?? ''} ${a.attribs.id ?? ''}`) || HIDDEN_CLASS.test(a.attribs.class ?? '')),
     );
   const headings = h1s.filter((h) => !isLogoHeading(h, pageUrl) && !inWidget(h));
-  const h1 =
+  return (
     headings.find(
       (h) => !ancestors(h).some((a) => NOISE_LOOSE.test(`${a.attribs.class ?? ''} ${a.attribs.id ?? ''}`)),
     ) ??
     headings[0] ??
-    null;
-  const h1Order = h1 ? (h1Orders.get(h1) ?? -1) : -1;
-  const button = buttons[0] ?? null;
-  // The product area: the smallest element holding both the title and the buy button.
+    null
+  );
+}
+
+/** The heading, the first buy button and the smallest element holding both (never body or html). */
+function productArea(g: Gathered, pageUrl: string): ProductArea {
+  const h1 = productHeading(g.h1s, pageUrl);
+  const h1Order = h1 ? (g.h1Orders.get(h1) ?? -1) : -1;
+  const button = g.buttons[0] ?? null;
   let main: Element | null = h1 && button ? lowestCommonAncestor(h1, button) : null;
   if (main && (main.name === 'body' || main.name === 'html')) main = null;
+  return { main, h1, h1Order, button };
+}
 
-  const hints = { currency: currencyHint, countryCode };
-  const parsedByText = new Map<string, ReturnType<typeof parsePrice>>();
-  const priceCandidates: PriceCandidate[] = [];
-  const displayedAmounts = new Set<number>();
-  // Score first, parse after: the price parser is the costly part, so only the most likely
-  // candidates (and every distinct text only once) are parsed.
-  const scored = [];
+/** A price element scored before its text is parsed. */
+interface ScoredPrice {
+  el: Element;
+  ctx: Context;
+  o: number;
+  text: string;
+  score: number;
+  former: boolean;
+  inMain: boolean;
+}
+
+/**
+ * The price elements as the shopper reads them, scored: their class words, the labels around
+ * them ("Was", "4 payments of", "with code", "/ 100 g"), tax, where they sit (the product area,
+ * after the heading, a picker, hidden). Prices inside related blocks are never chosen and never
+ * confirm markup: they are left out.
+ */
+function scorePriceElements(priceEls: readonly PriceElement[], area: ProductArea): ScoredPrice[] {
+  const { main, h1, h1Order } = area;
+  const scored: ScoredPrice[] = [];
   for (const { el, ctx, order: o, strength } of priceEls) {
     const raw =
       el.attribs.content ?? el.attribs['data-price'] ?? el.attribs['data-price-amount'] ?? el.attribs.value ?? null;
@@ -889,13 +1007,11 @@ export function readDom(
       else struckOnly = true;
     }
     if (raw && /\d/.test(raw) && (!/\d/.test(text) || text.length > 60)) text = raw;
-    // Prices inside related blocks are never chosen and never confirm markup: skip them.
     if (ctx.noise || !text || text.length > 80 || !/\d/.test(text)) continue;
     const classId = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''} ${Object.keys(el.attribs)
       .filter((k) => k.startsWith('data-'))
       .join(' ')}`.replace(/([a-z])([A-Z])/g, '$1-$2');
     let former = ctx.former || struckOnly || PRICE_FORMER.test(classId);
-    // Labels in the text around the price ("Was", "4 payments of", "with code", "/ 100 g").
     const label = !former && !ctx.picker ? labelAround(el, text) : null;
     if (label && FORMER_LABEL.test(label.before)) former = true;
     const inMain = main ? contains(main, el) : false;
@@ -921,6 +1037,24 @@ export function readDom(
     if (h1 && !inMain && o > h1Order && o - h1Order < 400) score += 1;
     scored.push({ el, ctx, o, text, score, former, inMain });
   }
+  return scored;
+}
+
+/**
+ * The page's price candidates and every amount it displays. Score first, parse after: the price
+ * parser is the costly part, so only the most likely candidates (and every distinct text only
+ * once) are parsed. No price element scored: plain-text prices (a currency mark in the text
+ * itself) in the product area, nearest after the heading first.
+ */
+function readPriceCandidates(
+  g: Gathered,
+  area: ProductArea,
+  hints: PriceHints,
+): { priceCandidates: PriceCandidate[]; displayedAmounts: Set<number> } {
+  const parsedByText = new Map<string, ReturnType<typeof parsePrice>>();
+  const priceCandidates: PriceCandidate[] = [];
+  const displayedAmounts = new Set<number>();
+  const scored = scorePriceElements(g.priceEls, area);
   scored.sort((a, b) => b.score - a.score || a.o - b.o);
   for (const c of scored) {
     // The price element (or its parent) naming its currency (data-currency="NZD") says what "$" is.
@@ -949,72 +1083,95 @@ export function readDom(
       el: c.el,
     });
   }
-
-  // No price element scored: read plain-text prices (a currency mark in the text itself) in the
-  // product area, nearest after the heading first.
   if (!priceCandidates.some((c) => !c.former && !c.noise && c.score > 0)) {
-    for (const found of plainTextPrices(main ?? nearHeading(h1, button), hints, h1Order, order)) {
+    const scope = area.main ?? nearHeading(area.h1, area.button);
+    for (const found of plainTextPrices(scope, hints, area.h1Order, g.order)) {
       displayedAmounts.add(found.amount);
       priceCandidates.push(found);
     }
   }
-  // Current price: best score, then earliest; nested duplicates collapse onto one amount.
-  const current = priceCandidates
+  return { priceCandidates, displayedAmounts };
+}
+
+/** Current price: best score, then earliest; nested duplicates collapse onto one amount. */
+function currentPrice(priceCandidates: readonly PriceCandidate[]): PriceCandidate | undefined {
+  return priceCandidates
     .filter((c) => !c.former && c.score > 0)
     .sort((a, b) => b.score - a.score || a.order - b.order)[0];
-  // A shown range ("$10.00 – $20.00", "10 € bis 20 €"): the price is its lower end, the range kept.
-  let priceRange: { min: number; max: number } | null = null;
-  if (current && current.text.length <= 60) {
-    const sides = current.text.split(RANGE_SEPARATOR);
-    if (sides.length === 2) {
-      const low = parsePrice(sides[0], hints);
-      const high = parsePrice(sides[1], hints);
-      if (
-        low.amount != null &&
-        high.amount != null &&
-        high.amount > low.amount &&
-        Math.abs(low.amount - current.amount) < 0.005 &&
-        (!low.currency || !high.currency || low.currency === high.currency)
-      )
-        priceRange = { min: low.amount, max: high.amount };
-    }
-  }
-  let compareAt: number | null = null;
-  if (current) {
-    const formers = priceCandidates
-      .filter(
-        (c) =>
-          c.former &&
-          !c.el.attribs.class?.match(NOISE) &&
-          c.amount > current.amount &&
-          (main ? c.inMain : Math.abs(c.order - current.order) < 60),
-      )
-      .sort((a, b) => Math.abs(a.order - current.order) - Math.abs(b.order - current.order));
-    compareAt = formers[0]?.amount ?? null;
-  }
+}
 
-  // Availability wording inside the product area (or near the title when there is none).
-  const scope = main ?? (button ? (button.parent as Element) : null);
-  const scopeText = scope ? fullText(scope, 6000, ' ') : '';
-  let availability: Availability | null = null;
+/** A shown range ("$10.00 – $20.00", "10 € bis 20 €") whose lower end is the current price. */
+function priceRangeOf(current: PriceCandidate, hints: PriceHints): { min: number; max: number } | null {
+  if (current.text.length > 60) return null;
+  const sides = current.text.split(RANGE_SEPARATOR);
+  if (sides.length !== 2) return null;
+  const low = parsePrice(sides[0], hints);
+  const high = parsePrice(sides[1], hints);
+  if (
+    low.amount != null &&
+    high.amount != null &&
+    high.amount > low.amount &&
+    Math.abs(low.amount - current.amount) < 0.005 &&
+    (!low.currency || !high.currency || low.currency === high.currency)
+  )
+    return { min: low.amount, max: high.amount };
+  return null;
+}
+
+/** The former price above the current one: in the product area, or else near it in document order. */
+function compareAtOf(
+  priceCandidates: readonly PriceCandidate[],
+  current: PriceCandidate,
+  main: Element | null,
+): number | null {
+  const formers = priceCandidates
+    .filter(
+      (c) =>
+        c.former &&
+        !c.el.attribs.class?.match(NOISE) &&
+        c.amount > current.amount &&
+        (main ? c.inMain : Math.abs(c.order - current.order) < 60),
+    )
+    .sort((a, b) => Math.abs(a.order - current.order) - Math.abs(b.order - current.order));
+  return formers[0]?.amount ?? null;
+}
+
+/**
+ * Availability: the wording of a stock-classed element, else the buy button's state, else
+ * out-of-stock wording in the product area's text.
+ */
+function readAvailability(
+  stockEls: readonly Element[],
+  button: Element | null,
+  scopeText: string,
+): Availability | null {
   const availabilityEl = stockEls
     .map((e) => fullText(e, 200))
     .find((t) => t && t.length < 200 && (OUT_OF_STOCK.test(t) || IN_STOCK.test(t)));
   if (availabilityEl)
-    availability = OUT_OF_STOCK.test(availabilityEl) && !/^(in stock)/i.test(availabilityEl) ? 'OutOfStock' : 'InStock';
-  else if (
-    button &&
-    !('disabled' in button.attribs) &&
-    !/disabled|sold-?out|unavailable/i.test(button.attribs.class ?? '')
-  )
-    availability = 'InStock';
-  else if (button && ('disabled' in button.attribs || /sold-?out|unavailable/i.test(button.attribs.class ?? '')))
-    availability = 'OutOfStock';
-  else if (scopeText && OUT_OF_STOCK.test(scopeText)) availability = 'OutOfStock';
+    return OUT_OF_STOCK.test(availabilityEl) && !/^(in stock)/i.test(availabilityEl) ? 'OutOfStock' : 'InStock';
+  if (button && !('disabled' in button.attribs) && !/disabled|sold-?out|unavailable/i.test(button.attribs.class ?? ''))
+    return 'InStock';
+  if (button && ('disabled' in button.attribs || /sold-?out|unavailable/i.test(button.attribs.class ?? '')))
+    return 'OutOfStock';
+  if (scopeText && OUT_OF_STOCK.test(scopeText)) return 'OutOfStock';
+  return null;
+}
 
-  // SKU from labelled text ("SKU: 123", "Art.-Nr. 123") or sku-classed elements.
+/**
+ * The SKU: labelled text ("SKU: 123", "Art.-Nr. 123") or sku-classed elements, then a label in
+ * the product area's text, then a data-sku attribute in the product area. A labelled SKU in the
+ * details blocks after the buy box is kept apart as `detailsSku`.
+ */
+function readSku(
+  g: Gathered,
+  relatedBlocks: readonly Element[],
+  area: ProductArea,
+  scopeText: string,
+): { sku: string | null; detailsSku: string | null } {
+  const { main, h1, h1Order } = area;
   let sku: string | null = null;
-  for (const { el, text: t } of skuTexts) {
+  for (const { el, text: t } of g.skuTexts) {
     // Not a recommended product's (a block headed "Customers also bought").
     if (relatedBlocks.length && relatedBlocks.some((b) => contains(b, el))) continue;
     const m = skuLabelMatch(t);
@@ -1046,13 +1203,20 @@ export function readDom(
     if (m && !/^model/i.test(m[0].trim()) && !BARE_CODE_LABEL.test(m[0].trim())) detailsSku = m[1];
   }
   // Last: a data-sku attribute in the product area (or after the heading), not a related card's.
-  if (!sku && dataSkus.length) {
-    const inArea = dataSkus.find((d) => (main ? contains(main, d.el) : h1Order >= 0 && d.order >= h1Order));
+  if (!sku && g.dataSkus.length) {
+    const inArea = g.dataSkus.find((d) => (main ? contains(main, d.el) : h1Order >= 0 && d.order >= h1Order));
     sku = inArea?.value ?? null;
   }
+  return { sku, detailsSku };
+}
 
-  let brand: string | null = null;
-  for (const t of brandTexts) {
+/**
+ * The brand: a brand text with its label or "Visit the ... Store" wording taken off, then a
+ * "Brand:" row, then a brand-page link in the product area or just after the heading.
+ */
+function readBrand($: CheerioAPI, g: Gathered, area: ProductArea): string | null {
+  const { main, h1, h1Order } = area;
+  for (const t of g.brandTexts) {
     const b = t
       .replace(
         /^(visit the|brand:|marke:|marca:|marque\s*:|by|besuchen sie den|besuche den|visita lo store di|visitez la boutique|visita la tienda de)\s*/i,
@@ -1062,25 +1226,22 @@ export function readDom(
       .replace(/^.{0,60}\b(brand|marca|marke|marque|merk|märke|marka|бренд|marchio)\s*:\s*/i, '')
       .replace(/[\s-]*(store|shop)$/i, '')
       .trim();
-    if (b && brandShaped(b) && !isBrandPlaceholder(b)) {
-      brand = b;
-      break;
-    }
+    if (b && brandShaped(b) && !isBrandPlaceholder(b)) return b;
   }
+  const labelled = g.labelledBrands.find((b) => brandShaped(b) && !isBrandPlaceholder(b));
+  if (labelled) return labelled;
+  if (!h1) return null;
+  for (const { el, order: o } of g.brandLinks) {
+    if (!(main ? contains(main, el) : o > h1Order && o - h1Order < 40)) continue;
+    const img = $(el).find('img').first();
+    const b = cleanText(el.attribs.title ?? img.attr('alt') ?? fullText(el, 80));
+    if (b && brandShaped(b) && !isBrandPlaceholder(b) && !/\b(all|more|see|view|shop|visit)\b/i.test(b)) return b;
+  }
+  return null;
+}
 
-  if (!brand) brand = labelledBrands.find((b) => brandShaped(b) && !isBrandPlaceholder(b)) ?? null;
-  // Last: a brand-page link in the product area, or just after the heading.
-  if (!brand && h1)
-    for (const { el, order: o } of brandLinks) {
-      if (!(main ? contains(main, el) : o > h1Order && o - h1Order < 40)) continue;
-      const img = $(el).find('img').first();
-      const b = cleanText(el.attribs.title ?? img.attr('alt') ?? fullText(el, 80));
-      if (b && brandShaped(b) && !isBrandPlaceholder(b) && !/\b(all|more|see|view|shop|visit)\b/i.test(b)) {
-        brand = b;
-        break;
-      }
-    }
-
+/** Product images: those in the product area (or classed as a gallery when there is none), no icons, at most 12. */
+function readImages(imgs: Gathered['imgs'], main: Element | null, pageUrl: string): ImageCandidate[] {
   const images: ImageCandidate[] = [];
   for (const { el, noise } of imgs) {
     if (noise || images.length >= 12) continue;
@@ -1102,6 +1263,46 @@ export function readDom(
     if (width != null && width < 80) continue;
     images.push({ url, width, height: Number(a.height) || null, alt: cleanText(a.alt) });
   }
+  return images;
+}
+
+/**
+ * `elements`: every element of the page in document order, when the caller has the parse's list
+ * (document.ts); otherwise they are listed from the tree.
+ */
+export function readDom(
+  $: CheerioAPI,
+  pageUrl: string,
+  countryCode: string | null,
+  currencyHint: string | null,
+  elements?: readonly Element[],
+): DomReading {
+  const root = $.root()[0];
+  const g = gatherElements($, pageUrl, elements ?? elementsUnder(root), root);
+  // Prices in blocks headed as other products' are noise, whatever their classes say.
+  const relatedBlocks = relatedBlocksOf(g.subheadings, g.h1s);
+  if (relatedBlocks.length) {
+    for (const p of g.priceEls)
+      if (!p.ctx.noise && relatedBlocks.some((b) => contains(b, p.el)))
+        p.ctx = { ...p.ctx, noise: true, related: true };
+  }
+  const area = productArea(g, pageUrl);
+  const { main, h1, button } = area;
+
+  const hints: PriceHints = { currency: currencyHint, countryCode };
+  const { priceCandidates, displayedAmounts } = readPriceCandidates(g, area, hints);
+  const current = currentPrice(priceCandidates);
+  // A shown range: the price is its lower end, the range kept.
+  const priceRange = current ? priceRangeOf(current, hints) : null;
+  const compareAt = current ? compareAtOf(priceCandidates, current, main) : null;
+
+  // Availability wording and labelled SKUs inside the product area (or near the title when there is none).
+  const scope = main ?? (button ? (button.parent as Element) : null);
+  const scopeText = scope ? fullText(scope, 6000, ' ') : '';
+  const availability = readAvailability(g.stockEls, button, scopeText);
+  const { sku, detailsSku } = readSku(g, relatedBlocks, area, scopeText);
+  const brand = readBrand($, g, area);
+  const images = readImages(g.imgs, main, pageUrl);
 
   const title = cleanText(h1 ? fullText(h1, 300) : null);
   return {
@@ -1120,10 +1321,10 @@ export function readDom(
     priceCandidates,
     displayedAmounts,
     hasAddToCart: !!button,
-    productCardCount,
-    breadcrumbs: breadcrumbLinks.slice(0, 12),
-    relatedUrls: relatedLinks,
-    h1Count: h1s.length,
+    productCardCount: g.productCardCount,
+    breadcrumbs: g.breadcrumbLinks.slice(0, 12),
+    relatedUrls: g.relatedLinks,
+    h1Count: g.h1s.length,
     detailsSku,
   };
 }
