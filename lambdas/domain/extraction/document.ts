@@ -4,7 +4,7 @@
 // tree (css-select walking every node); here it is a filter of one flat array, and the
 // element-name questions are one lookup. The answers are the same elements in the same order
 // (test/unit/extraction-document.test.ts checks every corpus page against cheerio's own).
-import * as cheerio from 'cheerio';
+import * as cheerio from 'cheerio/slim';
 import type { CheerioAPI } from 'cheerio';
 import { DomHandler, type Element } from 'domhandler';
 import { Parser, Tokenizer } from 'htmlparser2';
