@@ -1,8 +1,9 @@
 // Every Lambda of the topology bundled as the stack deploys it (lib/bundle.ts), in one esbuild
-// build with two probes: each asset is one ESM file under 5 MB without a source map and loads in
-// a fresh Node process (its module init runs and it exports a handler); the extraction probe
-// extracts the corpus pages in its bundle exactly as tsx does; the tracing probe sends the same
-// X-Ray subsegments bundled as unbundled. Sizes and init times: `npm run bench -- cold-start`.
+// build with two probes: each asset is one ESM file under 5 MB without a source map, holds what
+// its imports reach (no page reading where no page is read) and loads in a fresh Node process
+// (its module init runs and it exports a handler); the extraction probe extracts the corpus pages
+// in its bundle exactly as tsx does; the tracing probe sends the same X-Ray subsegments bundled
+// as unbundled. Sizes and init times: `npm run bench -- cold-start`.
 import { execFile } from 'node:child_process';
 import dgram from 'node:dgram';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
+import type { Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleFunctions } from '../../lib/bundle';
 import { lambdaEntries } from '../../lib/lambda-entries';
@@ -29,9 +31,10 @@ const FIXTURES = path.join(__dirname, 'fixtures');
 const PROBES = { extract: path.join(FIXTURES, 'extract-probe.ts'), tracing: path.join(FIXTURES, 'tracing-entry.ts') };
 const work = mkdtempSync(path.join(tmpdir(), 'pds-bundles-'));
 const fileOf = (name: string) => path.join(work, name, 'index.mjs');
+let metafile: Metafile;
 
 beforeAll(() => {
-  bundleFunctions(
+  metafile = bundleFunctions(
     Object.fromEntries([
       ...entries.map((entry) => [`${entry.name}/index`, entry.entry]),
       ...Object.entries(PROBES).map(([name, entry]) => [`probe-${name}/index`, entry]),
@@ -77,6 +80,24 @@ describe('every Lambda bundled as deployed', () => {
       expect(readdirSync(path.join(work, name)), name).toEqual(['index.mjs']);
       expect(statSync(fileOf(name)).size, name).toBeLessThan(ASSET_LIMIT);
     }
+  });
+
+  it('holds what its imports reach: functions that read no page ship no extraction engine, cheerio or got (they would cost every cold start)', () => {
+    const inputsOf = (name: string) =>
+      Object.keys(Object.entries(metafile.outputs).find(([file]) => file.endsWith(`/${name}/index.mjs`))![1].inputs);
+    const PAGE_READING = ['lambdas/domain/extraction/engine.ts', 'node_modules/cheerio/', 'node_modules/got/'];
+    for (const name of ['health', 'v2Vendors', 'v2ExtractStatus', 'execution-reaper', 'webhook-deliver'])
+      for (const heavy of PAGE_READING)
+        expect(
+          inputsOf(name).some((input) => input.includes(heavy)),
+          `${heavy} in ${name}`,
+        ).toBe(false);
+    // The synchronous extraction route does read pages.
+    for (const heavy of PAGE_READING)
+      expect(
+        inputsOf('legacyProduct').some((input) => input.includes(heavy)),
+        heavy,
+      ).toBe(true);
   });
 
   it('loads in a fresh Node process and exports its handler', async () => {
