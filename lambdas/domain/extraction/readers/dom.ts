@@ -580,11 +580,20 @@ interface Seen {
   name: string;
   /** Position among the walked elements (document order). */
   order: number;
-  attrs: Attributes;
+  /** The context its parent made. */
+  ctx: Context;
+  cls: string;
+  id: string;
+  itemprop: string;
+  style: string | undefined;
+  hiddenAttr: boolean;
+  ariaLabel: string | undefined;
+  role: string | undefined;
+  /** The element has at least one data- attribute. */
+  dataKey: boolean;
   /** What the class-and-id tests say of it (CLASS_* bits). */
   flags: number;
-  /** The context its parent made, and the one it makes for its children. */
-  ctx: Context;
+  /** The context it makes for its children. */
   next: Context;
 }
 
@@ -673,16 +682,16 @@ function gatherElements($: CheerioAPI, pageUrl: string, list: readonly Element[]
     if (name === 'script' || name === 'style' || name === 'noscript' || name === 'template' || name === 'svg')
       return null;
     g.order++;
-    const attrs = readAttributes(el.attribs);
+    const seen = see(el, name, g.order, ctx);
     // Most elements have no class or id: their class tests are all false, so skip them.
-    const flags = attrs.cls !== '' || attrs.id !== '' ? flagsOf(attrs.cls, attrs.id) : 0;
-    const next = childContext(ctx, name, attrs, flags);
-    const seen: Seen = { el, name, order: g.order, attrs, flags, ctx, next };
+    if (seen.cls !== '' || seen.id !== '') seen.flags = flagsOf(seen.cls, seen.id);
+    const next = childContext(seen);
+    seen.next = next;
     notePageParts(g, $, seen, pageUrl);
     notePrice(g, seen);
     noteSku(g, seen);
     noteBrand(g, seen);
-    if ((flags & CLASS_STOCK) !== 0 && !next.noise && g.stockEls.length < 40) g.stockEls.push(el);
+    if ((seen.flags & CLASS_STOCK) !== 0 && !next.noise && g.stockEls.length < 40) g.stockEls.push(el);
     if (name === 'img') g.imgs.push({ el, order: g.order, noise: next.noise });
     return next;
   };
@@ -691,10 +700,13 @@ function gatherElements($: CheerioAPI, pageUrl: string, list: readonly Element[]
 }
 
 /**
- * The attributes every element is asked for, read in one pass over its own (attribute objects
- * come in many shapes: a lookup by name, mostly of an absent one, costs more).
+ * One element as the walk sees it, with the attributes every element is asked for read in one
+ * pass over its own (attribute objects come in many shapes: a lookup by name, mostly of an
+ * absent one, costs more). One object per element: the walk's hot path. Its flags and child
+ * context are filled in next.
  */
-function readAttributes(a: Record<string, string>) {
+function see(el: Element, name: string, order: number, ctx: Context): Seen {
+  const a = el.attribs;
   let cls = '';
   let id = '';
   let itemprop = '';
@@ -730,14 +742,13 @@ function readAttributes(a: Record<string, string>) {
         if (k.startsWith('data-')) dataKey = true;
     }
   }
-  return { cls, id, itemprop, style, hiddenAttr, ariaLabel, role, dataKey };
+  return { el, name, order, ctx, cls, id, itemprop, style, hiddenAttr, ariaLabel, role, dataKey, flags: 0, next: ctx };
 }
-type Attributes = ReturnType<typeof readAttributes>;
 
 /** The context an element makes for its children: its parent's, plus what its own tag, classes and style add. */
-function childContext(ctx: Context, name: string, attrs: Attributes, flags: number): Context {
-  const { style } = attrs;
-  const hasClassId = attrs.cls !== '' || attrs.id !== '';
+function childContext(seen: Seen): Context {
+  const { ctx, name, style, flags } = seen;
+  const hasClassId = seen.cls !== '' || seen.id !== '';
   const noise =
     ctx.noise ||
     (hasClassId && name !== 'body' && name !== 'html' && name !== 'main' && (flags & CLASS_NOISE) !== 0) ||
@@ -753,7 +764,7 @@ function childContext(ctx: Context, name: string, attrs: Attributes, flags: numb
     name === 'del' ||
     name === 'strike' ||
     (style !== undefined && /line-through/i.test(style));
-  const hidden = ctx.hidden || attrs.hiddenAttr || (style !== undefined && /display:\s*none/i.test(style));
+  const hidden = ctx.hidden || seen.hiddenAttr || (style !== undefined && /display:\s*none/i.test(style));
   // Contexts are never changed once made: an element that adds nothing shares its parent's.
   return noise === ctx.noise &&
     related === ctx.related &&
@@ -766,8 +777,8 @@ function childContext(ctx: Context, name: string, attrs: Attributes, flags: numb
 
 /** Breadcrumbs, headings, the buy button, related-product links and product cards. */
 function notePageParts(g: Gathered, $: CheerioAPI, seen: Seen, pageUrl: string): void {
-  const { el, name, attrs, flags, next } = seen;
-  if ((flags & CLASS_BREADCRUMB) !== 0 || (attrs.ariaLabel !== undefined && /breadcrumb/i.test(attrs.ariaLabel))) {
+  const { el, name, flags, next } = seen;
+  if ((flags & CLASS_BREADCRUMB) !== 0 || (seen.ariaLabel !== undefined && /breadcrumb/i.test(seen.ariaLabel))) {
     $(el)
       .find('a, [itemprop=name]')
       .each((_, a) => {
@@ -784,7 +795,7 @@ function notePageParts(g: Gathered, $: CheerioAPI, seen: Seen, pageUrl: string):
   // Only the first buy control is used: later links need no test.
   if (
     !g.buttons.length &&
-    (name === 'button' || name === 'input' || name === 'a' || attrs.role === 'button') &&
+    (name === 'button' || name === 'input' || name === 'a' || seen.role === 'button') &&
     !next.noise
   ) {
     const label = `${attrText(el)} ${el.attribs.value ?? ''} ${el.attribs['aria-label'] ?? ''} ${el.attribs.name ?? ''}`;
@@ -801,12 +812,11 @@ function notePageParts(g: Gathered, $: CheerioAPI, seen: Seen, pageUrl: string):
 
 /** An element the markup names as a price (class, id, itemprop or data- attribute), or a bare struck-through amount. */
 function notePrice(g: Gathered, seen: Seen): void {
-  const { el, name, flags, ctx, next } = seen;
-  const { itemprop } = seen.attrs;
+  const { el, name, flags, itemprop, ctx, next } = seen;
   // attrText's parts tested one by one (no joined string per element): PRICE_ATTR's words hold
   // no space, so it matches the joined text exactly when it matches one part.
   let priceAttr = (flags & CLASS_PRICE_ATTR) !== 0 || PRICE_ATTR.test(itemprop);
-  if (seen.attrs.dataKey && !priceAttr)
+  if (seen.dataKey && !priceAttr)
     for (const k in el.attribs) {
       if (k.startsWith('data-') && PRICE_ATTR.test(k)) {
         priceAttr = true;
@@ -829,12 +839,11 @@ function notePrice(g: Gathered, seen: Seen): void {
 
 /** SKU texts (sku-classed or itemprop elements, an empty data-sku's element) and SKU values (buy-form fields, data-sku). */
 function noteSku(g: Gathered, seen: Seen): void {
-  const { el, name, flags, next } = seen;
-  const { cls, id, itemprop } = seen.attrs;
+  const { el, name, flags, cls, id, itemprop, next } = seen;
   // ' data-' occurs in attrText when a data- attribute exists or 'data-' is inside class, id or
   // itemprop: the same test without the joined string in the common case.
   const hasData =
-    seen.attrs.dataKey ||
+    seen.dataKey ||
     ((cls.includes('data-') || id.includes('data-') || itemprop.includes('data-')) &&
       `${cls} ${id} ${itemprop}`.includes(' data-'));
   // itemprop sku/productID also counts outside an itemscope ("Ref : <span itemprop=productID>"),
@@ -870,8 +879,7 @@ function noteSku(g: Gathered, seen: Seen): void {
 
 /** Brand texts (itemprop=brand, brand-classed elements), "Brand:" rows and links to a brand's page. */
 function noteBrand(g: Gathered, seen: Seen): void {
-  const { el, name, flags, next } = seen;
-  const { itemprop } = seen.attrs;
+  const { el, name, flags, itemprop, next } = seen;
   // Cheap test first: the label is the element's first (text) child.
   const firstChild = el.children[0];
   if (
