@@ -1,4 +1,4 @@
-// Review of results kept as JSON until the claim (lambdas/domain/extract-jobs/{claim-protocol,
+// Results kept as JSON until the claim (lambdas/domain/extract-jobs/{claim-protocol,
 // steps}.ts, adapters/dynamodb/extract-results.ts): a batch whose results are too large for its
 // claim item (incompressible, over 350 KB gzipped) is recorded entry by entry from the JSON parsed
 // back; each entry must hold the very result extracted (non-ASCII text, nulls, nested values,

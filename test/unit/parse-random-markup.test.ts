@@ -1,4 +1,4 @@
-// Review of the parse's in-place name lookup, skipped name states, copied onclosetag and
+// The parse's in-place name lookup, skipped name states, copied onclosetag and
 // per-name element lists (lambdas/domain/extraction/document.ts): seeded random markup from
 // pieces chosen to trip them (names in any case, characters whose lower case is ASCII such as
 // the Kelvin sign, names whose lower case is longer such as İ, names sharing a length and first,

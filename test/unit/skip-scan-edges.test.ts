@@ -1,4 +1,4 @@
-// Review of the four-lane skip scan (lambdas/domain/extraction/literals.ts) on its edges: a
+// The four-lane skip scan (lambdas/domain/extraction/literals.ts) on its edges: a
 // literal at every offset around the lanes' boundaries and at the text's very end, texts just
 // under and over four windows long, the empty text, non-ASCII neighbours, and literals longer
 // than a step table entry can hold (a shortest literal over 257 characters). Each against indexOf.
