@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -105,6 +106,53 @@ describe('import boundaries', () => {
       'lambdas/composition/container',
       '@aws-sdk/client-sqs',
     ]);
+  });
+});
+
+describe('the CDK code', () => {
+  it('imports nothing of lambdas/ but the topology tables (no business logic in lib/)', () => {
+    const files = [...sources('lib'), 'bin/app.ts'];
+    expect(crossings(files, (to) => /^lambdas\//.test(to) && !/^lambdas\/topology\//.test(to))).toEqual([]);
+  });
+});
+
+/** Functions whose own body (nested functions counted apart) is longer than `limit` lines. */
+function longFunctions(file: string, text: string, limit = 100): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const lines = (node: ts.Node) =>
+    source.getLineAndCharacterOfPosition(node.getEnd()).line -
+    source.getLineAndCharacterOfPosition(node.getStart()).line +
+    1;
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+      let own = lines(node.body);
+      const nested = (inner: ts.Node): void => {
+        if (ts.isFunctionLike(inner) && 'body' in inner && inner.body) own -= lines(inner);
+        else ts.forEachChild(inner, nested);
+      };
+      ts.forEachChild(node.body, nested);
+      const at = source.getLineAndCharacterOfPosition(node.getStart()).line + 1;
+      if (own > limit) found.push(`${file}:${at} (${own} lines)`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe('function size', () => {
+  it('no function in lambdas/, lib/ or bin/ has more than 100 lines of its own', () => {
+    const files = [...sources('lambdas'), ...sources('lib'), ...sources('bin')];
+    expect(files.flatMap((file) => longFunctions(file, readFileSync(path.join(root, file), 'utf8')))).toEqual([]);
+  });
+
+  it('counts the own lines of a function, nested functions apart (the rule itself can fail)', () => {
+    const body = (n: number) => Array.from({ length: n }, (_, i) => `  const v${i} = ${i};`).join('\n');
+    const long = `function long() {\n${body(101)}\n}`;
+    const nested = `function outer() {\n${body(60)}\n  const inner = () => {\n${body(60)}\n  };\n}`;
+    expect(longFunctions('x.ts', long)).toEqual(['x.ts:1 (103 lines)']);
+    expect(longFunctions('x.ts', nested)).toEqual([]);
   });
 });
 
