@@ -1,7 +1,9 @@
 // Pure readers of the pages a crawl fetches: Shopify's public JSON, the WooCommerce Store API,
 // sitemaps and HTML category pages. Each turns a body into listings (store data only) and, for
 // paged HTML, the next page's URL. No I/O here: discovery.ts fetches, these read.
-import * as cheerio from 'cheerio';
+// cheerio/slim parses with htmlparser2 alone, as the extraction engine does: cheerio's main entry
+// also loads parse5 and its URL and buffer loaders (undici, iconv-lite), ~130 ms of a cold start.
+import * as cheerio from 'cheerio/slim';
 import { uuidV5 } from '../extraction/ids';
 import { parseMinorUnits, parsePrice } from '../extraction/price';
 import { parseSitemap } from '../extraction/sitemap';
