@@ -12,7 +12,7 @@ import { AppError } from '../domain/errors';
 import { authenticateKey, type Principal } from '../domain/accounts/service';
 import type { RateLimitPolicy } from '../domain/ratelimit/policy';
 import { ROUTES, type Family, type Route, type Scope } from '../topology/routes';
-import { CONTRACTS, type OperationContract, type OperationId, type RequestOf } from '../contracts/operations';
+import { requestOf, type OperationId, type OperationRequest, type RequestOf } from '../contracts/requests';
 import { getContainer, type Container } from '../composition/container';
 import { logRequest, logWarning, requestLogWanted } from './log';
 import { jsonBody, malformedJson } from './body';
@@ -286,7 +286,7 @@ function validate(schema: z.ZodType | undefined, value: unknown, where: string):
 }
 
 /** The body (parsed by jsonBody), path and query against the operation's zod contract. */
-const validation = (contract: OperationContract): Middleware => ({
+const validation = (contract: OperationRequest): Middleware => ({
   before: (request) => {
     const { event } = request;
     const body = contract.body ? validate(contract.body, event.body as unknown, 'body') : {};
@@ -327,7 +327,7 @@ async function runOnce(
   );
 }
 
-function routeHandler<Op extends OperationId>(impl: RouteImpl<Op>, contract: OperationContract) {
+function routeHandler<Op extends OperationId>(impl: RouteImpl<Op>) {
   return async (_event: APIGatewayProxyEventV2, lambdaContext: PipelineContext): Promise<HttpResult> => {
     const state = lambdaContext.pipeline;
     const deps = (state.deps ??= getContainer());
@@ -347,7 +347,8 @@ function routeHandler<Op extends OperationId>(impl: RouteImpl<Op>, contract: Ope
     };
     const run = async () => {
       const made = await impl(state.input as RequestOf<Op>, context);
-      return { ...made, status: made.status ?? contract.success.status };
+      // A start answering 202 says so (its contract documents it); every other success is 200.
+      return { ...made, status: made.status ?? 200 };
     };
     if (state.idempotencyKey !== undefined && state.principal) {
       return runOnce(state, state.idempotencyKey, run, lambdaContext);
@@ -360,7 +361,7 @@ function routeHandler<Op extends OperationId>(impl: RouteImpl<Op>, contract: Ope
 /** The Lambda handler of one operation: the pipeline around `impl`. */
 export function defineRoute<Op extends OperationId>(operationId: Op, impl: RouteImpl<Op>): APIGatewayProxyHandlerV2 {
   const route = routeOf(operationId);
-  const contract: OperationContract = CONTRACTS[operationId];
+  const contract: OperationRequest = requestOf(operationId);
   const handler = middy<APIGatewayProxyEventV2, HttpResult, Error, PipelineContext>()
     .use(requestState(route))
     .use(tracing(operationId))
@@ -371,6 +372,6 @@ export function defineRoute<Op extends OperationId>(operationId: Op, impl: Route
     .use(IDEMPOTENT_OPERATIONS.has(operationId) ? [idempotencyKey()] : [])
     .use(contract.body ? (jsonBody() as Middleware[]) : [])
     .use(validation(contract))
-    .handler(routeHandler(impl, contract));
+    .handler(routeHandler(impl));
   return handler as unknown as APIGatewayProxyHandlerV2;
 }
