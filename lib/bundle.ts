@@ -1,6 +1,7 @@
 // How every Lambda is bundled: esbuild's own options, no plugins. The stack's assets
 // (lib/node-function.ts, one entry each), the bundle test and the cold-start bench (every function
 // in one build) use this one function, so what the tests load is what deploys.
+import { fileURLToPath } from 'node:url';
 import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
 
 /** The Lambda runtime the assets are built for (lib/node-function.ts deploys nodejs22.x). */
@@ -9,6 +10,12 @@ const BUNDLE_TARGET = 'node22';
 // ESM bundles still meet CommonJS dependencies that call require() for Node built-ins.
 const REQUIRE_BANNER = "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);";
 
+// sanitize-html (CommonJS) require()s htmlparser2, which would bring htmlparser2's CommonJS build
+// (with its own entities, domhandler, domutils and dom-serializer) beside the ESM build that
+// cheerio and the extraction import: both get the ESM one (~160 KB and ~40 ms of init less in
+// every function that extracts a page).
+const HTMLPARSER2_ESM = fileURLToPath(new URL('../node_modules/htmlparser2/dist/esm/index.js', import.meta.url));
+
 const OPTIONS: BuildOptions = {
   bundle: true,
   platform: 'node',
@@ -16,6 +23,7 @@ const OPTIONS: BuildOptions = {
   target: BUNDLE_TARGET,
   // ESM builds of dependencies first: esbuild can drop their unused exports.
   mainFields: ['module', 'main'],
+  alias: { htmlparser2: HTMLPARSER2_ESM },
   banner: { js: REQUIRE_BANNER },
   minify: true,
   treeShaking: true,

@@ -100,6 +100,24 @@ describe('every Lambda bundled as deployed', () => {
       ).toBe(true);
   });
 
+  it("holds no parse5 (cheerio's main entry, with undici and iconv-lite) and, in a route, only its request schemas", () => {
+    const inputsOf = (name: string) =>
+      Object.keys(Object.entries(metafile.outputs).find(([file]) => file.endsWith(`/${name}/index.mjs`))![1].inputs);
+    for (const { name, kind } of entries) {
+      const inputs = inputsOf(name);
+      expect(
+        inputs.filter((input) => input.includes('node_modules/parse5/')),
+        name,
+      ).toEqual([]);
+      // Response schemas are for the OpenAPI document (lambdas/contracts/operations.ts).
+      if (kind === 'route' && name !== 'openapi')
+        expect(
+          inputs.some((input) => input.endsWith('lambdas/contracts/entities.ts')),
+          name,
+        ).toBe(false);
+    }
+  });
+
   it('loads in a fresh Node process and exports its handler', async () => {
     const failures: string[] = [];
     const queue = [...entries];
