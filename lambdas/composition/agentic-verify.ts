@@ -1,26 +1,6 @@
-// Verification of agentic candidates against their live pages (the synchronous extraction path,
-// a fresh stored record reused): v1's agentic search and v2's verify step.
-import type { VerifyUrls } from '../domain/agentic/search';
-import type { ExtractOptions } from '../domain/extraction/types';
+// The agentic workflow's verify step: the agentic jobs with verification (verify-urls.ts) added.
 import { agenticJobsWith } from './agentic';
 import { capability } from './container';
-import { extractNowOf } from './extraction';
-
-export const verifyUrlsOf = capability((base): VerifyUrls => {
-  const extractNow = extractNowOf(base);
-  return async (urls, { enrichment }) => {
-    const options: ExtractOptions = {
-      enableEnrichment: enrichment,
-      enableReviews: false,
-      enableImageTags: false,
-      enableSimilarProducts: false,
-      countryCode: 'us',
-    };
-    const maxAgeMs = base.config.agenticVerifyMaxAgeMs;
-    // A window of 0 never reuses a record: skip reading the stored one.
-    const { results } = await extractNow({ urls, options, maxAgeMs, forceExtraction: maxAgeMs === 0 });
-    return results;
-  };
-});
+import { verifyUrlsOf } from './verify-urls';
 
 export const agenticVerifyJobsOf = capability((base) => agenticJobsWith(base, { verify: verifyUrlsOf(base) }));

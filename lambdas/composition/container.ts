@@ -10,7 +10,6 @@
 //
 // Adding a capability: its use-cases in lambdas/domain/<capability>/, and its accessor in
 // lambdas/composition/<capability>.ts: `export const fooOf = capability((base) => createFoo(...))`.
-import { readFileSync } from 'node:fs';
 import { loadConfig, type Config } from '../config';
 import { createClients, destroyClients, type AwsClients } from '../adapters/clients';
 import { dynamoAccountStore } from '../adapters/dynamodb/accounts';
@@ -25,12 +24,6 @@ import type { VendorStore } from '../ports/vendors';
 import type { MetricsRecorder } from '../ports/metrics';
 import { emfMetrics, tallyMetrics } from '../adapters/metrics';
 import { logger, setLogLevel } from '../observability/logger';
-import {
-  BUILT_IN_MERCHANTS,
-  createMerchantDirectory,
-  parseMerchantList,
-  type MerchantDirectory,
-} from '../domain/affiliate/merchants';
 import { withKeyCache } from '../domain/accounts/cache';
 import { createUsageMeter, withMeterFlush, type UsageMeter } from '../domain/usage/meter';
 import { withVendorListCache } from '../domain/vendors/list-cache';
@@ -67,7 +60,6 @@ export interface Container {
   readonly meter: UsageMeter;
   readonly rateLimits: RateLimitStore;
   readonly vendors: VendorStore;
-  readonly merchants: MerchantDirectory;
   /** Start operations with an Idempotency-Key (Powertools idempotency, records in the table): the pipeline's. */
   readonly idempotency: IdempotentStarts;
 
@@ -91,17 +83,6 @@ export function capability<T>(build: (base: Container) => T): (base: Container) 
     if (!built.has(base)) built.set(base, build(base));
     return built.get(base) as T;
   };
-}
-
-export function loadMerchants(file: string | undefined): MerchantDirectory {
-  if (!file) return createMerchantDirectory(BUILT_IN_MERCHANTS);
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new Error(`Cannot read the affiliate merchant list ${file}: ${(error as Error).message}`);
-  }
-  return createMerchantDirectory(parseMerchantList(json));
 }
 
 export function createContainer(config: Config, options: ContainerOptions = {}): Container {
@@ -134,7 +115,6 @@ export function createContainer(config: Config, options: ContainerOptions = {}):
     meter,
     rateLimits: dynamoRateLimitStore(documents, table, { leases: config.rateLimitLeases }),
     vendors: withVendorListCache(dynamoVendorStore(documents, table)),
-    merchants: loadMerchants(config.affiliateMerchantsFile),
     // Powertools dates records by the system clock, so the store does too (not a test clock).
     idempotency: createIdempotentStarts(documents, table),
     queue(name) {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { startEngines, type Engines } from '../../lambdas/local/engines';
 import { loadConfig } from '../../lambdas/config';
 import { createContainer } from '../../lambdas/composition/container';
+import { merchantsOf } from '../../lambdas/composition/merchants';
 import { listVendorSummaries, recordProductSeen, recordProductsSeen } from '../../lambdas/domain/vendors/service';
 import { errorBody } from '../../lambdas/http/render';
 import { AppError } from '../../lambdas/domain/errors';
@@ -36,7 +37,7 @@ const depsFor = (env: Record<string, string>) =>
 describe('vendor store', () => {
   it('maps a missing table to DB_ERROR and a silent database to DB_TIMEOUT', async () => {
     const missing = depsFor({ PDS_TABLE_NAME: 'no-such-table' });
-    const error = await listVendorSummaries(missing.vendors, missing.merchants).catch((e) => e);
+    const error = await listVendorSummaries(missing.vendors, merchantsOf(missing)).catch((e) => e);
     expect(error).toBeInstanceOf(AppError);
     expect(errorBody('legacy', error, 'r')).toEqual({
       error: 'The database request failed',
@@ -45,7 +46,7 @@ describe('vendor store', () => {
     });
 
     const stuck = depsFor({ PDS_DYNAMODB_ENDPOINT: `http://127.0.0.1:${blackHolePort}` });
-    const timeout = await listVendorSummaries(stuck.vendors, stuck.merchants).catch((e) => e);
+    const timeout = await listVendorSummaries(stuck.vendors, merchantsOf(stuck)).catch((e) => e);
     expect(timeout).toMatchObject({ code: 'DB_TIMEOUT', status: 504 });
     stuck.clients.dynamodb.destroy();
   }, 30_000);
@@ -64,7 +65,7 @@ describe('vendor store', () => {
       newProduct: true,
       updatedAt: '2026-01-01T00:00:00Z',
     });
-    const summaries = await listVendorSummaries(deps.vendors, deps.merchants);
+    const summaries = await listVendorSummaries(deps.vendors, merchantsOf(deps));
     expect(Object.fromEntries(summaries.map((s) => [s.vendor, s.in_affiliate_network]))).toEqual({
       'allbirds.com': false,
       'merchant-shop.example': true,

@@ -5,6 +5,7 @@
 // list alternates). Hosts match by registrable domain (Public Suffix List, via tldts), so
 // `shop.example.co.uk` is example.co.uk's and `foo.github.io` is never github.io's.
 import { parse } from 'tldts';
+import { normalizeDomain } from './domains';
 
 export interface Merchant {
   /** The network's merchant id, the `{merchant_id}` of the link template. */
@@ -41,25 +42,6 @@ export const BUILT_IN_MERCHANTS: readonly Merchant[] = [
   { id: '5024', domain: 'wayfair.com', alternateDomains: ['wayfair.co.uk', 'wayfair.ca'] },
   { id: '5025', domain: 'homedepot.com', alternateDomains: [] },
 ];
-
-/** Lower-case ASCII (punycode) host without scheme, path, port, trailing dot or leading `www.`. */
-export function normalizeDomain(raw: string): string {
-  const bare = raw
-    .trim()
-    .toLowerCase()
-    .replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
-    .replace(/[/?#].*$/, '')
-    .replace(/^[^@]*@/, '')
-    .replace(/:\d*$/, '')
-    .replace(/\.+$/, '');
-  let host = bare;
-  try {
-    host = new URL(`http://${bare}`).hostname;
-  } catch {
-    // Not a host the URL parser accepts: keep the lower-cased text, it will match nothing.
-  }
-  return host.replace(/^www\./, '');
-}
 
 /** The registrable domain (eTLD+1, private suffixes included) of a normalized host; null for IPs and bare suffixes. */
 export function registrableDomain(host: string): string | null {

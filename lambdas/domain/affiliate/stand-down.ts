@@ -2,7 +2,8 @@
 // (the networks' own rule: the first network's click keeps the commission, and double tracking
 // breaks attribution). Signals: the stand-down parameters `afsrc=1` and `affsource`, the click
 // ids networks append on landing, and the networks' redirect hosts.
-import { registrableDomain, normalizeDomain } from './merchants';
+import { normalizeDomain } from './domains';
+import { registrableDomain } from './merchants';
 
 /** Registrable domains of affiliate networks' click and redirect services. */
 export const NETWORK_REDIRECT_DOMAINS: ReadonlySet<string> = new Set([

@@ -1,7 +1,7 @@
 // The network link template (Config.affiliateLinkTemplate, PDS_AFFILIATE_LINK_TEMPLATE), in the
 // offline deep-link style the networks use: no API call per link, the merchant id, the device id
 // and the URL-encoded deep link are placed into a fixed URL.
-import { normalizeDomain } from './merchants';
+import { normalizeDomain } from './domains';
 
 export const DEFAULT_LINK_TEMPLATE = 'https://go.pds-affiliate.example/e?c={merchant_id}&d={device_id}&url={url}';
 

@@ -1,7 +1,7 @@
 // POST /v1/agentic-search: understand, retrieve, apply the profile, verify against the live pages
 // and rank, in this request; up to 8 products, fewer when some cannot be verified.
 import { defineRoute } from '../pipeline';
-import { verifyUrlsOf } from '../../composition/agentic-verify';
+import { verifyUrlsOf } from '../../composition/verify-urls';
 import { searchOf } from '../../composition/search';
 import { runAgenticSearch } from '../../domain/agentic/search';
 import { legacyProduct } from '../shapes/legacy-product';

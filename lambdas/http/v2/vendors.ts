@@ -1,4 +1,5 @@
 import { defineRoute } from '../pipeline';
+import { merchantsOf } from '../../composition/merchants';
 import { paginate } from '../../contracts/common';
 import { knownVendorSummaries, listVendorSummaries } from '../../domain/vendors/service';
 import type { VendorSummary } from '../../domain/vendors/model';
@@ -15,9 +16,9 @@ function vendorsPage(summaries: VendorSummary[], page: number, size: number) {
 }
 
 export const handler = defineRoute('v2Vendors', ({ query }, { deps }) => {
-  const known = knownVendorSummaries(deps.vendors, deps.merchants);
+  const known = knownVendorSummaries(deps.vendors, merchantsOf(deps));
   if (known) return vendorsPage(known, query.page, query.page_size);
-  return listVendorSummaries(deps.vendors, deps.merchants).then((summaries) =>
+  return listVendorSummaries(deps.vendors, merchantsOf(deps)).then((summaries) =>
     vendorsPage(summaries, query.page, query.page_size),
   );
 });
