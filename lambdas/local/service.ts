@@ -12,6 +12,7 @@ import { SCHEDULES } from '../topology/schedules';
 import { loadConfig, type Config } from '../config';
 import { createContainer, installContainer, type Container } from '../composition/container';
 import { executionsOf } from '../composition/executions';
+import { merchantsOf } from '../composition/merchants';
 import { stepFunctionsOf } from '../composition/step-functions';
 import { webhooksOf } from '../composition/webhooks';
 import { bootstrapKeys, ensureDevelopmentKey } from '../domain/accounts/service';
@@ -118,6 +119,8 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     // Search keeps its index snapshot under the data directory, beside the embedded DynamoDB.
     let config: Config = { ...localConfig(settings, engines, sfn), dataDir };
     const container = createContainer(config);
+    // A bad merchant file stops the start here, not at the first request that links a merchant.
+    merchantsOf(container);
     installContainer(container);
     cleanups.push(() => installContainer(undefined));
     // Usage counts written behind responses are stored before the engines stop (runs after the

@@ -4,7 +4,7 @@
 import '../../lambdas/local/polyfills';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalService } from '../../lambdas/local/service';
@@ -126,5 +126,14 @@ describe('startLocalService (in process)', () => {
     expect(service.developmentKey).toBeTruthy(); // first start without bootstrap keys
     expect((await usage(service.url, key)).status).toBe(200); // the bootstrap key persisted
     await service.stop();
+  });
+
+  it('refuses to start with an unreadable affiliate merchant file, and leaves its data dir free', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pds-service-'));
+    const merchants = join(dataDir, 'merchants.json');
+    writeFileSync(merchants, '[{"domain": "co.uk"}]');
+    const options = { port: 0, dataDir, log: () => undefined, env: { PDS_AFFILIATE_MERCHANTS: merchants } };
+    await expect(startLocalService(options)).rejects.toThrow(/"co.uk" is not a registrable domain/);
+    expect(existsSync(join(dataDir, 'runtime.json'))).toBe(false);
   });
 });
