@@ -93,15 +93,52 @@ async function startDynalite(dataDir: string | undefined): Promise<Engine> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
   });
+  const idle = trackRequests(server);
   return {
     endpoint: endpointOf(server),
-    stop: () =>
-      new Promise<void>((resolve, reject) => {
+    stop: async () => {
+      await idle(DRAIN_MS);
+      await new Promise<void>((resolve, reject) => {
         // dynalite's close also closes the LevelDB store, after its pending operations.
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeIdleConnections();
-      }),
+      });
+    },
   };
+}
+
+/** How long a stop waits for the requests dynalite is still answering. */
+const DRAIN_MS = 5000;
+
+/**
+ * Counts the requests a server has not answered yet; the returned function resolves once none is
+ * left (or after `limitMs`). Why: dynalite answers a request with a chain of LevelDB operations
+ * and throws (an uncaught exception, out of its request callback) when the store closes between
+ * two of them. A client that gives up (a disposed SDK client destroys its sockets) does not stop
+ * that chain, and with no connection left dynalite's close goes on to close the store: so a stop
+ * first waits for every request to be answered.
+ */
+function trackRequests(server: Server): (limitMs: number) => Promise<void> {
+  let open = 0;
+  let drained: (() => void) | undefined;
+  server.prependListener('request', (_request, response) => {
+    open++;
+    const end = response.end.bind(response);
+    response.end = ((...args: Parameters<typeof end>) => {
+      if (--open === 0) drained?.();
+      return end(...args);
+    }) as typeof response.end;
+  });
+  return (limitMs) =>
+    open === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, limitMs);
+          drained = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
 }
 
 /** fauxqs's app on loopback (its own startFauxqs listens on every interface), without request logs. */
