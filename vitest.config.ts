@@ -12,13 +12,25 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'main', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/infra/**'] },
+        test: {
+          name: 'main',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/infra/**'],
+          sequence: { groupOrder: 0 },
+        },
       },
       // The infra tests read stacks synthesized once per process (test/infra/helpers.ts): their
       // files share one process, so each stack and aws-cdk-lib itself load once.
       {
         extends: true,
-        test: { name: 'infra', include: ['test/infra/**/*.test.ts'], isolate: false, fileParallelism: false },
+        test: {
+          name: 'infra',
+          include: ['test/infra/**/*.test.ts'],
+          isolate: false,
+          fileParallelism: false,
+          // One worker, so it runs as a group of its own after the others.
+          sequence: { groupOrder: 1 },
+        },
       },
     ],
   },
