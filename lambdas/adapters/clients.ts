@@ -41,7 +41,7 @@ export function withoutSdkLogging<T extends { middlewareStack: { remove(name: st
  * middleware stack) is init time a cold start pays. The Step Functions client is not here: it is
  * built by lambdas/adapters/sfn-client.ts, a module of its own that the container loads with the
  * workflow engine (lambdas/composition/step-functions.ts), so an asset whose function never starts,
- * stops or answers an execution holds no @aws-sdk/client-sfn (lambdas/topology/capabilities.ts).
+ * stops or answers an execution holds no @aws-sdk/client-sfn (its import graph decides).
  * Such a client joins these with adoptClient: dispose destroys it and tracing captures it.
  */
 export function createClients(config: Config): AwsClients {

@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { S3Client } from '@aws-sdk/client-s3';
 import { capability, type Container } from './container';
+import { adoptClient, withoutSdkLogging } from '../adapters/clients';
 import { createMemoryIndex } from '../adapters/search/memory-index';
 import { fileSnapshotStore } from '../adapters/search/file-snapshot';
 import { s3SnapshotStore } from '../adapters/search/s3-snapshot';
@@ -15,10 +16,13 @@ export const SEARCH_SNAPSHOT_KEY = 'search/index.json.gz';
 /** Locally: a snapshot at most this often after changes (it is a warm start, the table is the truth). */
 const LOCAL_SAVE_EVERY_MS = 30_000;
 
-function snapshotStore({ config }: Pick<Container, 'config'>): SnapshotStore | null {
+function snapshotStore({ config, clients }: Pick<Container, 'config' | 'clients'>): SnapshotStore | null {
   if (config.dataDir) return fileSnapshotStore(join(config.dataDir, SEARCH_SNAPSHOT_KEY));
-  if (config.searchSnapshotBucket)
-    return s3SnapshotStore(new S3Client({ region: config.region }), config.searchSnapshotBucket, SEARCH_SNAPSHOT_KEY);
+  if (config.searchSnapshotBucket) {
+    // It joins the shared clients, so tracing captures it and dispose destroys it.
+    const s3 = adoptClient(clients, withoutSdkLogging(new S3Client({ region: config.region })));
+    return s3SnapshotStore(s3, config.searchSnapshotBucket, SEARCH_SNAPSHOT_KEY);
+  }
   return null;
 }
 
