@@ -1,16 +1,17 @@
-// The local console (/console) and API reference (/docs) in headless Chromium (Debian's `chromium`
-// driven by playwright-core), against the whole local service (`npm start`'s startLocalService)
+// The local console (/console) and API reference (/docs) in headless Chromium (the npm package
+// @sparticuz/chromium driven by playwright-core), against the whole local service (`npm start`'s startLocalService)
 // and the store simulator. Executions are seeded through the public API: a crawl, a finished
 // extraction with mixed outcomes, and one extraction held open by a gate in front of one store so
 // the console's live progress can be watched moving. The browser only ever reaches the service's
 // origin (product images on simulator hosts are answered by the simulator through a route).
 // Screenshots go to test-results/console/ (git-ignored).
 import http from 'node:http';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import sparticuz from '@sparticuz/chromium';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalService, type LocalService } from '../../lambdas/local/service';
@@ -53,24 +54,6 @@ const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 /** What the page functions use of the browser (the project's TypeScript has no DOM library). */
 interface BrowserGlobals {
   sessionStorage: { length: number; getItem(name: string): string | null };
-}
-
-/** Chromium from PDS_CHROMIUM or PATH; none is a failure that says how to install it (never a skip). */
-function chromiumExecutable(): string {
-  const fromEnv = process.env.PDS_CHROMIUM;
-  if (fromEnv) {
-    if (existsSync(fromEnv)) return fromEnv;
-    throw new Error(`PDS_CHROMIUM names ${fromEnv}, which does not exist`);
-  }
-  for (const dir of (process.env.PATH ?? '').split(delimiter).filter(Boolean)) {
-    for (const name of ['chromium', 'chromium-browser']) {
-      if (existsSync(join(dir, name))) return join(dir, name);
-    }
-  }
-  throw new Error(
-    "The console test needs Chromium and found none on PATH. Install Debian's package: " +
-      '`apt-get install chromium` (sudo apt-get install chromium), or set PDS_CHROMIUM to a Chromium executable.',
-  );
 }
 
 interface Gate {
@@ -213,13 +196,13 @@ const offOrigin = (requests: string[]) =>
     (url) => !url.startsWith(`${service.url}/`) && !url.startsWith('data:') && !/^https?:\/\/[^/]+\.test\//.test(url),
   );
 
-/** Set when no Chromium was found: every test then fails with its message (none is skipped). */
+/** Set when the browser could not be unpacked: every test then fails with its message (none is skipped). */
 let missingBrowser: Error | undefined;
 
 beforeAll(async () => {
   let executablePath: string;
   try {
-    executablePath = chromiumExecutable();
+    executablePath = await sparticuz.executablePath();
   } catch (error) {
     missingBrowser = error as Error;
     return;
