@@ -1252,9 +1252,13 @@ export interface components {
         created_at: string;
         start_date: string | null;
         stop_date: string | null;
-        /** @description The execution's input counts and progress counters: extractions url_count/requested and one count per outcome (success, non_product_url, malformed_url, automated_access_not_permitted, other) and credits; crawls listings_found, collections_found, steps... */
+        /** @description The execution's counts in its status's vocabulary: extractions requested, successful, failed, failed_by_reason, invalid, invalid_by_reason, pending (successful + failed + invalid + pending = requested, as meta.result) and credits_used; crawls collections_total, listings_total, credits_used; agentic searches candidates_total, candidates_verified, candidates_dropped, credits_used */
         counts: {
-          [key: string]: number;
+          [key: string]:
+            | number
+            | {
+                [key: string]: number;
+              };
         };
       };
       /** @description The start request's webhook.metadata */

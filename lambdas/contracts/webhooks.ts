@@ -97,9 +97,9 @@ const WebhookEventBody = z
       start_date: Timestamp.nullable(),
       stop_date: Timestamp.nullable(),
       counts: z
-        .record(z.string(), z.number())
+        .record(z.string(), z.union([z.number(), z.record(z.string(), z.number())]))
         .describe(
-          "The execution's input counts and progress counters: extractions url_count/requested and one count per outcome (success, non_product_url, malformed_url, automated_access_not_permitted, other) and credits; crawls listings_found, collections_found, steps...",
+          "The execution's counts in its status's vocabulary: extractions requested, successful, failed, failed_by_reason, invalid, invalid_by_reason, pending (successful + failed + invalid + pending = requested, as meta.result) and credits_used; crawls collections_total, listings_total, credits_used; agentic searches candidates_total, candidates_verified, candidates_dropped, credits_used",
         ),
     }),
     metadata: z.record(z.string(), z.unknown()).nullable().describe("The start request's webhook.metadata"),

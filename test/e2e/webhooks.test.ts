@@ -213,8 +213,17 @@ describe('webhooks', () => {
       metadata: { order: 'A-17', tags: ['x'] },
     });
     const result = status.meta.result;
-    expect(completed.data.counts.success).toBe(result.products_successful);
-    expect(Object.values(completed.data.counts).every((v) => typeof v === 'number')).toBe(true);
+    // The counts are the status's, under the same names without the products_ prefix.
+    expect(completed.data.counts).toEqual({
+      requested: result.products_requested,
+      successful: result.products_successful,
+      failed: result.products_failed,
+      failed_by_reason: result.products_failed_by_reason,
+      invalid: result.products_invalid,
+      invalid_by_reason: result.products_invalid_by_reason,
+      pending: result.products_pending,
+      credits_used: status.meta.credits_used,
+    });
 
     // The delivery log: the started delivery's two attempts, every delivery delivered.
     const log = await call('GET', `/v2/webhooks/deliveries?execution_id=${id}`);
@@ -251,7 +260,11 @@ describe('webhooks', () => {
     expect(all.map((r) => r.json.event).sort()).toEqual(['completed', 'started']);
     const completed = all.find((r) => r.json.event === 'completed')!.json;
     expect(completed.data).toMatchObject({ execution_id: id, kind: 'crawl', status: 'completed' });
-    expect(completed.data.counts.listings_found).toBe(40);
+    expect(completed.data.counts).toEqual({
+      collections_total: expect.any(Number),
+      listings_total: 40,
+      credits_used: 1,
+    });
     expect(completed.metadata).toBeNull();
   });
 

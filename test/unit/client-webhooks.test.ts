@@ -20,7 +20,7 @@ const event = {
     created_at: AT.toISOString(),
     start_date: AT.toISOString(),
     stop_date: AT.toISOString(),
-    counts: { requested: 2, success: 2 },
+    counts: { requested: 2, successful: 2, failed: 0, invalid: 0, pending: 0 },
   },
   metadata: { order: 42 },
 };
@@ -34,7 +34,10 @@ describe('receiveWebhook', () => {
     expect(fromRecord).toEqual({ deliveryId: 'dlv_0001', event });
     expect(receiveWebhook(SECRET, new Headers(headers), body, now).event.data.counts).toEqual({
       requested: 2,
-      success: 2,
+      successful: 2,
+      failed: 0,
+      invalid: 0,
+      pending: 0,
     });
     const upper = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toUpperCase(), [v]]));
     expect(receiveWebhook(SECRET, upper, body, now).deliveryId).toBe('dlv_0001');

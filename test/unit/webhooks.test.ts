@@ -137,7 +137,7 @@ describe('webhook use-cases', () => {
     stop_date: null,
     deadline: '2026-01-02T00:00:00.000Z',
     options: {},
-    input: { url_count: 3 },
+    input: { url_count: 3, requested: 3 },
     counters: {},
     waiting_for: null,
     workflow: 'extract',
@@ -263,10 +263,101 @@ describe('webhook use-cases', () => {
     const completed = JSON.parse(t.posts[1].body);
     expect(completed).toMatchObject({
       event: 'completed',
-      data: { execution_id: 'extract-urls-1', status: 'completed', counts: { url_count: 3, success: 3, credits: 3 } },
+      data: {
+        execution_id: 'extract-urls-1',
+        status: 'completed',
+        counts: {
+          requested: 3,
+          successful: 3,
+          failed: 0,
+          failed_by_reason: {},
+          invalid: 0,
+          invalid_by_reason: {},
+          pending: 0,
+          credits_used: 3,
+        },
+      },
       metadata: { k: 1 },
     });
     expect(t.posts[1].headers['x-pds-delivery-id']).toBe(completed.id);
+  });
+
+  it("counts an extraction in the status's vocabulary: the invariant holds from the payload alone", async () => {
+    const t = setup();
+    const running = execution({ input: { url_count: 6, requested: 6 }, status: 'running' });
+    t.executions.set('extract-urls-1', running);
+    await t.subscribe('extract-urls-1', { url: 'https://h.example/x' });
+    const counters = { success: 2, other: 1, automated_access_not_permitted: 1, malformed_url: 1, credits: 2 };
+    t.executions.set('extract-urls-1', { ...running, counters });
+    await t.webhooks.events.progressed('extract-urls-1');
+    const failed = { ...running, status: 'failed' as const, error: 'Execution was cancelled', counters };
+    await t.webhooks.events.transitioned(failed);
+    const bodies = t.sent.map((s) => JSON.parse(s.message.body));
+    expect(bodies.map((b) => b.event)).toEqual(['started', 'progress', 'failed']);
+    expect(bodies[0].data.counts).toEqual({
+      requested: 6,
+      successful: 0,
+      failed: 0,
+      failed_by_reason: {},
+      invalid: 0,
+      invalid_by_reason: {},
+      pending: 6,
+      credits_used: 0,
+    });
+    for (const body of bodies.slice(1)) {
+      const c = body.data.counts;
+      expect(c).toEqual({
+        requested: 6,
+        successful: 2,
+        failed: 2,
+        failed_by_reason: { other: 1, automated_access_not_permitted: 1 },
+        invalid: 1,
+        invalid_by_reason: { malformed_url: 1 },
+        pending: 1,
+        credits_used: 2,
+      });
+      expect(c.successful + c.failed + c.invalid + c.pending).toBe(c.requested);
+    }
+  });
+
+  it("counts a crawl and an agentic search in their statuses' vocabulary", async () => {
+    const t = setup();
+    const crawl = execution({
+      id: 'crawl-1',
+      kind: 'crawl',
+      status: 'completed',
+      input: {},
+      options: { vendor: 'shop.example' },
+      counters: {
+        collections_found: 3,
+        listings_found: 40,
+        listings_total: 40,
+        collections_total: 3,
+        steps: 4,
+        credits: 1,
+      },
+    });
+    t.executions.set('crawl-1', { ...crawl, status: 'pending' });
+    await t.subscribe('crawl-1', { url: 'https://h.example/x', events: ['completed'] });
+    await t.webhooks.events.transitioned(crawl);
+    const agentic = execution({
+      id: 'agentic-1',
+      kind: 'agentic',
+      status: 'completed',
+      input: { understood: 1, candidates: 5 },
+      counters: { verified: 4, dropped: 1, credits: 5 },
+    });
+    t.executions.set('agentic-1', { ...agentic, status: 'pending' });
+    await t.subscribe('agentic-1', { url: 'https://h.example/x', events: ['completed'] });
+    await t.webhooks.events.transitioned(agentic);
+    const [crawlBody, agenticBody] = t.sent.map((s) => JSON.parse(s.message.body));
+    expect(crawlBody.data.counts).toEqual({ collections_total: 3, listings_total: 40, credits_used: 1 });
+    expect(agenticBody.data.counts).toEqual({
+      candidates_total: 5,
+      candidates_verified: 4,
+      candidates_dropped: 1,
+      credits_used: 5,
+    });
   });
 
   it('a terminal transition without a subscription, or for an event not chosen, sends nothing', async () => {
@@ -289,7 +380,7 @@ describe('webhook use-cases', () => {
     await t.webhooks.events.progressed('extract-urls-1');
     t.advance(1);
     await t.webhooks.events.progressed('extract-urls-1');
-    expect(t.sent.map((s) => JSON.parse(s.message.body).data.counts.success)).toEqual([1, 1]);
+    expect(t.sent.map((s) => JSON.parse(s.message.body).data.counts.successful)).toEqual([1, 1]);
     expect(new Set(t.sent.map((s) => s.message.delivery_id)).size).toBe(2);
     t.advance(10_000);
     t.executions.set('extract-urls-1', execution({ status: 'completed' }));

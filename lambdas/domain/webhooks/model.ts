@@ -2,6 +2,9 @@
 // signed and how its id is made. Plain values and pure functions; the use-cases are service.ts.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Execution, ExecutionKind, ExecutionStatus } from '../executions/model';
+import { readCounts } from '../extract-jobs/model';
+import { crawlCredits, crawlOptionsOf } from '../crawl/model';
+import { AGENTIC_CREDITS } from '../agentic/search';
 
 export const WEBHOOK_EVENTS = ['started', 'progress', 'completed', 'failed'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
@@ -81,6 +84,48 @@ export interface DeliveryMessage {
   due_at?: number;
 }
 
+/**
+ * The execution's counts in its status's vocabulary, so a receiver checks what the status would
+ * show from the payload alone: an extraction's successful + failed + invalid + pending = requested
+ * (meta.result, results.meta), a crawl's totals, an agentic search's candidates.
+ */
+export type WebhookCounts = Record<string, number | Record<string, number>>;
+
+const nonNegative = (n: number | undefined) => Math.max(0, n ?? 0);
+
+export function countsOf(execution: Execution): WebhookCounts {
+  const c = execution.counters;
+  if (execution.kind === 'crawl') {
+    const { maxListings } = crawlOptionsOf(execution);
+    const found = nonNegative(c.listings_found);
+    const listingsFound = maxListings === null ? found : Math.min(found, maxListings);
+    return {
+      collections_total: nonNegative(c.collections_total ?? c.collections_found),
+      listings_total: nonNegative(c.listings_total ?? listingsFound),
+      credits_used: Math.max(1, c.credits ?? crawlCredits(listingsFound)),
+    };
+  }
+  if (execution.kind === 'agentic') {
+    return {
+      candidates_total: nonNegative(execution.input.candidates),
+      candidates_verified: nonNegative(c.verified),
+      candidates_dropped: nonNegative(c.dropped),
+      credits_used: c.credits ?? AGENTIC_CREDITS,
+    };
+  }
+  const counts = readCounts(execution);
+  return {
+    requested: counts.requested,
+    successful: counts.successful,
+    failed: counts.failed,
+    failed_by_reason: counts.failed_by_reason as Record<string, number>,
+    invalid: counts.invalid,
+    invalid_by_reason: counts.invalid_by_reason as Record<string, number>,
+    pending: counts.pending,
+    credits_used: counts.credits,
+  };
+}
+
 export interface WebhookPayload {
   id: string;
   event: WebhookEvent;
@@ -93,8 +138,7 @@ export interface WebhookPayload {
     created_at: string;
     start_date: string | null;
     stop_date: string | null;
-    /** The execution's counts: its input counts and progress counters (outcomes, credits...). */
-    counts: Record<string, number>;
+    counts: WebhookCounts;
   };
   metadata: Record<string, unknown> | null;
 }
@@ -114,10 +158,6 @@ export function payloadOf(
   metadata: Record<string, unknown> | null,
   at: Date,
 ): WebhookPayload {
-  const counts: Record<string, number> = {};
-  for (const [name, value] of Object.entries({ ...execution.input, ...execution.counters })) {
-    if (typeof value === 'number' && Number.isFinite(value)) counts[name] = value;
-  }
   return {
     id: deliveryId,
     event,
@@ -130,7 +170,7 @@ export function payloadOf(
       created_at: execution.created_at,
       start_date: execution.start_date,
       stop_date: execution.stop_date,
-      counts,
+      counts: countsOf(execution),
     },
     metadata,
   };
