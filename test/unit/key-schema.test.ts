@@ -108,6 +108,12 @@ describe('key schema', () => {
             "sk": "DEADLINE#ID",
           },
         },
+        "hostGate": {
+          "table": {
+            "pk": "HOSTGATE#HOST",
+            "sk": "GATE",
+          },
+        },
         "idempotencyRecord": {
           "table": {
             "pk": "IDEMPOTENCY#KEY",

@@ -7,6 +7,7 @@ export const keyItem = (keyHash: string) => SCHEMA.apiKey.key({ keyHash });
 export const orgItem = (org: string) => SCHEMA.organization.key({ org });
 export const devKeyClaimItem = () => SCHEMA.developmentKeyClaim.key({});
 export const rateItem = (bucketId: string) => SCHEMA.rateBucket.key({ bucketId });
+export const hostGateItem = (host: string) => SCHEMA.hostGate.key({ host });
 export const usagePk = (org: string) => SCHEMA.usageCounter.pk({ org });
 export const usageSk = (hour: string, path: string) => SCHEMA.usageCounter.sk({ hour, path });
 export const vendorItem = (vendor: string) => SCHEMA.vendor.key({ vendor });

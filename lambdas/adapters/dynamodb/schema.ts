@@ -107,6 +107,11 @@ export const SCHEMA = {
     table: { pk: 'RATE#{bucketId}', sk: 'RATE' },
     access: ['token bucket per key: conditional Update (GCRA theoretical arrival time)'],
   }),
+  hostGate: declare({
+    entity: 'hostGate',
+    table: { pk: 'HOSTGATE#{host}', sk: 'GATE' },
+    access: ["a host's next allowed start, Retry-After pause and in-flight leases: conditional Update, GetItem"],
+  }),
   usageCounter: declare({
     entity: 'usageCounter',
     table: { pk: 'USAGE#{org}', sk: 'H#{hour}#{path}' },
