@@ -178,7 +178,8 @@ describe('Shopify-like store', () => {
     const products: string[] = [];
     for (const loc of locs.filter((l) => l.includes('sitemap_products_')))
       products.push(...parseSitemap((await get(sim, loc)).body).entries.map((e) => e.loc));
-    expect(products).toEqual(catalog.listingUrls());
+    // Shopify's first product sitemap lists the home page before the products.
+    expect(products).toEqual([`https://${host}/`, ...catalog.listingUrls()]);
     const collections = parseSitemap((await get(sim, `https://${host}/sitemap_collections_1.xml`)).body).entries.map(
       (e) => e.loc,
     );
@@ -317,6 +318,28 @@ describe('HTML-only store', () => {
   });
 });
 
+describe('HTML store paged by numbered /page/N/ links', () => {
+  const host = 'html-numbered.test';
+
+  it('has no rel=next and no "Next" label; the numbered links cover exactly each category', async () => {
+    const catalog = sim.catalog(host);
+    const tops = catalog.collection('tops')!;
+    const first = await get(sim, tops.url);
+    expect(first.body).not.toMatch(/rel="next"|>Next</);
+    const urls: string[] = [];
+    const pages = Math.ceil(tops.size() / catalog.htmlPageSize);
+    expect(pages).toBeGreaterThan(2);
+    for (let n = 1; n <= pages; n++) {
+      const url = n === 1 ? tops.url : `${tops.url}/page/${n}/`;
+      const $ = load((await get(sim, url)).body);
+      if (n < pages) expect($(`a[href="/category/tops/page/${n + 1}/"]`).length).toBeGreaterThan(0);
+      $('li.product-card > a').each((_, a) => void urls.push(new URL($(a).attr('href')!, url).href));
+    }
+    expect(urls).toEqual(tops.productUrls());
+    expect((await get(sim, `${tops.url}/page/${pages + 1}/`)).status).toBe(404);
+  });
+});
+
 describe('robots rules, locked JSON and 429s', () => {
   it('robots.txt of the robots stores forbids the fast paths; violations are counted', async () => {
     const shop = sim.catalog('shopify-robots.test');
@@ -339,7 +362,8 @@ describe('robots rules, locked JSON and 429s', () => {
     const products = parseSitemap((await get(sim, 'https://woo-robots.test/product-sitemap.xml')).body).entries.map(
       (e) => e.loc,
     );
-    expect(products).toEqual(sim.catalog('woo-robots.test').listingUrls());
+    // Yoast's product sitemap lists the shop archive before the products.
+    expect(products).toEqual(['https://woo-robots.test/shop/', ...sim.catalog('woo-robots.test').listingUrls()]);
   });
 
   it('a Shopify-like store whose JSON answers 401/404 still has sitemaps and HTML', async () => {
@@ -356,7 +380,7 @@ describe('robots rules, locked JSON and 429s', () => {
     const products = parseSitemap((await get(sim, `https://${host}/sitemap_products_1.xml`)).body).entries.map(
       (e) => e.loc,
     );
-    expect(products).toEqual(catalog.listingUrls());
+    expect(products).toEqual([`https://${host}/`, ...catalog.listingUrls()]);
   });
 
   it('the repeating store serves its last page again past the end (a crawl must stop on no new ids)', async () => {

@@ -17,7 +17,9 @@ export type CrawlTwist =
   /** The first request of every JSON listing URL answers 429 with Retry-After. */
   | 'throttled'
   /** Past the last page, Shopify JSON repeats the last page instead of answering an empty one (dedupe by id to stop). */
-  | 'repeating-pages';
+  | 'repeating-pages'
+  /** HTML categories page as /page/N/ with numbered links only: no rel=next, no "Next" label. */
+  | 'numbered-pages';
 
 export interface CrawlStoreSpec extends StoreSpec {
   kind: CrawlKind;
@@ -139,6 +141,17 @@ export const CRAWL_STORE_SPECS: CrawlStoreSpec[] = [
     twist: 'none',
     defaultSize: 300,
     htmlPageSize: 24,
+    sitemapChildSize: 500,
+  },
+  {
+    host: 'html-numbered.test',
+    name: 'HTML Numbered',
+    flavor: 'generic',
+    markup: 'jsonld',
+    kind: 'html',
+    twist: 'numbered-pages',
+    defaultSize: 300,
+    htmlPageSize: 20,
     sitemapChildSize: 500,
   },
 ];

@@ -103,7 +103,21 @@ function homePage(catalog: CrawlCatalog): string {
 /** URL of page n of a collection in the store's own pagination style. */
 function pageUrl(catalog: CrawlCatalog, collection: SimCollection, page: number): string {
   if (catalog.kind === 'woocommerce') return page === 1 ? collection.url : `${collection.url}page/${page}/`;
+  if (catalog.twist === 'numbered-pages') return page === 1 ? collection.url : `${collection.url}/page/${page}/`;
   return page === 1 ? collection.url : `${collection.url}?page=${page}`;
+}
+
+/** Numbered page links around the current one and an arrow icon: no rel, no "Next" label. */
+function numberedNav(catalog: CrawlCatalog, collection: SimCollection, page: number, pages: number): string {
+  const rel = (n: number) => pageUrl(catalog, collection, n).replace(/^https:\/\/[^/]+/, '');
+  const links: string[] = [];
+  for (let n = Math.max(1, page - 2); n <= Math.min(pages, page + 2); n++)
+    links.push(
+      n === page ? `<span class="page-current">${n}</span>` : `<a class="page-number" href="${esc(rel(n))}">${n}</a>`,
+    );
+  if (page < pages)
+    links.push(`<a class="pagination__arrow" href="${esc(rel(page + 1))}"><svg aria-hidden="true"></svg></a>`);
+  return links.join(' ');
 }
 
 function collectionPage(catalog: CrawlCatalog, collection: SimCollection, page: number): CrawlReply {
@@ -114,10 +128,11 @@ function collectionPage(catalog: CrawlCatalog, collection: SimCollection, page: 
   if (page > pages && catalog.kind !== 'shopify')
     return htmlReply(layout(catalog, 'Page not found', '', '<h1>404</h1>', 'page-404'), 404);
   const products = collection.productIndexes((page - 1) * perPage, perPage).map((i) => catalog.store.product(i));
+  const linked = catalog.twist !== 'numbered-pages';
   const head = [
     `<link rel="canonical" href="${esc(pageUrl(catalog, collection, page))}">`,
-    page > 1 ? `<link rel="prev" href="${esc(pageUrl(catalog, collection, page - 1))}">` : '',
-    page < pages ? `<link rel="next" href="${esc(pageUrl(catalog, collection, page + 1))}">` : '',
+    linked && page > 1 ? `<link rel="prev" href="${esc(pageUrl(catalog, collection, page - 1))}">` : '',
+    linked && page < pages ? `<link rel="next" href="${esc(pageUrl(catalog, collection, page + 1))}">` : '',
     `<script type="application/ld+json">${JSON.stringify({
       '@context': 'https://schema.org',
       '@type': 'ItemList',
@@ -129,11 +144,13 @@ function collectionPage(catalog: CrawlCatalog, collection: SimCollection, page: 
     })}</script>`,
   ].join('\n');
   const rel = (n: number) => pageUrl(catalog, collection, n).replace(/^https:\/\/[^/]+/, '');
-  const nav = [
-    page > 1 ? `<a rel="prev" href="${esc(rel(page - 1))}">Previous</a>` : '',
-    `<span class="page-current">Page ${page} of ${pages}</span>`,
-    page < pages ? `<a rel="next" href="${esc(rel(page + 1))}">Next</a>` : '',
-  ].join(' ');
+  const nav = linked
+    ? [
+        page > 1 ? `<a rel="prev" href="${esc(rel(page - 1))}">Previous</a>` : '',
+        `<span class="page-current">Page ${page} of ${pages}</span>`,
+        page < pages ? `<a rel="next" href="${esc(rel(page + 1))}">Next</a>` : '',
+      ].join(' ')
+    : numberedNav(catalog, collection, page, pages);
   const body = `<h1>${esc(collection.title)}</h1>
 <p class="collection-count">${total} products</p>
 <ul class="product-grid">${products.map((p) => card(catalog, p)).join('\n')}</ul>
@@ -156,12 +173,24 @@ function urlSet(rows: string[], images = false): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset ${SITEMAP_NS}${ns}>\n${rows.join('\n')}\n</urlset>\n`;
 }
 
+/**
+ * The page a platform's first product sitemap lists before the products: Shopify's starts with the
+ * storefront's home page, Yoast's (WooCommerce) with the shop archive. Neither is a product page.
+ */
+export function sitemapLandingPage(catalog: CrawlCatalog): string | null {
+  if (catalog.kind === 'shopify') return `https://${catalog.host}/`;
+  if (catalog.kind === 'woocommerce') return `https://${catalog.host}/shop/`;
+  return null;
+}
+
 /** Child n (1-based) of the product sitemap: the listed products among indexes [(n-1)*size, n*size). */
 function productChild(catalog: CrawlCatalog, n: number): string | null {
   const size = catalog.sitemapChildSize;
   const start = (n - 1) * size;
   if (n < 1 || start >= catalog.store.productCount) return null;
   const rows: string[] = [];
+  const landing = n === 1 ? sitemapLandingPage(catalog) : null;
+  if (landing) rows.push(`<url><loc>${esc(landing)}</loc><changefreq>daily</changefreq></url>`);
   for (let i = start; i < Math.min(catalog.store.productCount, start + size); i++) {
     if (!catalog.isListed(i)) continue;
     const p = catalog.store.product(i);
@@ -441,6 +470,10 @@ export function crawlRoute(
     if (catalog.kind === 'woocommerce') {
       const m = /^\/product-category\/([^/]+)\/(?:page\/(\d+)\/)?$/.exec(pathname);
       return m ? { handle: m[1], page: m[2] ? Number(m[2]) : 1 } : null;
+    }
+    if (catalog.twist === 'numbered-pages') {
+      const m = /^\/category\/([^/]+)(?:\/page\/(\d+)\/)?$/.exec(pathname);
+      return m ? { handle: decodeURIComponent(m[1]), page: m[2] ? Number(m[2]) : 1 } : null;
     }
     const m = (catalog.kind === 'html' ? /^\/category\/([^/]+)$/ : /^\/collections\/([^/]+)$/).exec(pathname);
     return m ? { handle: decodeURIComponent(m[1]), page: Math.max(1, intParam(searchParams.get('page'), 1)) } : null;
