@@ -434,7 +434,7 @@ export interface paths {
     put?: never;
     /**
      * Fast AI-enriched search, up to 10 products
-     * @description The best 10 matches, paged by page and page_size (page_size default 10). With enable_enrichment false, attributes, product_type and the taxonomy fields are null. Credits: 1, +1 with enrichment (meta.credits_used).
+     * @description The best 10 matches, paged by page and page_size (page_size default 10). With enable_enrichment false, attributes, product_type and the taxonomy fields are null. Credits: 1, +1 with enrichment; meta is empty.
      */
     post: operations['v2AgenticSearchMini'];
     delete?: never;
@@ -4554,9 +4554,8 @@ export interface operations {
           'application/json': {
             data: components['schemas']['MiniProductV2'][];
             pagination: components['schemas']['V2Pagination'];
-            meta: {
-              credits_used: number;
-            };
+            /** @description Empty for this operation */
+            meta: Record<string, never>;
           };
         };
       };

@@ -338,8 +338,8 @@ export const CONTRACTS = {
     ...requestOf('v2AgenticSearchMini'),
     summary: 'Fast AI-enriched search, up to 10 products',
     description:
-      'The best 10 matches, paged by page and page_size (page_size default 10). With enable_enrichment false, attributes, product_type and the taxonomy fields are null. Credits: 1, +1 with enrichment (meta.credits_used).',
-    success: { status: 200, schema: v2Envelope(MiniProductV2, z.object({ credits_used: z.number().int() })) },
+      'The best 10 matches, paged by page and page_size (page_size default 10). With enable_enrichment false, attributes, product_type and the taxonomy fields are null. Credits: 1, +1 with enrichment; meta is empty.',
+    success: { status: 200, schema: v2Envelope(MiniProductV2, EmptyMeta) },
   },
   v2AgenticSearchStart: {
     ...requestOf('v2AgenticSearchStart'),

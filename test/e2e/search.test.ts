@@ -326,14 +326,15 @@ describe('mini searches', () => {
     for (const p of plain.body.products) expect(p.attributes).toBeNull();
   });
 
-  it('v2: the best 10 in pages; enrichment off nulls attributes, product_type and the taxonomy fields', async () => {
+  it('v2: the best 10 in pages, meta {}; enrichment off nulls attributes, product_type and the taxonomy fields', async () => {
     const first = await callA('POST', '/v2/agentic-search-mini', { query: 'tee', page_size: 3 });
     expect(first.status).toBe(200);
     const total = first.body.pagination.total_items;
     expect(total).toBeGreaterThan(3);
     expect(total).toBeLessThanOrEqual(10);
     expect(first.body.pagination).toMatchObject({ page: 1, page_size: 3, has_next: true, has_prev: false });
-    expect(first.body.meta).toEqual({ credits_used: 2 });
+    // The contract's meta is the empty object.
+    expect(first.body.meta).toEqual({});
     const urls = [...first.body.data.map((d: any) => d.url)];
     for (let page = 2; page <= first.body.pagination.total_pages; page++) {
       urls.push(
@@ -352,7 +353,7 @@ describe('mini searches', () => {
       page_size: 3,
       enable_enrichment: false,
     });
-    expect(plain.body.meta).toEqual({ credits_used: 1 });
+    expect(plain.body.meta).toEqual({});
     for (const d of plain.body.data) {
       expect(d.product).toMatchObject({
         attributes: null,

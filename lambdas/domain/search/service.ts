@@ -46,7 +46,8 @@ export interface SearchService extends ProductSearch {
   cursor(): string | null;
 }
 
-const SNAPSHOT_VERSION = 2;
+// 3: the analyzer no longer folds synonyms into index terms.
+const SNAPSHOT_VERSION = 3;
 const FEED_PAGE = 1000;
 
 // Weights of the soft signals, in BM25 units (a strong title match scores about 3-6).

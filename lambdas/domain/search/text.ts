@@ -1,8 +1,10 @@
-// The analyzer shared by indexing and querying: one spelling per word (the enrichment's tokens:
-// folded, singular, British -> American, trainers -> sneakers, tee -> tshirt) then a Porter stem,
-// so "running", "runs" and "run" meet. Both sides go through it, so it only has to be consistent.
+// The analyzer shared by indexing and querying: one spelling per word (folded, singular, British
+// -> American spelling) then a Porter stem, so "running", "runs" and "run" meet. Both sides go
+// through it, so it only has to be consistent. It never turns a word into another word:
+// synonyms ("trainers" for "sneakers") are the query's business (understood mode only), so
+// keyword search finds a word only where the word is.
 import { stemmer } from 'stemmer';
-import { fold, tokens } from '../enrichment/text';
+import { fold, singular } from '../enrichment/text';
 
 const stemCache = new Map<string, string>();
 
@@ -18,13 +20,49 @@ export function stem(token: string): string {
   return stemmed;
 }
 
+// The same word spelled two ways; nothing here names another thing.
+const SPELLING: Record<string, string> = {
+  colour: 'color',
+  colours: 'colors',
+  grey: 'gray',
+  jewellery: 'jewelry',
+  aluminium: 'aluminum',
+  duffle: 'duffel',
+  pyjama: 'pajama',
+  pyjamas: 'pajamas',
+  tyre: 'tire',
+  tyres: 'tires',
+  hoody: 'hoodie',
+  moisturiser: 'moisturizer',
+  moisturisers: 'moisturizers',
+  sweatpant: 'sweatpants',
+};
+
+const STOPWORDS = new Set(
+  'a an and or the of for with in on to by from at as is are be this that it its your our my you we new & + - x'.split(
+    ' ',
+  ),
+);
+
+/** Normalised words of one white-space-free chunk: folded, joined ("t-shirt"), stopwords out, singular. */
+function wordTokens(raw: string): string[] {
+  const folded = fold(raw).replace(/\b([a-z])-([a-z]{2,})\b/g, '$1$2');
+  const out: string[] = [];
+  for (const part of folded.split(/[^\p{L}\p{N}]+/u)) {
+    if (!part || STOPWORDS.has(part)) continue;
+    const word = part.endsWith("'s") ? part.slice(0, -2) : part;
+    out.push(singular(SPELLING[word] ?? word));
+  }
+  return out;
+}
+
 const wordCache = new Map<string, string[]>();
 const MAX_TERMS = 400;
 
 /**
- * Index/query terms of a text, in order: the enrichment's tokens, stemmed. Texts are split on
+ * Index/query terms of a text, in order: its normalised words, stemmed. Texts are split on
  * white space first and each distinct word is analysed once per process (catalog text repeats
- * its words endlessly); the one rule of tokens() that spans two words ("t shirt" -> tshirt) is
+ * its words endlessly); the one rule that spans two words ("t shirt" -> tshirt) is
  * applied before the split.
  */
 export function analyze(text: string | null | undefined): string[] {
@@ -35,7 +73,7 @@ export function analyze(text: string | null | undefined): string[] {
     if (!raw) continue;
     let terms = wordCache.get(raw);
     if (!terms) {
-      terms = tokens(raw).map(stem);
+      terms = wordTokens(raw).map(stem);
       if (wordCache.size > 200_000) wordCache.clear();
       wordCache.set(raw, terms);
     }
@@ -53,8 +91,8 @@ export function normalise(value: string): string {
     .trim();
 }
 
-// Words that name the same thing to a shopper. Query words expand to the group (weighted a
-// little below the word itself); the enrichment's tokens already fold the British spellings.
+// Words that name the same thing to a shopper. In the understood mode a query word expands to
+// its group (weighted a little below the word itself); keyword mode never uses them.
 const SYNONYM_GROUPS: string[][] = [
   ['sneaker', 'trainer', 'runner', 'kicks'],
   ['mug', 'cup'],
@@ -71,7 +109,12 @@ const SYNONYM_GROUPS: string[][] = [
   ['flip flop', 'thong sandal'],
   ['backpack', 'rucksack'],
   ['phone', 'cellphone', 'smartphone'],
-  ['television', 'tv'],
+  ['television', 'tv', 'telly'],
+  ['crib', 'cot'],
+  ['diaper', 'nappy'],
+  ['flashlight', 'torch'],
+  ['cooktop', 'hob'],
+  ['plush', 'plushie'],
 ];
 
 let synonymIndex: Map<string, string[]> | null = null;

@@ -278,7 +278,7 @@ export function excludeGroupsOf(phrase: string): string[][] {
   return groups;
 }
 
-/** One term group per analyzed term of a word; synonyms as weaker variants unless `plain`. */
+/** One term group per analyzed term of a word; synonyms as weaker variants and typo tolerance unless `plain` (keywords: the word itself only). */
 export function groupsOf(words: string[], plain: boolean): TermGroup[] {
   const groups: TermGroup[] = [];
   const seen = new Set<string>();
@@ -288,7 +288,7 @@ export function groupsOf(words: string[], plain: boolean): TermGroup[] {
       seen.add(term);
       const variants = [{ term, weight: 1 }];
       if (!plain) for (const synonym of synonymsOf(term)) variants.push({ term: synonym, weight: SYNONYM_WEIGHT });
-      groups.push({ variants, maxTypos: typoBudget(word) });
+      groups.push({ variants, maxTypos: plain ? 0 : typoBudget(word) });
     }
   }
   return groups;

@@ -1,10 +1,11 @@
 // POST /v2/agentic-search-mini: the best 10 for the understood query, paged by page/page_size in
-// the v2 envelope; enrichment off nulls attributes, product_type and the taxonomy fields.
+// the v2 envelope; enrichment off nulls attributes, product_type and the taxonomy fields. The
+// contract's meta is the empty object (the credits charged show in usage, not here).
 import { defineRoute } from '../pipeline';
 import { enricherOf } from '../../composition/enricher';
 import { searchOf } from '../../composition/search';
 import { miniSearch } from '../../domain/agentic/mini';
-import { MINI_RESULTS, miniSearchCredits } from '../../domain/agentic/search';
+import { MINI_RESULTS } from '../../domain/agentic/search';
 import { pagination } from '../../domain/executions/service';
 import { miniV2 } from '../shapes/search';
 
@@ -20,7 +21,7 @@ export const handler = defineRoute('v2AgenticSearchMini', async ({ body }, { dep
     body: {
       data: found.items.map((item) => miniV2(item, body.enable_enrichment)),
       pagination: pagination(body.page, body.page_size, Math.min(found.total, MINI_RESULTS)),
-      meta: { credits_used: miniSearchCredits(body.enable_enrichment) },
+      meta: {},
     },
   };
 });
