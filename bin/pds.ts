@@ -667,7 +667,7 @@ async function searchCommand(run: Run, query: string, flags: Record<string, any>
       }),
       'POST /v2/agentic-search-mini',
     );
-    return finishSearch(run, query, found.data as SearchRow[], EXIT.ok, { credits_used: found.meta.credits_used });
+    return finishSearch(run, query, found.data as SearchRow[], EXIT.ok, {});
   }
   const accepted = unwrap(
     await run.client.api.POST('/v2/agentic-search', {
