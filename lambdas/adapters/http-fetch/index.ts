@@ -1,11 +1,11 @@
 // The PageFetcher over got: manual redirects with every hop checked by the SSRF guard (inside each
 // connection's DNS lookup, got's dnsLookup), robots.txt fetched once per origin and obeyed, per-host
-// politeness, retries with backoff that honour Retry-After, timeouts, a decompressed-size cap,
+// politeness through the host gate (a turn per attempt; a 429/503 Retry-After pauses the host for
+// every worker sharing the gate), retries with backoff, timeouts, a decompressed-size cap,
 // bot-wall and content-type checks. Options are plain values; the composition root maps config onto them.
 //
 // Redirects and retries are ours, not got's: every hop needs the robots check, the PDS_RESOLVE
-// mapping and its own host's politeness slot, and a retry must not be spent on a challenge page
-// nor outlast the per-host slot. got's promise API (the one that retries status codes) reads the
+// mapping and its own host's politeness turn, and a retry must not be spent on a challenge page. got's promise API (the one that retries status codes) reads the
 // whole body before answering, and the size cap, the early content-type refusal and robots.txt's
 // truncation need the stream.
 //
@@ -24,7 +24,8 @@ import {
 } from '../../domain/extraction/robots';
 import { normalizeUrl } from '../../domain/extraction/url';
 import { looksLikeBotWall } from './bot-wall';
-import { HostGate } from './host-gate';
+import { HostPaused, type HostGate, type HostPolicy } from '../../ports/host-gate';
+import { processHostGate } from './host-gate';
 import { acceptLanguageFor } from './locale';
 import { createProxyAgents } from './proxy-agent';
 import { backoffDelay, parseRetryAfter, sleep } from './retry';
@@ -49,6 +50,10 @@ export interface HttpFetcherOptions {
   maxCrawlDelayMs?: number;
   /** Requests in flight per host. Default 2. */
   perHostConcurrency?: number;
+  /** Where turns on a host are taken: the table's gate in every service; default this process's own. */
+  gate?: HostGate;
+  /** Longest pause a Retry-After sets on a host for every worker. Default 15 min. */
+  maxPauseMs?: number;
   /** DNS + TCP (+ TLS) per attempt. Default 10 s. */
   connectTimeoutMs?: number;
   /** Time to response headers and longest idle gap while reading. Default 15 s. */
@@ -75,7 +80,30 @@ export interface HttpFetcherOptions {
   robotsErrorTtlMs?: number;
 }
 
+/** A page's subresource (script, XHR/fetch, stylesheet) as a browser asks for it. */
+export interface ResourceRequest {
+  url: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: Buffer;
+  countryCode?: string;
+}
+
+/** Any status and content type: the page's scripts judge the answer, as a browser's would. */
+export interface FetchedResource {
+  finalUrl: string;
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
 export interface HttpFetcher extends PageFetcher {
+  /**
+   * A subresource of a page being rendered: the same address rules, PDS_RESOLVE mapping, redirect
+   * checks, body cap and per-host concurrency as a page, without robots.txt (it governs the
+   * document) and without the crawl delay between starts (a browser loads a page's parts at once).
+   */
+  resource(request: ResourceRequest): Promise<FetchedResource>;
   /** The robots.txt rules that apply to a URL's origin (fetched and cached like fetch() does). */
   robots(url: string): Promise<RobotsRules>;
   /** The product token matched against robots.txt groups. */
@@ -98,6 +126,10 @@ interface RawResponse {
 
 interface HopOptions {
   headers: Record<string, string>;
+  method?: 'GET' | 'POST';
+  body?: Buffer;
+  /** Spacing between request starts on the host; default the crawl delay. */
+  spacingMs?: number;
   countryCode?: string;
   checkRobots: boolean;
   maxBytes: number;
@@ -140,7 +172,9 @@ export function createHttpFetcher(options: HttpFetcherOptions = {}): HttpFetcher
     [...resolveMap.values()].map((address) => address.replace(/:\d+$/, '').replace(/^\[|\]$/g, '')),
   );
   const guardedLookup = createGuardedLookup();
-  const gate = new HostGate(Math.max(1, options.perHostConcurrency ?? 2));
+  const perHostConcurrency = Math.max(1, options.perHostConcurrency ?? 2);
+  const gate = options.gate ?? processHostGate({ maxPauseWaitMs: maxRetryAfterMs });
+  const maxPauseMs = options.maxPauseMs ?? 15 * 60_000;
   const proxyAgents = new Map(
     Object.entries(options.egressProxies ?? {}).map(([country, proxy]) => [
       country.toLowerCase(),
@@ -170,6 +204,8 @@ export function createHttpFetcher(options: HttpFetcherOptions = {}): HttpFetcher
       const chunks: Buffer[] = [];
       let size = 0;
       const stream = got.stream(target.connectUrl, {
+        method: hop.method ?? 'GET',
+        body: hop.body,
         headers,
         followRedirect: false,
         throwHttpErrors: false,
@@ -243,30 +279,50 @@ export function createHttpFetcher(options: HttpFetcherOptions = {}): HttpFetcher
     });
   }
 
-  async function requestWithRetries(target: Target, url: URL, hop: HopOptions): Promise<RawResponse> {
+  /** Waits for the host's turn; a host paused for longer than we wait is a failure of this URL. */
+  async function turn(url: URL, policy: HostPolicy): Promise<() => void> {
+    try {
+      return await gate.acquire(url.hostname.toLowerCase(), policy);
+    } catch (error) {
+      if (error instanceof HostPaused)
+        throw new FetchFailure('http_status', error.message, { status: 429, finalUrl: url.href });
+      throw error;
+    }
+  }
+
+  /** Every attempt takes its own turn on the host: a retry is a request like any other. */
+  async function requestWithRetries(target: Target, url: URL, hop: HopOptions, policy: HostPolicy) {
     for (let attempt = 0; ; attempt++) {
       let raw: RawResponse;
+      const release = await turn(url, policy);
       try {
         raw = await requestOnce(target, url, hop);
       } catch (error) {
         const failure = error instanceof FetchFailure ? error : failureFromError(error as Error, url);
-        if (failure.kind === 'network' && attempt < retries) {
-          await sleep(backoffDelay(attempt, retryBaseDelayMs, maxRetryAfterMs));
-          continue;
-        }
-        throw failure;
+        if (failure.kind !== 'network' || attempt >= retries) throw failure;
+        release();
+        await sleep(backoffDelay(attempt, retryBaseDelayMs, maxRetryAfterMs));
+        continue;
+      } finally {
+        release();
       }
       const retriable = raw.status === 429 || raw.status >= 500;
+      const asked = retriable ? parseRetryAfter(raw.headers['retry-after']) : null;
+      // The host asked every client to wait: the pause holds for all workers sharing the gate.
+      if (asked !== null && (raw.status === 429 || raw.status === 503))
+        await gate.pause(url.hostname.toLowerCase(), Date.now() + Math.min(asked, maxPauseMs)).catch(() => undefined);
       if (!retriable || attempt >= retries || isChallenge(raw)) return raw;
-      const asked = parseRetryAfter(raw.headers['retry-after']);
       if (asked !== null && asked > maxRetryAfterMs) return raw; // not waiting that long: report it
-      await sleep(asked ?? backoffDelay(attempt, retryBaseDelayMs, maxRetryAfterMs));
+      // A paused host's next turn comes after the pause; other failures back off first.
+      if (asked === null || (raw.status !== 429 && raw.status !== 503))
+        await sleep(asked ?? backoffDelay(attempt, retryBaseDelayMs, maxRetryAfterMs));
     }
   }
 
   /** Follows redirects by hand so every hop passes the URL, address and robots checks. */
-  async function followHops(startUrl: string, hop: HopOptions): Promise<RawResponse> {
+  async function followHops(startUrl: string, firstHop: HopOptions): Promise<RawResponse> {
     let current = startUrl;
+    let hop = firstHop;
     for (let hops = 0; ; hops++) {
       const url = new URL(current);
       if (url.protocol !== 'http:' && url.protocol !== 'https:') {
@@ -275,7 +331,7 @@ export function createHttpFetcher(options: HttpFetcherOptions = {}): HttpFetcher
         });
       }
       const target = targetFor(url);
-      let delayMs = crawlDelayMs;
+      let delayMs = hop.spacingMs ?? crawlDelayMs;
       if (hop.checkRobots && respectRobots) {
         const entry = await robotsEntry(url);
         if (!entry.rules.canFetch(url.href, robotsToken)) {
@@ -285,13 +341,7 @@ export function createHttpFetcher(options: HttpFetcherOptions = {}): HttpFetcher
         const robotsDelay = entry.rules.crawlDelay(robotsToken);
         if (robotsDelay !== null) delayMs = Math.max(delayMs, Math.min(maxCrawlDelayMs, robotsDelay * 1000));
       }
-      const release = await gate.acquire(url.hostname.toLowerCase(), delayMs);
-      let raw: RawResponse;
-      try {
-        raw = await requestWithRetries(target, url, hop);
-      } finally {
-        release();
-      }
+      const raw = await requestWithRetries(target, url, hop, { spacingMs: delayMs, concurrency: perHostConcurrency });
       const location = raw.headers.location;
       if (raw.status >= 300 && raw.status < 400 && location) {
         if (hops >= maxRedirects) {
@@ -300,6 +350,8 @@ export function createHttpFetcher(options: HttpFetcherOptions = {}): HttpFetcher
             finalUrl: url.href,
           });
         }
+        // A redirected POST goes on as a GET without its body (303, and what browsers do on 301/302).
+        if (raw.status !== 307 && raw.status !== 308) hop = { ...hop, method: 'GET', body: undefined };
         try {
           current = new URL(String(Array.isArray(location) ? location[0] : location), url).href;
         } catch {
@@ -413,8 +465,29 @@ export function createHttpFetcher(options: HttpFetcherOptions = {}): HttpFetcher
     return page;
   }
 
+  async function fetchResource(request: ResourceRequest): Promise<FetchedResource> {
+    const normalized = new URL(request.url);
+    const raw = await followHops(normalized.href, {
+      headers: {
+        ...request.headers,
+        'user-agent': userAgent,
+        'accept-language': acceptLanguageFor(request.countryCode),
+      },
+      method: request.method,
+      body: request.body,
+      countryCode: request.countryCode,
+      checkRobots: false,
+      spacingMs: 0,
+      maxBytes,
+      truncate: false,
+      acceptable: () => true,
+    });
+    return { finalUrl: raw.url.href, status: raw.status, headers: raw.headers, body: raw.bytes };
+  }
+
   return {
     fetch: fetchPage,
+    resource: fetchResource,
     robotsToken,
     async robots(url: string) {
       if (!respectRobots) return ALLOW_ALL;
