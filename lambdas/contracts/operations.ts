@@ -7,6 +7,7 @@ import { EmptyMeta, LegacyMeta, Timestamp, V1Meta, v2Envelope, V2Pagination } fr
 import { AFFILIATE_REASON_TEXT, AFFILIATE_REASONS } from '../domain/affiliate/reasons';
 import { type OperationId, type OperationRequest, requestOf } from './requests';
 import { WebhookDelivery, WebhookSecretResponse } from './webhooks';
+import { MERCHANT_FEED_DESCRIPTION, MerchantFeedPage } from './feeds';
 import {
   AffiliateLinkResult,
   LegacyPerUrlResult,
@@ -404,6 +405,13 @@ export const CONTRACTS = {
     summary: 'Vendors known to the service, paged, ordered by vendor key',
     success: { status: 200, schema: v2Envelope(VendorSummary, EmptyMeta) },
     errors: [504],
+  },
+  v2FeedGoogleMerchant: {
+    ...requestOf('v2FeedGoogleMerchant'),
+    summary: "A vendor's products as a Google Merchant Center feed, by cursor",
+    description: MERCHANT_FEED_DESCRIPTION,
+    success: { status: 200, schema: MerchantFeedPage },
+    errors: [404],
   },
   v2Usage: {
     ...requestOf('v2Usage'),

@@ -10,6 +10,7 @@ import {
   executionStatusFilter,
   flag,
   intField,
+  intParam,
   MAX_PAGE,
   MAX_URL_LENGTH,
   nonEmptyString,
@@ -301,6 +302,30 @@ const REQUESTS = {
   }),
   v2Vendors: () => ({
     query: query({ page: pageParam(), page_size: pageSizeParam(20) }),
+  }),
+  v2FeedGoogleMerchant: () => ({
+    query: query({
+      vendor: urlString('vendor').describe('Hostname or any URL of the store'),
+      country_code: countryCode().describe(
+        'The target country of the feed: only records extracted for it (default us)',
+      ),
+      format: z
+        .enum(['json', 'xml'], { error: 'format must be json or xml' })
+        .default('json')
+        .describe(
+          '`json`: items and refused items in a paging envelope; `xml`: the RSS 2.0 document Merchant Center fetches',
+        ),
+      page_size: intParam('page_size', 1, 500)
+        .default(100)
+        .describe('Product records per page, 1 to 500 (default 100); each gives one item per variant'),
+      cursor: z
+        .string({ error: 'cursor must be a string' })
+        .max(2000, { error: 'cursor must be at most 2000 characters' })
+        .optional()
+        .describe(
+          "The previous page's `pagination.next_cursor` (or the XML `Link: rel=next`); omitted: the first page",
+        ),
+    }),
   }),
   v2Usage: () => ({
     query: query({ period: periodParam(), page: pageParam(), page_size: pageSizeParam(20) }),

@@ -73,6 +73,7 @@ export const ROUTES: readonly Route[] = [
   r('v2Listings', 'GET', '/v2/listings', 'catalog', 'v2/listings'),
   r('v2Collections', 'GET', '/v2/collections', 'catalog', 'v2/collections'),
   r('v2Vendors', 'GET', '/v2/vendors', 'catalog', 'v2/vendors'),
+  r('v2FeedGoogleMerchant', 'GET', '/v2/feeds/google-merchant', 'catalog', 'v2/feed-google-merchant'),
   r('v2Usage', 'GET', '/v2/usage', 'usage', 'v2/usage'),
   r('v2Affiliate', 'POST', '/v2/affiliate', 'affiliate', 'v2/affiliate'),
   r('v2CrawlStart', 'POST', '/v2/crawl', 'crawl', 'v2/crawl-start'),
