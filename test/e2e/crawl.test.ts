@@ -37,6 +37,7 @@ beforeAll(async () => {
       'woo-robots.test': 40,
       'shopify-throttled.test': 260,
       'shopify-huge.test': 30_000,
+      'html-numbered.test': 120,
     },
   });
   service = await startLocalService({
@@ -138,6 +139,8 @@ async function extractUntil(
 }
 
 const urlsOf = (items: any[]) => new Set(items.map((l) => l.url));
+/** DECISIONS: first_seen_by_service and last_updated_by_service carry an explicit +00:00 offset. */
+const WITH_OFFSET = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00$/;
 
 describe('documented as built', () => {
   it('has no 501 left on the crawl, listings, collections and extract operations', () => {
@@ -235,6 +238,7 @@ describe('a Shopify store through its public JSON (v2)', () => {
     expect(totals.sort()).toEqual(truth.map((c) => c.size()).sort());
     const v1 = await call('POST', '/v1/collections', { vendor: host });
     expect(v1.body.meta).toMatchObject({ total_items: truth.length, current_page: 1, page_size: 10 });
+    for (const c of [...v2.body.data, ...v1.body.collections]) expect(c.last_updated_by_service).toMatch(WITH_OFFSET);
     const sale = truth.find((c) => c.handle === 'sale')!;
     const messy = sale.url.replace('https://', 'http://www.').concat('/?page=4#grid');
     expect(urlsOf(await allListings(host, messy))).toEqual(new Set(sale.productUrls()));
@@ -304,7 +308,22 @@ describe('other methods and families', () => {
     const host = 'sitemap-only.test';
     const done = await crawl(host);
     expect(done.status.meta.result.listings_total).toBe(520);
-    expect(urlsOf(await allListings(host))).toEqual(new Set(sim.catalog(host).listingUrls()));
+    const listed = await allListings(host);
+    expect(urlsOf(listed)).toEqual(new Set(sim.catalog(host).listingUrls()));
+    // Names and prices are the store's own (its category cards), never made from the URL.
+    const store = sim.store(host);
+    const truth = new Map(
+      sim
+        .catalog(host)
+        .listingIndexes()
+        .map((i) => [store.productUrl(i), store.product(i)]),
+    );
+    for (const l of listed) {
+      const product = truth.get(l.url)!;
+      expect(l.name, l.url).toBe(product.title);
+      expect(l.price.current_value, l.url).toBe(product.price);
+      expect(l.price.currency, l.url).toMatch(/^[A-Z]{3}$/);
+    }
     const collections = await call('GET', `/v2/collections?vendor=${host}&page_size=100`);
     const byUrl = new Map(collections.body.data.map((c: any) => [c.url.replace(/\/$/, ''), c.products_total]));
     for (const c of sim.catalog(host).collections) expect(byUrl.get(c.url.replace(/\/$/, '')), c.handle).toBe(c.size());
@@ -312,15 +331,36 @@ describe('other methods and families', () => {
 
   it('a fast path answering 401 falls back (sitemaps), still every listing', async () => {
     const host = 'shopify-locked.test';
-    await crawl(host);
+    const done = await crawl(host);
+    expect(done.status.meta.result.listings_total).toBe(sim.catalog(host).listingCount());
     expect(urlsOf(await allListings(host))).toEqual(new Set(sim.catalog(host).listingUrls()));
   });
 
-  it('robots.txt forbidding the fast path is obeyed: no forbidden request, every listing via sitemaps', async () => {
-    const host = 'shopify-robots.test';
-    await crawl(host);
-    expect(urlsOf(await allListings(host))).toEqual(new Set(sim.catalog(host).listingUrls()));
-    expect(sim.robotsViolations(host).count).toBe(0);
+  it('robots.txt forbidding the fast path is obeyed: no forbidden request, exactly the listed product pages', async () => {
+    // (woo-robots.test stays uncrawled: a vendor-mode extraction below starts its crawl itself.)
+    for (const host of ['shopify-robots.test']) {
+      const done = await crawl(host);
+      const truth = sim.catalog(host).listingUrls();
+      // The home page or shop archive a product sitemap starts with is no listing.
+      expect(done.status.meta.result.listings_total, host).toBe(truth.length);
+      const listed = await allListings(host);
+      expect(listed.length, host).toBe(truth.length);
+      expect(urlsOf(listed)).toEqual(new Set(truth));
+      const vendors = await call('GET', '/v2/vendors?page_size=100');
+      expect(vendors.body.data.find((v: any) => v.vendor === host)?.product_count, host).toBe(truth.length);
+      expect(sim.robotsViolations(host).count).toBe(0);
+    }
+  });
+
+  it('HTML categories paged by numbered /page/N/ links: every page counted in products_total', async () => {
+    const host = 'html-numbered.test';
+    const done = await crawl(host);
+    const truth = sim.catalog(host);
+    expect(done.status.meta.result.listings_total).toBe(truth.listingCount());
+    expect(urlsOf(await allListings(host))).toEqual(new Set(truth.listingUrls()));
+    const collections = await call('GET', `/v2/collections?vendor=${host}&page_size=100`);
+    for (const c of truth.collections)
+      expect(collections.body.data.find((x: any) => x.url === c.url)?.products_total ?? 0, c.handle).toBe(c.size());
   });
 
   it('a store whose robots.txt disallows everything fails with a reason', async () => {

@@ -191,6 +191,11 @@ describe('listing store', () => {
     expect((await allUrls(vendor, 100)).sort()).toEqual([35, 36, 37, 38, 39].map((i) => listing(vendor, i).url));
     const collections = await crawlOf(deps).catalog.collections({ vendor, page: 1, pageSize: 10 });
     expect(collections.items.map((c) => c.products_total)).toEqual([5]);
+    // DECISIONS: last_updated_by_service carries an explicit +00:00 offset, on collections as on listings.
+    expect(collections.items[0].last_updated_by_service).toBe(iso().replace('Z', '+00:00'));
+    const [served] = (await crawlOf(deps).catalog.listings({ vendor, page: 1, pageSize: 1 })).items;
+    expect(served.first_seen_by_service).toMatch(/\.\d{3}\+00:00$/);
+    expect(served.last_updated_by_service).toMatch(/\.\d{3}\+00:00$/);
     expect((await allUrls(vendor, 2, `http://www.${vendor}/collections/all/?x=1`)).length).toBe(5);
   });
 });

@@ -5,7 +5,7 @@
 import { notFound } from '../errors';
 import { vendorKey } from '../extraction/url';
 import { pagination, type Pagination } from '../executions/service';
-import { collectionKey, type Collection, type Listing } from '../crawl/model';
+import { collectionKey, withOffset, type Collection, type Listing } from '../crawl/model';
 import { ANCHOR_EVERY, type CatalogHead, type ListingStore, type StoredCollection } from '../../ports/listings';
 import type { VendorStore } from '../../ports/vendors';
 
@@ -258,7 +258,8 @@ export function createCatalog(deps: CatalogDeps) {
         id: c.id,
         url: c.url,
         products_total: c.products_total,
-        last_updated_by_service: c.last_updated_by_service,
+        // DECISIONS: every last_updated_by_service carries +00:00 (stored, like listings', in Z).
+        last_updated_by_service: withOffset(c.last_updated_by_service),
       }));
       return { items, pagination: pagination(page, pageSize, all.length) };
     },
