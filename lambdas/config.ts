@@ -31,6 +31,8 @@ export interface Config {
    * Undefined: each batch extracts up to its own concurrency.
    */
   extractSlots: number | undefined;
+  /** PDS_RENDER_BUDGET_MS: a page rendered in the browser ends as `other` past this (default 20 s). */
+  renderBudgetMs: number;
   /**
    * Fault injection for tests and benchmarks, never set in production: PDS_FAULT_RATE = share of
    * extract-worker invocations that crash partway; PDS_DUPLICATE_RATE = share of messages sent
@@ -109,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tracing: Boolean(env.AWS_LAMBDA_FUNCTION_NAME) && env.POWERTOOLS_TRACE_ENABLED !== 'false',
     logLevel: parseLogLevel(env[ENV.logLevel]),
     extractSlots: parseSlots(env[ENV.extractSlots]),
+    renderBudgetMs: parseRenderBudget(env[ENV.renderBudgetMs]),
     faults: { crashRate: parseRate(env[ENV.faultRate]), duplicateRate: parseRate(env[ENV.duplicateRate]) },
     dataDir: env[ENV.dataDir] || undefined,
     usageWriteBehindMs: env.AWS_LAMBDA_FUNCTION_NAME ? undefined : parseWriteBehind(env[ENV.usageWriteBehindMs]),
@@ -120,6 +123,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowPrivateTargets: env[ENV.webhookAllowPrivate] === 'true',
     },
   };
+}
+
+function parseRenderBudget(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return 20_000;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms < 1000 || ms > 120_000)
+    throw new Error(`PDS_RENDER_BUDGET_MS must be whole milliseconds from 1000 to 120000, got "${raw}"`);
+  return ms;
 }
 
 function parseWriteBehind(raw: string | undefined): number | undefined {

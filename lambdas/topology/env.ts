@@ -17,6 +17,8 @@ export const ENV = {
   logLevel: 'PDS_LOG_LEVEL',
   /** URL extractions at once per process, shared by all extract-worker batches it runs. */
   extractSlots: 'PDS_EXTRACT_SLOTS',
+  /** A rendered page's time budget in ms (default 20000): load, settle, read. */
+  renderBudgetMs: 'PDS_RENDER_BUDGET_MS',
   /** Fault injection for tests and benchmarks only. */
   faultRate: 'PDS_FAULT_RATE',
   duplicateRate: 'PDS_DUPLICATE_RATE',

@@ -70,6 +70,7 @@ export function optionsOf(execution: Execution): ExtractOptions {
     enableImageTags: o.enableImageTags === true,
     enableSimilarProducts: o.enableSimilarProducts === true,
     countryCode: typeof o.countryCode === 'string' ? o.countryCode : 'us',
+    ...(o.render === 'always' || o.render === 'never' ? { render: o.render } : {}),
   };
 }
 

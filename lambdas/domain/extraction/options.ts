@@ -1,6 +1,6 @@
 // Request flags -> ExtractOptions, for every family: the contracts apply each family's defaults
 // (v1 vendor mode defaults to true, the others to false); a flag the family does not offer is off.
-import type { ExtractOptions } from './types';
+import type { ExtractOptions, RenderMode } from './types';
 
 export interface ExtractFlags {
   enable_enrichment?: boolean;
@@ -8,6 +8,7 @@ export interface ExtractFlags {
   enable_image_tags?: boolean;
   enable_similar_products?: boolean;
   country_code?: string;
+  render?: RenderMode;
 }
 
 export function extractOptionsFrom(flags: ExtractFlags): ExtractOptions {
@@ -17,5 +18,6 @@ export function extractOptionsFrom(flags: ExtractFlags): ExtractOptions {
     enableImageTags: flags.enable_image_tags === true,
     enableSimilarProducts: flags.enable_similar_products === true,
     countryCode: (flags.country_code ?? 'us').toLowerCase(),
+    ...(flags.render && flags.render !== 'auto' ? { render: flags.render } : {}),
   };
 }

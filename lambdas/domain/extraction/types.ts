@@ -110,6 +110,8 @@ export interface ProductRecord {
   updated_at: string;
   similar_products: unknown[] | null;
   affiliate_link: string | null;
+  /** Set by the extraction path on every record it returns (absent on records stored before it existed). */
+  fetched_with?: FetchedWith;
 }
 
 export type Platform =
@@ -141,7 +143,14 @@ export interface ExtractOptions {
   enableSimilarProducts: boolean;
   /** Lower-case two-letter code from the spec's supported list. */
   countryCode: string;
+  /** When a browser renders the page: auto (default: HTML first, then only a client-rendered page without a product), always, never. */
+  render?: RenderMode;
 }
+
+export type RenderMode = 'auto' | 'always' | 'never';
+
+/** How a record's page was read: its HTML as fetched, or the page a browser rendered. */
+export type FetchedWith = 'http' | 'browser';
 
 /** The engine's entry point, as every caller (sync API, SQS worker, benchmarks) sees it. */
 export type ExtractUrl = (url: string, options: ExtractOptions) => Promise<UrlResult>;
