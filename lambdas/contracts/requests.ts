@@ -117,6 +117,15 @@ const v2UrlList = () =>
       `Product URLs (an array even for one URL), at most 1000, each at most ${MAX_URL_LENGTH} characters (longer ones are reported in invalid_urls); normalised server-side (scheme added, fragment and tracking parameters removed); duplicates are fetched once`,
     );
 
+/** Whether a browser renders the page (docs/rendering.md). */
+const renderMode = () =>
+  z
+    .enum(['auto', 'always', 'never'], { error: 'render must be one of auto, always, never' })
+    .optional()
+    .describe(
+      'auto (default): the HTML first, a browser only when it yields no product and the page is built by scripts; always: render every page in a browser; never: the HTML only. Records say which in fetched_with',
+    );
+
 const legacyFlags = () => ({
   enable_enrichment: flag('enable_enrichment', true).describe(
     'Default true: attributes, product_type and taxonomy fields',
@@ -156,6 +165,7 @@ const REQUESTS = {
       force_extraction: flag('force_extraction', false).describe(
         'true: always fetch anew, never serve a stored record',
       ),
+      render: renderMode(),
     }),
   }),
   legacyProduct: () => ({
@@ -168,6 +178,7 @@ const REQUESTS = {
       force_extraction: flag('force_extraction', false).describe(
         'true: always fetch anew, never serve a stored record',
       ),
+      render: renderMode(),
     }),
   }),
   legacyFeed: () => ({
@@ -210,6 +221,7 @@ const REQUESTS = {
       country_code: countryCode(),
       enable_reviews: flag('enable_reviews', false),
       enable_image_tags: flag('enable_image_tags', false),
+      render: renderMode(),
       webhook: webhookField(),
     }),
   }),
@@ -235,6 +247,7 @@ const REQUESTS = {
         .string({ error: 'crawl_id must be a string' })
         .max(200, { error: 'crawl_id must be at most 200 characters' })
         .optional(),
+      render: renderMode(),
       webhook: webhookField(),
     }),
   }),
@@ -364,6 +377,7 @@ const REQUESTS = {
       enable_image_tags: flag('enable_image_tags', false),
       enable_similar_products: flag('enable_similar_products', false),
       country_code: countryCode(),
+      render: renderMode(),
       webhook: webhookField(),
     }).refine((b) => (b.urls === undefined) !== (b.vendor === undefined), {
       error: 'exactly one of urls and vendor is required',
