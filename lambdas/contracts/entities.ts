@@ -188,6 +188,10 @@ export const FullProductRecord = z
     updated_at: nullableString,
     similar_products: z.array(z.unknown()).nullable().describe('{url}; null when enable_similar_products is false'),
     affiliate_link: nullableString,
+    fetched_with: z
+      .enum(['http', 'browser'])
+      .optional()
+      .describe('How the page was read: its HTML (http) or rendered in a browser (browser); absent on records stored before rendering existed'),
   })
   .meta({
     id: 'FullProductRecord',
