@@ -191,7 +191,9 @@ export const FullProductRecord = z
     fetched_with: z
       .enum(['http', 'browser'])
       .optional()
-      .describe('How the page was read: its HTML (http) or rendered in a browser (browser); absent on records stored before rendering existed'),
+      .describe(
+        'How the page was read: its HTML (http) or rendered in a browser (browser); absent on records stored before rendering existed',
+      ),
   })
   .meta({
     id: 'FullProductRecord',
