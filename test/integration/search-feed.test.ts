@@ -2,7 +2,8 @@
 // listings stored by crawls become searchable within seconds through the container's search
 // (no table scan: the gsi2 feed partitions since the cursor), an extracted record wins over a
 // listing of the same URL, a write stamped before the cursor still arrives, and a new process
-// starts from the saved snapshot's cursor instead of the beginning.
+// starts from the saved snapshot's cursor instead of the beginning. The products' feed is spread
+// over several partitions and read back merged, in order and complete.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +17,8 @@ import { handler as indexerHandler } from '../../lambdas/workers/search-indexer'
 import { dynamoListingStore } from '../../lambdas/adapters/dynamodb/listings';
 import { dynamoCatalogFeed, dynamoCatalogRecords } from '../../lambdas/adapters/dynamodb/catalog-feed';
 import { dynamoProductStore } from '../../lambdas/adapters/dynamodb/products';
+import { PRODUCT_FEED_PARTITIONS } from '../../lambdas/adapters/dynamodb/products-feed';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { fileSnapshotStore } from '../../lambdas/adapters/search/file-snapshot';
 import { createMemoryIndex } from '../../lambdas/adapters/search/memory-index';
 import { createSearchService } from '../../lambdas/domain/search/service';
@@ -270,5 +273,102 @@ describe('search catches up with the table', () => {
       installContainer(undefined);
       rmSync(indexerDir, { recursive: true, force: true });
     }
+  }, 30_000);
+});
+
+describe('the products feed is sharded', () => {
+  const vendor = 'sharded-feed.test';
+  const base = Date.parse('2020-01-01T00:00:00.000Z');
+  const at = (second: number) => new Date(base + second * 1000).toISOString();
+
+  it('records spread over several gsi2 partitions; the feed reads them merged in order, each once, across reads', async () => {
+    const { documents } = container.clients;
+    const template = await enrichedRecord(store, store.product(1));
+    // 300 records and 120 listings, their instants interleaved (every fourth second a listing batch).
+    const records = Array.from({ length: 300 }, (_, i) => ({
+      url: `https://${vendor}/products/item-${i}`,
+      country: 'us',
+      vendor,
+      product: { ...template, title: `Sharded Item ${i}` },
+      flags: { enrichment: true, reviews: false, image_tags: false, similar_products: false },
+      updated_at: at(i + Math.floor(i / 3)),
+    }));
+    await dynamoProductStore(documents, engines.tableName).putRecords(records);
+    const listings = dynamoListingStore(documents, engines.tableName);
+    for (let batch = 0; batch < 40; batch++) {
+      const items = Array.from({ length: 3 }, (_, k) => ({
+        listing: {
+          url: `https://${vendor}/products/listed-${batch}-${k}`,
+          name: `Listed ${batch} ${k}`,
+          images: [],
+          price: { currency: 'USD', current_value: 10, compare_at_value: null },
+        },
+        order: batch * 3 + k,
+      }));
+      await listings.upsert(
+        vendor,
+        'Sharded',
+        `crawl-sharded-feed-${String(batch).padStart(20, '0')}`,
+        items,
+        at(batch * 10 + 2),
+      );
+    }
+
+    // No one partition key holds the records.
+    const perPartition = new Map<string, number>();
+    for (const partition of PRODUCT_FEED_PARTITIONS) {
+      const out = await documents.send(
+        new QueryCommand({
+          TableName: engines.tableName,
+          IndexName: 'gsi2',
+          KeyConditionExpression: 'gsi2pk = :pk AND begins_with(gsi2sk, :year)',
+          ExpressionAttributeValues: { ':pk': partition.pk, ':year': '2020-' },
+          Select: 'COUNT',
+        }),
+      );
+      perPartition.set(partition.name, out.Count ?? 0);
+    }
+    expect(perPartition.get('p')).toBe(0);
+    const shards = [...perPartition].filter(([name]) => name !== 'p').map(([, count]) => count);
+    expect(shards.length).toBeGreaterThanOrEqual(4);
+    expect(Math.min(...shards)).toBeGreaterThan(30);
+    expect(shards.reduce((a, b) => a + b, 0)).toBe(300);
+
+    // Read in small pages (each partition 50 keys a read) with the cursor a year past these writes.
+    const feed = dynamoCatalogFeed(documents, engines.tableName, () => Date.parse('2021-01-01T00:00:00.000Z'));
+    const seen: Array<{ url: string; updatedAt: string; source: string }> = [];
+    let cursor: string | null = null;
+    let reads = 0;
+    while (reads < 60) {
+      reads++;
+      const read = await feed.read(cursor, { limit: 20 });
+      for (const change of read.changes)
+        if (change.vendor === vendor)
+          seen.push({ url: change.url, updatedAt: change.updatedAt, source: change.source });
+      cursor = read.cursor;
+      if (!read.more) break;
+    }
+    expect(reads).toBeGreaterThan(1);
+    expect(reads).toBeLessThan(60);
+    const instants = seen.map((change) => change.updatedAt);
+    expect(instants).toEqual([...instants].sort());
+    expect(new Set(seen.map((change) => change.url)).size).toBe(seen.length);
+    expect(seen.filter((change) => change.source === 'extraction')).toHaveLength(300);
+    expect(seen.filter((change) => change.source === 'listing')).toHaveLength(120);
+  }, 30_000);
+
+  it('the all-vendor list merges the shards newest first, paged without a gap or a repeat', async () => {
+    const catalog = dynamoProductStore(container.clients.documents, engines.tableName);
+    const all = await catalog.listUpdated({ offset: 0, limit: 1000 });
+    expect(all.total).toBe(all.items.length);
+    expect(all.items.filter((item) => item.vendor === vendor)).toHaveLength(300);
+    const instants = all.items.map((item) => item.updated_at);
+    expect(instants).toEqual([...instants].sort().reverse());
+    const paged = [];
+    for (let offset = 0; offset < all.total; offset += 90)
+      paged.push(...(await catalog.listUpdated({ offset, limit: 90 })).items);
+    expect(paged.map((item) => `${item.url} ${item.country}`)).toEqual(
+      all.items.map((item) => `${item.url} ${item.country}`),
+    );
   }, 30_000);
 });

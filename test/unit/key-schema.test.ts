@@ -164,7 +164,7 @@ describe('key schema', () => {
             "gsi1sk": "UPDATEDAT#URLHASH#COUNTRY",
           },
           "gsi2": {
-            "gsi2pk": "PRODUCTS",
+            "gsi2pk": "PRODUCTS#SHARD",
             "gsi2sk": "UPDATEDAT#URLHASH#COUNTRY",
           },
           "table": {

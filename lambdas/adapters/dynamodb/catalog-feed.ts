@@ -1,10 +1,13 @@
 // The catalog's change feed in the single table, read by search to stay current:
 //
-//   product records   gsi2 PRODUCTS            / <updated_at>#<urlHash>#<cc>   (SCHEMA.product)
+//   product records   gsi2 PRODUCTS#<0..3>     / <updated_at>#<urlHash>#<cc>   (SCHEMA.product)
 //   listings          gsi2 LISTINGS#<0..3>     / <last_updated>#<urlHash>      (SCHEMA.listingFeed)
 //
 // A read queries each partition for sort keys after its cursor, oldest first, with keys-only
-// attributes; then reads the full items of the changes the index does not already hold. A
+// attributes, and merges them in sort-key order: a partition that stopped at its page limit
+// bounds the read (nothing after its last key is returned from any partition), so reads one
+// after another are in order as a whole and skip nothing. Then it reads the full items of the
+// changes the index does not already hold. A
 // cursor never passes "now minus LAG": writes are stamped before they land (a batch can take a
 // second or two), so the last seconds are read again next time and a late write is never
 // skipped; the index ignores what it already holds without reading its record again.
@@ -15,6 +18,7 @@ import { listingAsProduct } from '../../domain/search/document';
 import { vendorKey } from '../../domain/extraction/url';
 import { fromItem } from './products';
 import { LISTING_FEED_SHARDS, SCHEMA } from './schema';
+import { mergeByOrder, PRODUCT_FEED_PARTITIONS } from './products-feed';
 
 import { feedUrlHash } from './catalog-feed-keys';
 
@@ -31,7 +35,7 @@ interface Partition {
 }
 
 const PARTITIONS: Partition[] = [
-  { name: 'p', pk: SCHEMA.product.gsi2.pk({}), source: 'extraction' },
+  ...PRODUCT_FEED_PARTITIONS.map((p) => ({ ...p, source: 'extraction' as const })),
   ...Array.from({ length: LISTING_FEED_SHARDS }, (_, shard) => ({
     name: `l${shard}`,
     pk: SCHEMA.listing.gsi2.pk({ shard }),
@@ -96,68 +100,88 @@ export function dynamoCatalogFeed(
     });
   }
 
+  /** One partition's keys after its cursor, oldest first. */
+  async function keysAfter(partition: Partition, after: string | null, limit: number) {
+    const out = await documents.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: 'gsi2',
+        KeyConditionExpression: after ? 'gsi2pk = :pk AND gsi2sk > :after' : 'gsi2pk = :pk',
+        ExpressionAttributeValues: after ? { ':pk': partition.pk, ':after': after } : { ':pk': partition.pk },
+        ExpressionAttributeNames: { '#url': 'url', '#country': 'country' },
+        ProjectionExpression: 'pk, sk, gsi2sk, #url, vendor, updated_at, last_updated, #country, entity, gone_at',
+        ScanIndexForward: true,
+        Limit: limit,
+      }),
+    );
+    return { items: out.Items ?? [], full: !!out.LastEvaluatedKey };
+  }
+
+  type Entry =
+    | { order: string; change: CatalogChange }
+    | { order: string; partition: Partition; pk: string; sk: string };
+
+  /** The merged entries with the records they need read; unreadable or moved-on records are left out. */
+  async function withRecords(entries: Entry[]): Promise<CatalogChange[]> {
+    const wanted = entries.flatMap((entry) => ('pk' in entry ? [{ pk: entry.pk, sk: entry.sk }] : []));
+    const full = new Map(
+      (await getAll(documents, tableName, wanted)).map((item) => [`${item.pk}\u0000${item.sk}`, item]),
+    );
+    const changes: CatalogChange[] = [];
+    for (const entry of entries) {
+      if (!('pk' in entry)) {
+        changes.push(entry.change);
+        continue;
+      }
+      const item = full.get(`${entry.pk}\u0000${entry.sk}`);
+      const change = item ? changeOf(entry.partition, item) : null;
+      // Gone or moved on since the keys were read: the feed shows it again where it is now.
+      if (!item || !change || change.removed) continue;
+      try {
+        changes.push({ ...change, product: productOf(entry.partition, item) });
+      } catch {
+        // An unreadable record is left out of search rather than stopping the feed.
+      }
+    }
+    return changes;
+  }
+
   return {
     async read(cursorText, { limit, skip }) {
       const cursors: Record<string, string | null> = cursorText ? JSON.parse(cursorText) : {};
       const ceiling = new Date(now() - FEED_LAG_MS).toISOString();
-      const changes: CatalogChange[] = [];
-      let more = false;
       const perPartition = Math.max(50, Math.ceil(limit / PARTITIONS.length));
-      // The partitions are read side by side; each one's changes keep their feed order.
-      const perPartitionChanges = await Promise.all(
-        PARTITIONS.map(async (partition) => {
-          const after = cursors[partition.name] ?? null;
-          const out = await documents.send(
-            new QueryCommand({
-              TableName: tableName,
-              IndexName: 'gsi2',
-              KeyConditionExpression: after ? 'gsi2pk = :pk AND gsi2sk > :after' : 'gsi2pk = :pk',
-              ExpressionAttributeValues: after ? { ':pk': partition.pk, ':after': after } : { ':pk': partition.pk },
-              ExpressionAttributeNames: { '#url': 'url', '#country': 'country' },
-              ProjectionExpression: 'pk, sk, gsi2sk, #url, vendor, updated_at, last_updated, #country, entity, gone_at',
-              ScanIndexForward: true,
-              Limit: partition.name === 'p' ? limit : perPartition,
-            }),
-          );
-          const items = out.Items ?? [];
-          // In feed order: a removal as it is (its keys say it all), a stored item once its record is read.
-          const ordered: Array<CatalogChange | { pk: string; sk: string }> = [];
-          for (const item of items) {
-            const change = changeOf(partition, item);
-            if (!change || skip?.(change)) continue;
-            ordered.push(change.removed ? { ...change, product: null } : { pk: item.pk, sk: item.sk });
-          }
-          const wanted = ordered.filter((entry): entry is { pk: string; sk: string } => !('source' in entry));
-          const full = new Map(
-            (await getAll(documents, tableName, wanted)).map((item) => [`${item.pk}\u0000${item.sk}`, item]),
-          );
-          const found: CatalogChange[] = [];
-          for (const entry of ordered) {
-            if ('source' in entry) {
-              found.push(entry);
-              continue;
-            }
-            const item = full.get(`${entry.pk}\u0000${entry.sk}`);
-            const change = item ? changeOf(partition, item) : null;
-            // Gone or moved on since the keys were read: the feed shows it again where it is now.
-            if (!item || !change || change.removed) continue;
-            try {
-              found.push({ ...change, product: productOf(partition, item) });
-            } catch {
-              // An unreadable record is left out of search rather than stopping the feed.
-            }
-          }
-          const last = items.length ? (items[items.length - 1].gsi2sk as string) : after;
-          // Past the ceiling only recent writes remain: the next catch-up reads them.
-          if (last && last > ceiling) cursors[partition.name] = after && after > ceiling ? after : ceiling;
-          else {
-            cursors[partition.name] = last;
-            if (out.LastEvaluatedKey) more = true;
-          }
-          return found;
-        }),
+      const pages = await Promise.all(
+        PARTITIONS.map((partition) => keysAfter(partition, cursors[partition.name] ?? null, perPartition)),
       );
-      for (const list of perPartitionChanges) changes.push(...list);
+      // The lowest last key of the partitions with more to read: past it, another partition may
+      // still hold earlier changes, so nothing past it is returned this time.
+      const bound = pages.reduce<string | null>((low, page) => {
+        const last = page.full ? (page.items[page.items.length - 1]?.gsi2sk as string) : null;
+        return last && (low === null || last < low) ? last : low;
+      }, null);
+      let more = false;
+      const lists = PARTITIONS.map((partition, p) => {
+        const after = cursors[partition.name] ?? null;
+        const items = bound === null ? pages[p].items : pages[p].items.filter((item) => item.gsi2sk <= bound);
+        const last = items.length ? (items[items.length - 1].gsi2sk as string) : after;
+        // Past the ceiling only recent writes remain: the next catch-up reads them.
+        if (last && last > ceiling) cursors[partition.name] = after && after > ceiling ? after : ceiling;
+        else {
+          cursors[partition.name] = last;
+          if (pages[p].full || items.length < pages[p].items.length) more = true;
+        }
+        const entries: Entry[] = [];
+        for (const item of items) {
+          const change = changeOf(partition, item);
+          if (!change || skip?.(change)) continue;
+          // A removal as it is (its keys say it all), a stored item once its record is read.
+          if (change.removed) entries.push({ order: item.gsi2sk, change: { ...change, product: null } });
+          else entries.push({ order: item.gsi2sk, partition, pk: item.pk, sk: item.sk });
+        }
+        return entries;
+      });
+      const changes = await withRecords(mergeByOrder(lists));
       return { changes, cursor: JSON.stringify(cursors), more };
     },
   };

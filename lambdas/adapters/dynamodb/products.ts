@@ -2,7 +2,8 @@
 //
 //   latest record   pk PRODUCT#<sha256(url) 32 hex>  sk COUNTRY#<cc>
 //                   gsi1 PRODUCTS#<vendor> / <updated_at>#<hash>#<cc>   (a vendor's feed)
-//                   gsi2 PRODUCTS / <updated_at>#<hash>#<cc>            (the all-vendor feed)
+//                   gsi2 PRODUCTS#<0..3> / <updated_at>#<hash>#<cc>     (the all-vendor feed,
+//                   sharded by the hash: products-feed.ts)
 //                   record as JSON string `product`, or gzip `product_gz` (level 1) above 1 KB
 //   first-seen mark pk PRODUCT#<hash>  sk FIRST_SEEN   (single records: conditional put, who
 //                   writes it first reports newProduct, so a product counts once for its vendor;
@@ -14,6 +15,7 @@ import type { BatchProductStore, SerializedProduct, StoredProduct } from '../../
 import { isConditionalFailure } from './keys';
 import { SCHEMA } from './schema';
 import { batchGet, batchPut } from './batch';
+import { mergeByOrder, PRODUCT_FEED_PARTITIONS, productFeedShard } from './products-feed';
 
 /** Records longer than this are stored gzipped (level 1): binary is written and parsed far faster than a long escaped string. */
 const INLINE_LIMIT = 1024;
@@ -71,7 +73,8 @@ export function fromItem(item: Record<string, any>): StoredProduct {
 
 function toItem(record: StoredProduct): Record<string, unknown> {
   const stored = packProduct(record.serialized ?? { json: JSON.stringify(record.product) });
-  const order = { updatedAt: record.updated_at, urlHash: hashOf(record.url), country: record.country };
+  const urlHash = hashOf(record.url);
+  const order = { updatedAt: record.updated_at, urlHash, country: record.country };
   return {
     ...recordKey(record.url, record.country),
     entity: 'product',
@@ -82,7 +85,7 @@ function toItem(record: StoredProduct): Record<string, unknown> {
     updated_at: record.updated_at,
     ...(typeof stored === 'string' ? { product: stored } : { product_gz: stored }),
     ...(record.vendor ? SCHEMA.product.gsi1.keys({ vendor: record.vendor, ...order }) : {}),
-    ...SCHEMA.product.gsi2.keys(order),
+    ...SCHEMA.product.gsi2.keys({ ...order, shard: productFeedShard(urlHash) }),
   };
 }
 
@@ -128,6 +131,35 @@ export function dynamoProductStore(documents: DynamoDBDocumentClient, tableName:
    */
   const writeAll = (items: Array<Record<string, unknown>>) => batchPut(documents, tableName, items, WRITE_LANES);
 
+  /** One feed partition's keys, newest first, up to MAX_FEED_ITEMS. */
+  async function newestKeys(index: 'gsi1' | 'gsi2', pk: string, updatedSince?: string) {
+    const values: Record<string, string> = { ':pk': pk };
+    let condition = `${index}pk = :pk`;
+    if (updatedSince) {
+      values[':since'] = updatedSince;
+      condition += ` AND ${index}sk >= :since`;
+    }
+    const keys: Array<{ pk: string; sk: string; order: string }> = [];
+    let start: Record<string, any> | undefined;
+    for (let page = 0; page < 1_000 && keys.length < MAX_FEED_ITEMS; page++) {
+      const out = await documents.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: index,
+          KeyConditionExpression: condition,
+          ExpressionAttributeValues: values,
+          ProjectionExpression: `pk, sk, ${index}sk`,
+          ScanIndexForward: false,
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of out.Items ?? []) keys.push({ pk: item.pk, sk: item.sk, order: item[`${index}sk`] });
+      start = out.LastEvaluatedKey;
+      if (!start) break;
+    }
+    return keys;
+  }
+
   return {
     async put(record) {
       await documents.send(new PutCommand({ TableName: tableName, Item: toItem(record) }));
@@ -169,41 +201,16 @@ export function dynamoProductStore(documents: DynamoDBDocumentClient, tableName:
     },
 
     async listUpdated({ vendor, updatedSince, offset, limit }) {
+      // A vendor's feed is one gsi1 partition; the all-vendor feed merges the gsi2 shards.
       const index = vendor ? 'gsi1' : 'gsi2';
-      const values: Record<string, string> = {
-        ':pk': vendor ? SCHEMA.product.gsi1.pk({ vendor }) : SCHEMA.product.gsi2.pk({}),
-      };
-      let condition = `${index}pk = :pk`;
-      if (updatedSince) {
-        values[':since'] = updatedSince;
-        condition += ` AND ${index}sk >= :since`;
-      }
-      const keys: Array<Record<string, string>> = [];
-      let total = 0;
-      let start: Record<string, any> | undefined;
-      for (let page = 0; page < 1_000 && total < MAX_FEED_ITEMS; page++) {
-        const out = await documents.send(
-          new QueryCommand({
-            TableName: tableName,
-            IndexName: index,
-            KeyConditionExpression: condition,
-            ExpressionAttributeValues: values,
-            ProjectionExpression: 'pk, sk',
-            ScanIndexForward: false,
-            ExclusiveStartKey: start,
-          }),
-        );
-        for (const item of out.Items ?? []) {
-          if (total >= offset && keys.length < limit) keys.push({ pk: item.pk, sk: item.sk });
-          total++;
-        }
-        start = out.LastEvaluatedKey;
-        if (!start) break;
-      }
+      const partitions = vendor ? [SCHEMA.product.gsi1.pk({ vendor })] : PRODUCT_FEED_PARTITIONS.map((p) => p.pk);
+      const lists = await Promise.all(partitions.map((pk) => newestKeys(index, pk, updatedSince)));
+      const merged = mergeByOrder(lists, true).slice(0, MAX_FEED_ITEMS);
+      const keys = merged.slice(offset, offset + limit);
       const items = await Promise.all(
-        keys.map((key) => documents.send(new GetCommand({ TableName: tableName, Key: key }))),
+        keys.map(({ pk, sk }) => documents.send(new GetCommand({ TableName: tableName, Key: { pk, sk } }))),
       );
-      return { items: items.flatMap((out) => (out.Item ? [fromItem(out.Item)] : [])), total };
+      return { items: items.flatMap((out) => (out.Item ? [fromItem(out.Item)] : [])), total: merged.length };
     },
   };
 }

@@ -159,11 +159,11 @@ export const SCHEMA = {
     entity: 'product',
     table: { pk: 'PRODUCT#{urlHash}', sk: 'COUNTRY#{country}' },
     gsi1: { pk: 'PRODUCTS#{vendor}', sk: '{updatedAt}#{urlHash}#{country}' },
-    gsi2: { pk: 'PRODUCTS', sk: '{updatedAt}#{urlHash}#{country}' },
+    gsi2: { pk: 'PRODUCTS#{shard}', sk: '{updatedAt}#{urlHash}#{country}' },
     access: [
       'stored record for reuse: GetItem / BatchGet',
       "a vendor's feed: gsi1 newest first",
-      'all-vendor feed: gsi2',
+      'all-vendor feed and search catch-up: gsi2 each of PRODUCT_FEED_SHARDS shards (and the unsharded PRODUCTS of older records), merged in sort-key order',
     ],
   }),
   productFirstSeen: declare({
@@ -269,6 +269,14 @@ export const SCHEMA = {
 
 /** Unsettled webhook deliveries spread over this many gsi2 partitions. */
 export const WEBHOOK_UNSETTLED_SHARDS = 4;
+
+/**
+ * Products' change feed spreads over this many gsi2 partitions (a URL's shard from its hash): a
+ * partition takes about 1,000 writes/s, an extraction day's batches write several times that.
+ */
+export const PRODUCT_FEED_SHARDS = 4;
+/** The one gsi2 partition records written before the feed was sharded still sit in (read, never written). */
+export const UNSHARDED_PRODUCT_FEED_PK = 'PRODUCTS';
 
 /** Listings' change feed spreads over this many gsi2 partitions (a crawl writes thousands at once). */
 export const LISTING_FEED_SHARDS = 4;
