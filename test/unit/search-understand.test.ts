@@ -210,3 +210,41 @@ describe('synonyms, stems and typos', () => {
     expect(u.groups.every((g) => g.variants.length === 1)).toBe(true);
   });
 });
+
+describe('more ways shoppers state constraints', () => {
+  it.each([
+    ['boots 150+', { min: 150 }],
+    ['jacket $80 and up', { min: 80, currency: 'USD' }],
+    ['bottle 100 or more', { min: 100 }],
+    ['jacket 100 or less', { max: 100 }],
+    ['pajamas $30 and under', { max: 30, currency: 'USD' }],
+    ['kettle 60 max', { max: 60 }],
+  ])('%s', async (query, price) => {
+    const u = await read(query);
+    expect(u.understood.price).toEqual(price);
+    expect(u.understood.terms.join(' ')).not.toMatch(/\d|less|more|under|max|up/);
+  });
+
+  it('who it is for: sons and daughters are children, women and men grown-ups, "not for kids" rules children out', async () => {
+    expect(await read('rain jacket for my son')).toMatchObject({ genders: ['boys', 'unisex'], ageKnown: true });
+    expect(await read('dress for my daughter')).toMatchObject({ genders: ['girls', 'unisex'], ageKnown: true });
+    expect((await read('womens boots')).ageGroups).toEqual(['adult']);
+    const notKids = await read('waterproof jacket, not for kids');
+    expect(notKids.ageGroups).toEqual(['adult']);
+    expect(notKids.ageKnown).toBeUndefined();
+    expect(notKids.understood.terms).toEqual(['waterproof', 'jacket']);
+    expect((await read('boots not for men')).genders).toEqual(['women', 'unisex', 'girls', 'boys']);
+  });
+
+  it('negations: by a brand, X-free, "isn\'t", and carried over "or"', async () => {
+    expect((await read('boots not by Tallon')).understood).toMatchObject({ terms: ['boots'], excluded: ['tallon'] });
+    expect((await read('leather-free boots')).understood).toMatchObject({ terms: ['boots'], excluded: ['leather'] });
+    expect((await read("water bottle that isn't glass")).understood.excluded).toEqual(['glass']);
+    expect((await read('water bottle, no plastic or glass')).understood).toMatchObject({
+      terms: ['water', 'bottle'],
+      excluded: ['plastic', 'glass'],
+    });
+    expect((await read('backpack w/o wheels')).understood.excluded).toEqual(['wheels']);
+    expect((await read('hoodie not sold out')).inStock).toBe(true);
+  });
+});

@@ -5,10 +5,14 @@ import type { ProductRecord } from '../extraction/types';
 import type { CatalogChange, SearchDocument } from '../../ports/search-index';
 import { colourFamily, namesNoFamily } from '../enrichment/colour';
 import { fold } from '../enrichment/text';
+import { readAgeGroup, readGender } from '../enrichment/attributes';
 import { TAXONOMY_GID_PREFIX } from '../enrichment/taxonomy';
 import { vendorKey } from '../extraction/url';
 import { normalise } from './text';
 import type { CatalogItem } from './api';
+
+/** The facet holding a product's known age group. */
+export const AGE_FACET = 'age_group';
 
 const COLOUR_OPTION = /^(?:colou?rs?|colou?r ?way|farbe|couleur|colore|cor|kleur|kolor|färg|farve|farge|shade)$/i;
 const SIZE_OPTION = /^(?:sizes?|größe|grosse|taille|talla|taglia|maat|rozmiar)$/i;
@@ -108,8 +112,20 @@ export async function toSearchDocument(change: CatalogChange): Promise<SearchDoc
     addFacet('category', product.taxonomy_product_category_path.split(' > ').pop());
   if (product.product_type) addFacet('product_type', product.product_type);
 
-  const gender = typeof attributes.gender === 'string' ? normalise(attributes.gender) : null;
-  const ageGroup = typeof attributes.age_group === 'string' ? normalise(attributes.age_group) : null;
+  // A record without the enrichment (a crawled listing) still says who it is for in its title.
+  const said = {
+    title: product.title,
+    description: null,
+    storeProductType: product.product_type,
+    tags: product.tags,
+    options: {},
+    breadcrumbs: [],
+  };
+  const gender = normalise(typeof attributes.gender === 'string' ? attributes.gender : (readGender(said) ?? ''));
+  const ageGroup = normalise(
+    typeof attributes.age_group === 'string' ? attributes.age_group : (readAgeGroup(said, gender || null) ?? ''),
+  );
+  if (ageGroup) addFacet(AGE_FACET, ageGroup);
   const price =
     typeof product.price.current_value === 'number' && Number.isFinite(product.price.current_value)
       ? product.price.current_value
@@ -118,6 +134,9 @@ export async function toSearchDocument(change: CatalogChange): Promise<SearchDoc
   const categoryId = product.taxonomy_product_category_id?.replace(TAXONOMY_GID_PREFIX, '') ?? null;
 
   const attributeText = [
+    // The description's opening sentence says what the product is or has ("A padded laptop
+    // sleeve fits 16 inch laptops."): a negation looks at it, as at the title.
+    ...stringsOf(attributes.summary),
     ...colourLabels,
     ...colours,
     ...stringsOf(attributes.material),

@@ -13,7 +13,7 @@ import type {
   SnapshotStore,
 } from '../../ports/search-index';
 import type { CatalogItem, FeedRequest, ProductSearch, SearchHit, SearchRequest, SearchResponse } from './api';
-import { catalogKey, toCatalogItem, toSearchDocument } from './document';
+import { AGE_FACET, catalogKey, toCatalogItem, toSearchDocument } from './document';
 import { analyze, normalise } from './text';
 import { bareCategoryId, colourOf, excludeGroupsOf, keywordsOnly, understand, type Understanding } from './understand';
 import { fold } from '../enrichment/text';
@@ -294,7 +294,17 @@ async function filterOf(request: SearchRequest, u: Understanding, keywords: bool
   if (notColours.length) filter.excludePrimaryColours = notColours;
   if (u.genders) filter.genders = u.genders;
   if (u.ageGroups) filter.ageGroups = u.ageGroups;
+  // A child's product says so: one of unknown age is not one (the facet holds known ages only).
+  if (u.ageKnown && u.ageGroups) filter.facets = withFacet(filter.facets, AGE_FACET, u.ageGroups);
   return filter;
+}
+
+/** Facets with one more key required; a key already asked for keeps only the values both allow. */
+function withFacet(facets: IndexFilter['facets'], key: string, values: string[]): IndexFilter['facets'] {
+  const asked = facets?.[key]?.map(normalise);
+  const allowed = asked ? values.filter((v) => asked.includes(v)) : values;
+  // Disjoint: nothing can satisfy both, and a facet value never normalises to a control character.
+  return { ...facets, [key]: allowed.length ? allowed : ['\u0000'] };
 }
 
 async function boostsOf(request: SearchRequest, u: Understanding): Promise<IndexBoosts> {

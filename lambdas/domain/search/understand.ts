@@ -19,6 +19,8 @@ export interface Understanding {
   /** Genders / age groups a product of known gender / age must have. */
   genders?: string[];
   ageGroups?: string[];
+  /** A child's age group was stated ("kids", "baby"): a product of unknown age is no child's product. */
+  ageKnown?: boolean;
   /** "in stock", "available": only available products. */
   inStock: boolean;
   /** "cheap", "affordable", "budget": cheaper first among equals. */
@@ -105,6 +107,28 @@ const PRICE_RULES: Array<{
     },
   },
   {
+    // "100 or less", "$50 and under", "60 max", "40 tops"
+    pattern: new RegExp(
+      String.raw`(?<![\w.])${AMOUNT}\s*(?:or less|or under|or below|or cheaper|and under|and below|max(?:imum)?|tops|at most)\b`,
+      'i',
+    ),
+    read: (m) => {
+      const a = amountOf(m.slice(1, 5));
+      return { max: a.value, currency: a.currency };
+    },
+  },
+  {
+    // "$80 and up", "150+", "100 or more", "50 and above"
+    pattern: new RegExp(
+      String.raw`(?<![\w.])${AMOUNT}\s*(?:\+|(?:or more|or above|or over|and up|and above|and over|minimum)\b)`,
+      'i',
+    ),
+    read: (m) => {
+      const a = amountOf(m.slice(1, 5));
+      return { min: a.value, currency: a.currency };
+    },
+  },
+  {
     pattern: new RegExp(String.raw`\b(?:around|about|approx(?:imately)?|roughly|~)\s*${AMOUNT}`, 'i'),
     read: (m) => {
       const a = amountOf(m.slice(1, 5));
@@ -187,6 +211,17 @@ const GENDER: Record<string, { gender?: string; age?: string }> = {
   teen: { age: 'teen' },
   teens: { age: 'teen' },
   teenager: { age: 'teen' },
+  son: { gender: 'boys', age: 'kids' },
+  sons: { gender: 'boys', age: 'kids' },
+  daughter: { gender: 'girls', age: 'kids' },
+  daughters: { gender: 'girls', age: 'kids' },
+  husband: { gender: 'men' },
+  boyfriend: { gender: 'men' },
+  wife: { gender: 'women' },
+  girlfriend: { gender: 'women' },
+  adult: { age: 'adult' },
+  adults: { age: 'adult' },
+  grownup: { age: 'adult' },
 };
 const GENDERS_ALLOWED: Record<string, string[]> = {
   women: ['women', 'unisex'],
@@ -199,7 +234,10 @@ const AGES_ALLOWED: Record<string, string[]> = {
   kids: ['kids', 'baby', 'teen'],
   baby: ['baby', 'kids'],
   teen: ['teen', 'kids'],
+  adult: ['adult'],
 };
+const ALL_GENDERS = ['women', 'men', 'unisex', 'girls', 'boys'];
+const ALL_AGES = ['adult', 'kids', 'baby', 'teen'];
 
 // Words that carry no product meaning in a shopping query.
 const FILLER = new Set(
@@ -213,11 +251,44 @@ const FILLER = new Set(
 );
 const VALUE_WORDS = new Set(['cheap', 'cheapest', 'affordable', 'budget', 'inexpensive', 'bargain', 'deal', 'deals']);
 // Not "non": "non slip", "non stick" and "non toxic" name what a product is.
-const NEGATIONS = new Set(['not', 'no', 'without', 'except', 'excluding', 'exclude', 'minus', 'never', 'avoid']);
+const NEGATIONS = new Set([
+  'not',
+  'no',
+  'without',
+  'except',
+  'excluding',
+  'exclude',
+  'minus',
+  'never',
+  'avoid',
+  'isnt',
+  'arent',
+  'doesnt',
+  'dont',
+  'nor',
+]);
 // "no show socks", "no iron shirt": products, not negations.
 const NO_COMPOUNDS = new Set(['show', 'iron', 'slip', 'stick', 'scratch', 'spill', 'tie', 'touch', 'fade']);
 // After a negation, words that lead to the thing negated ("not in black", "without a hood").
-const NEGATION_LEADS = new Set(['in', 'a', 'an', 'any', 'the', 'made', 'with', 'of']);
+const NEGATION_LEADS = new Set([
+  'in',
+  'a',
+  'an',
+  'any',
+  'the',
+  'made',
+  'with',
+  'of',
+  'for',
+  'by',
+  'from',
+  'have',
+  'has',
+  'contain',
+  'containing',
+  'include',
+  'including',
+]);
 const SHADES = new Set([
   'light',
   'dark',
@@ -325,33 +396,60 @@ const BRAND_FILTER_SHARE = 0.5;
 
 /** "in stock", "available": the words without the phrase, and whether it was there. */
 function readStock(words: string[]): { words: string[]; inStock: boolean } {
-  const stock = /\b(?:in stock|in-stock|available now|available)\b/;
+  const stock =
+    /\b(?:(?:is |are )?not (?:sold out|out of stock)|in stock|in-stock|instock|available now|ready to ship|available)\b/;
   if (!stock.test(words.join(' '))) return { words, inStock: false };
   return { words: wordsOf(words.join(' ').replace(stock, ' ')), inStock: true };
 }
 
 /**
- * Negations: "not black", "without a hood", "-leather". A negated colour becomes a colour to
- * avoid, anything else an excluded phrase; `kept` are the words no negation took.
+ * Negations: "not black", "without a hood", "-leather", "leather-free", "no plastic or glass",
+ * "not by Tallon", "not for kids". A negated colour becomes a colour to avoid, a negated
+ * audience word an audience to avoid, anything else an excluded phrase; `kept` are the words no
+ * negation took.
  */
-async function readNegations(words: string[]): Promise<{ kept: string[]; notColours: string[]; excluded: string[] }> {
+async function readNegations(
+  words: string[],
+): Promise<{ kept: string[]; notColours: string[]; excluded: string[]; notAudience: string[] }> {
   const notColours: string[] = [];
   const excluded: string[] = [];
+  const notAudience: string[] = [];
   const kept: string[] = [];
+  let carried = false;
   for (let i = 0; i < words.length; i++) {
     let word = words[i];
     let negated = false;
-    if (NEGATIONS.has(word) && !(word === 'no' && NO_COMPOUNDS.has(words[i + 1] ?? ''))) {
+    let bare = false;
+    if (carried || (NEGATIONS.has(word) && !(word === 'no' && NO_COMPOUNDS.has(words[i + 1] ?? '')))) {
       negated = true;
-      while (i + 1 < words.length && NEGATION_LEADS.has(words[i + 1])) i++;
-      word = words[++i];
+      if (!carried || NEGATIONS.has(word)) {
+        while (i + 1 < words.length && NEGATION_LEADS.has(words[i + 1])) i++;
+        word = words[++i];
+      }
       if (word === undefined) break;
     } else if (word.startsWith('-') && word.length > 1) {
-      negated = true;
+      negated = bare = true;
       word = word.slice(1);
+    } else if (/^[\p{L}]{3,}-free$/u.test(word)) {
+      negated = bare = true;
+      word = word.slice(0, -'-free'.length);
     }
+    carried = false;
     if (!negated) {
       kept.push(word);
+      continue;
+    }
+    // "no plastic or glass": the negation carries over "or" / "nor" to the next thing.
+    const carry = () => {
+      if (!bare && (words[i + 1] === 'or' || words[i + 1] === 'nor')) {
+        i++;
+        carried = true;
+      }
+    };
+    const audience = GENDER[word.replace(/-/g, '')];
+    if (audience) {
+      notAudience.push(word.replace(/-/g, ''));
+      carry();
       continue;
     }
     // "not light blue", "not jet black": a shade or colour name before a colour word belongs to it.
@@ -360,13 +458,14 @@ async function readNegations(words: string[]): Promise<{ kept: string[]; notColo
     const family = await colourOf(word);
     if (family) {
       if (!notColours.includes(family)) notColours.push(family);
+      carry();
       continue;
     }
     if (FILLER.has(word)) continue;
     // "without glass beads", "without c wire": the negated thing may be a phrase (up to three
     // words, ending at a filler word or another negation); a product is dropped only when it has all of it.
     const phrase = [word];
-    if (!words[i].startsWith('-')) {
+    if (!bare) {
       while (
         phrase.length < 3 &&
         i + 1 < words.length &&
@@ -379,8 +478,32 @@ async function readNegations(words: string[]): Promise<{ kept: string[]; notColo
       }
     }
     excluded.push(phrase.join(' '));
+    carry();
   }
-  return { kept, notColours, excluded };
+  return { kept, notColours, excluded, notAudience };
+}
+
+/**
+ * Who the products may be for: a stated gender (and for women or men, grown-ups), a stated age
+ * group (a child's one must be known on the product), less any audience the query rules out.
+ */
+function audienceFilter(
+  gender: string | undefined,
+  ageGroup: string | undefined,
+  notAudience: string[],
+): Pick<Understanding, 'genders' | 'ageGroups' | 'ageKnown'> {
+  let genders = gender ? GENDERS_ALLOWED[gender] : undefined;
+  let ages = ageGroup ? AGES_ALLOWED[ageGroup] : gender === 'women' || gender === 'men' ? ['adult'] : undefined;
+  for (const word of notAudience) {
+    const { gender: g, age } = GENDER[word];
+    if (g && g !== 'unisex') genders = (genders ?? ALL_GENDERS).filter((x) => x !== g);
+    if (age) ages = (ages ?? ALL_AGES).filter((x) => !AGES_ALLOWED[age]?.includes(x) && x !== age);
+  }
+  return {
+    ...(genders ? { genders } : {}),
+    ...(ages ? { ageGroups: ages } : {}),
+    ...(ageGroup && ageGroup !== 'adult' ? { ageKnown: true } : {}),
+  };
 }
 
 /** Gender and age group: the first word naming each wins; every such word leaves the text. */
@@ -479,10 +602,15 @@ export async function understand(
   query: string,
   catalog: { brandShare(normalised: string): number },
 ): Promise<Understanding> {
-  const { text, price } = readPrice(fold(query).replace(/[“”"]/g, ' '));
+  const { text, price } = readPrice(
+    fold(query)
+      .replace(/[“”"]/g, ' ')
+      .replace(/\bw\/o\b/g, 'without'),
+  );
   const { words: afterStock, inStock } = readStock(wordsOf(text));
-  const { kept, notColours, excluded } = await readNegations(afterStock);
+  const { kept, notColours, excluded, notAudience } = await readNegations(afterStock);
   const { words: afterAudience, gender, ageGroup } = readAudience(kept);
+  const audience = audienceFilter(gender, ageGroup, notAudience);
   const { words: afterBrands, brands, brandBoosts } = readBrands(afterAudience, catalog);
   const { colours, rest, ambiguous, firmColour, value } = await readColours(afterBrands);
 
@@ -510,8 +638,7 @@ export async function understand(
     },
     groups: groupsOf(rest, false),
     exclude: excluded.flatMap(excludeGroupsOf),
-    genders: gender ? GENDERS_ALLOWED[gender] : undefined,
-    ageGroups: ageGroup ? AGES_ALLOWED[ageGroup] : undefined,
+    ...audience,
     inStock,
     value,
     ...(brandBoosts.length ? { brandBoosts } : {}),
