@@ -540,6 +540,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/feeds/google-merchant': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A vendor's products as a Google Merchant Center feed, by cursor
+     * @description The vendor's stored product records (those extracted for `country_code`) as Google Merchant Center items, one per variant with `item_group_id` for products with several, least recently updated first. `format=json` (default) answers this envelope; `format=xml` answers the RSS 2.0 document with the `g:` namespace that Merchant Center fetches, holding the accepted items of the page, with the next page in a `Link: <...>; rel="next"` header and the number of refused items in `X-Refused-Items`. Items Merchant Center would disapprove (no price, no image, no title, title over 150 or description over 5000 characters, a link that is not http(s), preorder without availability_date, a GTIN with a wrong check digit, no brand on a new product, ...) are left out of `data` and listed in `refused` with every reason. Page by `cursor` until `next_cursor` is null; a record updated while paging is read again later with its new values. Every organization with the catalog scope may read any vendor the service knows (as listings and vendors); a vendor it has never seen is 404.
+     */
+    get: operations['v2FeedGoogleMerchant'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v2/usage': {
     parameters: {
       query?: never;
@@ -1202,6 +1222,55 @@ export interface components {
       total_pages: number;
       has_next: boolean;
       has_prev: boolean;
+    };
+    MerchantItem: {
+      /** @description Variant id (product id for a product without variants), at most 50 characters */
+      id: string;
+      /** @description At most 150 characters; names the variant when the product has several */
+      title: string;
+      /** @description Plain text, at most 5000 characters */
+      description: string;
+      /** @description The product (variant) page, http or https */
+      link: string;
+      image_link: string;
+      additional_image_link?: string[];
+      /** @description Regular price, "15.00 USD": ISO 4217 code, the currency's fraction digits */
+      price: string;
+      /** @description The shown price when the store shows a higher compare-at price */
+      sale_price?: string;
+      /** @enum {string} */
+      availability: 'in_stock' | 'out_of_stock' | 'preorder' | 'backorder';
+      availability_date?: string;
+      brand?: string;
+      gtin?: string;
+      mpn?: string;
+      /**
+       * @description `no` when the page states neither a GTIN nor an MPN
+       * @enum {string}
+       */
+      identifier_exists?: 'yes' | 'no';
+      /** @description The product's id, on every variant of a product with several */
+      item_group_id?: string;
+      /** @description Google's top-level category of the product's taxonomy path */
+      google_product_category?: string;
+      /** @description The product's full taxonomy path (Shopify Standard Product Taxonomy) */
+      product_type?: string;
+      /** @enum {string} */
+      condition: 'new' | 'refurbished' | 'used';
+      color?: string;
+      size?: string;
+    };
+    RefusedMerchantItem: {
+      id: string;
+      product_url: string;
+      variant_id: string | null;
+      reasons: {
+        /** @description The attribute at fault, by its specification name */
+        attribute: string;
+        /** @description missing_title, title_too_long, missing_description, description_too_long, missing_link, invalid_link, missing_image_link, invalid_image_link, invalid_additional_image_link, missing_price, missing_availability, missing_availability_date, invalid_availability_date, missing_brand, brand_too_long, invalid_gtin, mpn_too_long, item_group_id_too_long, id_too_long */
+        code: string;
+        message: string;
+      }[];
     };
     WebhookDelivery: {
       /** @description X-PDS-Delivery-Id: the same on every attempt of this event */
@@ -5201,6 +5270,200 @@ export interface operations {
       };
       /** @description TIMEOUT or DB_TIMEOUT: the store did not answer in time */
       504: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+    };
+  };
+  v2FeedGoogleMerchant: {
+    parameters: {
+      query: {
+        /** @description Hostname or any URL of the store */
+        vendor: string;
+        /** @description The target country of the feed: only records extracted for it (default us) */
+        country_code?:
+          | 'nl'
+          | 'ca'
+          | 'si'
+          | 'co'
+          | 'by'
+          | 'ee'
+          | 'no'
+          | 'br'
+          | 'us'
+          | 'de'
+          | 'es'
+          | 'vn'
+          | 'il'
+          | 'th'
+          | 'gb'
+          | 'ph'
+          | 'kg'
+          | 'in'
+          | 'ru'
+          | 'fr'
+          | 'hk'
+          | 'ua'
+          | 'jp'
+          | 'at'
+          | 'mm'
+          | 'my'
+          | 'pl'
+          | 'au'
+          | 'nz'
+          | 'ro'
+          | 'tw'
+          | 'mx'
+          | 'id'
+          | 'dk'
+          | 'ng'
+          | 'ch'
+          | 'hu'
+          | 'sg'
+          | 'sa'
+          | 'ae'
+          | 'cn'
+          | 'ar'
+          | 'cl'
+          | 'it'
+          | 'tr'
+          | 'lv'
+          | 'gh'
+          | 'sk'
+          | 'gr'
+          | 'eg'
+          | 'lu'
+          | 'bg'
+          | 'se'
+          | 'lt'
+          | 'lk'
+          | 'kz'
+          | 'hr'
+          | 'bd'
+          | 'kr'
+          | 'cz'
+          | 'fi'
+          | 'ie'
+          | 'be'
+          | 'pt'
+          | 'za';
+        /** @description `json`: items and refused items in a paging envelope; `xml`: the RSS 2.0 document Merchant Center fetches */
+        format?: 'json' | 'xml';
+        /** @description Product records per page, 1 to 500 (default 100); each gives one item per variant */
+        page_size?: number;
+        /** @description The previous page's `pagination.next_cursor` (or the XML `Link: rel=next`); omitted: the first page */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['MerchantItem'][];
+            /** @description Items Merchant Center would disapprove, with every rule each breaks */
+            refused: components['schemas']['RefusedMerchantItem'][];
+            pagination: {
+              page_size: number;
+              /** @description Pass as `cursor` for the next page; null on the last page */
+              next_cursor: string | null;
+              has_next: boolean;
+            };
+            meta: {
+              vendor: string;
+              country_code: string;
+              /** @description Product records read for this page */
+              products: number;
+              refused_count: number;
+            };
+          };
+        };
+      };
+      /** @description INVALID_PARAMETER: malformed JSON, a wrong type, a missing field or an out-of-range value; the message names the field */
+      400: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthError'];
+        };
+      };
+      /** @description FORBIDDEN: the key lacks the "catalog" scope */
+      403: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description NOT_FOUND: unknown execution id, or one of another organization */
+      404: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description RATE_LIMITED: over the per-key token bucket */
+      429: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description INTERNAL_ERROR (legacy vendors also DB_ERROR); never carries internals */
+      500: {
         headers: {
           /** @description Identifier of this request (also error.request_id in v2 errors) */
           'Request-ID'?: string;
