@@ -24,7 +24,11 @@ import path from 'node:path';
 import { readProductPage } from '../../lambdas/domain/extraction/page';
 import { parsePrice } from '../../lambdas/domain/extraction/price';
 import { CODE_ONLY, CURRENCY_TOKENS } from '../../lambdas/domain/extraction/price/currency';
+import { learnedReading, type ExtractionWeights, WEIGHTS } from '../../lambdas/domain/extraction/learned';
+import { bareTitle } from '../../lambdas/domain/extraction/page';
 import { CORPORA } from '../corpora';
+import { samePrice, titleCorrect } from './_extraction-data';
+import { fitModels, type ReadPage, trainingPages } from './fit-extraction';
 
 export { CORPORA };
 const BENCH = path.join(CORPORA, 'product-extraction-benchmark');
@@ -443,7 +447,121 @@ function productVariants(): void {
   );
 }
 
+type Reading = Pick<ReturnType<typeof learnedReading>, 'merged' | 'classification'>;
+
+/** Shop fold among k by FNV-1a of the shop (fixed, blind to what the pages contain). */
+function shopFold(shop: string, k: number): number {
+  let h = 2166136261;
+  for (const ch of shop) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
+  return (h >>> 0) % k;
+}
+
+/**
+ * Leave-shops-out: the pages of fold i are read with weights fitted on the other folds' pages
+ * only, so no shop's pages ever trained the weights that score them. Every page is scored once.
+ */
+function leaveShopsOut(pages: ReadPage[], k: number): Reading[] {
+  const out: Reading[] = new Array(pages.length);
+  for (let i = 0; i < k; i++) {
+    const weights = fitModels(pages.filter((p) => shopFold(p.shop, k) !== i));
+    pages.forEach((p, j) => {
+      if (shopFold(p.shop, k) === i) out[j] = learnedReading(p.readings, bareTitle(p.readings.analysis), weights);
+    });
+  }
+  return out;
+}
+
+const withWeights = (pages: ReadPage[], weights: ExtractionWeights): Reading[] =>
+  pages.map((p) => learnedReading(p.readings, bareTitle(p.readings.analysis), weights));
+
+function asPrediction(r: Reading): Prediction {
+  return {
+    price: r.merged.price,
+    currency: r.merged.currency,
+    availability: engineAvailability(r.merged.availability),
+    sku: r.merged.sku,
+    brand: r.merged.brand,
+  };
+}
+
+/** us-retail-pages: price F1, title correct (see titleCorrect), product pages rejected. */
+function usFigures(pages: ReadPage[], readings: Reading[]): { price: number; title: number; rejected: number } {
+  const c = { tp: 0, fp: 0, fn: 0 };
+  let titles = 0;
+  let rejected = 0;
+  pages.forEach((p, i) => {
+    const { merged, classification } = readings[i];
+    if (samePrice(p.truth.price, merged.price)) c.tp++;
+    else {
+      if (merged.price != null) c.fp++;
+      c.fn++;
+    }
+    if (titleCorrect(merged.title, p.truth.tab_title[0], p.url)) titles++;
+    if (!classification.isProduct) rejected++;
+  });
+  return { price: f1(c), title: titles / pages.length, rejected };
+}
+
+/** The engine's learned figures on both corpora apart: leave-shops-out, in-sample, rules only. */
+async function learnedFigures(): Promise<void> {
+  const all = await trainingPages();
+  const k = 5;
+  const systems: Array<[string, Reading[]]> = [
+    ['rules only', all.map((p) => p.readings)],
+    ['committed weights', withWeights(all, WEIGHTS)],
+    ['in-sample fit', withWeights(all, fitModels(all))],
+    [`leave-shops-out (${k} folds)`, leaveShopsOut(all, k)],
+  ];
+  const bench = all.map((p, i) => [p, i] as const).filter(([p]) => p.corpus === 'benchmark');
+  const benchPages = loadBenchmarkPages();
+  console.log(
+    `\nproduct-extraction-benchmark: ${bench.length} pages, ${new Set(bench.map(([p]) => p.shop)).size} shops`,
+  );
+  console.log(
+    `${''.padEnd(28)}${['price', 'sku', 'brand', 'currency', 'avail', 'rejected'].map((f) => f.padEnd(10)).join('')}`,
+  );
+  const row = (name: string, preds: Record<string, Prediction>, rejected: number | string) => {
+    const s = score(benchPages, preds);
+    const cells = ['price', 'sku', 'brand', 'currency', 'availability'].map((f) => f1(s[f]).toFixed(3).padEnd(10));
+    console.log(`${name.padEnd(28)}${cells.join('')}${String(rejected).padEnd(10)}`);
+  };
+  for (const [name, readings] of systems)
+    row(
+      name,
+      Object.fromEntries(bench.map(([p, i]) => [p.id, asPrediction(readings[i])])),
+      bench.filter(([, i]) => !readings[i].classification.isProduct).length,
+    );
+  row('Zyte', peer('Zyte'), '-');
+  row('Diffbot', peer('Diffbot'), '-');
+  const us = all.map((p, i) => [p, i] as const).filter(([p]) => p.corpus === 'us-retail');
+  console.log(`\nus-retail-pages: ${us.length} pages, ${us.length} shops (no peer output)`);
+  console.log(`${''.padEnd(28)}${['price', 'title', 'rejected'].map((f) => f.padEnd(10)).join('')}`);
+  for (const [name, readings] of systems) {
+    const f = usFigures(
+      us.map(([p]) => p),
+      us.map(([, i]) => readings[i]),
+    );
+    console.log(
+      `${name.padEnd(28)}${f.price.toFixed(3).padEnd(10)}${f.title.toFixed(3).padEnd(10)}${String(f.rejected).padEnd(10)}`,
+    );
+  }
+  const others = all
+    .map((p, i) => [p, i] as const)
+    .filter(([p]) => p.corpus === 'page-types' || p.corpus === 'simulator');
+  console.log(`\npage type on the other labelled pages (${others.length}: page-type-labels, store simulator)`);
+  for (const [name, readings] of systems) {
+    const productRejected = others.filter(([p, i]) => p.isProduct && !readings[i].classification.isProduct);
+    const nonAccepted = others.filter(([p, i]) => !p.isProduct && readings[i].classification.isProduct);
+    console.log(
+      `${name.padEnd(28)}product pages rejected ${productRejected.length}/${others.filter(([p]) => p.isProduct).length}, non-product pages accepted ${nonAccepted.length}/${others.filter(([p]) => !p.isProduct).length}`,
+    );
+    if (process.env.BENCH_VERBOSE && name.startsWith('leave'))
+      for (const [p] of [...productRejected, ...nonAccepted]) console.log(`    ${p.id}`);
+  }
+}
+
 export default async function main(): Promise<void> {
+  await learnedFigures();
   const pages = loadBenchmarkPages();
   const started = performance.now();
   const engine = predictWithEngine(pages);

@@ -39,6 +39,15 @@ export interface DomReading {
   h1Count: number;
   /** A labelled SKU in the blocks after the product area (details tabs): the last resort. */
   detailsSku?: string | null;
+  /** Walk order of the product's heading and of the first buy control (-1: none), for position features. */
+  h1Order?: number;
+  buttonOrder?: number;
+  /** Elements walked: the scale of the orders above. */
+  elementCount?: number;
+  /** The other SKU-like values the page states (labelled texts, buy-form fields), for candidate scoring. */
+  skuTexts?: string[];
+  /** Brand-like texts (brand elements, "Brand:" rows). */
+  brandTexts?: string[];
 }
 
 const NOISE =
@@ -612,6 +621,7 @@ interface Gathered {
   order: number;
   priceEls: PriceElement[];
   buttons: Element[];
+  buttonOrder: number;
   h1s: Element[];
   h1Orders: Map<Element, number>;
   subheadings: Element[];
@@ -649,6 +659,7 @@ function gatherElements($: CheerioAPI, pageUrl: string, list: readonly Element[]
     order: 0,
     priceEls: [],
     buttons: [],
+    buttonOrder: -1,
     h1s: [],
     h1Orders: new Map(),
     subheadings: [],
@@ -800,7 +811,10 @@ function notePageParts(g: Gathered, $: CheerioAPI, seen: Seen, pageUrl: string):
   ) {
     const label = `${attrText(el)} ${el.attribs.value ?? ''} ${el.attribs['aria-label'] ?? ''} ${el.attribs.name ?? ''}`;
     const text = name === 'input' ? (el.attribs.value ?? '') : fullText(el, 80);
-    if (ADD_TO_CART.test(text) || ADD_TO_CART.test(label)) g.buttons.push(el);
+    if (ADD_TO_CART.test(text) || ADD_TO_CART.test(label)) {
+      g.buttons.push(el);
+      g.buttonOrder = seen.order;
+    }
   }
   if (next.related && name === 'a') {
     const href = absoluteUrl(el.attribs.href, pageUrl);
@@ -1334,5 +1348,10 @@ export function readDom(
     relatedUrls: g.relatedLinks,
     h1Count: g.h1s.length,
     detailsSku,
+    h1Order: area.h1Order,
+    buttonOrder: g.buttonOrder,
+    elementCount: g.order,
+    skuTexts: g.skuTexts.slice(0, 10).map((t) => t.text),
+    brandTexts: [...g.brandTexts, ...g.labelledBrands].slice(0, 10),
   };
 }
