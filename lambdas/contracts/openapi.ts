@@ -18,7 +18,7 @@ const DESCRIPTION = `Product data for retail: search, catalog browsing, crawl an
 
 Choices where the specification leaves gaps (DECISIONS):
 - Authentication: \`x-api-key\` or \`Authorization: Bearer <key>\`. Missing key: 401 {"error":"API key required (x-api-key header or Authorization: Bearer)","status":401}; invalid key: 401 {"error":"Invalid API key","status":401}. Keys are stored only as SHA-256 hashes and carry scopes (search, catalog, extract, crawl, affiliate, usage; a key created without scopes has all six). A missing scope is 403 FORBIDDEN in the family's error shape.
-- Error bodies: legacy and v1 \`{error, details?, code}\`; v2 \`{error: {code, message, request_id}, ...context}\`. Codes beyond the spec: CONFLICT (409), PAYLOAD_TOO_LARGE (413, bodies over 1 MiB), UNSUPPORTED_MEDIA_TYPE (415, a POST body that is not application/json), METHOD_NOT_ALLOWED (405, with Allow). Malformed JSON, wrong types, missing fields and out-of-range paging are 400 INVALID_PARAMETER naming the field. 5xx bodies never carry internals.
+- Error bodies: legacy and v1 \`{error, details?, code}\`; v2 \`{error: {code, message, request_id}, ...context}\`. Codes beyond the spec: CONFLICT (409), PAYLOAD_TOO_LARGE (413, bodies over 1 MiB, on every route), UNSUPPORTED_MEDIA_TYPE (415, a POST body that is not application/json, on every POST), METHOD_NOT_ALLOWED (405, with Allow). Malformed JSON, wrong types, missing fields and out-of-range paging are 400 INVALID_PARAMETER naming the field. 5xx bodies never carry internals.
 - Every response carries a \`Request-ID\` header; v2 errors repeat it as \`error.request_id\`.
 - Rate limits: a token bucket per API key, default 20 requests/s with a burst of 40, settable per organization and by PDS_RATE_LIMIT. Over it: 429 RATE_LIMITED with \`Retry-After\` in seconds.
 - Usage: every authenticated call, successful or not, counts once for its organization under \`path\` = the operation's route template (e.g. /v2/extract/{execution_id}). Periods 24h, 7d, 30d, 90d, all (default 30d) end now; records are ordered by total_calls, highest first.
@@ -122,10 +122,10 @@ function operationObject(
     if (contract.errors?.includes(409))
       responses['409'] = error('CONFLICT: the execution already finished, or waits on a crawl');
     if (IDEMPOTENT_OPERATIONS.has(route.operationId)) responses['409'] = error(IDEMPOTENCY_CONFLICT);
-    if (contract.body) {
-      responses['413'] = error('PAYLOAD_TOO_LARGE: request body over 1 MiB');
-      responses['415'] = error('UNSUPPORTED_MEDIA_TYPE: the body is not application/json');
-    }
+    // Every route refuses an oversized body, and every POST one that is not JSON (even a POST
+    // that takes no body: lambdas/http/body.ts).
+    responses['413'] = error('PAYLOAD_TOO_LARGE: request body over 1 MiB');
+    if (route.method === 'POST') responses['415'] = error('UNSUPPORTED_MEDIA_TYPE: the body is not application/json');
     responses['429'] = error('RATE_LIMITED: over the per-key token bucket', {
       'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
     });

@@ -1,9 +1,12 @@
 // JSON request bodies: middy's @middy/http-json-body-parser, with our limits in front of it.
-//   size        over BODY_LIMIT_BYTES: 413 PAYLOAD_TOO_LARGE
+//   size        over BODY_LIMIT_BYTES: 413 PAYLOAD_TOO_LARGE, on every route (GET and DELETE too)
 //   empty       a blank body reads as {} (whatever its Content-Type)
-//   media type  application/json or application/*+json, else 415 UNSUPPORTED_MEDIA_TYPE
+//   media type  application/json or application/*+json, else 415 UNSUPPORTED_MEDIA_TYPE, on every
+//               POST (one that takes no body included)
 //   nesting     deeper than MAX_JSON_DEPTH: 400 INVALID_PARAMETER, before anything recursive sees it
 //   malformed   400 INVALID_PARAMETER in our words (only the position is taken from the parser)
+// A route without a body contract gets the size and media type rules only (ignoredBody): what
+// it is sent is never parsed.
 import type middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
@@ -44,17 +47,16 @@ export function jsonNestingDepth(text: string, stopAbove = Infinity): number {
   return deepest;
 }
 
-/** Size, emptiness, media type and nesting, checked on the decoded text the parser then reads. */
-function checkBody(request: BodyRequest): void {
-  const { event } = request;
+/** The body's decoded text; 413 when it is over the limit. */
+function sizedText(event: APIGatewayProxyEventV2): string {
   const raw = event.body == null ? Buffer.alloc(0) : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
   if (raw.length > BODY_LIMIT_BYTES) {
     throw new AppError('PAYLOAD_TOO_LARGE', `Request body is larger than ${BODY_LIMIT_BYTES} bytes`);
   }
-  const text = raw.toString('utf8');
-  event.isBase64Encoded = false;
-  event.body = text.trim() ? text : '{}';
-  if (!text.trim()) return;
+  return raw.toString('utf8');
+}
+
+function checkMediaType(event: APIGatewayProxyEventV2): void {
   const contentType = event.headers?.['content-type'] ?? '';
   if (!JSON_MEDIA_TYPE.test(contentType)) {
     throw new AppError(
@@ -62,6 +64,16 @@ function checkBody(request: BodyRequest): void {
       `Content-Type must be application/json${contentType ? `, got ${contentType.split(';')[0].trim()}` : ''}`,
     );
   }
+}
+
+/** Size, emptiness, media type and nesting, checked on the decoded text the parser then reads. */
+function checkBody(request: BodyRequest): void {
+  const { event } = request;
+  const text = sizedText(event);
+  event.isBase64Encoded = false;
+  event.body = text.trim() ? text : '{}';
+  if (!text.trim()) return;
+  checkMediaType(event);
   if (jsonNestingDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
     throw new AppError('INVALID_PARAMETER', `Request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
   }
@@ -87,3 +99,14 @@ export const jsonBody = (): middy.MiddlewareObj<APIGatewayProxyEventV2>[] => [
   { before: checkBody },
   httpJsonBodyParser<APIGatewayProxyEventV2>(PARSER_OPTIONS),
 ];
+
+/**
+ * The body rules of a route that takes no body: the size on every method, the media type on a
+ * POST that was sent one. The body itself is never parsed.
+ */
+export const ignoredBody = (method: string): middy.MiddlewareObj<APIGatewayProxyEventV2> => ({
+  before: ({ event }) => {
+    const text = sizedText(event);
+    if (method === 'POST' && text.trim()) checkMediaType(event);
+  },
+});

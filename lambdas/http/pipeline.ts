@@ -1,7 +1,8 @@
 // The shared HTTP pipeline, a middy chain configured per route from the route table:
 //   request state -> tracing (Powertools) -> request line -> family-shaped errors -> auth
 //   (x-api-key | Bearer) and scope -> rate limit -> Idempotency-Key -> JSON body (our limits,
-//   then @middy/http-json-body-parser) -> validation (zod contract) -> the route's implementation,
+//   then @middy/http-json-body-parser; without a body contract the limits only) -> validation
+//   (zod contract) -> the route's implementation,
 // with usage metering of every authenticated call and one JSON log line per request.
 import { randomUUID } from 'node:crypto';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
@@ -15,7 +16,7 @@ import { ROUTES, type Family, type Route, type Scope } from '../topology/routes'
 import { requestOf, type OperationId, type OperationRequest, type RequestOf } from '../contracts/requests';
 import { getContainer, type Container } from '../composition/container';
 import { logRequest, logWarning, requestLogWanted } from './log';
-import { jsonBody, malformedJson } from './body';
+import { ignoredBody, jsonBody, malformedJson } from './body';
 import { ANNOTATIONS, activeTracer, annotate, executionIdInBody, prepareTracing } from '../observability/tracing';
 import { recordRequest } from '../observability/api-metrics';
 import {
@@ -370,7 +371,7 @@ export function defineRoute<Op extends OperationId>(operationId: Op, impl: Route
     .use(authenticate())
     .use(rateLimit())
     .use(IDEMPOTENT_OPERATIONS.has(operationId) ? [idempotencyKey()] : [])
-    .use(contract.body ? (jsonBody() as Middleware[]) : [])
+    .use(contract.body ? (jsonBody() as Middleware[]) : (ignoredBody(route.method) as Middleware))
     .use(validation(contract))
     .handler(routeHandler(impl));
   return handler as unknown as APIGatewayProxyHandlerV2;

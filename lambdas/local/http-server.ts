@@ -12,7 +12,7 @@ import type { Route } from '../topology/routes';
 import { familyOf } from '../topology/routes';
 import { matchRoute } from '../http/match';
 import { errorBody, errorResult } from '../http/render';
-import { AppError } from '../domain/errors';
+import { AppError, type ErrorCode } from '../domain/errors';
 import { registeredModule } from './modules';
 
 /** What a handler may answer: a result, or nothing (payload 2.0 then answers an empty 200). */
@@ -137,6 +137,13 @@ function payloadTooLarge(path: string, requestId: string) {
   );
 }
 
+/** The Content-Length a raw request head declares, or -1. */
+function declaredInHead(head: string): number {
+  const end = head.indexOf('\r\n\r\n');
+  const match = /\r\ncontent-length:[ \t]*(\d+)[ \t]*\r\n/i.exec(`${end < 0 ? head : head.slice(0, end)}\r\n`);
+  return match ? Number(match[1]) : -1;
+}
+
 /** Requests the HTTP parser refuses (bad framing, header overflow) get a JSON answer, not a bare 400. */
 function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex): void {
   // A response already under way, or a peer gone: nothing more can be said on this socket.
@@ -145,14 +152,18 @@ function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
     socket.destroy();
     return;
   }
-  const requestLine = error.rawPacket?.toString('latin1').split('\r\n', 1)[0] ?? '';
-  const path = requestLine.split(' ')[1] ?? '/';
-  const [status, reason, code, message]: [number, string, 'INVALID_PARAMETER' | 'TIMEOUT', string] =
-    error.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'Request Header Fields Too Large', 'INVALID_PARAMETER', 'Request headers are too large']
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'Request Timeout', 'TIMEOUT', 'The request did not arrive in time']
-        : [400, 'Bad Request', 'INVALID_PARAMETER', 'Malformed HTTP request'];
+  const head = error.rawPacket?.toString('latin1') ?? '';
+  const path = head.split('\r\n', 1)[0].split(' ')[1] ?? '/';
+  const [status, reason, code, message]: [number, string, ErrorCode, string] =
+    // Refused framing (Content-Length beside chunked) declaring a body over the cap: the size is
+    // the answer, as for any request over it.
+    declaredInHead(head) > MAX_EVENT_BODY_BYTES
+      ? [413, 'Payload Too Large', 'PAYLOAD_TOO_LARGE', `Request body is larger than ${MAX_EVENT_BODY_BYTES} bytes`]
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'INVALID_PARAMETER', 'Request headers are too large']
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'Request Timeout', 'TIMEOUT', 'The request did not arrive in time']
+          : [400, 'Bad Request', 'INVALID_PARAMETER', 'Malformed HTTP request'];
   const requestId = randomUUID();
   const body = JSON.stringify(errorBody(familyOf(path), new AppError(code, message), requestId));
   socket.end(
