@@ -829,6 +829,20 @@ function buildProgram(runAction: (options: CommonOptions, action: (run: Run) => 
       .argument('<execution-id...>'),
   ).action((executionIds: string[], flags: CommonOptions) => runAction(flags, (run) => waitCommand(run, executionIds)));
 
+  withCommonOptions(
+    program
+      .command('feed')
+      .description(
+        "a vendor's products as a Google Merchant Center feed: one RSS 2.0 document of every page (--json: items and refused items); refused items with their reasons on stderr",
+      )
+      .argument('<vendor>', 'hostname or any URL of the store')
+      .option('--country <code>', 'target country: records extracted for it (default us)')
+      .option('--page-size <n>', 'product records per request (1..500, default 500)', positiveInt('--page-size'))
+      .option('--out <file>', 'write the feed to this file instead of stdout'),
+  ).action((vendor: string, flags: CommonOptions & Record<string, any>) =>
+    runAction(flags, async (run) => (await import('./feed-command')).feedCommand(run.client, run.io, vendor, flags)),
+  );
+
   const webhooks = program.command('webhooks').description("the organization's webhook secret and delivery logs");
   withCommonOptions(
     webhooks

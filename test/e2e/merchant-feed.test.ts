@@ -3,7 +3,7 @@
 // served OpenAPI document, and the RSS 2.0 XML), every item checked attribute by attribute
 // against the store's ground truth and the product data specification's formats.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,6 +12,10 @@ import { startLocalService, type LocalService } from '../../lambdas/local/servic
 import { startStoreSimulator, type StoreSimulator } from '../stores';
 import type { SimProduct } from '../stores/catalog';
 import { validatedClient } from './helpers/validated-client';
+
+// bin/pds.mjs (the npx shim) would win an extensionless import: the module is named with its extension.
+const CLI_MODULE = '../../bin/pds.ts';
+const { main }: typeof import('../../bin/pds') = await import(CLI_MODULE);
 
 const KEY = 'merchant-feed-key-org-a-01';
 const OTHER_ORG_KEY = 'merchant-feed-key-org-b-01';
@@ -237,5 +241,25 @@ describe('GET /v2/feeds/google-merchant', () => {
     expect(bad.body.error.code).toBe('INVALID_PARAMETER');
     const tooBig = await call('GET', `/v2/feeds/google-merchant?vendor=${STORE}&page_size=501`);
     expect(tooBig.status).toBe(400);
+  });
+
+  it('pds feed writes one RSS document of every page and reports the refused items', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'pds-feed-cli-')), 'feed.xml');
+    const code = await main([
+      'feed',
+      GAPS,
+      '--base-url',
+      service.url,
+      '--api-key',
+      KEY,
+      '--page-size',
+      '1',
+      '--out',
+      out,
+    ]);
+    expect(code).toBe(0);
+    const xml = readFileSync(out, 'utf8');
+    expect(xml).toContain('xmlns:g="http://base.google.com/ns/1.0"');
+    expect([...xml.matchAll(/<g:title>([^<]+)<\/g:title>/g)].map((m) => m[1])).toEqual(['Cotton Cap']);
   });
 });
