@@ -3,7 +3,7 @@
 // colour families, gender, age group, category), so the index never re-reads a record.
 import type { ProductRecord } from '../extraction/types';
 import type { CatalogChange, SearchDocument } from '../../ports/search-index';
-import { colourFamily, namesNoFamily } from '../enrichment/colour';
+import { colourFamily, findColourLabel, namesNoFamily } from '../enrichment/colour';
 import { fold } from '../enrichment/text';
 import { readAgeGroup, readGender } from '../enrichment/attributes';
 import { TAXONOMY_GID_PREFIX } from '../enrichment/taxonomy';
@@ -87,6 +87,11 @@ export async function toSearchDocument(change: CatalogChange): Promise<SearchDoc
   const colourLabels: string[] = [];
   const enrichedColour = product.attributes?.color;
   if (enrichedColour?.merchant_label) colourLabels.push(enrichedColour.merchant_label);
+  // Without the enrichment (a crawled listing) the title may still name the colour ("Black Trail Shell").
+  else if (!product.attributes && product.title) {
+    const named = findColourLabel(product.title);
+    if (named) colourLabels.push(named);
+  }
   const sizes: string[] = [];
   for (const option of product.options) {
     if (COLOUR_OPTION.test(option.name.trim())) colourLabels.push(...option.values);

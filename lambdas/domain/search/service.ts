@@ -15,7 +15,15 @@ import type {
 import type { CatalogItem, FeedRequest, ProductSearch, SearchHit, SearchRequest, SearchResponse } from './api';
 import { AGE_FACET, catalogKey, toCatalogItem, toSearchDocument } from './document';
 import { analyze, normalise } from './text';
-import { bareCategoryId, colourOf, excludeGroupsOf, keywordsOnly, understand, type Understanding } from './understand';
+import {
+  bareCategoryId,
+  colourOf,
+  coloursOfPhrase,
+  excludeGroupsOf,
+  keywordsOnly,
+  understand,
+  type Understanding,
+} from './understand';
 import { fold } from '../enrichment/text';
 
 export interface SearchServiceDeps {
@@ -210,14 +218,21 @@ export function createSearchService(deps: SearchServiceDeps): SearchService {
     const understanding = keywords ? keywordsOnly(request.query) : await understand(request.query, index);
     const filter = await filterOf(request, understanding, keywords);
     const boosts = keywords ? null : await boostsOf(request, understanding);
-    const { hits, total } = index.search({
+    const lift = keywords || understanding.understood.colours.length ? [] : await profileFamilies(request.profile);
+    // A profile colour may move a product into the top 3: rank a window wide enough to find one.
+    const window = lift.length ? Math.max(request.offset + request.limit, LIFT_POOL) : 0;
+    const found = index.search({
       groups: understanding.groups,
       relax: true,
       filter,
       boosts,
-      offset: request.offset,
-      limit: request.limit,
+      offset: window ? 0 : request.offset,
+      limit: window || request.limit,
     });
+    const total = found.total;
+    const hits = window
+      ? liftColour(found.hits, lift).slice(request.offset, request.offset + request.limit)
+      : found.hits;
     const items = await hydrate(hits.map((hit) => hit.doc));
     const shown: SearchHit[] = [];
     items.forEach((item, i) => item && shown.push({ item, score: Math.round(hits[i].score * 1e4) / 1e4 }));
@@ -307,6 +322,35 @@ function withFacet(facets: IndexFilter['facets'], key: string, values: string[])
   return { ...facets, [key]: allowed.length ? allowed : ['\u0000'] };
 }
 
+/** Candidates a profile colour's lift looks through. */
+const LIFT_POOL = 24;
+/** The top places a product in the profile's colour should reach, when a relevant one exists. */
+const LIFT_INTO = 3;
+/** Relevant enough to lift: at least this share of the best hit's score. */
+const LIFT_RELEVANCE = 0.5;
+
+async function profileFamilies(profile: SearchRequest['profile']): Promise<string[]> {
+  const families = await Promise.all((profile?.colours ?? []).map(coloursOfPhrase));
+  return [...new Set(families.flat())];
+}
+
+/**
+ * The hits with the best relevant product in one of the profile's colours moved into the top
+ * places when none is there (its primary colour first, then any colour it comes in).
+ */
+function liftColour<T extends { doc: SearchDocument; score: number }>(hits: T[], families: string[]): T[] {
+  if (hits.length <= LIFT_INTO) return hits;
+  const primary = (hit: T) => !!hit.doc.primaryColour && families.includes(hit.doc.primaryColour);
+  const any = (hit: T) => hit.doc.colours.some((c) => families.includes(c));
+  if (hits.slice(0, LIFT_INTO).some(any)) return hits;
+  const floor = hits[0].score * LIFT_RELEVANCE;
+  const rest = hits.slice(LIFT_INTO).filter((hit) => hit.score >= floor);
+  const chosen = rest.find(primary) ?? rest.find(any);
+  if (!chosen) return hits;
+  const others = hits.filter((hit) => hit !== chosen);
+  return [...others.slice(0, LIFT_INTO - 1), chosen, ...others.slice(LIFT_INTO - 1)];
+}
+
 async function boostsOf(request: SearchRequest, u: Understanding): Promise<IndexBoosts> {
   const profile = request.profile ?? {};
   const boosts: IndexBoosts = { available: WEIGHTS.available, completeness: WEIGHTS.completeness };
@@ -316,9 +360,7 @@ async function boostsOf(request: SearchRequest, u: Understanding): Promise<Index
       weight: u.colourStrength === 'gentle' ? WEIGHTS.gentleColour : WEIGHTS.colour,
     };
   } else if (profile.colours?.length) {
-    const families = (await Promise.all(profile.colours.map((c) => colourOf(c)))).filter(
-      (f): f is NonNullable<typeof f> => !!f,
-    );
+    const families = await profileFamilies(profile);
     if (families.length) boosts.colours = { families, weight: WEIGHTS.profileColour };
   }
   if (u.understood.gender) boosts.genders = { values: [u.understood.gender], weight: WEIGHTS.gender };

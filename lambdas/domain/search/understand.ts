@@ -325,6 +325,18 @@ export async function colourOf(word: string): Promise<string | null> {
   return colourFamily(folded);
 }
 
+/** The families a colour phrase from a profile names ("jet black" -> black, "Navy Blue" -> blue). */
+export async function coloursOfPhrase(phrase: string): Promise<string[]> {
+  const whole = await colourOf(phrase.trim());
+  if (whole) return [whole];
+  const families: string[] = [];
+  for (const word of wordsOf(phrase)) {
+    const family = await colourOf(word);
+    if (family && !families.includes(family)) families.push(family);
+  }
+  return families;
+}
+
 /** A word the colour tables know that is no colour on its own in a query ("jet", "army"): it only qualifies the colour after it. */
 async function colourModifier(word: string): Promise<boolean> {
   return !(await colourOf(word)) && (await colourFamily(fold(word))) !== null;
