@@ -14,6 +14,7 @@ import {
 import { buildCrawlStore, CRAWL_STORE_SPECS, type CrawlCatalog } from './crawl-catalog';
 import { crawlRoute } from './crawl-routes';
 import { QUALITY_HOSTS, QUALITY_STORE_SPECS, qualityRoute } from './quality-pages';
+import { type Canary, RENDERED_HOSTS, RENDERED_STORE_SPECS, renderedRoute, startCanary } from './rendered-pages';
 import {
   botWallPage,
   pagesSitemap,
@@ -73,6 +74,10 @@ export interface StoreSimulator {
   resolveEnv: string;
   /** The extraction stores (the crawl stores are in `crawlStores`). */
   stores: StoreModel[];
+  /** Stores whose products only render in a browser (rendered-pages.ts); in `hosts`, not in `stores`. */
+  renderedStores: StoreModel[];
+  /** The loopback listener the hostile rendered store's scripts try to reach: it counts connections. */
+  canary: Canary;
   /** Stores with collections for crawls; ground truth in `catalog(host)`. */
   crawlStores: StoreModel[];
   store(host: string): StoreModel;
@@ -128,7 +133,9 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
   const crawlStores = catalogs.map((c) => c.store);
   // Extraction-quality hosts (quality-pages.ts): reachable and in `hosts`, not in `stores`.
   const qualityStores = QUALITY_STORE_SPECS.map((spec) => buildStore(spec, productsPerStore, seed));
-  const byHost = new Map([...stores, ...crawlStores, ...qualityStores].map((s) => [s.host, s]));
+  const renderedStores = RENDERED_STORE_SPECS.map((spec) => buildStore(spec, productsPerStore, seed));
+  const canary = await startCanary();
+  const byHost = new Map([...stores, ...crawlStores, ...qualityStores, ...renderedStores].map((s) => [s.host, s]));
   const counts = new Map<string, RequestCounts>();
   const violations = new Map<string, { count: number; paths: string[] }>();
   const extraServers: http.Server[] = [];
@@ -232,6 +239,10 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
     if (pathname === '/sitemap_pages_1.xml') return xml(pagesSitemap(store));
     if (pathname.startsWith('/cdn/images/'))
       return { status: 200, headers: { 'content-type': 'image/png' }, body: PIXEL_PNG };
+    const rendered = RENDERED_HOSTS.has(store.host)
+      ? renderedRoute(store, url, (p) => productIndexFor(store, p), canary.origin)
+      : null;
+    if (rendered) return rendered;
     const quality = QUALITY_HOSTS.has(store.host)
       ? qualityRoute(
           store,
@@ -488,7 +499,7 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
-  const hosts = [...stores, ...crawlStores, ...qualityStores].map((s) => s.host);
+  const hosts = [...stores, ...crawlStores, ...qualityStores, ...renderedStores].map((s) => s.host);
   const resolve = Object.fromEntries(hosts.map((h) => [h, `127.0.0.1:${port}`]));
 
   return {
@@ -499,6 +510,8 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
     resolveEnv: hosts.map((h) => `${h}=127.0.0.1:${port}`).join(','),
     stores,
     crawlStores,
+    renderedStores,
+    canary,
     store(host) {
       const store = byHost.get(host.toLowerCase().replace(/^www\./, ''));
       if (!store) throw new Error(`no simulated store ${host}`);
@@ -541,6 +554,7 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
           extra.close();
           extra.closeAllConnections();
         }
+        canary.close();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

@@ -1,0 +1,121 @@
+// Escalation to a browser: HTML first; a page is rendered only when its HTML yields no product
+// and shows signs of being built by scripts (domain/extraction/client-rendered.ts), or when the
+// caller asks (`render: always`). The rendered page goes through the same engine as fetched HTML:
+// the engine's fetcher answers the page's URL with the rendered DOM (or the render's failure, so
+// a page over its budget ends as the engine maps a timeout: `other`). Every record says how its
+// page was read (`fetched_with`).
+import { clientRendering } from '../domain/extraction/client-rendered';
+import { createExtractor } from '../domain/extraction/engine';
+import type { ExtractOptions, ExtractUrl, FetchedWith, UrlResult } from '../domain/extraction/types';
+import type { Enricher } from '../ports/enricher';
+import { FetchFailure, type FetchedPage, type PageFetcher } from '../ports/fetcher';
+import type { PageRenderer } from '../ports/renderer';
+import { capability } from './container';
+import { fetcherOf } from './fetcher';
+
+/**
+ * This process's browser, launched on the first page that needs it. The adapter is imported then,
+ * not before: playwright-core and Chromium stay out of every bundle (lib/bundle.ts keeps them
+ * external) and out of the init of every function that never renders; where they are not
+ * installed (a function deployed without them) rendering fails as a network failure of that page.
+ */
+export const rendererOf = capability((base): PageRenderer & { close(): Promise<void> } => {
+  let loaded: Promise<PageRenderer & { close(): Promise<void> }> | undefined;
+  const load = () => {
+    loaded ??= import('../adapters/browser').then(({ createBrowserRenderer }) =>
+      createBrowserRenderer({ fetcher: fetcherOf(base), pageBudgetMs: base.config.renderBudgetMs }),
+    );
+    loaded.catch(() => {
+      loaded = undefined;
+    });
+    return loaded;
+  };
+  return {
+    async render(request) {
+      let renderer: PageRenderer;
+      try {
+        renderer = await load();
+      } catch (error) {
+        throw new FetchFailure('network', `no browser in this process: ${(error as Error).message}`.slice(0, 300));
+      }
+      return renderer.render(request);
+    },
+    async close() {
+      if (loaded) await (await loaded).close();
+    },
+  };
+});
+
+/** A fetcher that remembers the first page it fetched: the document the HTML pass read. */
+function recording(fetcher: PageFetcher): PageFetcher & { document?: FetchedPage } {
+  const seen: PageFetcher & { document?: FetchedPage } = {
+    async fetch(request) {
+      const page = await fetcher.fetch(request);
+      seen.document ??= page;
+      return page;
+    },
+  };
+  return seen;
+}
+
+/** A fetcher whose first fetch is the rendered page (or its failure); the rest (platform probes) go to the network. */
+function rendered(outcome: Promise<FetchedPage>, fetcher: PageFetcher): PageFetcher {
+  let served = false;
+  return {
+    fetch(request) {
+      if (served) return fetcher.fetch(request);
+      served = true;
+      return outcome;
+    },
+  };
+}
+
+/** Whether the HTML pass failed in a way a browser can change: a page was read, it had no product, it is built by scripts. */
+export function needsBrowser(result: UrlResult, document: FetchedPage | undefined): boolean {
+  if (result.success || !document || document.status >= 300) return false;
+  if (result.outcome !== 'non_product_url' && result.outcome !== 'other') return false;
+  return clientRendering(document.body).clientRendered;
+}
+
+function stamped(result: UrlResult, fetchedWith: FetchedWith): UrlResult {
+  return result.product ? { ...result, product: { ...result.product, fetched_with: fetchedWith } } : result;
+}
+
+export interface EscalationDeps {
+  fetcher: PageFetcher;
+  enricher: Enricher;
+  /** Undefined: this process renders nothing (every result is the HTML pass's). */
+  renderer?: PageRenderer;
+}
+
+/** The HTML pass alone, and a `needs` test the callers that hand pages elsewhere use. */
+export function htmlPass(deps: EscalationDeps) {
+  return async (url: string, options: ExtractOptions): Promise<{ result: UrlResult; document?: FetchedPage }> => {
+    const fetcher = recording(deps.fetcher);
+    const result = await createExtractor({ fetcher, enricher: deps.enricher })(url, options);
+    return { result: stamped(result, 'http'), document: fetcher.document };
+  };
+}
+
+/** The browser pass: the page rendered (from the HTML pass's document when there is one) and read by the engine. */
+export function browserPass(deps: EscalationDeps & { renderer: PageRenderer }) {
+  return async (url: string, options: ExtractOptions, document?: FetchedPage): Promise<UrlResult> => {
+    const page = deps.renderer.render({ url, countryCode: options.countryCode, document });
+    page.catch(() => undefined);
+    const extract = createExtractor({ fetcher: rendered(page, deps.fetcher), enricher: deps.enricher });
+    return stamped(await extract(url, options), 'browser');
+  };
+}
+
+/** HTML first, the browser when the page needs it or the caller asks. */
+export function escalatingExtractor(deps: EscalationDeps): ExtractUrl {
+  const html = htmlPass(deps);
+  const browser = deps.renderer ? browserPass({ ...deps, renderer: deps.renderer }) : undefined;
+  return async (url, options) => {
+    const mode = options.render ?? 'auto';
+    if (browser && mode === 'always') return browser(url, options);
+    const { result, document } = await html(url, options);
+    if (!browser || mode === 'never' || !needsBrowser(result, document)) return result;
+    return browser(url, options, document);
+  };
+}
