@@ -12,7 +12,7 @@
 //
 // Part of the base container: the request pipeline runs it for the start operations.
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AwsClients } from '../adapters/clients';
 import { DynamoIdempotencyStore } from '../adapters/dynamodb/idempotency';
 import { storeFailure } from '../adapters/dynamodb/keys';
 import { AppError } from '../domain/errors';
@@ -59,7 +59,7 @@ class FailedStart extends Error {
 const REPLAYED = Symbol('replayed');
 
 export function createIdempotentStarts(
-  documents: DynamoDBDocumentClient,
+  documents: AwsClients['documents'],
   tableName: string,
   options: { clock?: () => number } = {},
 ): IdempotentStarts {

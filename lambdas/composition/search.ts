@@ -1,12 +1,10 @@
 // The search capability: the in-process index kept current from the table's change feed, with
 // its snapshot under PDS_DATA_DIR locally or in S3 on AWS (written there by the indexer only).
 import { join } from 'node:path';
-import { S3Client } from '@aws-sdk/client-s3';
 import { capability, type Container } from './container';
-import { adoptClient, withoutSdkLogging } from '../adapters/clients';
 import { createMemoryIndex } from '../adapters/search/memory-index';
 import { fileSnapshotStore } from '../adapters/search/file-snapshot';
-import { s3SnapshotStore } from '../adapters/search/s3-snapshot';
+import { createS3SnapshotStore } from '../adapters/search/s3-snapshot';
 import { dynamoCatalogFeed, dynamoCatalogRecords } from '../adapters/dynamodb/catalog-feed';
 import { createSearchService, type SearchService } from '../domain/search/service';
 import type { SnapshotStore } from '../ports/search-index';
@@ -18,11 +16,8 @@ const LOCAL_SAVE_EVERY_MS = 30_000;
 
 function snapshotStore({ config, clients }: Pick<Container, 'config' | 'clients'>): SnapshotStore | null {
   if (config.dataDir) return fileSnapshotStore(join(config.dataDir, SEARCH_SNAPSHOT_KEY));
-  if (config.searchSnapshotBucket) {
-    // It joins the shared clients, so tracing captures it and dispose destroys it.
-    const s3 = adoptClient(clients, withoutSdkLogging(new S3Client({ region: config.region })));
-    return s3SnapshotStore(s3, config.searchSnapshotBucket, SEARCH_SNAPSHOT_KEY);
-  }
+  if (config.searchSnapshotBucket)
+    return createS3SnapshotStore(clients, config.region, config.searchSnapshotBucket, SEARCH_SNAPSHOT_KEY);
   return null;
 }
 

@@ -109,6 +109,72 @@ describe('import boundaries', () => {
   });
 });
 
+/**
+ * Every module a source file names, read from its syntax tree: import and export declarations
+ * (type-only ones included), `import x = require()`, dynamic `import()`, `require()` and
+ * `import('...').Type` type references. Comments and strings are not imports.
+ */
+function moduleReferences(file: string, text: string): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const literal = (node: ts.Node | undefined) => {
+    if (node && ts.isStringLiteralLike(node)) found.push(node.text);
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) literal(node.moduleSpecifier);
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference))
+      literal(node.moduleReference.expression);
+    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) literal(node.argument.literal);
+    else if (
+      ts.isCallExpression(node) &&
+      (node.expression.kind === ts.SyntaxKind.ImportKeyword ||
+        (ts.isIdentifier(node.expression) && node.expression.text === 'require'))
+    )
+      literal(node.arguments[0]);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** AWS SDK packages: v3 clients and libraries, their smithy runtime, and v2. */
+const isAwsSdk = (specifier: string) => /^(@aws-sdk|@smithy)\//.test(specifier) || specifier === 'aws-sdk';
+
+describe('the composition layer', () => {
+  it('imports no AWS SDK package, types included (adapters and the local runtime build the clients)', () => {
+    const found = sources('lambdas/composition').flatMap((file) =>
+      moduleReferences(file, readFileSync(path.join(root, file), 'utf8'))
+        .filter(isAwsSdk)
+        .map((specifier) => `${file}: ${specifier}`),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it('reads every form of module reference from the syntax tree (the rule itself can fail)', () => {
+    const text = [
+      '// a comment naming @aws-sdk/client-sfn is not an import',
+      "const note = 'nor is a string: @aws-sdk/client-sqs';",
+      "import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';",
+      "import { S3Client } from '@aws-sdk/client-s3';",
+      "export type { SQSClient } from '@aws-sdk/client-sqs';",
+      "import sfn = require('@aws-sdk/client-sfn');",
+      "const lazy = () => import('@smithy/types');",
+      "let client: import('@aws-sdk/client-dynamodb').DynamoDBClient;",
+      "const v2 = require('aws-sdk');",
+      "import { capability } from './container';",
+    ].join('\n');
+    expect(moduleReferences('x.ts', text).filter(isAwsSdk)).toEqual([
+      '@aws-sdk/lib-dynamodb',
+      '@aws-sdk/client-s3',
+      '@aws-sdk/client-sqs',
+      '@aws-sdk/client-sfn',
+      '@smithy/types',
+      '@aws-sdk/client-dynamodb',
+      'aws-sdk',
+    ]);
+  });
+});
+
 describe('the CDK code', () => {
   it('imports nothing of lambdas/ but the topology tables (no business logic in lib/)', () => {
     const files = [...sources('lib'), 'bin/app.ts'];

@@ -1,8 +1,14 @@
 // Index snapshots in S3 (AWS): the indexer Lambda writes one object; search Lambdas read it at
 // cold start and catch up from the table's change feed since the snapshot's cursor. The S3
 // client signs, retries (5xx, throttling, network errors) and reads S3's errors.
-import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { SnapshotStore } from '../../ports/search-index';
+import { adoptClient, withoutSdkLogging, type AwsClients } from '../clients';
+
+/** The snapshot store in `bucket` over a new S3 client, which joins the shared clients (tracing captures it, dispose destroys it). */
+export function createS3SnapshotStore(clients: AwsClients, region: string, bucket: string, key: string): SnapshotStore {
+  return s3SnapshotStore(adoptClient(clients, withoutSdkLogging(new S3Client({ region }))), bucket, key);
+}
 
 export function s3SnapshotStore(s3: S3Client, bucket: string, key: string): SnapshotStore {
   return {
