@@ -40,7 +40,7 @@ export const Listing = z
   .object({
     id: z.string(),
     url: z.string(),
-    name: z.string(),
+    name: z.string().nullable().describe('As the store states it; null when it states no name'),
     images: z.array(ListingImage),
     price: Price,
     vendor: z.string(),
