@@ -1029,7 +1029,8 @@ export interface components {
     Listing: {
       id: string;
       url: string;
-      name: string;
+      /** @description As the store states it; null when it states no name */
+      name: string | null;
       images: {
         id: string;
         url: string;
