@@ -5,6 +5,7 @@
 // prints it). (Underscore: a helper, not a bench of its own.)
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createMemoryIndex } from '../../lambdas/adapters/search/memory-index';
 import { createOfflineEnricher, enrichOffline } from '../../lambdas/domain/enrichment';
 import { miniSearch } from '../../lambdas/domain/agentic/mini';
@@ -14,7 +15,7 @@ import { createSearchService } from '../../lambdas/domain/search/service';
 import type { ProductRecord } from '../../lambdas/domain/extraction/types';
 import type { CatalogChange } from '../../lambdas/ports/search-index';
 
-const FIXTURES = join(__dirname, '..', 'fixtures', 'search-constraints');
+const FIXTURES = fileURLToPath(new URL('../fixtures/search-constraints/', import.meta.url));
 
 export interface ConstraintTruth {
   id: string;
