@@ -39,6 +39,13 @@ const OPTIONS: BuildOptions = {
 };
 
 /**
+ * The browser (lambdas/adapters/browser imports them at its first launch): Chromium's files are
+ * read from the package's own folder, so the packages stay packages, installed beside a function
+ * that renders, never inlined into an asset.
+ */
+const BROWSER = ['@sparticuz/chromium', 'playwright-core'];
+
+/**
  * Bundles each entry into `<outdir>/<name>.mjs` (a name may hold slashes: `vendors/index`). The
  * AWS SDK is bundled unless `external` says otherwise: the pinned versions the tests ran against,
  * and about half the init of loading the runtime's own copy (`npm run bench -- cold-start` builds
@@ -50,5 +57,6 @@ export function bundleFunctions(
   outdir: string,
   { external = [] }: { external?: string[] } = {},
 ): Metafile {
-  return buildSync({ ...OPTIONS, entryPoints: entries, outdir, external, metafile: true }).metafile!;
+  return buildSync({ ...OPTIONS, entryPoints: entries, outdir, external: [...BROWSER, ...external], metafile: true })
+    .metafile!;
 }

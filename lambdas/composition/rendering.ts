@@ -19,7 +19,7 @@ import { fetcherOf } from './fetcher';
  * external) and out of the init of every function that never renders; where they are not
  * installed (a function deployed without them) rendering fails as a network failure of that page.
  */
-export const rendererOf = capability((base): PageRenderer & { close(): Promise<void> } => {
+export const rendererOf = capability((base): LazyRenderer => {
   let loaded: Promise<PageRenderer & { close(): Promise<void> }> | undefined;
   const load = () => {
     loaded ??= import('../adapters/browser').then(({ createBrowserRenderer }) =>
@@ -31,6 +31,7 @@ export const rendererOf = capability((base): PageRenderer & { close(): Promise<v
     return loaded;
   };
   return {
+    ready: () => load().then(() => undefined),
     async render(request) {
       let renderer: PageRenderer;
       try {
@@ -45,6 +46,12 @@ export const rendererOf = capability((base): PageRenderer & { close(): Promise<v
     },
   };
 });
+
+/** A renderer loaded on first use: `ready` rejects where this process has no browser. */
+export interface LazyRenderer extends PageRenderer {
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
 
 /** A fetcher that remembers the first page it fetched: the document the HTML pass read. */
 function recording(fetcher: PageFetcher): PageFetcher & { document?: FetchedPage } {
@@ -84,8 +91,8 @@ function stamped(result: UrlResult, fetchedWith: FetchedWith): UrlResult {
 export interface EscalationDeps {
   fetcher: PageFetcher;
   enricher: Enricher;
-  /** Undefined: this process renders nothing (every result is the HTML pass's). */
-  renderer?: PageRenderer;
+  /** Undefined, or not ready: this process renders nothing (every result is the HTML pass's). */
+  renderer?: PageRenderer & { ready?(): Promise<void> };
 }
 
 /** The HTML pass alone, and a `needs` test the callers that hand pages elsewhere use. */
@@ -111,11 +118,17 @@ export function browserPass(deps: EscalationDeps & { renderer: PageRenderer }) {
 export function escalatingExtractor(deps: EscalationDeps): ExtractUrl {
   const html = htmlPass(deps);
   const browser = deps.renderer ? browserPass({ ...deps, renderer: deps.renderer }) : undefined;
+  const usable = () =>
+    (deps.renderer?.ready?.() ?? Promise.resolve()).then(
+      () => true,
+      () => false,
+    );
   return async (url, options) => {
     const mode = options.render ?? 'auto';
-    if (browser && mode === 'always') return browser(url, options);
+    if (browser && mode === 'always' && (await usable())) return browser(url, options);
     const { result, document } = await html(url, options);
     if (!browser || mode === 'never' || !needsBrowser(result, document)) return result;
+    if (!(await usable())) return result;
     return browser(url, options, document);
   };
 }

@@ -13,8 +13,7 @@
 // browser cannot even close (a script looping forever) takes that browser with it, and the next
 // page gets a new one. Downloads, pop-ups, dialogs and permission prompts are refused.
 import net from 'node:net';
-import chromium from '@sparticuz/chromium';
-import { chromium as playwright, type Browser, type BrowserContext, type Page, type Route } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { FetchFailure, type FetchedPage } from '../../ports/fetcher';
 import type { PageRenderer, RenderRequest } from '../../ports/renderer';
 import type { HttpFetcher } from '../http-fetch';
@@ -125,6 +124,10 @@ export function createBrowserRenderer(options: BrowserRendererOptions): BrowserR
 
   async function launch(): Promise<Browser> {
     stats.launches++;
+    // Loaded at the first launch, not with this module: a bundle that holds this adapter keeps
+    // both packages external (lib/bundle.ts), and only a process that renders needs them.
+    const { default: chromium } = await import('@sparticuz/chromium');
+    const { chromium: playwright } = await import('playwright-core');
     const args = chromium.args
       .filter((arg) => !DROPPED_ARGS.has(arg))
       .concat([
