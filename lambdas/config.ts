@@ -54,6 +54,8 @@ export interface Config {
   rateLimitLeases: boolean;
   /** PDS_SEARCH_BUCKET: the S3 bucket holding the search index snapshot (AWS). */
   searchSnapshotBucket?: string;
+  /** PDS_SEARCH_ENDPOINT: the OpenSearch domain's endpoint (AWS, `-c pds:search=opensearch`); unset: the in-process index. */
+  searchEndpoint?: string;
   /**
    * PDS_AGENTIC_VERIFY_MAX_AGE_MS: a stored record younger than this answers an agentic search's
    * verification instead of a new page read (default the products' freshness window, 24 h;
@@ -117,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     usageWriteBehindMs: env.AWS_LAMBDA_FUNCTION_NAME ? undefined : parseWriteBehind(env[ENV.usageWriteBehindMs]),
     rateLimitLeases: env[ENV.rateLimitLeases] !== 'off',
     searchSnapshotBucket: env[ENV.searchSnapshotBucket] || undefined,
+    searchEndpoint: env[ENV.searchEndpoint] || undefined,
     agenticVerifyMaxAgeMs: parseMaxAge(env[ENV.agenticVerifyMaxAgeMs], DAY_MS),
     webhooks: {
       retryDelaysSeconds: parseRetryDelays(env[ENV.webhookRetryDelays]),

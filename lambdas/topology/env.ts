@@ -30,6 +30,10 @@ export const ENV = {
   dataDir: 'PDS_DATA_DIR',
   /** S3 bucket of the search index snapshot (set by the CDK stack on search Lambdas and the indexer). */
   searchSnapshotBucket: 'PDS_SEARCH_BUCKET',
+  /** The OpenSearch domain's endpoint (https://...), set instead of the bucket with `-c pds:search=opensearch`. */
+  searchEndpoint: 'PDS_SEARCH_ENDPOINT',
+  /** The IAM roles of the functions that search, comma-separated: the indexer maps them to read-only access. */
+  searchReaderRoles: 'PDS_SEARCH_READER_ROLES',
   /** Freshness window of an agentic search's verification (ms). */
   agenticVerifyMaxAgeMs: 'PDS_AGENTIC_VERIFY_MAX_AGE_MS',
   /** Webhook backoff: seconds before each retry, comma-separated (default 60,300,900,3600). */
