@@ -1,15 +1,9 @@
 // The crawl's planner and page readers as pure functions: waves of listing pages (known counts,
 // unknown ends probed in doubling waves, HTML next links, ?page=N templates, max_listings), the
-// batching of a wave, paging templates, names from URLs, sitemap classification and card parsing.
+// batching of a wave, paging templates, sitemap classification and card parsing.
 import { describe, expect, it } from 'vitest';
 import { batchesOf, pagingTemplate, planWave } from '../../lambdas/domain/crawl/steps';
-import {
-  classifySitemaps,
-  nameFromUrl,
-  readHtmlListingPage,
-  shopifyListings,
-  wooListings,
-} from '../../lambdas/domain/crawl/parse';
+import { classifySitemaps, readHtmlListingPage, shopifyListings, wooListings } from '../../lambdas/domain/crawl/parse';
 import type { CrawlPlan, PageOutcome, Sequence } from '../../lambdas/domain/crawl/model';
 
 const seq = (over: Partial<Sequence>): Sequence => ({
@@ -100,8 +94,7 @@ describe('page readers', () => {
     expect(pagingTemplate('https://s.test/c/a', 'https://s.test/c/a?cursor=xyz')).toBeNull();
   });
 
-  it('names from URLs and sitemap kinds by name', () => {
-    expect(nameFromUrl('https://s.test/products/blue-linen-shirt')).toBe('Blue linen shirt');
+  it('sitemap kinds by name', () => {
     expect(
       classifySitemaps([
         'https://s.test/sitemap_products_1.xml',

@@ -19,6 +19,7 @@ import {
 import {
   classifySitemaps,
   currencyFromHtml,
+  isProductPage,
   readCategoryLinks,
   readHtmlListingPage,
   readSitemap,
@@ -347,7 +348,11 @@ export async function readListingPage(
       break;
     case 'sitemap': {
       const read = readSitemap(got.page.bodyBytes ?? got.page.body, got.page.finalUrl);
-      listings = read.type === 'urlset' || read.type === 'text' ? read.listings : null;
+      // A product sitemap may start with the home page or the shop archive: only product pages are listings.
+      listings =
+        read.type === 'urlset' || read.type === 'text'
+          ? read.listings.filter((l) => isProductPage(l.url, context.origin))
+          : null;
       break;
     }
     case 'html': {

@@ -45,7 +45,8 @@ export interface ListingPrice {
 /** A listing as a page shows it (store data only; service timestamps are added by the store). */
 export interface FoundListing {
   url: string;
-  name: string;
+  /** As the store states it (card, markup, platform JSON, image title); null when it states none. */
+  name: string | null;
   images: ListingImage[];
   price: ListingPrice;
 }

@@ -91,7 +91,7 @@ export function shopifyListings(body: string, origin: string, currency: string |
     const images = imagesOf(raw.images, true);
     listings.push({
       url: `${origin}/products/${encodeURIComponent(handle).replace(/%2F/gi, '/')}`,
-      name: text(raw.title) || handle,
+      name: text(raw.title) || null,
       images,
       price: priceOf(best?.price ?? null, best?.compareAt ?? null, currency),
     });
@@ -153,7 +153,7 @@ export function wooListings(body: string): FoundListing[] | null {
     const images = imagesOf(raw.images, false);
     listings.push({
       url,
-      name: decodeHtml(text(raw.name)) || url,
+      name: decodeHtml(text(raw.name)) || null,
       images,
       price: priceOf(units(prices.price), units(prices.regular_price), currency),
     });
@@ -193,14 +193,14 @@ export interface SitemapRead {
   children: string[];
 }
 
-/** A product sitemap's entries as listings: the image titles name them; prices are not in sitemaps. */
+/** A product sitemap's entries as listings: an image title names one; sitemaps state no price. */
 export function readSitemap(body: string | Uint8Array, baseUrl: string): SitemapRead {
   const parsed = parseSitemap(body, { baseUrl });
   if (parsed.type === 'sitemapindex')
     return { type: parsed.type, listings: [], children: parsed.entries.map((e) => e.loc) };
   const listings = parsed.entries.map((entry) => ({
     url: entry.loc,
-    name: entry.images.find((i) => i.title)?.title?.trim() || nameFromUrl(entry.loc),
+    name: entry.images.find((i) => i.title)?.title?.trim() || null,
     images: entry.images.map((image, k) => ({
       id: uuidV5(image.loc),
       url: image.loc,
@@ -211,18 +211,6 @@ export function readSitemap(body: string | Uint8Array, baseUrl: string): Sitemap
     price: priceOf(null, null, null),
   }));
   return { type: parsed.type, listings, children: [] };
-}
-
-/** "…/products/blue-linen-shirt" -> "Blue linen shirt". */
-export function nameFromUrl(url: string): string {
-  try {
-    const segments = new URL(url).pathname.split('/').filter(Boolean);
-    const last = decodeURIComponent(segments[segments.length - 1] ?? '').replace(/\.(html?|php|aspx?)$/i, '');
-    const words = last.replace(/[-_+]+/g, ' ').trim();
-    return words ? words[0].toUpperCase() + words.slice(1) : url;
-  } catch {
-    return url;
-  }
 }
 
 /** Which child sitemaps list products and which collections, by their names. */
@@ -251,38 +239,44 @@ const NOT_LISTING =
   /\/(cart|checkout|account|login|register|search|blog|blogs|pages|policies|wishlist|compare|cdn|wp-json|feed|tag)\b/i;
 const CATEGORY_PATH =
   /\/(collections|collection|product-category|category|categories|c|shop|catalog|department|departments)(\/|$)|^\/\d+-[^/]+\/?$/i;
+/** A store's landing pages: the home page and its catalog roots (/shop/, /products, /collections/). */
+const LANDING_PATH =
+  /^\/(?:(?:collections|collection|product-category|category|categories|shop|catalog|store|products?|all)\/?)?$/i;
+/** A collection page in the platforms' fixed layouts (Shopify, WooCommerce, most themes). */
+const COLLECTION_PAGE = /^\/(?:collections|collection|product-category|category|categories)\/[^/]+\/?$/i;
+
+/**
+ * Whether a URL a sitemap or a list names can be a product page of the store at `origin`: on its
+ * site, neither a landing page (the home page or shop archive a product sitemap starts with) nor a
+ * collection page nor a page that lists nothing (cart, blog, account...).
+ */
+export function isProductPage(url: string, origin: string): boolean {
+  if (!sameSite(url, origin)) return false;
+  const { pathname } = new URL(url);
+  return !LANDING_PATH.test(pathname) && !COLLECTION_PAGE.test(pathname) && !NOT_LISTING.test(pathname);
+}
 
 export interface HtmlListingPage {
   listings: FoundListing[];
   next: string | null;
 }
 
-/**
- * A category page: product cards (links, names, first image, displayed price) and JSON-LD
- * ItemList entries, plus the next page (rel=next, a "next" control, or ?page=N+1).
- */
-export function readHtmlListingPage(html: string, pageUrl: string, currencyHint: string | null): HtmlListingPage {
-  const $ = cheerio.load(html);
-  const origin = new URL(pageUrl).origin;
-  const byUrl = new Map<string, FoundListing>();
-  const add = (url: string | null, data: Partial<FoundListing>) => {
-    if (!url || !sameSite(url, origin) || NOT_LISTING.test(new URL(url).pathname)) return;
-    const existing = byUrl.get(url);
-    if (existing) {
-      if (!existing.images.length && data.images?.length) existing.images = data.images;
-      if (existing.price.current_value === null && data.price) existing.price = data.price;
-      if (existing.name === nameFromUrl(url) && data.name) existing.name = data.name;
-      return;
-    }
-    byUrl.set(url, {
-      url,
-      name: data.name || nameFromUrl(url),
-      images: data.images ?? [],
-      price: data.price ?? priceOf(null, null, currencyHint),
-    });
-  };
+type ListingData = { name: string | null; images: ListingImage[]; price: ListingPrice | null };
 
-  // Cards: an element whose class names a product, holding a link.
+const imageOf = (src: string | null, width: number | null = null, height: number | null = null): ListingImage[] =>
+  src ? [{ id: uuidV5(src), url: src, width, height, position: 1 }] : [];
+
+/** A schema.org Offer (or AggregateOffer, or a list of them) as a price. */
+function offerPrice(offers: any, currencyHint: string | null): ListingPrice | null {
+  const offer = Array.isArray(offers) ? offers[0] : offers;
+  if (!offer || typeof offer !== 'object') return null;
+  const value = num(offer.price ?? offer.lowPrice);
+  if (value === null) return null;
+  return priceOf(value, null, text(offer.priceCurrency) || currencyHint);
+}
+
+/** Cards: an element whose class names a product, holding a link to a product path. */
+function readCards($: cheerio.CheerioAPI, pageUrl: string, currencyHint: string | null, add: Adder) {
   $('[class*="product"]').each((_, el) => {
     const card = $(el);
     // The innermost card only (a grid's class may name products too).
@@ -294,79 +288,146 @@ export function readHtmlListingPage(html: string, pageUrl: string, currencyHint:
       return;
     const link = card.is('a[href]') ? card : card.find('a[href]').first();
     const href = link.attr('href');
-    if (!href) return;
-    const url = absolute(href, pageUrl);
+    const url = href ? absolute(href, pageUrl) : null;
     if (!url || !PRODUCT_PATH.test(new URL(url).pathname)) return;
     const name =
       card.find('[class*="title"], [class*="name"]').first().text().trim() ||
       link.text().trim() ||
       card.find('img').attr('alt')?.trim() ||
       '';
-    const src = card.find('img').first().attr('src') ?? card.find('img').first().attr('data-src');
-    const image = src ? absolute(src, pageUrl) : null;
+    const img = card.find('img').first();
+    const src = img.attr('src') ?? img.attr('data-src');
     const priceText = card.find('[class*="price"]').first().text();
     const parsed = priceText ? parsePrice(priceText, { currency: currencyHint }) : null;
-    const value = parsed?.amount ?? null;
     add(url, {
-      name: name.replace(/\s+/g, ' '),
-      images: image
-        ? [
-            {
-              id: uuidV5(image),
-              url: image,
-              width: int(card.find('img').attr('width')),
-              height: int(card.find('img').attr('height')),
-              position: 1,
-            },
-          ]
-        : [],
-      price: priceOf(value, null, parsed?.currency ?? currencyHint),
+      name: name.replace(/\s+/g, ' ') || null,
+      images: imageOf(src ? absolute(src, pageUrl) : null, int(img.attr('width')), int(img.attr('height'))),
+      price: parsed?.amount != null ? priceOf(parsed.amount, null, parsed.currency ?? currencyHint) : null,
     });
   });
-  // Structured lists: schema.org ItemList entries.
+}
+
+/** schema.org ItemList entries (JSON-LD): a URL, and the Product's name, offer and image when given. */
+function readItemLists($: cheerio.CheerioAPI, pageUrl: string, currencyHint: string | null, add: Adder) {
   $('script[type="application/ld+json"]').each((_, el) => {
     const json = parseJson($(el).text()) as any;
-    for (const node of Array.isArray(json) ? json : [json]) {
+    const nodes = (Array.isArray(json) ? json : [json]).flatMap((n) =>
+      Array.isArray(n?.['@graph']) ? n['@graph'] : [n],
+    );
+    for (const node of nodes) {
       if (node?.['@type'] !== 'ItemList' || !Array.isArray(node.itemListElement)) continue;
-      for (const item of node.itemListElement) {
-        const href =
-          typeof item?.url === 'string' ? item.url : typeof item?.item?.url === 'string' ? item.item.url : null;
-        if (href) add(absolute(href, pageUrl), { name: typeof item?.name === 'string' ? item.name : undefined });
+      for (const entry of node.itemListElement) {
+        const product = entry?.item && typeof entry.item === 'object' ? entry.item : entry;
+        const href = typeof product?.url === 'string' ? product.url : typeof entry?.url === 'string' ? entry.url : null;
+        const url = href ? absolute(href, pageUrl) : null;
+        if (!url || !isProductPage(url, pageUrl)) continue;
+        const image = Array.isArray(product.image) ? product.image[0] : product.image;
+        const src = typeof image === 'string' ? image : typeof image?.url === 'string' ? image.url : null;
+        add(url, {
+          name: text(product.name) || null,
+          images: imageOf(src ? absolute(src, pageUrl) : null),
+          price: offerPrice(product.offers, currencyHint),
+        });
       }
     }
   });
+}
 
+/** schema.org Product items in microdata: url (or the first link), name, offer price and currency, image. */
+function readMicrodata($: cheerio.CheerioAPI, pageUrl: string, currencyHint: string | null, add: Adder) {
+  $('[itemscope][itemtype*="schema.org/Product" i]').each((_, el) => {
+    const item = $(el);
+    const prop = (name: string) => item.find(`[itemprop="${name}"]`).first();
+    const value = (name: string) => {
+      const node = prop(name);
+      return (node.attr('content') ?? node.attr('href') ?? node.attr('src') ?? node.text()).trim();
+    };
+    const href = value('url') || item.find('a[href]').first().attr('href') || '';
+    const url = href ? absolute(href, pageUrl) : null;
+    if (!url || !isProductPage(url, pageUrl)) return;
+    const amount = value('price');
+    const parsed = amount ? parsePrice(amount, { currency: value('priceCurrency') || currencyHint }) : null;
+    const image = value('image');
+    add(url, {
+      name: value('name').replace(/\s+/g, ' ') || null,
+      images: imageOf(image ? absolute(image, pageUrl) : null),
+      price:
+        parsed?.amount != null
+          ? priceOf(parsed.amount, null, value('priceCurrency') || parsed.currency || currencyHint)
+          : null,
+    });
+  });
+}
+
+type Adder = (url: string, data: ListingData) => void;
+
+/**
+ * A category page: its products as the store's markup states them (cards with links, names,
+ * first image and displayed price; JSON-LD ItemList products; microdata Products), what one
+ * source lacks filled from another, null where none states it; plus the next page.
+ */
+export function readHtmlListingPage(html: string, pageUrl: string, currencyHint: string | null): HtmlListingPage {
+  const $ = cheerio.load(html);
+  const origin = new URL(pageUrl).origin;
+  const byUrl = new Map<string, FoundListing>();
+  const add: Adder = (url, data) => {
+    if (!sameSite(url, origin) || NOT_LISTING.test(new URL(url).pathname)) return;
+    const existing = byUrl.get(url);
+    if (!existing) {
+      byUrl.set(url, { url, name: data.name, images: data.images, price: data.price ?? priceOf(null, null, null) });
+      return;
+    }
+    existing.name ??= data.name;
+    if (!existing.images.length) existing.images = data.images;
+    if (existing.price.current_value === null && data.price) existing.price = data.price;
+  };
+  readCards($, pageUrl, currencyHint, add);
+  readItemLists($, pageUrl, currencyHint, add);
+  readMicrodata($, pageUrl, currencyHint, add);
   return { listings: [...byUrl.values()], next: nextPage($, pageUrl) };
 }
 
+/** A listing page's number and its path without the page part (…/page/N/ or ?page=N). */
+function pageNumber(url: URL): { base: string; n: number } {
+  const path = /^(.*?)\/page\/(\d+)\/?$/.exec(url.pathname);
+  if (path) return { base: path[1] || '/', n: Number(path[2]) };
+  return { base: url.pathname.replace(/(.)\/$/, '$1'), n: Number(url.searchParams.get('page') ?? 1) || 1 };
+}
+
+/**
+ * The next page: rel=next, a control named "next" (text, aria-label or class), else the numbered
+ * link to page N+1 of this same list (?page=N+1 or …/page/N+1/).
+ */
 function nextPage($: cheerio.CheerioAPI, pageUrl: string): string | null {
-  const rel = $('link[rel~="next"]').attr('href') ?? $('a[rel~="next"]').attr('href');
-  if (rel) return absolute(rel, pageUrl);
-  const labelled = $('a[href]')
-    .filter(
-      (_, a) =>
-        /^(next|next page|›|»|→|>)$/i.test($(a).text().trim()) ||
-        /next/i.test($(a).attr('aria-label') ?? '') ||
-        /\bnext\b/i.test($(a).attr('class') ?? ''),
-    )
-    .first()
-    .attr('href');
-  if (labelled) return absolute(labelled, pageUrl);
-  // A ?page=N+1 link to this same path.
   const current = new URL(pageUrl);
-  const n = Number(current.searchParams.get('page') ?? 1) || 1;
-  let found: string | null = null;
-  $('a[href]').each((_, a) => {
-    const url = absolute($(a).attr('href')!, pageUrl);
-    if (!url) return;
-    const u = new URL(url);
-    if (u.pathname === current.pathname && Number(u.searchParams.get('page')) === n + 1) {
-      found = url;
-      return false;
-    }
-    return undefined;
+  current.hash = '';
+  const here = pageNumber(current);
+  // A control that leads back to this page (a carousel's "#", the current page number) is no next page.
+  const elsewhere = (href: string | undefined) => {
+    const url = href ? absolute(href, pageUrl) : null;
+    return url && url !== current.href ? url : null;
+  };
+  const rel = elsewhere($('link[rel~="next"]').attr('href') ?? $('a[rel~="next"]').attr('href'));
+  if (rel) return rel;
+  const anchors = $('a[href]').toArray();
+  const labelled = anchors.find((a) => {
+    const el = $(a);
+    return (
+      (/^(next( page)?\s*[›»→>]?|[›»→>])$/i.test(el.text().trim()) ||
+        /next/i.test(el.attr('aria-label') ?? '') ||
+        /(^|[\s_-])next($|[\s_-])/i.test(el.attr('class') ?? '')) &&
+      elsewhere(el.attr('href')) !== null
+    );
   });
-  return found;
+  if (labelled) return elsewhere($(labelled).attr('href'));
+  for (const a of anchors) {
+    const url = elsewhere($(a).attr('href'));
+    if (!url) continue;
+    const u = new URL(url);
+    const there = pageNumber(u);
+    if (u.host === current.host && there.base === here.base && there.n === here.n + 1) return url;
+  }
+  return null;
 }
 
 /** Category pages linked from a storefront page (navigation, category-looking paths). */

@@ -94,6 +94,8 @@ export function planWave(plan: CrawlPlan, outcomes: Map<string, PageOutcome>, li
   for (const seq of plan.sequences) {
     if (!seq.open) continue;
     if (tasks.length >= MAX_PAGES_PER_WAVE) break;
+    // Sitemaps wait for the category pages (planSequences puts those first, so they are settled here).
+    if (seq.kind === 'sitemap' && plan.sequences.some((s) => s.kind === 'html' && s.open)) continue;
     // What the pages of its last wave said.
     if (seq.planned > 0) {
       const last = outcomes.get(`${seq.id}#${seq.planned}`);
@@ -208,19 +210,22 @@ export function planSequences(
       });
     });
   } else if (plan.method === 'sitemap') {
-    plan.productSitemaps.forEach((url, i) =>
-      add({ id: `s${i}`, kind: 'sitemap', collection: null, primary: true, url, pageSize: 0, knownPages: 1 }),
-    );
+    // Sitemaps name no price and rarely a name: the category pages, whose cards and markup state
+    // both, are read first and list their products; the sitemaps then add the products no
+    // category lists (planWave holds them until every category has ended).
     collections.forEach((c, i) =>
       add({
         id: `c${i}`,
         kind: 'html',
         collection: c.key,
-        primary: false,
+        primary: true,
         url: c.url,
         pageSize: 0,
         knownPages: null,
       }),
+    );
+    plan.productSitemaps.forEach((url, i) =>
+      add({ id: `s${i}`, kind: 'sitemap', collection: null, primary: true, url, pageSize: 0, knownPages: 1 }),
     );
   } else {
     // HTML only: the category pages are the listings' only source, so they count as found.

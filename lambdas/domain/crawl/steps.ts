@@ -6,7 +6,7 @@
 import type { PageFetcher } from '../../ports/fetcher';
 import type { MemberPage } from '../../ports/listings';
 import { TERMINAL } from '../executions/model';
-import { crawlOptionsOf, type CrawlPlan, type PageOutcome } from './model';
+import { crawlOptionsOf, type CrawlPlan, type FoundListing, type PageOutcome } from './model';
 import { CrawlRefused, determineMethod, discoverCollections, pageOutcome, readListingPage } from './discovery';
 import { collectionId } from './model';
 import {
@@ -71,6 +71,17 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
   };
 
   const stepDone = (crawlId: string, step: number) => crawlStepDone(executions, crawlId, step);
+
+  /** The listings this crawl has not written yet (its category pages were all read before any sitemap). */
+  async function notYetListed(plan: CrawlPlan, listings: FoundListing[]): Promise<FoundListing[]> {
+    if (!listings.length || !plan.sequences.some((s) => s.kind === 'html')) return listings;
+    const stored = await store.getListings(
+      plan.vendor,
+      listings.map((l) => l.url),
+    );
+    const listed = new Set(stored.filter((l) => l.crawl === plan.crawlId).map((l) => l.url));
+    return listings.filter((l) => !listed.has(l.url));
+  }
 
   return {
     /** Determining crawl method: pending -> running; robots.txt, platform, fast paths, sitemaps. */
@@ -182,9 +193,11 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
           await writing;
           throw new TransientPageFailure(read.failed);
         }
-        if (task.primary && read.listings.length) {
+        // A sitemap adds only what no category page of this crawl listed (those carry the store's names and prices).
+        const fresh = task.kind === 'sitemap' ? await notYetListed(plan, read.listings) : read.listings;
+        if (task.primary && fresh.length) {
           const stamp = now().toISOString();
-          const items = read.listings.map((listing, k) => ({ listing, order: task.order + k }));
+          const items = fresh.map((listing, k) => ({ listing, order: task.order + k }));
           const previous = writing;
           writing = previous.then(() =>
             store.upsert(plan.vendor, plan.displayName, crawlId, items, stamp, { fresh: plan.fresh === true }).then(
@@ -194,7 +207,7 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
               },
             ),
           );
-          listingsFound += read.listings.length;
+          listingsFound += fresh.length;
         }
         if (task.collection && read.listings.length)
           members.push({
