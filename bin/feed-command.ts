@@ -9,7 +9,8 @@ import type { MerchantItem } from '../lambdas/domain/feeds/merchant';
 /** Pages at most: 1,000 pages of 500 records is a catalog of half a million products. */
 const MAX_PAGES = 1_000;
 
-export interface FeedFlags {
+interface FeedFlags {
+  [option: string]: unknown;
   country?: string;
   pageSize?: number;
   out?: string;
@@ -32,7 +33,8 @@ export async function feedCommand(client: PdsClient, io: FeedIo, vendor: string,
         params: {
           query: {
             vendor,
-            ...(flags.country ? { country_code: flags.country } : {}),
+            // The service validates the code (400 names it); the client's type lists the codes.
+            ...(flags.country ? { country_code: flags.country as 'us' } : {}),
             page_size: flags.pageSize ?? 500,
             ...(cursor ? { cursor } : {}),
           },

@@ -8,8 +8,8 @@ import { createHash } from 'node:crypto';
 import type { ProductRecord, ProductVariant } from '../extraction/types';
 import { gtinProblem, normaliseGtin } from './gtin';
 
-export type MerchantAvailability = 'in_stock' | 'out_of_stock' | 'preorder' | 'backorder';
-export type MerchantCondition = 'new' | 'refurbished' | 'used';
+type MerchantAvailability = 'in_stock' | 'out_of_stock' | 'preorder' | 'backorder';
+type MerchantCondition = 'new' | 'refurbished' | 'used';
 
 /** One Merchant Center item: the specification's attribute names, values in its text formats. */
 export interface MerchantItem {
@@ -35,7 +35,7 @@ export interface MerchantItem {
   size?: string;
 }
 
-export interface Refusal {
+interface Refusal {
   /** The attribute at fault, by its specification name. */
   attribute: keyof MerchantItem;
   /** Stable machine-readable rule name. */
@@ -51,7 +51,7 @@ export interface RefusedItem {
 }
 
 /** Limits of the specification (characters). */
-export const LIMITS = {
+const LIMITS = {
   id: 50,
   title: 150,
   description: 5000,
@@ -228,7 +228,7 @@ const httpUrl =
   };
 
 /** The specification's rules whose breach disapproves an item, in the order they are reported. */
-export const RULES: readonly Rule[] = [
+const RULES: readonly Rule[] = [
   (item) => (item.title ? null : refuse('title', 'missing_title', 'title is required')),
   tooLong('title'),
   (item) => (item.description ? null : refuse('description', 'missing_description', 'description is required')),

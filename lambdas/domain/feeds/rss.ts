@@ -2,12 +2,12 @@
 // variant, each attribute an element named after it (repeated for additional_image_link).
 import type { MerchantItem } from './merchant';
 
-export const GOOGLE_NAMESPACE = 'http://base.google.com/ns/1.0';
+const GOOGLE_NAMESPACE = 'http://base.google.com/ns/1.0';
 
 // XML 1.0 allows no control characters but tab, newline and carriage return.
 const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 
-export function xmlEscape(value: string): string {
+function xmlEscape(value: string): string {
   return value
     .replace(NOT_XML, '')
     .replace(/&/g, '&amp;')
@@ -26,7 +26,7 @@ function itemXml(item: MerchantItem): string {
   return `<item>\n${lines.join('\n')}\n</item>`;
 }
 
-export interface ChannelInfo {
+interface ChannelInfo {
   title: string;
   link: string;
   description: string;

@@ -6,7 +6,7 @@ import type { ProductPages } from '../../ports/product-pages';
 import type { VendorStore } from '../../ports/vendors';
 import { merchantItems, type MerchantItem, type RefusedItem } from './merchant';
 
-export interface FeedPageRequest {
+interface FeedPageRequest {
   vendor: string;
   country: string;
   cursor: string | null;
@@ -14,7 +14,7 @@ export interface FeedPageRequest {
   pageSize: number;
 }
 
-export interface FeedPage {
+interface FeedPage {
   vendor: string;
   items: MerchantItem[];
   refused: RefusedItem[];
@@ -22,8 +22,6 @@ export interface FeedPage {
   products: number;
   nextCursor: string | null;
 }
-
-export type MerchantFeed = ReturnType<typeof createMerchantFeed>;
 
 export function createMerchantFeed(deps: { pages: ProductPages; vendors: VendorStore }) {
   return {
