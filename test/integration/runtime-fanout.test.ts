@@ -4,7 +4,16 @@
 import '../../lambdas/local/polyfills';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
-import { DescribeExecutionCommand, ListExecutionsCommand, type SFNClient } from '@aws-sdk/client-sfn';
+import {
+  DescribeExecutionCommand,
+  DescribeStateMachineCommand,
+  DescribeStateMachineForExecutionCommand,
+  GetExecutionHistoryCommand,
+  ListExecutionsCommand,
+  ListStateMachinesCommand,
+  type HistoryEvent,
+  type SFNClient,
+} from '@aws-sdk/client-sfn';
 import { GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { startEngines, type Engines } from '../../lambdas/local/engines';
 import { startStepFunctionsService, type StepFunctionsService } from '../../lambdas/local/stepfunctions/server';
@@ -142,6 +151,101 @@ describe('embedded runtime: fan-out through SQS with task tokens', () => {
       new ListExecutionsCommand({ stateMachineArn: service.stateMachineArns.fanout, statusFilter: 'SUCCEEDED' }),
     );
     expect(listed.executions?.map((e) => e.name)).toContain(id);
+  });
+
+  it('answers the operator calls: state machines, their definitions, and an execution history paged like AWS', async () => {
+    const id = 'fanout-history-1';
+    await workflows.start('fanout', id, { executionId: id, urls: ['h1', 'h2', 'h3'], batchSize: 2, flaky: true });
+    expect((await settled(id)).status).toBe('SUCCEEDED');
+    const machineArn = service.stateMachineArns.fanout;
+
+    const machines = await sfn.send(new ListStateMachinesCommand({}));
+    expect(machines.stateMachines).toEqual([
+      { stateMachineArn: machineArn, name: 'fanout', type: 'STANDARD', creationDate: expect.any(Date) },
+    ]);
+    const machine = await sfn.send(new DescribeStateMachineCommand({ stateMachineArn: machineArn }));
+    expect(machine).toMatchObject({ stateMachineArn: machineArn, name: 'fanout', status: 'ACTIVE', type: 'STANDARD' });
+    expect(JSON.parse(machine.definition!).StartAt).toBe('Prepare');
+    const forExecution = await sfn.send(new DescribeStateMachineForExecutionCommand({ executionArn: arnOf(id) }));
+    expect(forExecution).toMatchObject({ stateMachineArn: machineArn, name: 'fanout', definition: machine.definition });
+
+    const all = await sfn.send(new GetExecutionHistoryCommand({ executionArn: arnOf(id), maxResults: 1000 }));
+    const events = all.events!;
+    expect(all.nextToken).toBeUndefined();
+    expect(events.map((e) => e.id)).toEqual(events.map((_, i) => i + 1));
+    expect(events.every((e) => e.timestamp instanceof Date)).toBe(true);
+    const line = (e: HistoryEvent) => {
+      const name = e.stateEnteredEventDetails?.name ?? e.stateExitedEventDetails?.name;
+      const index = e.mapIterationStartedEventDetails?.index ?? e.mapIterationSucceededEventDetails?.index;
+      const error = e.taskFailedEventDetails?.error;
+      return [e.type, name ?? index ?? error].filter((x) => x !== undefined).join(' ');
+    };
+    const lines = events.map(line);
+    // The root's own course, in order: the flaky Prepare fails once and is retried, then the Map, then Finalize.
+    const root = lines.filter((l) => !/^(MapIteration|Task(Scheduled|Started|Succeeded|Failed)$)/.test(l));
+    expect(lines.slice(0, 9)).toEqual([
+      'ExecutionStarted',
+      'TaskStateEntered Prepare',
+      'TaskScheduled',
+      'TaskStarted',
+      'TaskFailed FlakyPrepare',
+      'TaskScheduled',
+      'TaskStarted',
+      'TaskSucceeded',
+      'TaskStateExited Prepare',
+    ]);
+    expect(lines.at(-1)).toBe('ExecutionSucceeded');
+    expect(lines.slice(-7)).toEqual([
+      'MapStateExited Process batches',
+      'TaskStateEntered Finalize',
+      'TaskScheduled',
+      'TaskStarted',
+      'TaskSucceeded',
+      'TaskStateExited Finalize',
+      'ExecutionSucceeded',
+    ]);
+    expect(root.filter((l) => /StateEntered/.test(l)).slice(0, 2)).toEqual([
+      'TaskStateEntered Prepare',
+      'MapStateEntered Process batches',
+    ]);
+    // Two map iterations, each started, its batch task entered and exited, then succeeded.
+    expect(lines.filter((l) => l.startsWith('MapIterationStarted')).sort()).toEqual([
+      'MapIterationStarted 0',
+      'MapIterationStarted 1',
+    ]);
+    expect(lines.filter((l) => l.startsWith('MapIterationSucceeded'))).toHaveLength(2);
+    expect(lines.filter((l) => l === 'TaskStateEntered Send batch')).toHaveLength(2);
+    const entered = lines.indexOf('MapStateEntered Process batches');
+    const exited = lines.indexOf('MapStateExited Process batches');
+    const iterationLines = lines.map((l, i) => [l, i] as const).filter(([l]) => l.startsWith('MapIteration'));
+    expect(iterationLines.every(([, i]) => i > entered && i < exited)).toBe(true);
+    const scheduled = events.find((e) => e.type === 'TaskScheduled')!.taskScheduledEventDetails!;
+    expect(scheduled).toMatchObject({ resourceType: 'lambda', resource: 'invoke', region: expect.any(String) });
+    expect(events[0].executionStartedEventDetails?.input).toContain(id);
+    expect(JSON.parse(events.at(-1)!.executionSucceededEventDetails!.output!)).toMatchObject({
+      summary: { processed: 3 },
+    });
+
+    // Paged like AWS: maxResults with nextToken walks the same list; reverseOrder walks it backwards.
+    const walk = async (reverseOrder: boolean) => {
+      const pages: HistoryEvent[][] = [];
+      let nextToken: string | undefined;
+      for (let i = 0; i < 100; i++) {
+        const page = await sfn.send(
+          new GetExecutionHistoryCommand({ executionArn: arnOf(id), maxResults: 4, nextToken, reverseOrder }),
+        );
+        pages.push(page.events!);
+        nextToken = page.nextToken;
+        if (!nextToken) break;
+      }
+      expect(pages.slice(0, -1).every((page) => page.length === 4)).toBe(true);
+      return pages.flat();
+    };
+    expect(await walk(false)).toEqual(events);
+    expect(await walk(true)).toEqual([...events].reverse());
+    await expect(
+      sfn.send(new GetExecutionHistoryCommand({ executionArn: arnOf('no-such-execution') })),
+    ).rejects.toMatchObject({ name: 'ExecutionDoesNotExist' });
   });
 
   it('retries a failed message after the visibility timeout, dead-letters one that keeps failing', async () => {

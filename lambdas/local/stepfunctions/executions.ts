@@ -17,6 +17,7 @@ import {
 } from './definitions';
 import { SfnServiceError, statesError } from './errors';
 import { TaskTokens } from './task-tokens';
+import { ExecutionHistory, type InterpreterEvent } from './history';
 
 export type ExecutionStatus = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT' | 'ABORTED';
 
@@ -31,6 +32,10 @@ export interface ExecutionRecord {
   output?: string;
   error?: string;
   cause?: string;
+  /** The interpreter's events so far (GetExecutionHistory); absent before it runs and once forgotten. */
+  history?: ExecutionHistory;
+  /** Settles when the interpreter's event log has been read to its end. */
+  historyRead?: Promise<void>;
 }
 
 export interface ExecutionsOptions {
@@ -56,6 +61,8 @@ const TOKEN_PLACEHOLDER = '__pds_local_task_token__';
 export const PAYLOAD_LIMIT_BYTES = 262_144;
 /** Ended executions kept for Describe/List; older ones are forgotten first. */
 const ENDED_EXECUTIONS_KEPT = 10_000;
+/** Ended executions whose state-by-state history is kept; older ones keep their start and end only. */
+const ENDED_HISTORIES_KEPT = 200;
 
 /** Remembered validations of state machine definitions (the local runtime keeps them in a file). */
 export interface ValidationMemo {
@@ -81,6 +88,7 @@ export async function validateDefinitions(machines: PreparedMachine[], memo: Val
 
 interface Machine {
   prepared: PreparedMachine;
+  createdAt: Date;
   /** Built when the interpreter library is loaded (load()), validated unless remembered as valid. */
   interpreter?: StateMachine;
   retryIntervalOverrides: Record<string, number>;
@@ -96,6 +104,8 @@ export class Executions {
   private readonly machines = new Map<string, Machine>();
   private readonly executions = new Map<string, ExecutionRecord>();
   private readonly running = new Map<string, Running>();
+  /** Ended executions with a history, oldest first. */
+  private readonly endedHistories: ExecutionRecord[] = [];
   private readonly log: (line: string) => void;
   private library?: Interpreter;
   private loading?: Promise<Interpreter>;
@@ -116,7 +126,7 @@ export class Executions {
       for (const [name, state] of allStates(prepared.definition))
         if (state.Retry) retryIntervalOverrides[name] = this.options.retryIntervalMs;
     }
-    const machine: Machine = { prepared, retryIntervalOverrides };
+    const machine: Machine = { prepared, createdAt: new Date(), retryIntervalOverrides };
     if (this.library) machine.interpreter = this.build(this.library, prepared);
     this.machines.set(prepared.arn, machine);
     return prepared.arn;
@@ -227,7 +237,8 @@ export class Executions {
       },
     });
     this.running.set(arn, { record, abort: execution.abort });
-    this.watchEvents(record, execution.eventLogs);
+    record.history = new ExecutionHistory(machine.prepared.tasks, this.options.region ?? 'us-east-1');
+    record.historyRead = this.watchEvents(record, record.history, execution.eventLogs);
     execution.result.then(
       (output) => {
         const text = JSON.stringify(output ?? null);
@@ -282,7 +293,24 @@ export class Executions {
     this.running.delete(record.executionArn);
     this.tokens.dropExecution(record.executionArn);
     this.log(`execution ${status.toLowerCase()} ${record.executionArn}${record.error ? ` (${record.error})` : ''}`);
+    if (record.history) this.endedHistories.push(record);
+    if (this.endedHistories.length > ENDED_HISTORIES_KEPT) this.endedHistories.shift()!.history = undefined;
     this.forgetOldest();
+  }
+
+  /** The state machine an ARN names (DescribeStateMachine), or StateMachineDoesNotExist. */
+  machine(stateMachineArn: string): PreparedMachine & { createdAt: Date } {
+    if (!STATE_MACHINE_ARN.test(stateMachineArn))
+      throw new SfnServiceError('InvalidArn', `Invalid Arn: '${stateMachineArn}'`);
+    const machine = this.machines.get(stateMachineArn);
+    if (!machine)
+      throw new SfnServiceError('StateMachineDoesNotExist', `State Machine Does Not Exist: '${stateMachineArn}'`);
+    return { ...machine.prepared, createdAt: machine.createdAt };
+  }
+
+  /** Every state machine served, by name. */
+  machineList(): Array<PreparedMachine & { createdAt: Date }> {
+    return [...this.machines.keys()].map((arn) => this.machine(arn)).sort((a, b) => a.name.localeCompare(b.name));
   }
 
   private forgetOldest(): void {
@@ -297,15 +325,19 @@ export class Executions {
     }
   }
 
-  /** Drains the event log (it buffers otherwise) and enforces AWS's state payload limit. */
-  private async watchEvents(record: ExecutionRecord, events: AsyncGenerator<unknown>): Promise<void> {
+  /**
+   * Reads the event log to its end (it buffers otherwise): each event goes to the history, and
+   * AWS's state payload limit is enforced while the execution runs.
+   */
+  private async watchEvents(
+    record: ExecutionRecord,
+    history: ExecutionHistory,
+    events: AsyncGenerator<unknown>,
+  ): Promise<void> {
     try {
-      for await (const event of events as AsyncGenerator<{
-        type: string;
-        state?: { name: string; output?: unknown };
-      }>) {
-        if (record.status !== 'RUNNING') break;
-        if (event.type !== 'StateExited' || !event.state) continue;
+      for await (const event of events as AsyncGenerator<InterpreterEvent>) {
+        history.record(event);
+        if (record.status !== 'RUNNING' || event.type !== 'StateExited' || !event.state) continue;
         const size = Buffer.byteLength(JSON.stringify(event.state.output ?? null));
         if (size > PAYLOAD_LIMIT_BYTES) {
           const run = this.running.get(record.executionArn);

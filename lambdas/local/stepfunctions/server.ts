@@ -2,7 +2,8 @@
 // @aws-sdk/client-sfn calls work here and on AWS (the client only gets another endpoint).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { MachineRegistration } from './definitions';
+import type { MachineRegistration, PreparedMachine } from './definitions';
+import { executionEnded, executionStarted, LOCAL_ROLE_ARN, ordered, type HistoryEntry } from './history';
 import { SfnServiceError } from './errors';
 import {
   Executions,
@@ -37,6 +38,8 @@ export interface StepFunctionsService {
 }
 
 const MAX_REQUEST_BYTES = 1_048_576;
+/** How long GetExecutionHistory of an ended execution waits for the rest of its event log. */
+const HISTORY_READ_WAIT_MS = 2_000;
 const STATUSES: ExecutionStatus[] = ['RUNNING', 'SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED'];
 
 type Body = Record<string, unknown>;
@@ -46,6 +49,7 @@ export async function startStepFunctionsService(options: StepFunctionsServiceOpt
   // An invalid definition fails the start, before anything listens.
   if (!executions.allValidated) await executions.load();
   const operations: Record<string, (body: Body) => unknown> = {
+    ...operatorOperations(executions),
     StartExecution(body) {
       const record = executions.start(str(body, 'stateMachineArn', true)!, str(body, 'name'), str(body, 'input'));
       return { executionArn: record.executionArn, startDate: epoch(record.startDate) };
@@ -62,11 +66,7 @@ export async function startStepFunctionsService(options: StepFunctionsServiceOpt
       if (status && !STATUSES.includes(status))
         throw new SfnServiceError('ValidationException', `Invalid statusFilter: ${status}`);
       const all = executions.list(str(body, 'stateMachineArn', true)!, status);
-      const maxResults =
-        typeof body.maxResults === 'number' && body.maxResults > 0 ? Math.min(body.maxResults, 1000) : 100;
-      const offset = body.nextToken === undefined ? 0 : Number(body.nextToken);
-      if (!Number.isInteger(offset) || offset < 0) throw new SfnServiceError('InvalidToken', 'Invalid nextToken');
-      const page = all.slice(offset, offset + maxResults);
+      const { page, nextToken } = pageOf(all, body);
       return {
         executions: page.map((e) => ({
           executionArn: e.executionArn,
@@ -76,7 +76,7 @@ export async function startStepFunctionsService(options: StepFunctionsServiceOpt
           startDate: epoch(e.startDate),
           ...(e.stopDate ? { stopDate: epoch(e.stopDate) } : {}),
         })),
-        ...(offset + maxResults < all.length ? { nextToken: String(offset + maxResults) } : {}),
+        ...(nextToken ? { nextToken } : {}),
       };
     },
     SendTaskSuccess(body) {
@@ -107,6 +107,7 @@ export async function startStepFunctionsService(options: StepFunctionsServiceOpt
     return errorAnswer(new SfnServiceError('InternalFailure', 'Internal failure'));
   };
   const server = createServer((req, res) => {
+    // biome-ignore format: one chain
     readBody(req)
       .then((text) => (text === null ? tooLarge() : answer(operations, req.method, req.headers['x-amz-target'], text)))
       .catch(internalFailure)
@@ -160,12 +161,12 @@ async function readBody(req: IncomingMessage): Promise<string | null> {
 const tooLarge = (): Answer => errorAnswer(new SfnServiceError('ValidationException', 'Request too large'), 413);
 
 /** One request: the operation its target names, on its JSON body. */
-function answer(
+async function answer(
   operations: Record<string, (body: Body) => unknown>,
   method: string | undefined,
   targetHeader: string | string[] | undefined,
   text: string,
-): Answer {
+): Promise<Answer> {
   const target = String(targetHeader ?? '');
   const [prefix, name] = target.split('.');
   const operation = prefix === 'AWSStepFunctions' && name ? operations[name] : undefined;
@@ -179,7 +180,7 @@ function answer(
     return errorAnswer(new SfnServiceError('SerializationException', 'Request body is not a JSON object'));
   }
   try {
-    return { status: 200, payload: operation(body) };
+    return { status: 200, payload: await operation(body) };
   } catch (error) {
     if (error instanceof SfnServiceError) return errorAnswer(error);
     throw error;
@@ -232,3 +233,91 @@ const errorAnswer = (error: SfnServiceError, status = error.status): Answer => (
   status,
   payload: { __type: error.type, message: error.message },
 });
+
+/** One page of `all` by the request's maxResults (default 100, at most 1000) and nextToken (an offset). */
+function pageOf<T>(all: readonly T[], body: Body): { page: T[]; nextToken?: string } {
+  const maxResults = typeof body.maxResults === 'number' && body.maxResults > 0 ? Math.min(body.maxResults, 1000) : 100;
+  const offset = body.nextToken === undefined || body.nextToken === null ? 0 : Number(body.nextToken);
+  if (!Number.isInteger(offset) || offset < 0) throw new SfnServiceError('InvalidToken', 'Invalid nextToken');
+  const page = all.slice(offset, offset + maxResults);
+  return offset + maxResults < all.length ? { page, nextToken: String(offset + maxResults) } : { page };
+}
+
+/** A state machine as DescribeStateMachine gives it (the definition with its placeholders filled in). */
+const machineDescription = (machine: PreparedMachine & { createdAt: Date }) => ({
+  stateMachineArn: machine.arn,
+  name: machine.name,
+  definition: JSON.stringify(machine.definition, null, 2),
+  roleArn: LOCAL_ROLE_ARN,
+});
+
+/** An execution's events in order, each with its id and the previous one's, as AWS numbers them. */
+async function historyOf(record: ExecutionRecord, includeData: boolean) {
+  if (record.status !== 'RUNNING' && record.historyRead) {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      record.historyRead,
+      new Promise((resolve) => (timer = setTimeout(resolve, HISTORY_READ_WAIT_MS))),
+    ]);
+    clearTimeout(timer);
+  }
+  const ended = executionEnded(record);
+  const entries: HistoryEntry[] = [
+    executionStarted(record.input, record.startDate),
+    ...ordered(record.history?.entries ?? []),
+    ...(ended ? [ended] : []),
+  ];
+  return entries.map((entry, i) => {
+    let details = entry.details;
+    if (details && !includeData) {
+      const { input: _input, output: _output, ...rest } = details;
+      details = rest;
+    }
+    return {
+      timestamp: epoch(new Date(entry.at)),
+      type: entry.type,
+      id: i + 1,
+      previousEventId: i,
+      ...(entry.detailsKey && details ? { [entry.detailsKey]: details } : {}),
+    };
+  });
+}
+
+/** What an operator reads in the console on AWS: the state machines, their definitions, an execution's history. */
+function operatorOperations(executions: Executions): Record<string, (body: Body) => unknown> {
+  return {
+    ListStateMachines(body) {
+      const { page, nextToken } = pageOf(executions.machineList(), body);
+      return {
+        stateMachines: page.map((m) => ({
+          stateMachineArn: m.arn,
+          name: m.name,
+          type: 'STANDARD',
+          creationDate: epoch(m.createdAt),
+        })),
+        ...(nextToken ? { nextToken } : {}),
+      };
+    },
+    DescribeStateMachine(body) {
+      const machine = executions.machine(str(body, 'stateMachineArn', true)!);
+      return {
+        ...machineDescription(machine),
+        status: 'ACTIVE',
+        type: 'STANDARD',
+        creationDate: epoch(machine.createdAt),
+      };
+    },
+    DescribeStateMachineForExecution(body) {
+      const record = executions.describe(str(body, 'executionArn', true)!);
+      const machine = executions.machine(record.stateMachineArn);
+      return { ...machineDescription(machine), updateDate: epoch(machine.createdAt) };
+    },
+    async GetExecutionHistory(body) {
+      const record = executions.describe(str(body, 'executionArn', true)!);
+      const events = await historyOf(record, body.includeExecutionData !== false);
+      if (body.reverseOrder === true) events.reverse();
+      const { page, nextToken } = pageOf(events, body);
+      return { events: page, ...(nextToken ? { nextToken } : {}) };
+    },
+  };
+}
