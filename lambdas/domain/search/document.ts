@@ -66,6 +66,30 @@ const PROSE_KEYS = new Set([
   'additional_attributes',
 ]);
 
+/** Who the product is for (normalised, '' when unknown): the enrichment's reading, else what its title says (a crawled listing). */
+function audienceOf(product: ProductRecord, attributes: Record<string, unknown>): { gender: string; ageGroup: string } {
+  const said = {
+    title: product.title,
+    description: null,
+    storeProductType: product.product_type,
+    tags: product.tags,
+    options: {},
+    breadcrumbs: [],
+  };
+  const gender = normalise(typeof attributes.gender === 'string' ? attributes.gender : (readGender(said) ?? ''));
+  const ageGroup = normalise(
+    typeof attributes.age_group === 'string' ? attributes.age_group : (readAgeGroup(said, gender || null) ?? ''),
+  );
+  return { gender, ageGroup };
+}
+
+/** The label of a product's primary colour: the enrichment's, else one its title names (a crawled listing). */
+function primaryColourLabel(product: ProductRecord): string | null {
+  const enriched = product.attributes?.color?.merchant_label;
+  if (enriched) return enriched;
+  return !product.attributes && product.title ? findColourLabel(product.title) : null;
+}
+
 export async function toSearchDocument(change: CatalogChange): Promise<SearchDocument> {
   const product = change.product;
   if (!product) throw new Error(`A removal has no document (${change.url})`);
@@ -84,14 +108,8 @@ export async function toSearchDocument(change: CatalogChange): Promise<SearchDoc
 
   // Colours: the enrichment's primary colour, then every colour option value (a product sold in
   // navy and black is a navy product too).
-  const colourLabels: string[] = [];
   const enrichedColour = product.attributes?.color;
-  if (enrichedColour?.merchant_label) colourLabels.push(enrichedColour.merchant_label);
-  // Without the enrichment (a crawled listing) the title may still name the colour ("Black Trail Shell").
-  else if (!product.attributes && product.title) {
-    const named = findColourLabel(product.title);
-    if (named) colourLabels.push(named);
-  }
+  const colourLabels = [primaryColourLabel(product)].filter((label): label is string => !!label);
   const sizes: string[] = [];
   for (const option of product.options) {
     if (COLOUR_OPTION.test(option.name.trim())) colourLabels.push(...option.values);
@@ -117,20 +135,8 @@ export async function toSearchDocument(change: CatalogChange): Promise<SearchDoc
     addFacet('category', product.taxonomy_product_category_path.split(' > ').pop());
   if (product.product_type) addFacet('product_type', product.product_type);
 
-  // A record without the enrichment (a crawled listing) still says who it is for in its title.
-  const said = {
-    title: product.title,
-    description: null,
-    storeProductType: product.product_type,
-    tags: product.tags,
-    options: {},
-    breadcrumbs: [],
-  };
-  const gender = normalise(typeof attributes.gender === 'string' ? attributes.gender : (readGender(said) ?? ''));
-  const ageGroup = normalise(
-    typeof attributes.age_group === 'string' ? attributes.age_group : (readAgeGroup(said, gender || null) ?? ''),
-  );
-  if (ageGroup) addFacet(AGE_FACET, ageGroup);
+  const { gender, ageGroup } = audienceOf(product, attributes);
+  addFacet(AGE_FACET, ageGroup);
   const price =
     typeof product.price.current_value === 'number' && Number.isFinite(product.price.current_value)
       ? product.price.current_value
