@@ -1141,6 +1141,11 @@ export interface components {
       /** @description {url}; null when enable_similar_products is false */
       similar_products: unknown[] | null;
       affiliate_link: string | null;
+      /**
+       * @description How the page was read: its HTML (http) or rendered in a browser (browser); absent on records stored before rendering existed
+       * @enum {string}
+       */
+      fetched_with?: 'http' | 'browser';
     };
     ProductImage: {
       id: string;
@@ -1750,6 +1755,11 @@ export interface operations {
            * @default false
            */
           force_extraction?: boolean;
+          /**
+           * @description auto (default): the HTML first, a browser only when it yields no product and the page is built by scripts; always: render every page in a browser; never: the HTML only. Records say which in fetched_with
+           * @enum {string}
+           */
+          render?: 'auto' | 'always' | 'never';
         };
       };
     };
@@ -1952,6 +1962,11 @@ export interface operations {
            * @default false
            */
           force_extraction?: boolean;
+          /**
+           * @description auto (default): the HTML first, a browser only when it yields no product and the page is built by scripts; always: render every page in a browser; never: the HTML only. Records say which in fetched_with
+           * @enum {string}
+           */
+          render?: 'auto' | 'always' | 'never';
         };
       };
     };
@@ -2126,6 +2141,17 @@ export interface operations {
           'application/json': components['schemas']['LegacyError'];
         };
       };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LegacyError'];
+        };
+      };
       /** @description RATE_LIMITED: over the per-key token bucket */
       429: {
         headers: {
@@ -2187,6 +2213,17 @@ export interface operations {
       };
       /** @description FORBIDDEN: the key lacks the "catalog" scope */
       403: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LegacyError'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
         headers: {
           /** @description Identifier of this request (also error.request_id in v2 errors) */
           'Request-ID'?: string;
@@ -2283,6 +2320,17 @@ export interface operations {
       };
       /** @description FORBIDDEN: the key lacks the "usage" scope */
       403: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LegacyError'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
         headers: {
           /** @description Identifier of this request (also error.request_id in v2 errors) */
           'Request-ID'?: string;
@@ -2865,6 +2913,17 @@ export interface operations {
           'application/json': components['schemas']['LegacyError'];
         };
       };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LegacyError'];
+        };
+      };
       /** @description RATE_LIMITED: over the per-key token bucket */
       429: {
         headers: {
@@ -2979,6 +3038,11 @@ export interface operations {
           enable_reviews?: boolean;
           /** @default false */
           enable_image_tags?: boolean;
+          /**
+           * @description auto (default): the HTML first, a browser only when it yields no product and the page is built by scripts; always: render every page in a browser; never: the HTML only. Records say which in fetched_with
+           * @enum {string}
+           */
+          render?: 'auto' | 'always' | 'never';
           webhook?: components['schemas']['WebhookRequestInput'];
         };
       };
@@ -3213,6 +3277,17 @@ export interface operations {
           'application/json': components['schemas']['LegacyError'];
         };
       };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LegacyError'];
+        };
+      };
       /** @description RATE_LIMITED: over the per-key token bucket */
       429: {
         headers: {
@@ -3322,6 +3397,17 @@ export interface operations {
           'application/json': components['schemas']['LegacyError'];
         };
       };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LegacyError'];
+        };
+      };
       /** @description RATE_LIMITED: over the per-key token bucket */
       429: {
         headers: {
@@ -3399,6 +3485,17 @@ export interface operations {
       };
       /** @description FORBIDDEN: the key lacks the "extract" scope */
       403: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LegacyError'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
         headers: {
           /** @description Identifier of this request (also error.request_id in v2 errors) */
           'Request-ID'?: string;
@@ -3523,6 +3620,11 @@ export interface operations {
           /** @default true */
           enable_image_tags?: boolean;
           crawl_id?: string;
+          /**
+           * @description auto (default): the HTML first, a browser only when it yields no product and the page is built by scripts; always: render every page in a browser; never: the HTML only. Records say which in fetched_with
+           * @enum {string}
+           */
+          render?: 'auto' | 'always' | 'never';
           webhook?: components['schemas']['WebhookRequestInput'];
         };
       };
@@ -3768,6 +3870,17 @@ export interface operations {
           'application/json': components['schemas']['LegacyError'];
         };
       };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LegacyError'];
+        };
+      };
       /** @description RATE_LIMITED: over the per-key token bucket */
       429: {
         headers: {
@@ -3868,6 +3981,17 @@ export interface operations {
       };
       /** @description CONFLICT: the execution already finished, or waits on a crawl */
       409: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LegacyError'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
         headers: {
           /** @description Identifier of this request (also error.request_id in v2 errors) */
           'Request-ID'?: string;
@@ -4066,6 +4190,17 @@ export interface operations {
       };
       /** @description FORBIDDEN: the key lacks the "crawl" scope */
       403: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LegacyError'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
         headers: {
           /** @description Identifier of this request (also error.request_id in v2 errors) */
           'Request-ID'?: string;
@@ -4371,6 +4506,17 @@ export interface operations {
           'application/json': components['schemas']['LegacyError'];
         };
       };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LegacyError'];
+        };
+      };
       /** @description RATE_LIMITED: over the per-key token bucket */
       429: {
         headers: {
@@ -4480,6 +4626,17 @@ export interface operations {
           'application/json': components['schemas']['LegacyError'];
         };
       };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LegacyError'];
+        };
+      };
       /** @description RATE_LIMITED: over the per-key token bucket */
       429: {
         headers: {
@@ -4543,6 +4700,17 @@ export interface operations {
       };
       /** @description FORBIDDEN: the key lacks the "catalog" scope */
       403: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['LegacyError'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
         headers: {
           /** @description Identifier of this request (also error.request_id in v2 errors) */
           'Request-ID'?: string;
@@ -4953,6 +5121,17 @@ export interface operations {
           'application/json': components['schemas']['V2Error'];
         };
       };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
       /** @description RATE_LIMITED: over the per-key token bucket */
       429: {
         headers: {
@@ -5046,6 +5225,17 @@ export interface operations {
       };
       /** @description NOT_FOUND: unknown execution id, or one of another organization */
       404: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
         headers: {
           /** @description Identifier of this request (also error.request_id in v2 errors) */
           'Request-ID'?: string;
@@ -5156,6 +5346,17 @@ export interface operations {
           'application/json': components['schemas']['V2Error'];
         };
       };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
       /** @description RATE_LIMITED: over the per-key token bucket */
       429: {
         headers: {
@@ -5236,6 +5437,17 @@ export interface operations {
       };
       /** @description FORBIDDEN: the key lacks the "catalog" scope */
       403: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
         headers: {
           /** @description Identifier of this request (also error.request_id in v2 errors) */
           'Request-ID'?: string;
@@ -5542,6 +5754,17 @@ export interface operations {
           'application/json': components['schemas']['V2Error'];
         };
       };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
       /** @description RATE_LIMITED: over the per-key token bucket */
       429: {
         headers: {
@@ -5739,6 +5962,17 @@ export interface operations {
       };
       /** @description FORBIDDEN: the key lacks the "crawl" scope */
       403: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
         headers: {
           /** @description Identifier of this request (also error.request_id in v2 errors) */
           'Request-ID'?: string;
@@ -6066,6 +6300,17 @@ export interface operations {
           'application/json': components['schemas']['V2Error'];
         };
       };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
       /** @description RATE_LIMITED: over the per-key token bucket */
       429: {
         headers: {
@@ -6174,6 +6419,17 @@ export interface operations {
           'application/json': components['schemas']['V2Error'];
         };
       };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
       /** @description RATE_LIMITED: over the per-key token bucket */
       429: {
         headers: {
@@ -6256,6 +6512,17 @@ export interface operations {
       };
       /** @description FORBIDDEN: the key lacks the "extract" scope */
       403: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
         headers: {
           /** @description Identifier of this request (also error.request_id in v2 errors) */
           'Request-ID'?: string;
@@ -6384,6 +6651,11 @@ export interface operations {
             | 'be'
             | 'pt'
             | 'za';
+          /**
+           * @description auto (default): the HTML first, a browser only when it yields no product and the page is built by scripts; always: render every page in a browser; never: the HTML only. Records say which in fetched_with
+           * @enum {string}
+           */
+          render?: 'auto' | 'always' | 'never';
           webhook?: components['schemas']['WebhookRequestInput'];
         };
       };
@@ -6630,6 +6902,17 @@ export interface operations {
           'application/json': components['schemas']['V2Error'];
         };
       };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
       /** @description RATE_LIMITED: over the per-key token bucket */
       429: {
         headers: {
@@ -6738,6 +7021,17 @@ export interface operations {
           'application/json': components['schemas']['V2Error'];
         };
       };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
       /** @description RATE_LIMITED: over the per-key token bucket */
       429: {
         headers: {
@@ -6811,6 +7105,17 @@ export interface operations {
           'application/json': components['schemas']['V2Error'];
         };
       };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
       /** @description RATE_LIMITED: over the per-key token bucket */
       429: {
         headers: {
@@ -6875,6 +7180,28 @@ export interface operations {
       };
       /** @description FORBIDDEN: the key lacks the "usage" scope */
       403: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json */
+      415: {
         headers: {
           /** @description Identifier of this request (also error.request_id in v2 errors) */
           'Request-ID'?: string;
@@ -6970,6 +7297,17 @@ export interface operations {
       };
       /** @description NOT_FOUND: unknown execution id, or one of another organization */
       404: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
         headers: {
           /** @description Identifier of this request (also error.request_id in v2 errors) */
           'Request-ID'?: string;
