@@ -48,7 +48,7 @@ export const rendererOf = capability((base): LazyRenderer => {
 });
 
 /** A renderer loaded on first use: `ready` rejects where this process has no browser. */
-export interface LazyRenderer extends PageRenderer {
+interface LazyRenderer extends PageRenderer {
   ready(): Promise<void>;
   close(): Promise<void>;
 }
@@ -78,7 +78,7 @@ function rendered(outcome: Promise<FetchedPage>, fetcher: PageFetcher): PageFetc
 }
 
 /** Whether the HTML pass failed in a way a browser can change: a page was read, it had no product, it is built by scripts. */
-export function needsBrowser(result: UrlResult, document: FetchedPage | undefined): boolean {
+function needsBrowser(result: UrlResult, document: FetchedPage | undefined): boolean {
   if (result.success || !document || document.status >= 300) return false;
   if (result.outcome !== 'non_product_url' && result.outcome !== 'other') return false;
   return clientRendering(document.body).clientRendered;
@@ -96,7 +96,7 @@ export interface EscalationDeps {
 }
 
 /** The HTML pass alone, and a `needs` test the callers that hand pages elsewhere use. */
-export function htmlPass(deps: EscalationDeps) {
+function htmlPass(deps: EscalationDeps) {
   return async (url: string, options: ExtractOptions): Promise<{ result: UrlResult; document?: FetchedPage }> => {
     const fetcher = recording(deps.fetcher);
     const result = await createExtractor({ fetcher, enricher: deps.enricher })(url, options);
@@ -105,7 +105,7 @@ export function htmlPass(deps: EscalationDeps) {
 }
 
 /** The browser pass: the page rendered (from the HTML pass's document when there is one) and read by the engine. */
-export function browserPass(deps: EscalationDeps & { renderer: PageRenderer }) {
+function browserPass(deps: EscalationDeps & { renderer: PageRenderer }) {
   return async (url: string, options: ExtractOptions, document?: FetchedPage): Promise<UrlResult> => {
     const page = deps.renderer.render({ url, countryCode: options.countryCode, document });
     page.catch(() => undefined);
