@@ -56,6 +56,8 @@ export interface Config {
   searchSnapshotBucket?: string;
   /** PDS_SEARCH_ENDPOINT: the OpenSearch domain's endpoint (AWS, `-c pds:search=opensearch`); unset: the in-process index. */
   searchEndpoint?: string;
+  /** PDS_SEARCH_READER_ROLES: role ARNs the OpenSearch indexer maps to read-only access (comma-separated). */
+  searchReaderRoles: string[];
   /**
    * PDS_AGENTIC_VERIFY_MAX_AGE_MS: a stored record younger than this answers an agentic search's
    * verification instead of a new page read (default the products' freshness window, 24 h;
@@ -120,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitLeases: env[ENV.rateLimitLeases] !== 'off',
     searchSnapshotBucket: env[ENV.searchSnapshotBucket] || undefined,
     searchEndpoint: env[ENV.searchEndpoint] || undefined,
+    searchReaderRoles: (env[ENV.searchReaderRoles] ?? '').split(',').filter(Boolean),
     agenticVerifyMaxAgeMs: parseMaxAge(env[ENV.agenticVerifyMaxAgeMs], DAY_MS),
     webhooks: {
       retryDelaysSeconds: parseRetryDelays(env[ENV.webhookRetryDelays]),

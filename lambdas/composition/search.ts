@@ -8,6 +8,7 @@ import { createS3SnapshotStore } from '../adapters/search/s3-snapshot';
 import { dynamoCatalogFeed, dynamoCatalogRecords } from '../adapters/dynamodb/catalog-feed';
 import { createSearchService, type SearchService } from '../domain/search/service';
 import type { SnapshotStore } from '../ports/search-index';
+import { createOpenSearchSearch } from './opensearch';
 
 /** The snapshot's object key in the bucket and its file name under the data directory. */
 export const SEARCH_SNAPSHOT_KEY = 'search/index.json.gz';
@@ -23,6 +24,8 @@ function snapshotStore({ config, clients }: Pick<Container, 'config' | 'clients'
 
 export function createProductSearch(container: Pick<Container, 'config' | 'clients'>): SearchService {
   const { config, clients } = container;
+  // Deployed with `-c pds:search=opensearch`: the domain answers, kept current by its stream indexer.
+  if (config.searchEndpoint) return createOpenSearchSearch(container);
   // Throttling and the feed's lag are about wall time, not the business clock tests may fake.
   const now = () => Date.now();
   return createSearchService({

@@ -65,41 +65,66 @@ async function getAll(
   return found;
 }
 
+function changeOf(
+  partition: Pick<Partition, 'source'>,
+  item: Record<string, any>,
+): Omit<CatalogChange, 'product'> | null {
+  if (partition.source === 'extraction') {
+    const vendor = item.vendor ?? vendorKey(item.url);
+    if (!vendor || !item.url || !item.updated_at) return null;
+    return { source: 'extraction', url: item.url, vendor, updatedAt: item.updated_at, country: item.country ?? null };
+  }
+  if (item.entity === SCHEMA.listingGone.entity) {
+    const vendor =
+      typeof item.pk === 'string' ? item.pk.slice(SCHEMA.listingGone.pk({ vendor: '_' }).length - 1) : null;
+    if (!vendor || !item.url || !item.gone_at) return null;
+    return { source: 'listing', url: item.url, vendor, updatedAt: item.gone_at, country: null, removed: true };
+  }
+  const vendor = typeof item.pk === 'string' ? item.pk.slice(SCHEMA.listing.pk({ vendor: '_' }).length - 1) : null;
+  if (!vendor || !item.url || !item.last_updated) return null;
+  return { source: 'listing', url: item.url, vendor, updatedAt: item.last_updated, country: null };
+}
+
+function productOf(partition: Pick<Partition, 'source'>, item: Record<string, any>): ProductRecord {
+  if (partition.source === 'extraction') return fromItem(item).product;
+  return listingAsProduct({
+    id: item.id,
+    url: item.url,
+    name: item.name ?? '',
+    images: JSON.parse(item.images ?? '[]'),
+    price: JSON.parse(item.price ?? '{"currency":null,"current_value":null,"compare_at_value":null}'),
+    vendor: item.vendor ?? '',
+    last_updated_by_service: item.last_updated,
+  });
+}
+
+/**
+ * A stored product, listing or removed-listing marker as the change it is (what the stream
+ * indexer reads by key); null for any other item or one it cannot read.
+ */
+export function catalogChangeOf(item: Record<string, any>): CatalogChange | null {
+  const source =
+    item.entity === SCHEMA.product.entity
+      ? 'extraction'
+      : item.entity === SCHEMA.listing.entity || item.entity === SCHEMA.listingGone.entity
+        ? 'listing'
+        : null;
+  if (!source) return null;
+  const change = changeOf({ source }, item);
+  if (!change) return null;
+  if (change.removed) return { ...change, product: null };
+  try {
+    return { ...change, product: productOf({ source }, item) };
+  } catch {
+    return null;
+  }
+}
+
 export function dynamoCatalogFeed(
   documents: DynamoDBDocumentClient,
   tableName: string,
   now: () => number = Date.now,
 ): CatalogFeed {
-  function changeOf(partition: Partition, item: Record<string, any>): Omit<CatalogChange, 'product'> | null {
-    if (partition.source === 'extraction') {
-      const vendor = item.vendor ?? vendorKey(item.url);
-      if (!vendor || !item.url || !item.updated_at) return null;
-      return { source: 'extraction', url: item.url, vendor, updatedAt: item.updated_at, country: item.country ?? null };
-    }
-    if (item.entity === SCHEMA.listingGone.entity) {
-      const vendor =
-        typeof item.pk === 'string' ? item.pk.slice(SCHEMA.listingGone.pk({ vendor: '_' }).length - 1) : null;
-      if (!vendor || !item.url || !item.gone_at) return null;
-      return { source: 'listing', url: item.url, vendor, updatedAt: item.gone_at, country: null, removed: true };
-    }
-    const vendor = typeof item.pk === 'string' ? item.pk.slice(SCHEMA.listing.pk({ vendor: '_' }).length - 1) : null;
-    if (!vendor || !item.url || !item.last_updated) return null;
-    return { source: 'listing', url: item.url, vendor, updatedAt: item.last_updated, country: null };
-  }
-
-  function productOf(partition: Partition, item: Record<string, any>): ProductRecord {
-    if (partition.source === 'extraction') return fromItem(item).product;
-    return listingAsProduct({
-      id: item.id,
-      url: item.url,
-      name: item.name ?? '',
-      images: JSON.parse(item.images ?? '[]'),
-      price: JSON.parse(item.price ?? '{"currency":null,"current_value":null,"compare_at_value":null}'),
-      vendor: item.vendor ?? '',
-      last_updated_by_service: item.last_updated,
-    });
-  }
-
   /** One partition's keys after its cursor, oldest first. */
   async function keysAfter(partition: Partition, after: string | null, limit: number) {
     const out = await documents.send(

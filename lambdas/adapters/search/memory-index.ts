@@ -14,15 +14,16 @@ import type {
 } from '../../ports/search-index';
 import { analyze, editDistance, normalise } from '../../domain/search/text';
 
-const FIELDS = ['title', 'brand', 'category', 'attributes', 'description'] as const;
-const FIELD_WEIGHTS = [3, 2, 2, 1.5, 1];
+/** The text fields and their weights (the OpenSearch adapter weighs them the same). */
+export const FIELDS = ['title', 'brand', 'category', 'attributes', 'description'] as const;
+export const FIELD_WEIGHTS = [3, 2, 2, 1.5, 1];
 /** Fields whose words an exclusion ("without hood") looks at: what the product is, not prose. */
 const EXCLUSION_FIELDS = 0b01111;
 const K1 = 1.2;
 const B = 0.75;
 const TF_BITS = 6;
 const TF_MAX = (1 << TF_BITS) - 1;
-const MAX_GROUPS = 30;
+export const MAX_GROUPS = 30;
 const NO_TEXT: SearchDocument['text'] = Object.freeze({
   title: '',
   brand: '',
