@@ -59,6 +59,16 @@ function localOptions(env: NodeJS.ProcessEnv): LocalServiceOptions {
 
 let serviceModulesMs = 0;
 
+/** The embedded engines' endpoints, for the AWS CLI (`--endpoint-url`) and SDKs; they change with every start. */
+function awsEndpoints(service: LocalService): string {
+  return [
+    `local AWS endpoints (region ${service.config.region}, any credentials; also in ${service.dataDir}/runtime.json):`,
+    `  dynamodb       ${service.dynamodbEndpoint} (table ${service.tableName})`,
+    `  sqs            ${service.sqsEndpoint}`,
+    `  stepfunctions  ${service.stepFunctionsEndpoint}`,
+  ].join('\n');
+}
+
 async function main(): Promise<void> {
   let service: LocalService;
   try {
@@ -79,7 +89,8 @@ async function main(): Promise<void> {
   // One write: whoever waits for the ready line sees the console line with it.
   console.log(
     `ready ${service.url} in ${service.startupMs} ms (data: ${service.dataDir})\n` +
-      `console ${service.url}/console · API reference ${service.url}/docs`,
+      `console ${service.url}/console · API reference ${service.url}/docs\n` +
+      awsEndpoints(service),
   );
   // The start-up bench's breakdown (npm run bench -- startup).
   if (process.env.PDS_STARTUP_PHASES) console.log(`startup phases ${JSON.stringify(startupPhases(service))}`);

@@ -8,6 +8,9 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalService } from '../../lambdas/local/service';
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ListQueuesCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { ListStateMachinesCommand, SFNClient } from '@aws-sdk/client-sfn';
 
 const children = new Set<ChildProcess>();
 afterAll(() => {
@@ -77,6 +80,27 @@ describe('npm start (bin/local.ts)', () => {
     const runtime = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8'));
     expect(runtime).toMatchObject({ pid: first.child.pid, url: first.url, tableName: 'pds' });
     expect(runtime.dynamodbEndpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+
+    // The local AWS endpoints are printed, and answer the SDK's clients as the AWS CLI calls them
+    // (--endpoint-url, any credentials, the printed region).
+    const printed = (service: string) =>
+      new RegExp(`^\\s+${service}\\s+(http://127\\.0\\.0\\.1:\\d+)`, 'm').exec(first.output())?.[1];
+    const region = /region ([\w-]+)/.exec(first.output())?.[1];
+    expect(region).toBe('us-east-1');
+    const as = { region, credentials: { accessKeyId: 'operator', secretAccessKey: 'operator' } };
+    expect(printed('dynamodb')).toBe(runtime.dynamodbEndpoint);
+    expect(printed('sqs')).toBe(runtime.sqsEndpoint);
+    expect(printed('stepfunctions')).toBe(runtime.stepFunctionsEndpoint);
+    const table = await new DynamoDBClient({ ...as, endpoint: printed('dynamodb') }).send(
+      new DescribeTableCommand({ TableName: 'pds' }),
+    );
+    expect(table.Table?.TableStatus).toBe('ACTIVE');
+    const queues = await new SQSClient({ ...as, endpoint: printed('sqs') }).send(new ListQueuesCommand({}));
+    expect(queues.QueueUrls?.some((url) => url.endsWith('/crawl-work'))).toBe(true);
+    const machines = await new SFNClient({ ...as, endpoint: printed('stepfunctions') }).send(
+      new ListStateMachinesCommand({}),
+    );
+    expect(machines.stateMachines?.map((m) => m.name).sort()).toEqual(['agentic', 'crawl', 'extract']);
 
     // A second process on the same data dir refuses to start.
     const refused = await spawnLocal(dataDir).then(
