@@ -125,9 +125,23 @@ export class ExecutionHistory {
 
 /**
  * The recorded events in order. They arrive in order except a map's iterations, which the
- * interpreter forwards from nested runs a few turns late: each comes before its map's exit.
+ * interpreter forwards from each nested run on its own, a few turns late: each comes before its
+ * map's exit, and the iterations' events are merged by time (each iteration's own stay in order).
  */
 export function ordered(entries: readonly HistoryEntry[]): HistoryEntry[] {
+  const out = iterationsInsideTheirMap(entries);
+  for (let start = 0; start < out.length; start++) {
+    if (!out[start].iteration) continue;
+    let end = start;
+    while (end < out.length && out[end].iteration) end++;
+    // A stable sort: events of one millisecond keep the order they came in.
+    out.splice(start, end - start, ...out.slice(start, end).sort((a, b) => a.at - b.at));
+    start = end;
+  }
+  return out;
+}
+
+function iterationsInsideTheirMap(entries: readonly HistoryEntry[]): HistoryEntry[] {
   const out: HistoryEntry[] = [];
   let mapExit = -1;
   for (const entry of entries) {
