@@ -211,6 +211,8 @@ export interface ProductChange {
   /** New shown price (variants shift by the same amount). */
   price?: number;
   title?: string;
+  /** Positions (in `variants`) of variants that sell out. */
+  soldOut?: number[];
 }
 
 export interface CrawlCatalog {
@@ -295,6 +297,8 @@ export function buildCrawlStore(spec: CrawlStoreSpec, size: number, seed: number
       copy.price = Math.min(...copy.variants.map((v) => v.price));
       copy.compareAt = copy.variants.find((v) => v.price === copy.price)?.compareAt ?? null;
     }
+    for (const position of change.soldOut ?? []) if (copy.variants[position]) copy.variants[position].available = false;
+    if (change.soldOut) copy.available = copy.variants.some((v) => v.available);
     return copy;
   };
 
