@@ -33,6 +33,8 @@ export interface Config {
   extractSlots: number | undefined;
   /** PDS_RENDER_BUDGET_MS: a page rendered in the browser ends as `other` past this (default 20 s). */
   renderBudgetMs: number;
+  /** On AWS Lambda (AWS_LAMBDA_FUNCTION_NAME set): Chromium runs as one process there (docs/rendering.md). */
+  lambda?: boolean;
   /**
    * Fault injection for tests and benchmarks, never set in production: PDS_FAULT_RATE = share of
    * extract-worker invocations that crash partway; PDS_DUPLICATE_RATE = share of messages sent
@@ -116,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: parseLogLevel(env[ENV.logLevel]),
     extractSlots: parseSlots(env[ENV.extractSlots]),
     renderBudgetMs: parseRenderBudget(env[ENV.renderBudgetMs]),
+    lambda: Boolean(env.AWS_LAMBDA_FUNCTION_NAME),
     faults: { crashRate: parseRate(env[ENV.faultRate]), duplicateRate: parseRate(env[ENV.duplicateRate]) },
     dataDir: env[ENV.dataDir] || undefined,
     usageWriteBehindMs: env.AWS_LAMBDA_FUNCTION_NAME ? undefined : parseWriteBehind(env[ENV.usageWriteBehindMs]),

@@ -4,6 +4,7 @@
 // the engine's fetcher answers the page's URL with the rendered DOM (or the render's failure, so
 // a page over its budget ends as the engine maps a timeout: `other`). Every record says how its
 // page was read (`fetched_with`).
+import type { BatchExtractUrl } from '../domain/extract-jobs/steps';
 import { clientRendering } from '../domain/extraction/client-rendered';
 import { createExtractor } from '../domain/extraction/engine';
 import type { ExtractOptions, ExtractUrl, FetchedWith, UrlResult } from '../domain/extraction/types';
@@ -23,7 +24,11 @@ export const rendererOf = capability((base): LazyRenderer => {
   let loaded: Promise<PageRenderer & { close(): Promise<void> }> | undefined;
   const load = () => {
     loaded ??= import('../adapters/browser').then(({ createBrowserRenderer }) =>
-      createBrowserRenderer({ fetcher: fetcherOf(base), pageBudgetMs: base.config.renderBudgetMs }),
+      createBrowserRenderer({
+        fetcher: fetcherOf(base),
+        pageBudgetMs: base.config.renderBudgetMs,
+        singleProcess: base.config.lambda,
+      }),
     );
     loaded.catch(() => {
       loaded = undefined;
@@ -112,6 +117,27 @@ function browserPass(deps: EscalationDeps & { renderer: PageRenderer }) {
     const extract = createExtractor({ fetcher: rendered(page, deps.fetcher), enricher: deps.enricher });
     return stamped(await extract(url, options), 'browser');
   };
+}
+
+/**
+ * The extract worker's pass where rendering is the render worker's (its queue is configured): the
+ * HTML pass's result, or null for a page that needs a browser (the same test as in-process
+ * escalation, or `render: always`), which the batch hands on instead of rendering here.
+ */
+export function handingOnExtractor(deps: Omit<EscalationDeps, 'renderer'>): BatchExtractUrl {
+  const html = htmlPass(deps);
+  return async (url, options) => {
+    const mode = options.render ?? 'auto';
+    if (mode === 'always') return null;
+    const { result, document } = await html(url, options);
+    return mode !== 'never' && needsBrowser(result, document) ? null : result;
+  };
+}
+
+/** The render worker's pass: the page rendered by this process's browser (it fetches the document itself, robots.txt first). */
+export function renderingExtractor(deps: EscalationDeps & { renderer: PageRenderer }): ExtractUrl {
+  const browser = browserPass(deps);
+  return (url, options) => browser(url, options);
 }
 
 /** HTML first, the browser when the page needs it or the caller asks. */

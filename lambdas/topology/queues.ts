@@ -16,7 +16,17 @@ export interface QueueSpec {
    * an execution, and each move may enqueue a webhook delivery): CDK grants them SendMessage.
    */
   sentByEveryFunction?: boolean;
+  /** Workers (besides the workflows) that send to it: CDK grants them SendMessage. */
+  sentBy?: readonly string[];
+  /**
+   * At most this many worker instances at once (the function's reserved concurrency and the event
+   * source's maximum, so SQS never invokes it into throttles that count as receives).
+   */
+  maxConcurrency?: number;
 }
+
+/** The queue of pages handed on to the render worker (the one function that ships Chromium). */
+export const RENDER_QUEUE = 'render-work';
 
 export const QUEUES: readonly QueueSpec[] = [
   {
@@ -28,6 +38,23 @@ export const QUEUES: readonly QueueSpec[] = [
     visibilityTimeoutSeconds: 300,
     maxReceiveCount: 3,
     envVar: 'PDS_EXTRACT_QUEUE_URL',
+  },
+  {
+    // The URLs of an extract batch that need a browser (docs/rendering.md), HAND_OFF_URLS
+    // (domain/extract-jobs/steps.ts) a message, with the batch's task token: the render worker (the one function that ships
+    // Chromium) renders and records them, and the last one to finish a batch reports its task.
+    name: 'render-work',
+    worker: 'render-worker',
+    // A chunk that failed maxReceiveCount times: its pending URLs become other/retry.
+    dlqWorker: 'render-dlq',
+    batchSize: 1,
+    // HAND_OFF_URLS (5) pages of 20 s at most, one after another, plus Chromium's cold start.
+    visibilityTimeoutSeconds: 180,
+    // A chunk that killed the worker twice (a page that takes Chromium and the process down) is not tried a third time.
+    maxReceiveCount: 2,
+    envVar: 'PDS_RENDER_QUEUE_URL',
+    sentBy: ['extract-worker'],
+    maxConcurrency: 10,
   },
   {
     // One message per agentic-search candidate: read its product page, record the verdict, report the task token.

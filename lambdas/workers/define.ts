@@ -51,20 +51,22 @@ export function processSqsBatch(
 
 /**
  * An SQS consumer of a workflow's fan-out: each message carries a Step Functions task token, and
- * the work's output reports the task's success. A body that can never be processed is dropped
- * (its Map task then times out into the workflow's lost-batch step); a failed message is retried.
+ * the work's output reports the task's success (null: the work was handed on with the token, and
+ * whoever finishes it reports). A body that can never be processed is dropped (its Map task then
+ * times out into the workflow's lost-batch step); a failed message is retried.
  */
 export function taskTokenConsumer<M extends { TaskToken: string }>(
   name: string,
   parse: (record: SQSRecord) => M | null,
-  work: (message: M, deps: Container) => Promise<Record<string, unknown>>,
+  work: (message: M, deps: Container) => Promise<Record<string, unknown> | null>,
 ): (event: SQSEvent, deps: Container) => Promise<SQSBatchResponse> {
   return (event, deps) =>
     processSqsBatch(event, async (record) => {
       const message = parse(record);
       if (!message) return logger.warn(`${name}: dropping a malformed message`, { messageId: record.messageId });
       try {
-        await stepFunctionsOf(deps).taskCallbacks.succeed(message.TaskToken, await work(message, deps));
+        const output = await work(message, deps);
+        if (output) await stepFunctionsOf(deps).taskCallbacks.succeed(message.TaskToken, output);
       } catch (error) {
         // An injected crash (benchmarks, tests) is expected: the redelivery is the point.
         if (!(error instanceof InjectedFault)) {

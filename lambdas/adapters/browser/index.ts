@@ -34,6 +34,12 @@ export interface BrowserRendererOptions {
   idleCloseMs?: number;
   /** The browser's proxy (where a request escaping interception would go). Default: an in-process sink. */
   escapeProxy?: string;
+  /**
+   * Chromium as one process (Lambda, where its sandbox-free child processes hang at launch:
+   * Sparticuz/chromium#80). The caller then renders one page at a time: several contexts in one
+   * process crash together. Web security stays on either way.
+   */
+  singleProcess?: boolean;
 }
 
 export interface RendererStats {
@@ -57,7 +63,6 @@ export interface BrowserRenderer extends PageRenderer {
  * own renderer process, so a page looping forever cannot stall the pages beside it.
  */
 const DROPPED_ARGS = new Set([
-  '--single-process',
   '--disable-web-security',
   '--allow-running-insecure-content',
   '--disable-site-isolation-trials',
@@ -129,10 +134,10 @@ export function createBrowserRenderer(options: BrowserRendererOptions): BrowserR
     const { default: chromium } = await import('@sparticuz/chromium');
     const { chromium: playwright } = await import('playwright-core');
     const args = chromium.args
-      .filter((arg) => !DROPPED_ARGS.has(arg))
+      .filter((arg) => !DROPPED_ARGS.has(arg) && (options.singleProcess || arg !== '--single-process'))
       .concat([
         `--js-flags=--max-old-space-size=${heapMb}`,
-        '--site-per-process',
+        ...(options.singleProcess ? [] : ['--site-per-process']),
         // A page's timers run at full speed (a headless page can count as hidden): a page that
         // polls forever must look busy, not settle between throttled ticks.
         '--disable-background-timer-throttling',

@@ -3,7 +3,7 @@
 // to run twice: entries move pending -> done once, and a batch's counts are added once (the claim
 // protocol, claim-protocol.ts). Injected crashes and duplicate deliveries for the benchmarks are
 // wired around these steps and their ports by the composition root; nothing here knows of them.
-import type { ExtractOptions, ExtractUrl, UrlResult } from '../extraction/types';
+import type { ExtractOptions, UrlResult } from '../extraction/types';
 import { failureResult, groupDuplicates, resultFor, unexpectedFailure } from '../extraction/results';
 import { TERMINAL, type Execution } from '../executions/model';
 import type { Executions } from '../executions/service';
@@ -22,11 +22,20 @@ export interface BatchMessage {
   batch: Batch;
 }
 
+/**
+ * A URL's result, or null: this worker leaves the URL to another (the render worker, for a page
+ * that needs a browser where this process has none), which records its one result later.
+ */
+export type BatchExtractUrl = (url: string, options: ExtractOptions) => Promise<UrlResult | null>;
+
+/** URL groups a batch hands on per message: the render worker renders them one after another. */
+export const HAND_OFF_URLS = 5;
+
 export interface ExtractStepsDeps {
   executions: Executions;
   results: ClaimingResultStore;
   /** Needed by processBatch only. */
-  extractUrl?: ExtractUrl;
+  extractUrl?: BatchExtractUrl;
   /** Successful records are stored here (and counted for their vendor). */
   catalog?: ProductCatalog;
   /** URLs fetched at once within one batch (without extractSlots). */
@@ -139,6 +148,7 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
     seen.catch(() => undefined);
     const recorder = catalog && todo.length ? catalog.openBatch(todo.length, options) : undefined;
     const extracted: ExtractedGroup[] = [];
+    const deferred: UrlEntry[][] = [];
     let stopped = false;
     const extractGroup = async (group: UrlEntry[]) => {
       if (stopped || !(await stillWanted(executionId))) {
@@ -146,11 +156,15 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
         return;
       }
       const url = urlOf(group);
-      let result: UrlResult;
+      let result: UrlResult | null;
       try {
         result = await extractUrl(url, options);
       } catch {
         result = unexpectedFailure(url);
+      }
+      if (!result) {
+        deferred.push(group);
+        return;
       }
       const serialized = result.product ? { json: JSON.stringify(result.product) } : undefined;
       extracted.push(extractedGroup(group, result, serialized));
@@ -164,8 +178,24 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
       recorder?.release();
       throw error;
     }
-    return { extracted, stopped, recorder, seen };
+    return { extracted, deferred, stopped, recorder, seen };
   }
+
+  /**
+   * The URL groups handed on, HAND_OFF_URLS a part, each part a batch of its own (its id from the
+   * batch's and its first index, so every delivery cuts the same parts and their claims line up).
+   */
+  const handOffParts = (batch: Batch, groups: UrlEntry[][]): Batch[] => {
+    const parts: Batch[] = [];
+    for (let i = 0; i < groups.length; i += HAND_OFF_URLS) {
+      const indices = groups
+        .slice(i, i + HAND_OFF_URLS)
+        .flatMap((group) => group.filter((e) => e.state === 'pending').map((e) => e.index))
+        .sort((a, b) => a - b);
+      if (indices.length) parts.push({ id: `${batch.id}.${indices[0]}`, indices });
+    }
+    return parts;
+  };
 
   return {
     planBatches,
@@ -203,12 +233,17 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
      * once; a duplicate delivery that lost the claim commits the winner's), one path for every
      * delivery. Skips a finished or cancelled execution.
      */
-    async processBatch(message: BatchMessage): Promise<{ state: 'done' | 'skipped' | 'stopped'; counted: boolean }> {
+    async processBatch(message: BatchMessage): Promise<{
+      state: 'done' | 'skipped' | 'stopped';
+      counted: boolean;
+      /** URL groups left pending for another worker, as batches of their own: the caller sends them on. */
+      handOff: Batch[];
+    }> {
       const { executionId, batch } = message;
       // The execution, the batch's claim and its entries: one read.
       const read = await results.readBatch(executionId, batch, { withExecution: true });
       const execution = read.execution !== undefined ? read.execution : await executions.get(executionId);
-      if (!execution || TERMINAL.has(execution.status)) return { state: 'skipped', counted: false };
+      if (!execution || TERMINAL.has(execution.status)) return { state: 'skipped', counted: false, handOff: [] };
       if (!wanted.has(executionId)) wanted.set(executionId, { at: Date.now(), alive: Promise.resolve(true) });
       const options = optionsOf(execution);
       const perSuccess = creditsPerSuccess(options);
@@ -216,7 +251,7 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
       await finishClaimed(existing);
       // Another delivery claimed this batch with its results already: fetch nothing, commit those.
       const todo = existing?.results ? [] : entries;
-      const { extracted, stopped, recorder, seen } = await extract(executionId, todo, options);
+      const { extracted, deferred, stopped, recorder, seen } = await extract(executionId, todo, options);
       let claimed: { won: boolean; claim: BatchClaim | null } = { won: false, claim: existing };
       let stored: StoredBatch | undefined;
       try {
@@ -239,7 +274,17 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
       // A stopped batch's entries are its final word; otherwise it counts once every entry is done.
       const commit = { entries, claim: claimed.claim, extracted, perSuccess, final: stopped };
       const [{ counted }] = await Promise.all([protocol.commit(executionId, batch, commit), published]);
-      return { state: stopped ? 'stopped' : 'done', counted };
+      // What an earlier delivery's claim left pending (it handed those on, and may have died before
+      // sending them) is handed on again: the parts' own claims keep each URL to one result.
+      const left = existing?.results ? groupDuplicates(entries.filter((e) => e.state === 'pending')) : deferred;
+      const handOff = stopped ? [] : handOffParts(batch, left);
+      return { state: stopped ? 'stopped' : 'done', counted, handOff };
+    },
+
+    /** Whether every URL of the batch has its result (a handed-on part reports the batch's task once none is left). */
+    async settled(executionId: string, batch: Batch): Promise<boolean> {
+      const entries = await results.get(executionId, batch.indices);
+      return !entries.some((entry) => entry.state === 'pending');
     },
 
     /**
