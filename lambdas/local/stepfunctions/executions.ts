@@ -61,8 +61,12 @@ const TOKEN_PLACEHOLDER = '__pds_local_task_token__';
 export const PAYLOAD_LIMIT_BYTES = 262_144;
 /** Ended executions kept for Describe/List; older ones are forgotten first. */
 const ENDED_EXECUTIONS_KEPT = 10_000;
-/** Ended executions whose state-by-state history is kept; older ones keep their start and end only. */
+/**
+ * Ended executions whose state-by-state history is kept, and the events they may hold together
+ * (memory); older ones keep their start and end only.
+ */
 const ENDED_HISTORIES_KEPT = 200;
+const ENDED_HISTORY_EVENTS_KEPT = 100_000;
 
 /** Remembered validations of state machine definitions (the local runtime keeps them in a file). */
 export interface ValidationMemo {
@@ -106,6 +110,7 @@ export class Executions {
   private readonly running = new Map<string, Running>();
   /** Ended executions with a history, oldest first. */
   private readonly endedHistories: ExecutionRecord[] = [];
+  private endedHistoryEvents = 0;
   private readonly log: (line: string) => void;
   private library?: Interpreter;
   private loading?: Promise<Interpreter>;
@@ -293,9 +298,22 @@ export class Executions {
     this.running.delete(record.executionArn);
     this.tokens.dropExecution(record.executionArn);
     this.log(`execution ${status.toLowerCase()} ${record.executionArn}${record.error ? ` (${record.error})` : ''}`);
-    if (record.history) this.endedHistories.push(record);
-    if (this.endedHistories.length > ENDED_HISTORIES_KEPT) this.endedHistories.shift()!.history = undefined;
+    this.keepHistory(record);
     this.forgetOldest();
+  }
+
+  private keepHistory(record: ExecutionRecord): void {
+    if (!record.history) return;
+    this.endedHistories.push(record);
+    this.endedHistoryEvents += record.history.entries.length;
+    while (
+      this.endedHistories.length > ENDED_HISTORIES_KEPT ||
+      (this.endedHistories.length > 1 && this.endedHistoryEvents > ENDED_HISTORY_EVENTS_KEPT)
+    ) {
+      const oldest = this.endedHistories.shift()!;
+      this.endedHistoryEvents -= oldest.history?.entries.length ?? 0;
+      oldest.history = undefined;
+    }
   }
 
   /** The state machine an ARN names (DescribeStateMachine), or StateMachineDoesNotExist. */

@@ -9,7 +9,7 @@ import { LOCAL_ACCOUNT } from '../workers';
 /** AWS's own ceiling on the events of one execution. */
 export const MAX_HISTORY_EVENTS = 25_000;
 /** Inputs and outputs longer than this are cut in the history (their details say `truncated`). */
-export const MAX_HISTORY_PAYLOAD_CHARS = 16_384;
+export const MAX_HISTORY_PAYLOAD_CHARS = 8_192;
 
 /** What the interpreter's event log yields (the fields read here). */
 export interface InterpreterEvent {
