@@ -43,7 +43,7 @@ const OPTIONS: BuildOptions = {
  * read from the package's own folder, so the packages stay packages, installed beside a function
  * that renders, never inlined into an asset.
  */
-const BROWSER = ['@sparticuz/chromium', 'playwright-core'];
+export const BROWSER = ['@sparticuz/chromium', 'playwright-core'];
 
 /**
  * Bundles each entry into `<outdir>/<name>.mjs` (a name may hold slashes: `vendors/index`). The

@@ -26,6 +26,7 @@ import { SearchIndex } from './search-index';
 import { Operability } from './operability';
 import { apiInvokeRole, RoleInvokedLambdaIntegration } from './api-integration';
 import { routeMemory, workerMemory } from './sizing';
+import { RENDER_WORKER, renderWorkerFunction } from './render-worker';
 
 export interface Topology {
   routes: readonly Route[];
@@ -310,14 +311,20 @@ export class ProductDataStack extends Stack {
     const environment = this.dataEnvironment(topology);
     for (const name of names) {
       const limits = consumed.get(name) ?? [];
-      const fn = nodeFunction(this, `${pascal(name)}Fn`, {
+      const props = {
         entry: sources.worker(name),
         description: `Worker ${name}`,
         memorySize: workerMemory(name),
         timeoutSeconds:
           limits.length > 0 ? Math.min(LAMBDA_MAX_TIMEOUT_SECONDS, ...limits) : TASK_WORKER_TIMEOUT_SECONDS,
         environment,
-      });
+      };
+      // The render worker ships Chromium (lib/render-worker.ts); its queue caps its instances.
+      const maxConcurrency = topology.queues.find((spec) => spec.worker === name)?.maxConcurrency ?? 1;
+      const fn =
+        name === RENDER_WORKER
+          ? renderWorkerFunction(this, `${pascal(name)}Fn`, { ...props, maxConcurrency })
+          : nodeFunction(this, `${pascal(name)}Fn`, props);
       this.table.grantReadWriteData(fn);
       // Task tokens are the capability; the callback APIs take no state machine resource here
       // that could be named without a cycle (the state machine definition names this function).
@@ -330,16 +337,19 @@ export class ProductDataStack extends Stack {
       this.workers.set(name, fn);
     }
     for (const spec of topology.queues) {
-      const eventSource = (queue: Queue) =>
+      const eventSource = (queue: Queue, maxConcurrency?: number) =>
         new SqsEventSource(queue, {
           batchSize: spec.batchSize,
           reportBatchItemFailures: true,
           // Batches above 10 messages need a batching window.
           maxBatchingWindow: spec.batchSize > 10 ? Duration.seconds(1) : undefined,
+          // No more invocations than the worker's reserved instances: a throttled one would count as a receive.
+          maxConcurrency,
         });
-      this.workers.get(spec.worker)!.addEventSource(eventSource(this.queues.get(spec.name)!));
+      this.workers.get(spec.worker)!.addEventSource(eventSource(this.queues.get(spec.name)!, spec.maxConcurrency));
       if (spec.dlqWorker)
         this.workers.get(spec.dlqWorker)!.addEventSource(eventSource(this.deadLetterQueues.get(spec.name)!));
+      for (const sender of spec.sentBy ?? []) this.queues.get(spec.name)!.grantSendMessages(this.workers.get(sender)!);
     }
   }
 

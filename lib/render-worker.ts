@@ -1,0 +1,106 @@
+// The render worker's function: the one Lambda that ships a browser (docs/rendering.md). Its
+// asset is the worker's bundle (lib/bundle.ts, the browser packages external as everywhere) with
+// @sparticuz/chromium and playwright-core beside it as packages in node_modules/: Chromium is
+// read from the package's own bin/ folder, so it cannot be inlined, and a layer would not do
+// (/opt/nodejs is on NODE_PATH, which an ES module's import() does not read). x86_64 because the
+// npm package carries x64 binaries only; memory from the measured RSS of Chromium and Node; its
+// concurrency capped (reserved, and the same maximum on its event source: topology/queues.ts).
+import { cpSync, existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { AssetHashType, DockerImage, Duration, Size } from 'aws-cdk-lib';
+import { Architecture, Code, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { Construct } from 'constructs';
+import { BROWSER, bundleFunctions } from './bundle';
+import { type NodeFunctionProps, sharedLogGroup } from './node-function';
+
+/** The worker that renders (topology/queues.ts render-work). */
+export const RENDER_WORKER = 'render-worker';
+
+/**
+ * Chromium peaked at about 850 MB RSS and Node at about 200 MB with four pages at once (docs/rendering.md);
+ * 2048 MB leaves room for a heavy page and is a little more than one vCPU (1769 MB = one).
+ */
+export const RENDER_MEMORY_MB = 2048;
+
+/** /tmp holds Chromium unpacked at its first launch (about 200 MB) and each browser's profile and 32 MB disk cache. */
+const EPHEMERAL_MB = 1024;
+
+/** Where a package is installed for `from` (a package folder): its own node_modules, then each parent's. */
+function installedDir(name: string, from: string): string | undefined {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'node_modules', name);
+    if (existsSync(path.join(candidate, 'package.json'))) return candidate;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * The browser packages and every package they need at run time (dependencies, and optional ones
+ * that are installed), by name: where each is installed under `root`. A package nested in
+ * another's node_modules travels inside that package's folder.
+ */
+export function browserPackages(root: string): Map<string, string> {
+  const found = new Map<string, string>();
+  const seen = new Set<string>();
+  const visit = (name: string, from: string, required: boolean) => {
+    const dir = installedDir(name, from);
+    if (!dir) {
+      if (required) throw new Error(`${name} is not installed (npm install): the render worker ships it`);
+      return;
+    }
+    if (seen.has(dir)) return;
+    seen.add(dir);
+    if (dir === path.join(root, 'node_modules', name)) found.set(name, dir);
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    for (const dependency of Object.keys(manifest.dependencies ?? {})) visit(dependency, dir, true);
+    for (const dependency of Object.keys(manifest.optionalDependencies ?? {})) visit(dependency, dir, false);
+  };
+  for (const name of BROWSER) visit(name, root, true);
+  return found;
+}
+
+/** Writes the render worker's asset into `outDir`: index.mjs and node_modules/ with the browser packages. */
+export function stageRenderWorker(entry: string, outDir: string, root = process.cwd()): void {
+  bundleFunctions({ index: entry }, outDir);
+  for (const [name, dir] of browserPackages(root))
+    cpSync(dir, path.join(outDir, 'node_modules', name), { recursive: true, dereference: true });
+}
+
+export interface RenderWorkerProps extends NodeFunctionProps {
+  /** Instances at once (reserved concurrency). */
+  maxConcurrency: number;
+}
+
+/** The render worker's function, otherwise like every other (lib/node-function.ts): Node.js 22, JSON logs, X-Ray. */
+export function renderWorkerFunction(scope: Construct, id: string, props: RenderWorkerProps): NodejsFunction {
+  const code = Code.fromAsset(path.dirname(props.entry), {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      // Never used: local bundling always succeeds or throws.
+      image: DockerImage.fromRegistry('public.ecr.aws/sam/build-nodejs22.x'),
+      command: ['esbuild', path.basename(props.entry), '--with-browser'],
+      local: {
+        tryBundle(outputDir: string): boolean {
+          stageRenderWorker(props.entry, outputDir);
+          return true;
+        },
+      },
+    },
+  });
+  return new NodejsFunction(scope, id, {
+    code,
+    handler: 'index.handler',
+    description: props.description,
+    runtime: Runtime.NODEJS_22_X,
+    architecture: Architecture.X86_64,
+    memorySize: RENDER_MEMORY_MB,
+    ephemeralStorageSize: Size.mebibytes(EPHEMERAL_MB),
+    timeout: Duration.seconds(props.timeoutSeconds),
+    reservedConcurrentExecutions: props.maxConcurrency,
+    loggingFormat: LoggingFormat.JSON,
+    logGroup: sharedLogGroup(scope, props.logs ?? 'workers'),
+    tracing: Tracing.ACTIVE,
+    environment: props.environment,
+  });
+}
