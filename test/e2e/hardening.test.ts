@@ -464,6 +464,10 @@ describe('restarts (real processes on one data dir)', () => {
       expect.stringMatching(
         /^console http:\/\/127\.0\.0\.1:\d+\/console · API reference http:\/\/127\.0\.0\.1:\d+\/docs$/,
       ),
+      expect.stringMatching(/^local AWS endpoints \(region us-east-1, any credentials; also in .+runtime\.json\):$/),
+      expect.stringMatching(/^ {2}dynamodb {7}http:\/\/127\.0\.0\.1:\d+ \(table \w+\)$/),
+      expect.stringMatching(/^ {2}sqs {12}http:\/\/127\.0\.0\.1:\d+$/),
+      expect.stringMatching(/^ {2}stepfunctions {2}http:\/\/127\.0\.0\.1:\d+$/),
     ]);
     expect((await call('GET', '/v2/vendors', undefined, { base: second.url })).status).toBe(200);
     // A live owner is still refused.
