@@ -23,6 +23,7 @@ import { nodeFunction, sharedLogGroup } from './node-function';
 import { assertSourcesExist, projectLayout, type SourceLayout } from './source-layout';
 import { SCHEDULES, type ScheduleSpec } from '../lambdas/topology/schedules';
 import { SearchIndex } from './search-index';
+import { OpenSearchSearch } from './opensearch-search';
 import { Operability } from './operability';
 import { apiInvokeRole, RoleInvokedLambdaIntegration } from './api-integration';
 import { routeMemory, workerMemory } from './sizing';
@@ -44,6 +45,11 @@ export interface ProductDataStackProps extends StackProps {
   tableRemovalPolicy?: RemovalPolicy;
   /** Alarm e-mail recipient; default the context value `pds:alarmEmail` (none: no subscription). */
   alarmEmail?: string;
+  /**
+   * The search engine: `snapshot` (default), the in-process index loaded from S3, or `opensearch`,
+   * an OpenSearch domain fed by the table's stream; default the context value `pds:search`.
+   */
+  search?: 'snapshot' | 'opensearch';
 }
 
 /**
@@ -92,8 +98,10 @@ export class ProductDataStack extends Stack {
   readonly routeFunctions = new Map<string, NodejsFunction>();
   /** Scheduled workers by schedule name (topology/schedules.ts). */
   readonly scheduled = new Map<string, NodejsFunction>();
-  /** The search index snapshot bucket and its indexer (lib/search-index.ts). */
-  readonly searchIndex: SearchIndex;
+  /** The search index snapshot bucket and its indexer (lib/search-index.ts), unless search is on OpenSearch. */
+  readonly searchIndex?: SearchIndex;
+  /** The OpenSearch domain and its stream indexer (lib/opensearch-search.ts), with `-c pds:search=opensearch`. */
+  readonly openSearch?: OpenSearchSearch;
   /** Alarms, their SNS topic, the dashboard and the API access log (lib/operability.ts). */
   readonly operability: Operability;
 
@@ -126,16 +134,29 @@ export class ProductDataStack extends Stack {
     this.grantEveryFunctionsQueues(topology);
 
     // Search Lambdas (the search-scoped routes, and workers such as agentic retrieval) load the
-    // index snapshot from S3; one indexer woken by the table's stream keeps it current.
+    // index snapshot from S3; one indexer woken by the table's stream keeps it current. Or, with
+    // `-c pds:search=opensearch`, they query an OpenSearch domain the stream keeps current.
     const searchRoutes = topology.routes
       .filter((route) => route.scope === 'search')
       .map((route) => this.routeFunctions.get(route.operationId)!);
-    this.searchIndex = new SearchIndex(this, 'SearchIndex', {
+    const search = props.search ?? searchEngineOf(this.node.tryGetContext('pds:search'));
+    const searchProps = {
       table: this.table,
-      indexerEntry: sources.worker('search-indexer'),
       environment: this.dataEnvironment(topology),
       readers: [...searchRoutes, ...this.workers.values()],
-    });
+    };
+    if (search === 'opensearch')
+      this.openSearch = new OpenSearchSearch(this, 'OpenSearch', {
+        ...searchProps,
+        // Only what searches: the search routes and the workers of the workflows they start.
+        readers: [...searchRoutes, ...searchWorkersOf(topology).map((name) => this.workers.get(name)!)],
+        indexerEntry: sources.worker('search-opensearch-indexer'),
+      });
+    else
+      this.searchIndex = new SearchIndex(this, 'SearchIndex', {
+        ...searchProps,
+        indexerEntry: sources.worker('search-indexer'),
+      });
 
     // Last: it covers every function, queue and state machine made above.
     this.operability = new Operability(this, 'Operations', {
@@ -441,6 +462,24 @@ export class ProductDataStack extends Stack {
     this.scheduled.set(spec.name, fn);
     return fn;
   }
+}
+
+/** The workers of the workflows search routes start (their tasks, and their queues' consumers). */
+function searchWorkersOf(topology: Topology): string[] {
+  const workflows = topology.workflows.filter((w) => WORKFLOWS_FOR_SCOPE.search?.includes(w.name));
+  const queues = new Set(workflows.flatMap((w) => Object.values(w.queues)));
+  const consumers = topology.queues
+    .filter((spec) => queues.has(spec.name))
+    .flatMap((spec) => (spec.dlqWorker ? [spec.worker, spec.dlqWorker] : [spec.worker]));
+  return [...new Set([...workflows.flatMap((w) => Object.values(w.tasks)), ...consumers])];
+}
+
+/** The context value `pds:search`: `snapshot` (unset) or `opensearch`. */
+function searchEngineOf(value: unknown): 'snapshot' | 'opensearch' {
+  const engine = String(value ?? 'snapshot').toLowerCase();
+  if (engine !== 'snapshot' && engine !== 'opensearch')
+    throw new Error(`Context pds:search must be "snapshot" or "opensearch", got "${engine}"`);
+  return engine;
 }
 
 /**

@@ -25,7 +25,7 @@ describe('search index on AWS', () => {
   });
 
   it('keeps snapshots in a private, encrypted, TLS-only bucket', () => {
-    const bucketId = logicalIdOf(stack.searchIndex.bucket);
+    const bucketId = logicalIdOf(stack.searchIndex!.bucket);
     template.hasResourceProperties('AWS::S3::Bucket', {
       BucketEncryption: {
         ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
@@ -44,7 +44,7 @@ describe('search index on AWS', () => {
   });
 
   it('one indexer at a time, woken by product and listing changes in batches', () => {
-    const indexerId = logicalIdOf(stack.searchIndex.indexer);
+    const indexerId = logicalIdOf(stack.searchIndex!.indexer);
     const indexer = resourcesOf(template, 'AWS::Lambda::Function')[indexerId];
     expect(indexer.Properties).toMatchObject({
       ReservedConcurrentExecutions: 1,
@@ -55,7 +55,7 @@ describe('search index on AWS', () => {
     expect(
       mentions(
         indexer.Properties!.Environment.Variables[ENV.searchSnapshotBucket],
-        logicalIdOf(stack.searchIndex.bucket),
+        logicalIdOf(stack.searchIndex!.bucket),
       ),
     ).toBe(true);
     const tableId = logicalIdOf(stack.table);
@@ -77,7 +77,7 @@ describe('search index on AWS', () => {
   });
 
   it('the indexer reads the table and writes the snapshot; it never writes the table', () => {
-    const indexer = resourcesOf(template, 'AWS::Lambda::Function')[logicalIdOf(stack.searchIndex.indexer)];
+    const indexer = resourcesOf(template, 'AWS::Lambda::Function')[logicalIdOf(stack.searchIndex!.indexer)];
     const statements = statementsOfRole(template, roleOfFunction(indexer));
     const actions = statements.flatMap(actionsOf);
     expect(actions).toEqual(
@@ -93,7 +93,7 @@ describe('search index on AWS', () => {
   });
 
   it('every search route reads the snapshot by the bucket name in its environment', () => {
-    const bucketId = logicalIdOf(stack.searchIndex.bucket);
+    const bucketId = logicalIdOf(stack.searchIndex!.bucket);
     const searchRoutes = ROUTES.filter((route) => route.scope === 'search');
     expect(searchRoutes.length).toBeGreaterThanOrEqual(7);
     const functions = resourcesOf(template, 'AWS::Lambda::Function');

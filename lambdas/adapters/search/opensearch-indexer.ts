@@ -6,15 +6,13 @@
 import type { CatalogChange } from '../../ports/search-index';
 import { catalogKey, toSearchDocument } from '../../domain/search/document';
 import type { IndexWrite, OpenSearchIndex } from './opensearch';
+import { SEARCH_INDEXED_KEY_PREFIXES } from '../../topology/search';
 
 /** The part of a DynamoDB stream record the indexer reads. */
 export interface StreamRecord {
   eventName?: string;
   dynamodb?: { Keys?: Record<string, { S?: string }> };
 }
-
-/** Key prefixes of the items that change search: the stream's event filter passes only these. */
-export const INDEXED_KEY_PREFIXES = ['PRODUCT#', 'LISTING#', 'LISTINGGONE#'] as const;
 
 export interface IndexerDeps {
   engine: Pick<OpenSearchIndex, 'write' | 'ensureIndex'>;
@@ -48,7 +46,7 @@ export function openSearchIndexer(deps: IndexerDeps) {
         const pk = record.dynamodb?.Keys?.pk?.S;
         const sk = record.dynamodb?.Keys?.sk?.S;
         if (record.eventName === 'REMOVE' || !pk || !sk) continue;
-        if (!INDEXED_KEY_PREFIXES.some((prefix) => pk.startsWith(prefix))) continue;
+        if (!SEARCH_INDEXED_KEY_PREFIXES.some((prefix) => pk.startsWith(prefix))) continue;
         keys.set(`${pk}\u0000${sk}`, { pk, sk });
       }
       if (!keys.size) return { read: 0, written: 0, kept: 0 };

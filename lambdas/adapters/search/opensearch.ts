@@ -5,6 +5,7 @@
 // external versions, so an older or poorer document never replaces a newer or richer one.
 import { Client } from '@opensearch-project/opensearch';
 import { AwsSigv4Signer } from '@opensearch-project/opensearch/aws';
+import { SEARCH_INDEX_NAME } from '../../topology/search';
 import type { IndexHit, IndexQuery, SearchDocument } from '../../ports/search-index';
 import { analyze } from '../../domain/search/text';
 import {
@@ -35,8 +36,6 @@ export interface OpenSearchOptions {
 export type IndexWrite =
   | { doc: SearchDocument }
   | { remove: { key: string; source: SearchDocument['source']; at: string } };
-
-export const SEARCH_INDEX_NAME = 'products';
 
 export function openSearchClient(options: OpenSearchOptions): Client {
   return new Client({
