@@ -10,6 +10,7 @@ import { capability } from './container';
 import { executionsOf } from './executions';
 import { extractJobsOf } from './extract-jobs';
 import { stepFunctionsOf } from './step-functions';
+import { changeLogsOf, changesOf } from './changes';
 
 export const CRAWL_WORKFLOW = 'crawl';
 
@@ -20,7 +21,7 @@ export interface Crawl {
 }
 
 export const crawlOf = capability((base): Crawl => {
-  const store = dynamoListingStore(base.clients.documents, base.config.tableName);
+  const store = dynamoListingStore(base.clients.documents, base.config.tableName, changeLogsOf(base));
   const now = () => base.clock.now();
   const executions = executionsOf(base);
   const catalog = createCatalog({ store, vendors: base.vendors, now });
@@ -34,6 +35,7 @@ export const crawlOf = capability((base): Crawl => {
     keepFound: createKeepFound({ executions, store, catalog }),
     extractJobs: () => extractJobsOf(base),
     now,
+    grantVendors: (org, vendors) => changesOf(base).grant(org, vendors),
   });
   return { store, catalog, jobs };
 });

@@ -8,6 +8,7 @@ import { productCatalogOf } from './catalog';
 import { capability } from './container';
 import { executionsOf } from './executions';
 import { stepFunctionsOf } from './step-functions';
+import { changesOf } from './changes';
 
 export const EXTRACT_WORKFLOW = 'extract';
 
@@ -22,6 +23,7 @@ export const extractJobsOf = capability((base) =>
     workflows: stepFunctionsOf(base).workflows,
     workflowName: EXTRACT_WORKFLOW,
     deadlineSeconds: base.deadlineSeconds(EXTRACT_WORKFLOW),
+    grantVendors: (org, vendors) => changesOf(base).grant(org, vendors),
   }),
 );
 

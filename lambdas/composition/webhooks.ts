@@ -9,6 +9,8 @@ import type { DeliveryQueue } from '../ports/webhooks';
 import { logger } from '../observability/logger';
 import { capability } from './container';
 import { executionsOf } from './executions';
+import { changesOf } from './changes';
+import { PRODUCT_CHANGED } from '../domain/changes/model';
 
 export const WEBHOOK_QUEUE = 'webhook-deliveries';
 
@@ -37,5 +39,11 @@ export const webhooksOf = capability((base): Webhooks => {
     now: () => base.clock.now(),
     retryDelaysSeconds: config.webhooks.retryDelaysSeconds,
     warn: (message, context) => logger.warn(message, context),
+    // The change feed's subscriptions send one page at a time: the next once one is settled.
+    onSettled: (delivery) =>
+      delivery.event === PRODUCT_CHANGED
+        ? changesOf(base).settled(delivery.execution_id, delivery.org)
+        : Promise.resolve(),
+    onResume: () => changesOf(base).dispatchAll(),
   });
 });

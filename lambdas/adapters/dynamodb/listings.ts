@@ -43,6 +43,8 @@ import { deadline, storeFailure } from './keys';
 import { listingFeedKeys, listingGoneItem } from './catalog-feed-keys';
 import { SCHEMA } from './schema';
 import { executionFromItem } from './executions';
+import type { ChangeFeedStore, LogHead } from '../../ports/changes';
+import { watchStateOfListing } from '../../domain/changes/model';
 
 const MAX_ROUNDS = 8;
 const POSITION_DIGITS = 9;
@@ -106,7 +108,41 @@ const storedListing = (item: Record<string, any>): StoredListing => ({
   first_crawl: item.first_crawl ?? item.crawl,
 });
 
-export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName: string): ListingStore {
+/** A listing's change log (changes.ts): its URL's hash, apart from the URL's product records. */
+const listingLog = (url: string) => `${createHash('sha256').update(url).digest('hex').slice(0, 32)}#listing`;
+const headOf = (item: Record<string, any> | undefined): LogHead | null =>
+  item?.watch ? { seq: Number(item.watch_seq ?? 0), state: JSON.parse(item.watch) } : null;
+
+/**
+ * `changes`: the change feed a re-crawl's observations go to (a listing found, gone, or priced
+ * anew), appended before the listings are written or removed.
+ */
+export function dynamoListingStore(
+  documents: DynamoDBDocumentClient,
+  tableName: string,
+  changes?: ChangeFeedStore,
+): ListingStore {
+  /** The listings' logs after these observations (`null`: gone), in order; none without a change feed. */
+  async function observe(
+    vendor: string,
+    found: ReadonlyArray<{ url: string; listing: FoundListing | null; before?: Record<string, any> }>,
+    announceNew: boolean,
+  ): Promise<Array<LogHead | undefined>> {
+    if (!changes) return found.map(() => undefined);
+    return changes.append(
+      found.map(({ url, listing, before }) => ({
+        url,
+        vendor,
+        log: listingLog(url),
+        country: null,
+        source: 'crawl' as const,
+        hint: headOf(before),
+        observed: watchStateOfListing(listing),
+        announceNew,
+      })),
+    );
+  }
+
   async function writeChunk(first: Array<Record<string, unknown>>): Promise<void> {
     let chunk = first;
     for (let round = 0; chunk.length; round++) {
@@ -185,8 +221,15 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
         ))
           existing.set(item.url, item);
       let created = 0;
-      const puts = unique.map(({ listing, order }) => {
+      // A vendor's first crawl finds its listings; a re-crawl's new ones appeared.
+      const heads = await observe(
+        vendor,
+        unique.map(({ listing }) => ({ url: listing.url, listing, before: existing.get(listing.url) })),
+        !options.fresh,
+      );
+      const puts = unique.map(({ listing, order }, i) => {
         const before = existing.get(listing.url);
+        const head = heads[i];
         const hash = listingHash(listing);
         if (!before) created++;
         const changed = !before || before.hash !== hash;
@@ -212,6 +255,7 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
               order: before?.crawl === crawl ? Math.min(Number(before.order), order) : order,
               crawl,
               first_crawl: before?.first_crawl ?? crawl,
+              ...(head ? { watch_seq: head.seq, watch: JSON.stringify(head.state) } : {}),
             },
           },
         };
@@ -380,6 +424,14 @@ export function dynamoListingStore(documents: DynamoDBDocumentClient, tableName:
       (await getAll([...new Set(urls)].map((url) => ({ pk: listingPk(vendor), sk: urlSk(url) })))).map(storedListing),
 
     async removeListings(vendor, urls) {
+      if (changes) {
+        const stored = await getAll([...new Set(urls)].map((url) => ({ pk: listingPk(vendor), sk: urlSk(url) })));
+        await observe(
+          vendor,
+          stored.map((item) => ({ url: item.url as string, listing: null, before: item })),
+          false,
+        );
+      }
       await deleteKeys(urls.map((url) => ({ pk: listingPk(vendor), sk: urlSk(url) })));
       // The catalog's change feed cannot show a deleted item: a marker tells search to drop it.
       const goneAt = new Date().toISOString();

@@ -8,6 +8,8 @@
 //   first-seen mark pk PRODUCT#<hash>  sk FIRST_SEEN   (single records: conditional put, who
 //                   writes it first reports newProduct, so a product counts once for its vendor;
 //                   extract batches: the batch claim decides which are new, then batch writes)
+//   change log head watch_seq + watch on the record (its vendor's change feed, changes.ts): the
+//                   observation's changes are appended to the log before the record is written
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -16,6 +18,8 @@ import { isConditionalFailure } from './keys';
 import { SCHEMA } from './schema';
 import { batchGet, batchPut } from './batch';
 import { mergeByOrder, PRODUCT_FEED_PARTITIONS, productFeedShard } from './products-feed';
+import type { ChangeFeedStore, LogHead } from '../../ports/changes';
+import { watchStateOfProduct } from '../../domain/changes/model';
 
 /** Records longer than this are stored gzipped (level 1): binary is written and parsed far faster than a long escaped string. */
 const INLINE_LIMIT = 1024;
@@ -71,7 +75,7 @@ export function fromItem(item: Record<string, any>): StoredProduct {
   };
 }
 
-function toItem(record: StoredProduct): Record<string, unknown> {
+function toItem(record: StoredProduct, head?: LogHead): Record<string, unknown> {
   const stored = packProduct(record.serialized ?? { json: JSON.stringify(record.product) });
   const urlHash = hashOf(record.url);
   const order = { updatedAt: record.updated_at, urlHash, country: record.country };
@@ -86,6 +90,7 @@ function toItem(record: StoredProduct): Record<string, unknown> {
     ...(typeof stored === 'string' ? { product: stored } : { product_gz: stored }),
     ...(record.vendor ? SCHEMA.product.gsi1.keys({ vendor: record.vendor, ...order }) : {}),
     ...SCHEMA.product.gsi2.keys({ ...order, shard: productFeedShard(urlHash) }),
+    ...(head ? { watch_seq: head.seq, watch: JSON.stringify(head.state) } : {}),
   };
 }
 
@@ -96,7 +101,53 @@ const firstSeenItem = (url: string, at: string) => ({
   first_seen_at: at,
 });
 
-export function dynamoProductStore(documents: DynamoDBDocumentClient, tableName: string): BatchProductStore {
+/**
+ * `changes`: the change feed the records' observations are appended to (prices, compare-at
+ * prices, availability of the product and its variants) before each record is written.
+ */
+export function dynamoProductStore(
+  documents: DynamoDBDocumentClient,
+  tableName: string,
+  changes?: ChangeFeedStore,
+): BatchProductStore {
+  /**
+   * Each record (one per key) as an item, after appending what it changed to its log: the
+   * stored records' log heads are read in one BatchGet (strongly consistent, heads only).
+   */
+  async function observed(records: readonly StoredProduct[]): Promise<Array<Record<string, unknown>>> {
+    const watched = changes ? records.filter((record) => record.vendor) : [];
+    if (!watched.length) return records.map((record) => toItem(record));
+    const hints = new Map(
+      (
+        await batchGet(
+          documents,
+          tableName,
+          watched.map((record) => recordKey(record.url, record.country)),
+          { consistent: true, projection: 'pk, sk, watch_seq, watch' },
+        )
+      ).map((item) => [
+        `${item.pk}#${item.sk}`,
+        item.watch ? { seq: Number(item.watch_seq ?? 0), state: JSON.parse(item.watch) } : null,
+      ]),
+    );
+    const heads = await changes!.append(
+      watched.map((record) => {
+        const key = recordKey(record.url, record.country);
+        return {
+          url: record.url,
+          vendor: record.vendor!,
+          log: `${hashOf(record.url)}#${record.country.toLowerCase()}`,
+          country: record.country.toLowerCase(),
+          source: 'extraction' as const,
+          hint: hints.get(`${key.pk}#${key.sk}`) ?? null,
+          observed: watchStateOfProduct(record.product),
+        };
+      }),
+    );
+    const headOf = new Map(watched.map((record, i) => [record, heads[i]]));
+    return records.map((record) => toItem(record, headOf.get(record)));
+  }
+
   /** The conditional put that elects the one caller who reports the URL as new. */
   async function markFirstSeen(record: StoredProduct): Promise<boolean> {
     try {
@@ -162,7 +213,8 @@ export function dynamoProductStore(documents: DynamoDBDocumentClient, tableName:
 
   return {
     async put(record) {
-      await documents.send(new PutCommand({ TableName: tableName, Item: toItem(record) }));
+      const [item] = await observed([record]);
+      await documents.send(new PutCommand({ TableName: tableName, Item: item }));
       return { firstSeen: await markFirstSeen(record) };
     },
 
@@ -171,7 +223,7 @@ export function dynamoProductStore(documents: DynamoDBDocumentClient, tableName:
       // conditional put each, so racing writers still elect one) only for URLs never seen.
       const byKey = new Map(records.map((record) => [`${hashOf(record.url)}#${record.country.toLowerCase()}`, record]));
       const seen = await seenBefore(records.map((record) => record.url));
-      await writeAll([...byKey.values()].map(toItem));
+      await writeAll(await observed([...byKey.values()]));
       // Each URL reported new at most once, for its first record in the list.
       const candidates = new Map<string, StoredProduct>();
       for (const record of records)
@@ -185,7 +237,7 @@ export function dynamoProductStore(documents: DynamoDBDocumentClient, tableName:
 
     async putRecords(records) {
       const byKey = new Map(records.map((record) => [`${hashOf(record.url)}#${record.country.toLowerCase()}`, record]));
-      await writeAll([...byKey.values()].map(toItem));
+      await writeAll(await observed([...byKey.values()]));
     },
 
     seenBefore,

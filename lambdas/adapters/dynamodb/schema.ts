@@ -265,6 +265,31 @@ export const SCHEMA = {
       'local restart (in-memory queue lost): unsettled deliveries, gsi2 each of WEBHOOK_UNSETTLED_SHARDS shards',
     ],
   }),
+  changeEntry: declare({
+    entity: 'changeEntry',
+    table: { pk: 'CHANGE#{log}', sk: 'SEQ#{seq}' },
+    gsi2: { pk: 'CHANGES#{vendor}#{shard}', sk: '{seenAt}#{log}#{seq}' },
+    access: [
+      "a product's (or listing's) change log: conditional Put of the next entry, Query newest first for its head",
+      "a vendor's change feed: gsi2 each of CHANGE_FEED_SHARDS shards, sk > the cursor, merged in sort-key order",
+    ],
+  }),
+  vendorAccess: declare({
+    entity: 'vendorAccess',
+    table: { pk: 'ORG#{org}', sk: 'CHANGEVENDOR#{vendor}' },
+    access: [
+      "an organization extracted or crawled a vendor (it sees the vendor's changes since): conditional Put, GetItem, Query begins_with CHANGEVENDOR#",
+    ],
+  }),
+  changeSubscription: declare({
+    entity: 'changeSubscription',
+    table: { pk: 'ORG#{org}', sk: 'CHANGESUB#{id}' },
+    gsi1: { pk: 'CHANGESUBS', sk: '{id}' },
+    access: [
+      "an organization's change-feed subscriptions: Query begins_with CHANGESUB#; one: GetItem; its cursor and delivery in flight: conditional Update",
+      'every subscription (dispatch after a change, after a restart): gsi1 CHANGESUBS',
+    ],
+  }),
 } as const;
 
 /** Unsettled webhook deliveries spread over this many gsi2 partitions. */
@@ -277,6 +302,9 @@ export const WEBHOOK_UNSETTLED_SHARDS = 4;
 export const PRODUCT_FEED_SHARDS = 4;
 /** The one gsi2 partition records written before the feed was sharded still sit in (read, never written). */
 export const UNSHARDED_PRODUCT_FEED_PK = 'PRODUCTS';
+
+/** A vendor's change events spread over this many gsi2 partitions (a URL's shard from its hash). */
+export const CHANGE_FEED_SHARDS = 4;
 
 /** Listings' change feed spreads over this many gsi2 partitions (a crawl writes thousands at once). */
 export const LISTING_FEED_SHARDS = 4;

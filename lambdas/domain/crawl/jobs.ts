@@ -28,6 +28,8 @@ export interface CrawlJobsDeps {
   /** The extraction jobs (vendor mode). */
   extractJobs: () => ExtractJobs;
   now?: () => Date;
+  /** The organization sees the change feed of the vendors it crawls (lambdas/domain/changes). */
+  grantVendors?: (org: string, vendors: string[]) => Promise<void>;
 }
 
 export interface CrawlStatus {
@@ -166,6 +168,7 @@ export function createCrawlJobs(deps: CrawlJobsDeps) {
     webhook?: WebhookSpec;
   }) {
     const { vendor, origin } = crawlTarget(request.vendor);
+    await deps.grantVendors?.(request.org, [vendor]);
     const execution = await executions.create({
       org: request.org,
       kind: 'crawl',

@@ -1,7 +1,7 @@
 // Extraction jobs as the API sees them (v1 products, v1 extract, v2 extract): start, status,
 // list and cancel. Family-neutral: handlers validate the body, call these, and render plain data.
 import { invalid } from '../errors';
-import { MAX_URL_LENGTH, normalizeUrl } from '../extraction/url';
+import { MAX_URL_LENGTH, normalizeUrl, vendorKey } from '../extraction/url';
 import { malformedResult } from '../extraction/results';
 import type { ExtractOptions } from '../extraction/types';
 import { CRAWL_FAILED_MESSAGE, durationMs, type Execution, type StatusFilter } from '../executions/model';
@@ -21,6 +21,8 @@ export interface ExtractJobsDeps {
   workflowName: string;
   /** Execution deadline; a stalled extraction is failed after it. */
   deadlineSeconds: number;
+  /** The organization sees the change feed of the vendors it extracts (lambdas/domain/changes). */
+  grantVendors?: (org: string, vendors: string[]) => Promise<void>;
 }
 
 export interface InvalidUrl {
@@ -186,6 +188,12 @@ export function createExtractJobs(deps: ExtractJobsDeps) {
       if (invalidUrls.length && request.onInvalid === 'reject') {
         throw invalid(`${invalidUrls.length} of ${entries.length} URLs are invalid`, { invalid_urls: invalidUrls });
       }
+      const vendors = new Set(entries.flatMap((e) => (e.url ? [vendorKey(e.url)] : [])));
+      if (request.vendor) vendors.add(request.vendor);
+      await deps.grantVendors?.(
+        request.org,
+        [...vendors].filter((v): v is string => !!v),
+      );
       const execution = await executions.create({
         org: request.org,
         kind: request.kind,

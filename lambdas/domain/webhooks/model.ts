@@ -8,6 +8,9 @@ import { AGENTIC_CREDITS } from '../agentic/search';
 
 export const WEBHOOK_EVENTS = ['started', 'progress', 'completed', 'failed'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+/** Every event a delivery carries: an execution's, or a change-feed subscription's `product.changed`. */
+export const DELIVERY_EVENTS = [...WEBHOOK_EVENTS, 'product.changed'] as const;
+export type DeliveryEvent = (typeof DELIVERY_EVENTS)[number];
 
 /** `metadata` is echoed in every delivery; bounded so it always fits in one SQS message. */
 export const MAX_METADATA_BYTES = 2048;
@@ -60,7 +63,7 @@ export interface DeliveryRecord {
   delivery_id: string;
   execution_id: string;
   org: string;
-  event: WebhookEvent;
+  event: DeliveryEvent;
   url: string;
   state: DeliveryState;
   created_at: string;
@@ -75,7 +78,7 @@ export interface DeliveryMessage {
   delivery_id: string;
   execution_id: string;
   org: string;
-  event: WebhookEvent;
+  event: DeliveryEvent;
   url: string;
   body: string;
   /** 1-based. */

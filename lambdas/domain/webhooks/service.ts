@@ -20,8 +20,10 @@ import {
   newWebhookSecret,
   payloadOf,
   PROGRESS_INTERVAL_MS,
+  DELIVERY_EVENTS,
   WEBHOOK_EVENTS,
   type DeliveryAttempt,
+  type DeliveryEvent,
   type DeliveryMessage,
   type DeliveryRecord,
   type WebhookEvent,
@@ -43,6 +45,20 @@ export interface WebhooksDeps {
   progressIntervalMs?: number;
   /** A failure that must not fail the caller (an execution's transition, a worker's batch). */
   warn?: (message: string, context: Record<string, unknown>) => void;
+  /** Told when a delivery is settled (delivered or failed): the change feed sends its next one. */
+  onSettled?: (delivery: Pick<DeliveryRecord, 'execution_id' | 'delivery_id' | 'event' | 'org'>) => Promise<void>;
+  /** Told after resumeUnsettled (a local restart): the change feed sends what waits. */
+  onResume?: () => Promise<unknown>;
+}
+
+/** A delivery of something other than an execution's event, owned by `owner` (its delivery log's key). */
+export interface OwnedDelivery {
+  owner: string;
+  org: string;
+  event: DeliveryEvent;
+  url: string;
+  delivery_id: string;
+  body: string;
 }
 
 /** The outcome of one processed queue message (for logs and tests). */
@@ -174,6 +190,35 @@ export function createWebhooks(deps: WebhooksDeps) {
     },
   };
 
+  /** The settle hook; its failure only warns (the delivery is settled either way). */
+  async function settled(delivery: Pick<DeliveryRecord, 'execution_id' | 'delivery_id' | 'event' | 'org'>) {
+    try {
+      await deps.onSettled?.(delivery);
+    } catch (error) {
+      warn('webhook settle hook failed', { deliveryId: delivery.delivery_id, error: (error as Error).message });
+    }
+  }
+
+  /** Enqueues the next attempt of a stored delivery (its first, after a lost send or a restart). */
+  async function enqueueNext(record: DeliveryRecord & { body: string }) {
+    const nowMs = now().getTime();
+    const dueAt = record.next_attempt_at ? Date.parse(record.next_attempt_at) : nowMs;
+    const remaining = Math.max(0, Math.ceil((dueAt - nowMs) / 1000));
+    await queue.send(
+      {
+        delivery_id: record.delivery_id,
+        execution_id: record.execution_id,
+        org: record.org,
+        event: record.event,
+        url: record.url,
+        body: record.body,
+        attempt: record.attempts.length + 1,
+        ...(remaining > 0 ? { due_at: dueAt } : {}),
+      },
+      Math.min(MAX_QUEUE_DELAY_SECONDS, remaining),
+    );
+  }
+
   /** Waits out the rest of a backoff longer than one queue delay; true when it was not due yet. */
   async function deferIfEarly(message: DeliveryMessage): Promise<boolean> {
     const remainingMs = (message.due_at ?? 0) - now().getTime();
@@ -194,6 +239,9 @@ export function createWebhooks(deps: WebhooksDeps) {
       const refusal = await transport.refusal(spec.url);
       if (refusal) throw invalid(`webhook.url ${refusal}`, { parameter: 'webhook.url' });
     },
+
+    /** Why a receiver may not be used (the outbound rules of extraction), or null. */
+    refusal: (url: string) => transport.refusal(url),
 
     /** One queue message: sign and post the attempt, then record it and schedule the next. */
     async deliver(message: DeliveryMessage): Promise<AttemptOutcome> {
@@ -221,11 +269,13 @@ export function createWebhooks(deps: WebhooksDeps) {
       };
       if (error === null) {
         await store.recordAttempt(message.execution_id, message.delivery_id, attempt, 'delivered', null);
+        await settled(message);
         return 'delivered';
       }
       const delaySeconds = delays[message.attempt - 1];
       if (delaySeconds === undefined) {
         await store.recordAttempt(message.execution_id, message.delivery_id, attempt, 'failed', null);
+        await settled(message);
         return 'failed';
       }
       const dueAt = now().getTime() + delaySeconds * 1000;
@@ -252,25 +302,47 @@ export function createWebhooks(deps: WebhooksDeps) {
      */
     async resumeUnsettled(limit = 1000): Promise<number> {
       const unsettled = await store.listUnsettled(limit);
-      const nowMs = now().getTime();
-      for (const record of unsettled) {
-        const dueAt = record.next_attempt_at ? Date.parse(record.next_attempt_at) : nowMs;
-        const remaining = Math.max(0, Math.ceil((dueAt - nowMs) / 1000));
-        await queue.send(
-          {
-            delivery_id: record.delivery_id,
-            execution_id: record.execution_id,
-            org: record.org,
-            event: record.event,
-            url: record.url,
-            body: record.body,
-            attempt: record.attempts.length + 1,
-            ...(remaining > 0 ? { due_at: dueAt } : {}),
-          },
-          Math.min(MAX_QUEUE_DELAY_SECONDS, remaining),
-        );
-      }
+      for (const record of unsettled) await enqueueNext(record);
+      await deps.onResume?.();
       return unsettled.length;
+    },
+
+    /**
+     * Creates a delivery that is no execution's event (once per delivery id) and enqueues its
+     * first attempt: signed, retried and logged like every other. False when it existed already.
+     */
+    async sendOwned(delivery: OwnedDelivery): Promise<boolean> {
+      const at = now().toISOString();
+      const record: DeliveryRecord = {
+        delivery_id: delivery.delivery_id,
+        execution_id: delivery.owner,
+        org: delivery.org,
+        event: delivery.event,
+        url: delivery.url,
+        state: 'pending',
+        created_at: at,
+        updated_at: at,
+        next_attempt_at: at,
+        attempts: [],
+      };
+      await secretFor(delivery.org);
+      if (!(await store.createDelivery(record, delivery.body))) return false;
+      await enqueueNext({ ...record, body: delivery.body });
+      return true;
+    },
+
+    /** One stored delivery of an owner (an execution or a subscription), with its body. */
+    ownedDelivery: (owner: string, deliveryId: string) => store.getDelivery(owner, deliveryId),
+
+    /** Enqueues a stored delivery's next attempt again (its first send was lost). */
+    resend: enqueueNext,
+
+    /** An owner's delivery log, oldest first (the caller checked the owner is the organization's). */
+    async ownedLog(owner: string): Promise<DeliveryRecord[]> {
+      const records = await store.listDeliveries(owner, DELIVERY_LOG_LIMIT);
+      return records.sort(
+        (a, b) => a.created_at.localeCompare(b.created_at) || a.delivery_id.localeCompare(b.delivery_id),
+      );
     },
 
     /** The dead-letter consumer: a message that kept failing inside the worker is given up. */
@@ -278,6 +350,7 @@ export function createWebhooks(deps: WebhooksDeps) {
       const record = await store.getDelivery(message.execution_id, message.delivery_id);
       if (!record || record.state === 'delivered' || record.state === 'failed') return;
       await store.setState(message.execution_id, message.delivery_id, 'failed', now().toISOString());
+      await settled(message);
     },
 
     /** The delivery log of the caller's execution, oldest first (404 for another organization's id). */
@@ -310,7 +383,7 @@ export function parseDeliveryMessage(text: string): DeliveryMessage | null {
       typeof m.org !== 'string' ||
       typeof m.url !== 'string' ||
       typeof m.body !== 'string' ||
-      !WEBHOOK_EVENTS.includes(m.event as WebhookEvent) ||
+      !DELIVERY_EVENTS.includes(m.event as DeliveryEvent) ||
       !Number.isInteger(m.attempt) ||
       (m.attempt as number) < 1
     )
