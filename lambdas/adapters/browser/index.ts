@@ -37,7 +37,9 @@ export interface BrowserRendererOptions {
   /**
    * Chromium as one process (Lambda, where its sandbox-free child processes hang at launch:
    * Sparticuz/chromium#80). The caller then renders one page at a time: several contexts in one
-   * process crash together. Web security stays on either way.
+   * process crash together, and closing a page's context ends the process, so every page gets a
+   * browser of its own (a launch is about half a second once Chromium is unpacked). Web security
+   * stays on either way.
    */
   singleProcess?: boolean;
 }
@@ -104,7 +106,8 @@ export function createBrowserRenderer(options: BrowserRendererOptions): BrowserR
   const settleMs = options.settleMs ?? 500;
   const heapMb = options.pageHeapMb ?? 256;
   const maxPageBytes = options.maxPageBytes ?? 20 * 1024 * 1024;
-  const pagesPerBrowser = options.pagesPerBrowser ?? 100;
+  // One process ends with its page's context (closing it closes the browser): a browser a page.
+  const pagesPerBrowser = options.singleProcess ? 1 : (options.pagesPerBrowser ?? 100);
   const idleCloseMs = options.idleCloseMs ?? 60_000;
   const stats: RendererStats = { pages: 0, launches: 0, refused: 0, escaped: 0 };
   let sink: Promise<{ server: net.Server; address: string }> | undefined;

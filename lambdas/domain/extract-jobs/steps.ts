@@ -186,9 +186,11 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
    * batch's and its first index, so every delivery cuts the same parts and their claims line up).
    */
   const handOffParts = (batch: Batch, groups: UrlEntry[][]): Batch[] => {
+    // In index order, not the order the pages finished in.
+    const ordered = [...groups].sort((a, b) => a[0].index - b[0].index);
     const parts: Batch[] = [];
-    for (let i = 0; i < groups.length; i += HAND_OFF_URLS) {
-      const indices = groups
+    for (let i = 0; i < ordered.length; i += HAND_OFF_URLS) {
+      const indices = ordered
         .slice(i, i + HAND_OFF_URLS)
         .flatMap((group) => group.filter((e) => e.state === 'pending').map((e) => e.index))
         .sort((a, b) => a - b);
