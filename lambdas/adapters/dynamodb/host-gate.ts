@@ -1,27 +1,28 @@
 // Per-host politeness in the table, so it holds across every worker (Lambdas, local processes).
 // One item per host (HOSTGATE#<host>):
-//   nextStart    the earliest start not yet booked: a worker books the starts [start, start + k *
-//                spacing) with start = max(now, nextStart) and moves nextStart to the end, in one
-//                conditional write (nextStart unchanged since it read it, or <= now). Spacing is
-//                the GCRA of domain/ratelimit with a burst of one, used to book a turn (the caller
-//                waits for it) rather than to refuse one.
-//   pausedUntil  a 429/503 Retry-After from any worker: no start is booked before it.
+//   nextStart    the earliest start nobody has booked yet. A worker books the starts [start,
+//                start + k * spacing), start = max(now, nextStart), and moves nextStart to their
+//                end, in one conditional write (nextStart unchanged since it was read, or <= now).
+//                This is the GCRA of domain/ratelimit with a burst of one, booking a turn the
+//                caller waits for instead of refusing it; bookings are served in the order taken,
+//                whichever worker took them.
+//   pausedUntil  a 429/503 Retry-After from any worker: no start is booked or begun before it.
 //   lease<i>, holder<i>  slot i (i < the host's concurrency) is in flight until lease<i> (epoch
-//                ms) for holder<i>. Booking a start takes a slot whose lease has ended, in the same
-//                write; ending the request frees it (conditional on being its holder). A worker
-//                that dies leaves the lease to expire (leaseMs), which frees the slot for others.
+//                ms) for holder<i>. A booked start takes a slot whose lease has ended just before
+//                it begins (conditional on the slot being free and the host not paused), ending
+//                the request frees it (conditional on being its holder). A worker that dies
+//                leaves its lease to expire (leaseMs), which frees the slot for the others.
 //
-// Per fetch, in SDK calls: one UpdateItem books the turn (a write may book up to
-// maxStartsPerWrite starts for the requests waiting in this process, one slot each), one
-// UpdateItem frees the slot; a slot freed while another request of this process waits for the
-// host is handed over by that request's booking instead (no separate free). A start booked ahead
-// (the host was busy) is confirmed by one consistent GetItem at its time, so a pause written
-// meanwhile by another worker is kept. A write that loses a race costs a GetItem and another
-// write. A worker finding every slot held reads the item again at most once per spacing (at
-// least 50 ms, at most 1 s apart).
+// Per fetch, in SDK calls: a booking (one UpdateItem for up to maxStartsPerWrite starts of this
+// process's waiting requests; on an idle host it takes the slot too), the slot's take (one
+// UpdateItem, unless the booking took it) and its free (one UpdateItem): two writes for a lone
+// fetch, 2 + 1/k under load. A write that loses a race costs another write (and, on an engine
+// that does not return the item with the failure, a GetItem). Nobody polls: a waiting worker
+// holds a booked start and sleeps until it. A start booked when every slot turns out held when
+// it comes is given up and booked again (the host's concurrency, not its spacing, binds then).
 //
-// Requests of one process on one host are served in arrival order by one driver loop; at most
-// one write per host and process is in flight.
+// Per process and host, one driver books for the waiting requests in arrival order, holding at
+// most the host's concurrency in booked starts, so bookings of all workers interleave.
 import { randomUUID } from 'node:crypto';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { HostPaused, type HostGate, type HostPolicy } from '../../ports/host-gate';
@@ -32,7 +33,7 @@ export interface DynamoHostGateOptions {
   leaseMs?: number;
   /** A pause that ends later than this from now is refused at once (HostPaused), not waited for. Default 30 s. */
   maxPauseWaitMs?: number;
-  /** Starts one write may book for requests waiting in this process (each on its own slot). Default 4. */
+  /** Starts one write may book for requests waiting in this process. Default 4. */
   maxStartsPerWrite?: number;
   clock?: () => number;
 }
@@ -41,58 +42,37 @@ export interface DynamoHostGateOptions {
 export interface GateSnapshot {
   nextStart: number;
   pausedUntil: number;
-  /** Per slot: lease end (0: free) and holder. */
+  /** Per slot: lease end (absent or 0: free). */
   leases: number[];
-  holders: Array<string | undefined>;
 }
 
-/** This process's slots on a host: true while booked or in use, false while idle (kept for a waiting request). */
-export type OwnSlots = Map<number, boolean>;
-
-export interface TurnPlan {
-  slots: number[];
-  start: number;
-  /** nextStart after the booking. */
-  next: number;
-}
-
-const EMPTY: GateSnapshot = { nextStart: 0, pausedUntil: 0, leases: [], holders: [] };
+const EMPTY: GateSnapshot = { nextStart: 0, pausedUntil: 0, leases: [] };
 /** A host item untouched this long is deleted by the table's TTL. */
 const ITEM_TTL_S = 24 * 3600;
 /** Hosts whose snapshot this process keeps (idle ones are forgotten first). */
 const MAX_HOSTS = 10_000;
 
-/** The turns one write books, or null when no slot is known to be free. */
-export function planTurns(
-  known: GateSnapshot,
-  own: OwnSlots,
-  policy: HostPolicy,
-  waiting: number,
-  now: number,
-  maxStarts: number,
-): TurnPlan | null {
-  const slots: number[] = [];
-  const cap = Math.min(waiting, maxStarts);
-  for (let i = 0; i < policy.concurrency && slots.length < cap; i++) {
-    const held = own.get(i);
-    if (held === false || (held === undefined && (known.leases[i] ?? 0) <= now)) slots.push(i);
-  }
-  if (!slots.length) return null;
-  const start = Math.max(now, known.nextStart, known.pausedUntil);
-  return { slots, start, next: start + slots.length * Math.max(0, policy.spacingMs) };
+/**
+ * The slot a start at `start` tries: consecutive starts take turns over the slots (the slot used
+ * `concurrency` starts ago has most likely ended), else any slot free in the snapshot.
+ */
+export function slotFor(known: GateSnapshot, policy: HostPolicy, start: number, now: number): number {
+  const turn = Math.floor(policy.spacingMs > 0 ? start / policy.spacingMs : start);
+  const preferred = turn % policy.concurrency;
+  const free = (slot: number) => (known.leases[slot] ?? 0) <= now;
+  if (free(preferred)) return preferred;
+  for (let slot = 0; slot < policy.concurrency; slot++) if (free(slot)) return slot;
+  return preferred;
 }
 
 function snapshotOf(item: Record<string, unknown> | undefined): GateSnapshot {
-  if (!item) return { ...EMPTY, leases: [], holders: [] };
+  if (!item) return { ...EMPTY, leases: [] };
   const leases: number[] = [];
-  const holders: Array<string | undefined> = [];
   for (const [name, value] of Object.entries(item)) {
-    const slot = /^(lease|holder)(\d+)$/.exec(name);
-    if (!slot) continue;
-    if (slot[1] === 'lease') leases[Number(slot[2])] = Number(value);
-    else holders[Number(slot[2])] = String(value);
+    const slot = /^lease(\d+)$/.exec(name);
+    if (slot) leases[Number(slot[1])] = Number(value);
   }
-  return { nextStart: Number(item.nextStart ?? 0), pausedUntil: Number(item.pausedUntil ?? 0), leases, holders };
+  return { nextStart: Number(item.nextStart ?? 0), pausedUntil: Number(item.pausedUntil ?? 0), leases };
 }
 
 interface Waiter {
@@ -102,13 +82,16 @@ interface Waiter {
 }
 
 interface HostState {
-  known: GateSnapshot | null;
+  known: GateSnapshot;
   waiters: Waiter[];
-  own: OwnSlots;
+  /** Starts booked and not yet begun (or given up). */
+  booked: number;
   driving: boolean;
-  /** Ends the driver's wait early (a slot of this process went idle). */
+  /** Ends the driver's wait early (a booked start began or was given up). */
   wake: (() => void) | null;
 }
+
+type Write = Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName' | 'Key'>;
 
 export function dynamoHostGate(
   documents: DynamoDBDocumentClient,
@@ -121,20 +104,50 @@ export function dynamoHostGate(
   const clock = options.clock ?? Date.now;
   const me = randomUUID();
   const hosts = new Map<string, HostState>();
+  // A start is booked a write's round trip ahead, and its slot taken a write's round trip before
+  // it, so the request leaves at the booked instant.
+  const writes = roundTrips();
 
   const stateOf = (host: string): HostState => {
     let state = hosts.get(host);
     if (state) return state;
     if (hosts.size >= MAX_HOSTS) {
       for (const [name, other] of hosts)
-        if (!other.driving && !other.own.size) {
+        if (!other.driving && !other.booked) {
           hosts.delete(name);
           break;
         }
     }
-    state = { known: null, waiters: [], own: new Map(), driving: false, wake: null };
+    state = { known: EMPTY, waiters: [], booked: 0, driving: false, wake: null };
     hosts.set(host, state);
     return state;
+  };
+
+  /** One conditional write; true when it held. A lost race refreshes the snapshot. */
+  const write = async (host: string, state: HostState, input: Write): Promise<boolean> => {
+    const begun = clock();
+    try {
+      const out = await documents.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: hostGateItem(host),
+          ...input,
+          ReturnValues: 'ALL_NEW',
+          // DynamoDB answers a lost race with the item, sparing the read (the local engine does not).
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+        deadline(),
+      );
+      writes.add(clock() - begun);
+      state.known = snapshotOf(out.Attributes);
+      return true;
+    } catch (error) {
+      if (!isConditionalFailure(error)) throw error;
+      writes.add(clock() - begun);
+      const item = (error as { Item?: Record<string, unknown> }).Item;
+      state.known = item ? snapshotOf(unmarshallFlat(item)) : await read(host);
+      return false;
+    }
   };
 
   const read = async (host: string): Promise<GateSnapshot> => {
@@ -145,167 +158,191 @@ export function dynamoHostGate(
     return snapshotOf(out.Item);
   };
 
-  /** One conditional write booking `plan`; the snapshot it leaves, or null after a lost race (snapshot re-read). */
-  const book = async (host: string, state: HostState, plan: TurnPlan, policy: HostPolicy, now: number) => {
-    const known = state.known ?? EMPTY;
+  const ttl = (ms: number) => Math.ceil(ms / 1000) + ITEM_TTL_S;
+
+  /**
+   * Books `count` starts, at `earliest` or later; resolves with the first one's instant, or null
+   * after a lost race (the snapshot re-read). A busy host (nextStart past `earliest`): nextStart
+   * moves on by the starts' spacings whatever its value, so busy bookers never race each other;
+   * theirs are the starts just before its new value. An idle or paused one: nextStart restarts
+   * from `earliest`, and the write may take the first start's slot too.
+   */
+  const book = async (
+    host: string,
+    state: HostState,
+    earliest: number,
+    count: number,
+    spacing: number,
+    slot?: number,
+  ) => {
     const names: Record<string, string> = { '#next': 'nextStart', '#pause': 'pausedUntil', '#ttl': 'expiresAt' };
-    const values: Record<string, unknown> = {
-      ':next': plan.next,
-      ':start': plan.start,
-      ':now': now,
-      ':me': me,
-      ':ttl': Math.ceil((plan.next + leaseMs) / 1000) + ITEM_TTL_S,
-    };
+    const delta = count * spacing;
+    if (state.known.nextStart > earliest) {
+      const advanced = await write(host, state, {
+        UpdateExpression: 'SET #next = #next + :delta, #ttl = :ttl',
+        ConditionExpression: '#next > :earliest AND (attribute_not_exists(#pause) OR #pause <= #next)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: {
+          ':delta': delta,
+          ':earliest': earliest,
+          ':ttl': ttl(state.known.nextStart + delta),
+        },
+      });
+      return advanced ? state.known.nextStart - delta : null;
+    }
+    const values: Record<string, unknown> = { ':next': earliest + delta, ':start': earliest, ':ttl': ttl(earliest) };
     const sets = ['#next = :next', '#ttl = :ttl'];
-    // Every start booked before began by now when nextStart <= now: any such item admits this booking.
     const conditions = [
-      known.nextStart > now ? '#next = :known' : '(attribute_not_exists(#next) OR #next <= :now)',
+      '(attribute_not_exists(#next) OR #next <= :start)',
       '(attribute_not_exists(#pause) OR #pause <= :start)',
     ];
-    if (known.nextStart > now) values[':known'] = known.nextStart;
-    plan.slots.forEach((slot, j) => {
-      Object.assign(names, { [`#l${slot}`]: `lease${slot}`, [`#h${slot}`]: `holder${slot}` });
-      values[`:l${slot}`] = plan.start + j * Math.max(0, policy.spacingMs) + leaseMs;
-      sets.push(`#l${slot} = :l${slot}`, `#h${slot} = :me`);
-      conditions.push(
-        state.own.get(slot) === false ? `#h${slot} = :me` : `(attribute_not_exists(#l${slot}) OR #l${slot} <= :now)`,
-      );
-    });
-    try {
-      const out = await documents.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: hostGateItem(host),
-          UpdateExpression: `SET ${sets.join(', ')}`,
-          ConditionExpression: conditions.join(' AND '),
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-          ReturnValues: 'ALL_NEW',
-          // DynamoDB answers a lost race with the item, sparing the read (the local engine does not).
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-        deadline(),
-      );
-      return snapshotOf(out.Attributes);
-    } catch (error) {
-      if (!isConditionalFailure(error)) throw error;
-      const item = (error as { Item?: Record<string, unknown> }).Item;
-      state.known = item ? snapshotOf(unmarshallFlat(item)) : await read(host);
-      // A slot this process thought idle-and-its-own may have expired into another's hands.
-      for (const [slot, busy] of state.own) if (!busy && state.known.holders[slot] !== me) state.own.delete(slot);
-      return null;
+    if (slot !== undefined) {
+      Object.assign(names, { '#lease': `lease${slot}`, '#holder': `holder${slot}` });
+      Object.assign(values, { ':lease': earliest + leaseMs, ':me': me, ':now': clock() });
+      sets.push('#lease = :lease', '#holder = :me');
+      conditions.push('(attribute_not_exists(#lease) OR #lease <= :now)');
     }
+    const restarted = await write(host, state, {
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: conditions.join(' AND '),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    });
+    return restarted ? earliest : null;
   };
 
-  /** Frees a slot nobody here waits for. A failure only leaves the lease to expire. */
-  const free = (host: string, state: HostState, slot: number) => {
-    state.own.delete(slot);
+  /** Takes slot `slot` for the start at `start`: free now, and the host not paused past the start. */
+  const take = (host: string, state: HostState, slot: number, start: number) =>
+    write(host, state, {
+      UpdateExpression: 'SET #lease = :lease, #holder = :me, #ttl = :ttl',
+      ConditionExpression:
+        '(attribute_not_exists(#lease) OR #lease <= :now) AND (attribute_not_exists(#pause) OR #pause <= :start)',
+      ExpressionAttributeNames: {
+        '#lease': `lease${slot}`,
+        '#holder': `holder${slot}`,
+        '#pause': 'pausedUntil',
+        '#ttl': 'expiresAt',
+      },
+      ExpressionAttributeValues: {
+        ':lease': start + leaseMs,
+        ':me': me,
+        ':now': clock(),
+        ':start': start,
+        ':ttl': ttl(start),
+      },
+    });
+
+  /** Frees a slot at the end of its request. A failure only leaves the lease to expire. */
+  const free = (host: string, state: HostState, slot: number) =>
     documents
       .send(
         new UpdateCommand({
           TableName: tableName,
           Key: hostGateItem(host),
-          UpdateExpression: 'REMOVE #l, #h',
-          ConditionExpression: '#h = :me',
-          ExpressionAttributeNames: { '#l': `lease${slot}`, '#h': `holder${slot}` },
+          UpdateExpression: 'REMOVE #lease, #holder',
+          ConditionExpression: '#holder = :me',
+          ExpressionAttributeNames: { '#lease': `lease${slot}`, '#holder': `holder${slot}` },
           ExpressionAttributeValues: { ':me': me },
         }),
         deadline(),
       )
       .then(() => {
-        if (state.known && !state.own.has(slot)) state.known.leases[slot] = 0;
+        state.known.leases[slot] = 0;
       })
       .catch(() => undefined);
-  };
-
-  /** A slot of this process went idle: a waiting request takes it over, else it is freed. */
-  const idle = (host: string, state: HostState, slot: number) => {
-    state.own.set(slot, false);
-    if (state.waiters.length) {
-      if (state.driving) state.wake?.();
-      else void drive(host, state);
-    } else free(host, state, slot);
-  };
 
   const releaseOf = (host: string, state: HostState, slot: number) => {
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      idle(host, state, slot);
+      void free(host, state, slot);
     };
   };
 
-  /** Hands the booked start to its request at its time, unless a pause written meanwhile forbids it. */
-  const startAt = async (host: string, state: HostState, waiter: Waiter, slot: number, start: number, now: number) => {
-    const ahead = start - now;
-    if (ahead > 0) await new Promise((resolve) => setTimeout(resolve, ahead));
+  /**
+   * Begins a booked start: takes a slot just before it (unless the booking took one) and hands it
+   * to the request at the start. Given up, the request waits for a new booking: when a pause came
+   * meanwhile, when every slot stays held, or when this process woke too late (a start well after
+   * its booked instant would crowd the next worker's).
+   */
+  async function begin(host: string, state: HostState, waiter: Waiter, start: number, slot?: number) {
+    const { policy } = waiter;
+    const tolerance = Math.max(15, policy.spacingMs / 10);
+    let taken = slot;
     try {
-      const late = clock() - start;
-      // A start woken much later than booked would crowd the next worker's booked start.
-      const tooLate = waiter.policy.spacingMs > 0 && late > Math.max(25, waiter.policy.spacingMs / 4);
-      if (!tooLate && ahead > 0) state.known = await read(host);
-      if (tooLate || (state.known?.pausedUntil ?? 0) > start) {
-        state.waiters.unshift(waiter);
-        idle(host, state, slot);
+      // Bounded: one try per slot, and only until the start has passed.
+      for (let tries = 0; taken === undefined && tries < policy.concurrency; tries++) {
+        await sleepUntil(start - writes.ms);
+        if (clock() > start + tolerance || state.known.pausedUntil > start) break;
+        const candidate = slotFor(state.known, policy, start, clock());
+        if (await take(host, state, candidate, start)) taken = candidate;
+        else if (state.known.pausedUntil > start) break;
+      }
+      await sleepUntil(start);
+      if (taken !== undefined && !(policy.spacingMs > 0 && clock() - start > tolerance)) {
+        waiter.resolve(releaseOf(host, state, taken));
         return;
       }
+      if (taken !== undefined) void free(host, state, taken);
+      state.waiters.unshift(waiter);
     } catch (error) {
+      if (taken !== undefined) void free(host, state, taken);
       waiter.reject(error);
-      idle(host, state, slot);
-      return;
+    } finally {
+      state.booked--;
+      if (state.driving) state.wake?.();
+      else if (state.waiters.length) void drive(host, state);
     }
-    waiter.resolve(releaseOf(host, state, slot));
-  };
-
-  /** Waits up to `ms`, or until a slot of this process goes idle (then true). */
-  const rest = (state: HostState, ms: number) =>
-    new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => {
-        state.wake = null;
-        resolve(false);
-      }, ms);
-      state.wake = () => {
-        clearTimeout(timer);
-        state.wake = null;
-        resolve(true);
-      };
-    });
+  }
 
   async function drive(host: string, state: HostState): Promise<void> {
     state.driving = true;
     try {
       while (state.waiters.length) {
         const now = clock();
-        const policy = state.waiters[0].policy;
-        const known = state.known ?? EMPTY;
-        if (known.pausedUntil > now + maxPauseWaitMs) {
-          for (const waiter of state.waiters.splice(0)) waiter.reject(new HostPaused(host, known.pausedUntil));
+        const { policy } = state.waiters[0]!;
+        const { pausedUntil, nextStart } = state.known;
+        if (pausedUntil > now + maxPauseWaitMs) {
+          for (const waiter of state.waiters.splice(0)) waiter.reject(new HostPaused(host, pausedUntil));
           break;
         }
-        const plan = planTurns(known, state.own, policy, state.waiters.length, now, maxStarts);
-        if (!plan) {
-          // Every slot is held: by this process (wait for one to go idle), or by others (read again later).
-          const othersHold = [...Array(policy.concurrency).keys()].some((slot) => !state.own.has(slot));
-          const pollMs = Math.min(1000, Math.max(50, policy.spacingMs));
-          if (!(await rest(state, othersHold ? pollMs : leaseMs)) && othersHold) state.known = await read(host);
+        const count = Math.min(state.waiters.length, policy.concurrency - state.booked, maxStarts);
+        if (count <= 0) {
+          await rest(state);
           continue;
         }
-        const written = await book(host, state, plan, policy, now);
-        if (!written) continue;
-        state.known = written;
-        plan.slots.forEach((slot, j) => {
-          state.own.set(slot, true);
-          const start = plan.start + j * Math.max(0, policy.spacingMs);
-          void startAt(host, state, state.waiters.shift()!, slot, start, now);
-        });
+        const earliest = Math.max(now + writes.ms, pausedUntil);
+        // An idle host with a free slot: the booking takes the first start's slot too.
+        const candidate = slotFor(state.known, policy, earliest, now);
+        const idle = nextStart <= earliest && earliest === now + writes.ms;
+        const slot = idle && (state.known.leases[candidate] ?? 0) <= now ? candidate : undefined;
+        const start = await book(host, state, earliest, count, policy.spacingMs, slot);
+        if (start === null) continue;
+        for (let j = 0; j < count; j++) {
+          state.booked++;
+          void begin(host, state, state.waiters.shift()!, start + j * policy.spacingMs, j === 0 ? slot : undefined);
+        }
       }
     } catch (error) {
       for (const waiter of state.waiters.splice(0)) waiter.reject(error);
     } finally {
       state.driving = false;
-      for (const [slot, busy] of state.own) if (!busy) free(host, state, slot);
     }
+  }
+
+  /** Waits until a booked start of this process began or was given up. */
+  const rest = (state: HostState) =>
+    new Promise<void>((resolve) => {
+      state.wake = () => {
+        state.wake = null;
+        resolve();
+      };
+    });
+
+  /** Timers may fire a millisecond early: never hand out a start before its instant. */
+  async function sleepUntil(at: number): Promise<void> {
+    for (let ms = at - clock(); ms > 0; ms = at - clock()) await new Promise((resolve) => setTimeout(resolve, ms));
   }
 
   return {
@@ -322,7 +359,7 @@ export function dynamoHostGate(
     },
     async pause(host, untilMs) {
       const state = stateOf(host);
-      state.known = { ...(state.known ?? EMPTY), pausedUntil: Math.max(untilMs, state.known?.pausedUntil ?? 0) };
+      state.known = { ...state.known, pausedUntil: Math.max(untilMs, state.known.pausedUntil) };
       try {
         await documents.send(
           new UpdateCommand({
@@ -331,13 +368,31 @@ export function dynamoHostGate(
             UpdateExpression: 'SET #pause = :until, #ttl = :ttl',
             ConditionExpression: 'attribute_not_exists(#pause) OR #pause < :until',
             ExpressionAttributeNames: { '#pause': 'pausedUntil', '#ttl': 'expiresAt' },
-            ExpressionAttributeValues: { ':until': untilMs, ':ttl': Math.ceil(untilMs / 1000) + ITEM_TTL_S },
+            ExpressionAttributeValues: { ':until': untilMs, ':ttl': ttl(untilMs) },
           }),
           deadline(),
         );
       } catch (error) {
         if (!isConditionalFailure(error)) throw error; // a longer pause is already there
       }
+    },
+  };
+}
+
+/**
+ * A round trip to allow for (ms): its smoothed mean plus twice its mean deviation, as TCP times
+ * its retransmissions, so a booked start is rarely missed because the table answered slowly.
+ */
+function roundTrips() {
+  let mean = 10;
+  let deviation = 5;
+  return {
+    get ms() {
+      return Math.ceil(Math.min(1000, mean + 2 * deviation));
+    },
+    add(sample: number) {
+      deviation = 0.75 * deviation + 0.25 * Math.abs(mean - sample);
+      mean = 0.875 * mean + 0.125 * Math.max(0, sample);
     },
   };
 }

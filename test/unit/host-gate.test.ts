@@ -1,0 +1,85 @@
+// The table's host gate (adapters/dynamodb/host-gate.ts) on virtual time and an in-memory table
+// answering after DynamoDB-like round trips (test/fakes/virtual-table.ts): the spacing and the
+// SDK calls per fetch, exactly, whatever this machine's load. The same gate on the embedded
+// DynamoDB: test/integration/host-gate.test.ts and host-gate-processes.test.ts.
+import { afterEach, describe, expect, it } from 'vitest';
+import { dynamoHostGate, slotFor } from '../../lambdas/adapters/dynamodb/host-gate';
+import type { HostGate, HostPolicy } from '../../lambdas/ports/host-gate';
+import { virtualTable, virtualTime } from '../fakes/virtual-table';
+
+const T0 = 1_800_000_000_000;
+let time: ReturnType<typeof virtualTime> | undefined;
+afterEach(() => time?.uninstall());
+
+/** `workers` gates on one virtual table, `perWorker` turns each on one host, each held `holdMs`. */
+async function run(workers: number, perWorker: number, policy: HostPolicy, holdMs: number) {
+  time = virtualTime(T0);
+  const clock = time;
+  const calls: string[] = [];
+  let trip = 0;
+  const table = virtualTable(() => 4 + (trip++ % 5) * 2); // 4 to 12 ms
+  const counted = {
+    send: (command: { constructor: { name: string }; input: { UpdateExpression?: string } }) => {
+      calls.push(command.input.UpdateExpression ? 'write' : 'read');
+      return table.send(command as never);
+    },
+  } as unknown as typeof table;
+  const gates: HostGate[] = Array.from({ length: workers }, () => dynamoHostGate(counted, 'pds', { clock: clock.now }));
+  const starts: number[] = [];
+  let inFlight = 0;
+  let peak = 0;
+  clock.install();
+  const running = Promise.all(
+    gates.flatMap((gate) =>
+      Array.from({ length: perWorker }, async () => {
+        const release = await gate.acquire('shop.test', policy);
+        starts.push(clock.now());
+        peak = Math.max(peak, ++inFlight);
+        await new Promise((resolve) => setTimeout(resolve, holdMs));
+        inFlight--;
+        release();
+      }),
+    ),
+  );
+  await clock.run(T0 + 600_000);
+  await running;
+  clock.uninstall();
+  starts.sort((a, b) => a - b);
+  return { starts, peak, calls, gaps: starts.slice(1).map((at, i) => at - starts[i]!) };
+}
+
+describe('host gate on virtual time', () => {
+  it('spaces the starts of eight workers and keeps the rate', async () => {
+    const { starts, gaps, peak } = await run(8, 5, { spacingMs: 100, concurrency: 2 }, 30);
+    expect(starts).toHaveLength(40);
+    expect(peak).toBeLessThanOrEqual(2);
+    // A start leaves at its booked instant or at most a tenth of the spacing after it.
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(90);
+    // 40 starts 100 ms apart: the host is used at its rate, not below it by much.
+    expect(starts.at(-1)! - starts[0]!).toBeLessThan(39 * 100 * 1.1);
+  });
+
+  it('caps concurrency when the fetches outlast the spacing', async () => {
+    const { starts, peak } = await run(4, 4, { spacingMs: 10, concurrency: 2 }, 200);
+    expect(starts).toHaveLength(16);
+    expect(peak).toBe(2);
+  });
+
+  it('costs two writes for a lone fetch and at most three under load', async () => {
+    const lone = await run(1, 1, { spacingMs: 100, concurrency: 2 }, 10);
+    expect(lone.calls).toEqual(['write', 'write']); // the booking that takes the slot, the free
+    const busy = await run(4, 10, { spacingMs: 100, concurrency: 2 }, 30);
+    expect(busy.starts).toHaveLength(40);
+    // Per fetch: a booking (shared by up to two starts), a take, a free; a lost race costs more.
+    expect(busy.calls.length / 40).toBeLessThanOrEqual(3);
+  });
+
+  it('lets consecutive starts take turns over the slots, else any free one', () => {
+    const policy = { spacingMs: 100, concurrency: 3 };
+    const idle = { nextStart: 0, pausedUntil: 0, leases: [] };
+    expect([1_000, 1_100, 1_200, 1_300].map((start) => slotFor(idle, policy, start, 900))).toEqual([1, 2, 0, 1]);
+    const busy = { nextStart: 0, pausedUntil: 0, leases: [0, 5_000, 0] };
+    expect(slotFor(busy, policy, 1_000, 900)).toBe(0);
+    expect(slotFor(busy, policy, 1_000, 6_000)).toBe(1);
+  });
+});
