@@ -544,6 +544,12 @@ async function learnedFigures(): Promise<void> {
     console.log(
       `${name.padEnd(28)}${f.price.toFixed(3).padEnd(10)}${f.title.toFixed(3).padEnd(10)}${String(f.rejected).padEnd(10)}`,
     );
+    if (process.env.BENCH_VERBOSE && name.startsWith('leave'))
+      for (const [p, i] of us) {
+        const { merged, classification } = readings[i];
+        if (!classification.isProduct || !samePrice(p.truth.price, merged.price))
+          console.log(`    ${p.id}: price ${merged.price} (${p.truth.price}) product ${classification.isProduct}`);
+      }
   }
   const others = all
     .map((p, i) => [p, i] as const)

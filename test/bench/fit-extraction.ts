@@ -98,7 +98,8 @@ function logistic(examples: Example[], steps = 400, rate = 0.5, l2 = 0.003): Omi
   const index = new Map(names.map((n, i) => [n, i]));
   const rows = examples.map((e) => Object.entries(e.features).map(([k, v]) => [index.get(k)!, v] as const));
   const positives = examples.filter((e) => e.label).length;
-  const posWeight = positives ? Math.min(10, (examples.length - positives) / positives) : 1;
+  const negatives = examples.length - positives;
+  const posWeight = positives && negatives ? Math.min(10, negatives / positives) : 1;
   const w = new Float64Array(names.length);
   let b = 0;
   for (let step = 0; step < steps; step++) {
@@ -115,6 +116,7 @@ function logistic(examples: Example[], steps = 400, rate = 0.5, l2 = 0.003): Omi
       gb += err;
       total += weight;
     }
+    if (!total) break;
     for (let j = 0; j < names.length; j++) w[j] -= rate * (grad[j] / total + l2 * w[j]);
     b -= rate * (gb / total);
   }
@@ -133,9 +135,8 @@ const sigmoid = (model: Omit<Model, 'threshold'>, f: Features) => {
 
 /** The threshold that gives the best F1 of the per-page pick on the training pages. */
 function threshold(model: Omit<Model, 'threshold'>, byPage: Map<number, Example[]>, truthful: Set<number>): number {
-  let bestT = 0;
-  let bestF1 = -1;
-  for (let t = 0; t <= 0.9; t += 0.05) {
+  const f1s: Array<[number, number]> = [];
+  for (let t = 0; t <= 0.3001; t += 0.05) {
     let tp = 0;
     let fp = 0;
     let fn = 0;
@@ -153,10 +154,12 @@ function threshold(model: Omit<Model, 'threshold'>, byPage: Map<number, Example[
         if (truthful.has(page)) fn++;
       }
     }
-    const f1 = tp ? (2 * tp) / (2 * tp + fp + fn) : 0;
-    if (f1 > bestF1 + 1e-9) [bestF1, bestT] = [f1, t];
+    f1s.push([t, tp ? (2 * tp) / (2 * tp + fp + fn) : 0]);
   }
-  return Number(bestT.toFixed(2));
+  // The lowest threshold within 0.01 of the best: a value withheld is lost for sure, and the
+  // training pages without a value are few.
+  const bestF1 = Math.max(...f1s.map(([, f]) => f));
+  return Number(f1s.find(([, f]) => f >= bestF1 - 0.01)![0].toFixed(2));
 }
 
 /** Fits every model on `pages` (the caller leaves a fold of shops out). */
@@ -168,10 +171,14 @@ export function fitModels(pages: ReadPage[]): ExtractionWeights {
     const truthful = new Set<number>();
     pages.forEach((page, i) => {
       if (!labels(field, page) || !page.isProduct) return;
-      if (field === 'title' ? page.truth.tab_title : (page.truth[field] ?? []).length) truthful.add(i);
+      const stated = field === 'title' ? !!page.truth.tab_title : (page.truth[field] ?? []).length > 0;
+      if (stated) truthful.add(i);
       for (const c of candidatesOf(field, page)) {
         const e: Example = { features: c.features, label: accepted(field, page, c.value) ? 1 : 0, page: i };
-        examples.push(e);
+        // The ranking learns from pages that state the field: a page without a value in the truth
+        // may still show one (annotators left the shop's own brand blank), so its candidates are
+        // no evidence against their kind. They count for the threshold only.
+        if (stated) examples.push(e);
         byPage.set(i, [...(byPage.get(i) ?? []), e]);
       }
     });

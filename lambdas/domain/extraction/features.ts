@@ -7,10 +7,10 @@
 import type { PageAnalysis } from './analyse';
 import type { ProductCandidate, Source } from './candidate';
 import type { PageClassification } from './classify';
-import type { MergedProduct } from './merge';
+import { describesAnotherProduct, type MergedProduct } from './merge';
 import { identifierFromUrl, urlKind } from './product-url';
 import type { PriceCandidate } from './readers/dom';
-import { cleanSku, isBrandPlaceholder } from './values';
+import { brandShaped, cleanSku, isBrandPlaceholder } from './values';
 
 export type Features = Record<string, number>;
 
@@ -29,14 +29,35 @@ export interface Readings {
   platform: ProductCandidate | null;
 }
 
+/** The host's first label ("acme" of www.acme.co.uk); empty for an address that is none. */
+function hostLabel(url: string): string {
+  try {
+    return new URL(url).hostname
+      .replace(/^www\d?\./, '')
+      .split('.')[0]
+      .toLowerCase();
+  } catch {
+    return '';
+  }
+}
+
+function decodedUrl(url: string): string {
+  try {
+    return decodeURIComponent(url).toLowerCase();
+  } catch {
+    return url.toLowerCase();
+  }
+}
+
 const same = (a: number, b: number) => Math.abs(a - b) < 0.005;
 const clip = (x: number, lo = -1, hi = 1) => Math.max(lo, Math.min(hi, x));
 
-/** The sources' product readings, platform JSON first. */
+/** The sources' product readings, platform JSON first, without markup that describes another product. */
 function sources(r: Readings): ProductCandidate[] {
   const a = r.analysis;
+  const names = [a.dom.product.title, a.openGraph?.title].filter((n): n is string => !!n);
   return [r.platform, a.jsonLd.product, a.microdata.product, a.openGraph, a.dom.product].filter(
-    (c): c is ProductCandidate => !!c,
+    (c): c is ProductCandidate => !!c && !describesAnotherProduct(c, a.dom, names, a.url),
   );
 }
 
@@ -118,6 +139,10 @@ export function priceCandidates(r: Readings): Array<FieldCandidate<number>> {
     f.dom_repeats = Math.min(1, Math.log1p(repeats.get(key(p.amount)) ?? 1) / 3);
     pool.add(key(p.amount), p.amount, 'dom', f, p.currency);
   }
+  for (const p of dom.noisePrices ?? []) {
+    const f = domPriceFeatures(p, r, top);
+    pool.add(key(p.amount), p.amount, 'dom', { ...f, dom: 0, dom_noise: 1, dom_top: 0, dom_shown: 0 }, p.currency);
+  }
   if (dom.product.price != null) pool.add(key(dom.product.price), dom.product.price, 'dom', { dom_chosen: 1 });
   if (merged.price != null) pool.add(key(merged.price), merged.price, merged.provenance.price ?? 'dom', { rule: 1 });
   const list = pool.list();
@@ -169,7 +194,6 @@ function nameShape(text: string, r: Readings): Features {
     address_like: /\bwww\.|https?:|\.(com|net|org|co\.\w\w)\b/i.test(text) ? 1 : 0,
     separator: /\s[|–—:·•»]\s|\s-\s/.test(text) ? 1 : 0,
     upper: text === text.toUpperCase() && /\p{Lu}/u.test(text) ? 1 : 0,
-    in_html_title: overlap(text, facts.htmlTitle),
     in_og_title: overlap(text, r.analysis.openGraph?.title),
     site_name: facts.ogSiteName && text.trim().toLowerCase() === facts.ogSiteName.trim().toLowerCase() ? 1 : 0,
   };
@@ -181,12 +205,11 @@ export function titleCandidates(r: Readings, withoutSiteName: (t: string) => str
   const key = (t: string) => t.trim().toLowerCase().replace(/\s+/g, ' ');
   for (const c of sources(r))
     if (c.title?.trim()) pool.add(key(c.title), c.title.trim(), c.source, { [`src_${c.source}`]: 1 });
+  // The document title (without the shop's name) only where nothing else names the product:
+  // elsewhere it is the page's label, not a reading of the product.
   const html = r.analysis.facts.htmlTitle;
-  if (html) {
-    pool.add(key(html), html, 'dom', { html_title: 1 });
-    const bare = withoutSiteName(html);
-    if (bare && bare !== html) pool.add(key(bare), bare, 'dom', { html_title_bare: 1 });
-  }
+  if (html && !pool.byKey.size)
+    pool.add(key(withoutSiteName(html)), withoutSiteName(html), 'dom', { html_title_bare: 1 });
   if (r.merged.title) pool.add(key(r.merged.title), r.merged.title, r.merged.provenance.title ?? 'dom', { rule: 1 });
   const list = pool.list();
   for (const c of list) {
@@ -196,7 +219,7 @@ export function titleCandidates(r: Readings, withoutSiteName: (t: string) => str
   return list;
 }
 
-/** Brands the sources, brand elements and "Brand:" rows state, and the title's first words. */
+/** Brands the sources, brand elements and "Brand:" rows state. */
 export function brandCandidates(r: Readings): Array<FieldCandidate<string>> {
   const pool = new Pool<string>();
   const key = (t: string) => t.trim().toLowerCase();
@@ -208,22 +231,17 @@ export function brandCandidates(r: Readings): Array<FieldCandidate<string>> {
     add(c.brand, c.source, { [`src_${c.source}`]: 1 });
     add(c.vendor, c.source, { vendor: 1 });
   }
-  for (const t of r.analysis.dom.brandTexts ?? []) add(t, 'dom', { brand_text: 1 });
+  for (const t of r.analysis.dom.brandTexts ?? []) if (brandShaped(t)) add(t, 'dom', { brand_text: 1 });
   if (r.merged.brand) add(r.merged.brand, r.merged.provenance.brand ?? 'dom', { rule: 1 });
   const title = r.merged.title ?? '';
-  const first = title.split(/\s+/);
-  if (first[0] && /^\p{Lu}/u.test(first[0])) add(first[0].replace(/[,:®™]+$/, ''), 'dom', { title_prefix: 1 });
   const list = pool.list();
-  const host = new URL(r.analysis.url).hostname
-    .replace(/^www\d?\./, '')
-    .split('.')[0]
-    .toLowerCase();
+  const host = hostLabel(r.analysis.url);
   for (const c of list) {
     const f = c.features;
     const letters = c.value.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
     f.in_title = title && overlap(c.value, title) === 1 ? 1 : 0;
     f.title_starts = title.toLowerCase().startsWith(c.value.toLowerCase()) ? 1 : 0;
-    f.host_name = letters.length >= 3 && (host.includes(letters) || letters.includes(host)) ? 1 : 0;
+    f.host_name = host && letters.length >= 3 && (host.includes(letters) || letters.includes(host)) ? 1 : 0;
     f.site_name = r.analysis.facts.ogSiteName && key(r.analysis.facts.ogSiteName) === key(c.value) ? 1 : 0;
     f.words = Math.min(1, wordsOf(c.value).length / 5);
     f.digits = /\d{3,}/.test(c.value) ? 1 : 0;
@@ -245,7 +263,6 @@ export function skuCandidates(r: Readings): Array<FieldCandidate<string>> {
   for (const c of sources(r)) {
     add(c.sku, c.source, { [`src_${c.source}`]: 1, of_variant: c.skuOfVariant ? 1 : 0 });
     add(c.mpn, c.source, { mpn: 1 });
-    add(c.gtin, c.source, { gtin: 1 });
     for (const v of (c.variants ?? []).slice(0, 20)) add(v.sku, c.source, { variant_sku: 1 });
   }
   const dom = r.analysis.dom;
@@ -254,7 +271,7 @@ export function skuCandidates(r: Readings): Array<FieldCandidate<string>> {
   add(identifierFromUrl(r.analysis.url), 'url', { url_id: 1 });
   if (r.merged.sku) add(r.merged.sku, r.merged.provenance.sku ?? 'dom', { rule: 1 });
   const list = pool.list();
-  const url = decodeURIComponent(r.analysis.url).toLowerCase();
+  const url = decodedUrl(r.analysis.url);
   for (const c of list) {
     const f = c.features;
     const v = c.value;

@@ -36,17 +36,25 @@ export function probability(model: Model, features: Features): number {
   return 1 / (1 + Math.exp(-z));
 }
 
-function best<T>(model: Model, list: Array<FieldCandidate<T>>): { pick: FieldCandidate<T>; p: number } | null {
+/** Least probability to give a value where the rules found none: filling a gap takes an even bet. */
+const FILL_GAP = 0.5;
+
+function best<T>(
+  model: Model,
+  list: Array<FieldCandidate<T>>,
+  ruleHasValue: boolean,
+): { pick: FieldCandidate<T>; p: number } | null {
   let out: { pick: FieldCandidate<T>; p: number } | null = null;
   for (const c of list) {
     const p = probability(model, c.features);
     if (!out || p > out.p) out = { pick: c, p };
   }
-  return out && out.p >= model.threshold ? out : null;
+  const least = ruleHasValue ? model.threshold : Math.max(model.threshold, FILL_GAP);
+  return out && out.p >= least ? out : null;
 }
 
 function choosePrice(r: Readings, model: Model, merged: MergedProduct): void {
-  const chosen = best(model, priceCandidates(r));
+  const chosen = best(model, priceCandidates(r), merged.price != null);
   if (!chosen) {
     merged.price = null;
     merged.compareAt = null;
@@ -67,7 +75,7 @@ function chooseText(
   model: Model,
   merged: MergedProduct,
 ): void {
-  const chosen = best(model, list);
+  const chosen = best(model, list, merged[field] != null);
   if (!chosen) {
     // A title is what makes a product record: the rules' stays when no candidate convinces.
     if (field !== 'title') {

@@ -39,6 +39,11 @@ export interface DomReading {
   h1Count: number;
   /** A labelled SKU in the blocks after the product area (details tabs): the last resort. */
   detailsSku?: string | null;
+  /**
+   * Prices inside noisy blocks (navigation, related products, drawers, hidden offers): never the
+   * rules' choice, but candidates for the learned scorer, which weighs their context.
+   */
+  noisePrices?: PriceCandidate[];
   /** Walk order of the product's heading and of the first buy control (-1: none), for position features. */
   h1Order?: number;
   buttonOrder?: number;
@@ -1005,6 +1010,8 @@ interface ScoredPrice {
   score: number;
   former: boolean;
   inMain: boolean;
+  /** In a noisy block: kept apart for the learned scorer only. */
+  noise: boolean;
 }
 
 /**
@@ -1016,7 +1023,10 @@ interface ScoredPrice {
 function scorePriceElements(priceEls: readonly PriceElement[], area: ProductArea): ScoredPrice[] {
   const { main, h1, h1Order } = area;
   const scored: ScoredPrice[] = [];
+  let noisy = 0;
   for (const { el, ctx, order: o, strength } of priceEls) {
+    // Noisy blocks (carousels, menus) can hold hundreds: the first few are enough as candidates.
+    if (ctx.noise && ++noisy > 40) continue;
     const raw =
       el.attribs.content ?? el.attribs['data-price'] ?? el.attribs['data-price-amount'] ?? el.attribs.value ?? null;
     const texts = priceTexts(el);
@@ -1029,7 +1039,7 @@ function scorePriceElements(priceEls: readonly PriceElement[], area: ProductArea
       else struckOnly = true;
     }
     if (raw && /\d/.test(raw) && (!/\d/.test(text) || text.length > 60)) text = raw;
-    if (ctx.noise || !text || text.length > 80 || !/\d/.test(text)) continue;
+    if (!text || text.length > 80 || !/\d/.test(text)) continue;
     const classId = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''} ${Object.keys(el.attribs)
       .filter((k) => k.startsWith('data-'))
       .join(' ')}`.replace(/([a-z])([A-Z])/g, '$1-$2');
@@ -1057,7 +1067,7 @@ function scorePriceElements(priceEls: readonly PriceElement[], area: ProductArea
     // A box holding several prices ("Regular price $55.99 $43.99") yields to its parts.
     if (moneyCount(text) > 1) score -= 3;
     if (h1 && !inMain && o > h1Order && o - h1Order < 400) score += 1;
-    scored.push({ el, ctx, o, text, score, former, inMain });
+    scored.push({ el, ctx, o, text, score, former, inMain, noise: ctx.noise });
   }
   return scored;
 }
@@ -1072,13 +1082,16 @@ function readPriceCandidates(
   g: Gathered,
   area: ProductArea,
   hints: PriceHints,
-): { priceCandidates: PriceCandidate[]; displayedAmounts: Set<number> } {
+): { priceCandidates: PriceCandidate[]; displayedAmounts: Set<number>; noisePrices: PriceCandidate[] } {
   const parsedByText = new Map<string, ReturnType<typeof parsePrice>>();
   const priceCandidates: PriceCandidate[] = [];
+  const noisePrices: PriceCandidate[] = [];
   const displayedAmounts = new Set<number>();
-  const scored = scorePriceElements(g.priceEls, area);
-  scored.sort((a, b) => b.score - a.score || a.o - b.o);
-  for (const c of scored) {
+  const all = scorePriceElements(g.priceEls, area);
+  const scored = all.filter((c) => !c.noise).sort((a, b) => b.score - a.score || a.o - b.o);
+  // Noisy blocks' prices after the others, parsed only while the budget lasts (a few).
+  const noisy = all.filter((c) => c.noise).sort((a, b) => b.score - a.score || a.o - b.o);
+  for (const c of [...scored, ...noisy.slice(0, 16)]) {
     // The price element (or its parent) naming its currency (data-currency="NZD") says what "$" is.
     const code = currencyAttr(c.el) ?? (c.el.parent?.type === 'tag' ? currencyAttr(c.el.parent as Element) : null);
     const key = code ? `${code}|${c.text}` : c.text;
@@ -1090,8 +1103,8 @@ function readPriceCandidates(
     }
     if (parsed.amount == null || parsed.amount <= 0) continue;
     const score = c.score + (parsed.currency ? 1 : 0);
-    displayedAmounts.add(parsed.amount);
-    priceCandidates.push({
+    if (!c.noise) displayedAmounts.add(parsed.amount);
+    (c.noise ? noisePrices : priceCandidates).push({
       amount: parsed.amount,
       currency: parsed.currency,
       text: c.text,
@@ -1112,7 +1125,7 @@ function readPriceCandidates(
       priceCandidates.push(found);
     }
   }
-  return { priceCandidates, displayedAmounts };
+  return { priceCandidates, displayedAmounts, noisePrices };
 }
 
 /** Current price: best score, then earliest; nested duplicates collapse onto one amount. */
@@ -1312,7 +1325,7 @@ export function readDom(
   const { main, h1, button } = area;
 
   const hints: PriceHints = { currency: currencyHint, countryCode };
-  const { priceCandidates, displayedAmounts } = readPriceCandidates(g, area, hints);
+  const { priceCandidates, displayedAmounts, noisePrices } = readPriceCandidates(g, area, hints);
   const current = currentPrice(priceCandidates);
   // A shown range: the price is its lower end, the range kept.
   const priceRange = current ? priceRangeOf(current, hints) : null;
@@ -1348,6 +1361,7 @@ export function readDom(
     relatedUrls: g.relatedLinks,
     h1Count: g.h1s.length,
     detailsSku,
+    noisePrices,
     h1Order: area.h1Order,
     buttonOrder: g.buttonOrder,
     elementCount: g.order,
