@@ -13,15 +13,13 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Construct } from 'constructs';
 import { BROWSER, bundleFunctions } from './bundle';
 import { type NodeFunctionProps, sharedLogGroup } from './node-function';
+import { MEMORY } from './sizing';
 
 /** The worker that renders (topology/queues.ts render-work). */
 export const RENDER_WORKER = 'render-worker';
 
-/**
- * Chromium peaked at about 850 MB RSS and Node at about 200 MB with four pages at once (docs/rendering.md);
- * 2048 MB leaves room for a heavy page and is a little more than one vCPU (1769 MB = one).
- */
-export const RENDER_MEMORY_MB = 2048;
+/** Its memory (lib/sizing.ts, from the measured RSS of Chromium and Node). */
+export const RENDER_MEMORY_MB = MEMORY.render;
 
 /** /tmp holds Chromium unpacked at its first launch (about 200 MB) and each browser's profile and 32 MB disk cache. */
 const EPHEMERAL_MB = 1024;
@@ -94,7 +92,7 @@ export function renderWorkerFunction(scope: Construct, id: string, props: Render
     description: props.description,
     runtime: Runtime.NODEJS_22_X,
     architecture: Architecture.X86_64,
-    memorySize: RENDER_MEMORY_MB,
+    memorySize: props.memorySize,
     ephemeralStorageSize: Size.mebibytes(EPHEMERAL_MB),
     timeout: Duration.seconds(props.timeoutSeconds),
     reservedConcurrentExecutions: props.maxConcurrency,

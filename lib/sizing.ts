@@ -34,6 +34,11 @@ export const MEMORY = {
   /** The search index in memory; 1769 MB is one full vCPU for ranking. */
   search: 1769,
   pageWorker: 1024,
+  /**
+   * The render worker (lib/render-worker.ts): Chromium peaked at about 850 MB RSS and Node at about
+   * 200 MB with four pages at once (docs/rendering.md); room for a heavy page, a little over one vCPU.
+   */
+  render: 2048,
   /** prepare, finalize, fail, lost batches, DLQs, plan, reaper: DynamoDB and Step Functions calls only. */
   worker: 512,
 } as const;
@@ -46,6 +51,7 @@ export function routeMemory(route: Route): number {
 }
 
 export function workerMemory(worker: string): number {
+  if (worker === 'render-worker') return MEMORY.render;
   if (SEARCH_WORKERS.has(worker)) return MEMORY.search;
   if (PAGE_WORKERS.has(worker)) return MEMORY.pageWorker;
   return MEMORY.worker;
