@@ -7,6 +7,7 @@ import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Alarm, ComparisonOperator, MathExpression, type IMetric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { CfnFunction, Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
+import type { IDomain } from 'aws-cdk-lib/aws-opensearchservice';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -26,6 +27,10 @@ export const THRESHOLDS = {
   lambdaErrors: 5,
   /** Customer cancels and the reaper abort executions too: only a burst is unusual. */
   abortedPerHour: 25,
+  /** How far (seconds) the OpenSearch indexer may trail the table's stream, two 5-minute periods running. */
+  searchIndexerLagSeconds: 300,
+  /** Free storage (MiB) per OpenSearch node below which writes are about to be blocked. */
+  searchFreeStorageMiB: 5_120,
 } as const;
 
 /** Metric math in one alarm may name at most 10 metrics. */
@@ -209,6 +214,51 @@ export class OperationalAlarms extends Construct {
         });
       });
     }
+  }
+
+  /**
+   * Search on OpenSearch (`-c pds:search=opensearch`): a stream batch the indexer gave up on,
+   * an indexer falling behind the table, and the domain's own health. The indexer's errors are
+   * among the Lambda error alarms like every function's.
+   */
+  searchEngineAlarms(parts: { deadLetterQueue: Queue; indexer: LambdaFunction; domain: IDomain }): void {
+    const { deadLetterQueue, indexer, domain } = parts;
+    this.add('search:indexer-dlq', 'SearchIndexerDlqDepth', {
+      alarmDescription:
+        'A stream batch the OpenSearch indexer failed on every retry (bisected down to one record): those products or listings are missing or stale in search. ' +
+        "Each message names the batch's shard and sequence numbers. First read the indexer's errors in WorkerFunctionLogs (a refused document names its reason), fix, then re-store the items or let the next change of each re-index it.",
+      metric: deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+        statistic: 'Maximum',
+        period: Duration.minutes(1),
+      }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+    });
+    this.add('search:indexer-lag', 'SearchIndexerIteratorAge', {
+      alarmDescription:
+        `The OpenSearch indexer is more than ${THRESHOLDS.searchIndexerLagSeconds / 60} minutes behind the table's stream: new products reach search late. ` +
+        "First check the domain's indexing rejections and CPU (the bulk writes slow down), then the indexer's errors and duration.",
+      metric: indexer.metric('IteratorAge', { statistic: 'Maximum', period: Duration.minutes(5) }),
+      threshold: THRESHOLDS.searchIndexerLagSeconds * 1000,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 2,
+    });
+    this.add('search:domain-red', 'SearchDomainRed', {
+      alarmDescription:
+        'The OpenSearch domain is red: a primary shard is unassigned and searches fail or miss documents. First open the domain in the OpenSearch console (cluster health, free storage, node count).',
+      metric: domain.metricClusterStatusRed({ statistic: 'Maximum', period: Duration.minutes(1) }),
+      threshold: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+    });
+    this.add('search:domain-storage', 'SearchDomainStorageLow', {
+      alarmDescription: `Less than ${THRESHOLDS.searchFreeStorageMiB} MiB free on an OpenSearch node: writes will be blocked. Grow the EBS volumes (lib/opensearch-search.ts OPENSEARCH_SIZING).`,
+      metric: domain.metricFreeStorageSpace({ statistic: 'Minimum', period: Duration.minutes(5) }),
+      threshold: THRESHOLDS.searchFreeStorageMiB,
+      comparisonOperator: ComparisonOperator.LESS_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+    });
   }
 
   private reaperAlarm(): void {

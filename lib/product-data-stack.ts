@@ -169,6 +169,7 @@ export class ProductDataStack extends Stack {
       alarmEmail: props.alarmEmail ?? (this.node.tryGetContext('pds:alarmEmail') as string | undefined),
     });
 
+    if (this.openSearch) this.operability.alarms.searchEngineAlarms(this.openSearch);
     this.createOutputs();
   }
 

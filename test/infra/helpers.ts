@@ -70,9 +70,13 @@ export const FIXTURE_WORKFLOWS: WorkflowSpec[] = [
 
 export function synthStack(
   props: ProductDataStackProps,
-  { bundling = false, outdir }: { bundling?: boolean; outdir?: string } = {},
+  {
+    bundling = false,
+    outdir,
+    context: extra = {},
+  }: { bundling?: boolean; outdir?: string; context?: Record<string, unknown> } = {},
 ) {
-  const context = { ...cdkContext(), ...(bundling ? {} : { 'aws:cdk:bundling-stacks': [] }) };
+  const context = { ...cdkContext(), ...(bundling ? {} : { 'aws:cdk:bundling-stacks': [] }), ...extra };
   const app = new App({ context, outdir });
   const stack = new ProductDataStack(app, 'TestStack', { env: { region: 'eu-west-1' }, ...props });
   return { app, stack, template: Template.fromStack(stack) };
