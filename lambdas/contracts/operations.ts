@@ -9,6 +9,13 @@ import { type OperationId, type OperationRequest, requestOf } from './requests';
 import { WebhookDelivery, WebhookSecretResponse } from './webhooks';
 import { MERCHANT_FEED_DESCRIPTION, MerchantFeedPage } from './feeds';
 import {
+  CHANGES_DESCRIPTION,
+  ChangePage,
+  ChangeSubscription,
+  ChangeSubscriptionDeliveries,
+  SUBSCRIPTION_DESCRIPTION,
+} from './changes';
+import {
   AffiliateLinkResult,
   LegacyPerUrlResult,
   LegacyRichProductRecord,
@@ -552,6 +559,41 @@ export const CONTRACTS = {
       status: 200,
       schema: z.object({ execution_id: z.string(), data: z.array(WebhookDelivery) }),
     },
+    errors: [404],
+  },
+  v2Changes: {
+    ...requestOf('v2Changes'),
+    summary: 'Price, availability and listing changes of the vendors the organization extracted or crawled, by cursor',
+    description: CHANGES_DESCRIPTION,
+    success: { status: 200, schema: ChangePage },
+    errors: [404, 504],
+  },
+  v2ChangeSubscriptionCreate: {
+    ...requestOf('v2ChangeSubscriptionCreate'),
+    summary: 'Subscribe a webhook to the change feed',
+    description: SUBSCRIPTION_DESCRIPTION,
+    success: { status: 200, schema: ChangeSubscription },
+  },
+  v2ChangeSubscriptionList: {
+    ...requestOf('v2ChangeSubscriptionList'),
+    summary: "The organization's change-feed subscriptions",
+    description: 'Oldest first. Needs the `usage` scope.',
+    success: { status: 200, schema: z.object({ data: z.array(ChangeSubscription) }) },
+  },
+  v2ChangeSubscriptionDelete: {
+    ...requestOf('v2ChangeSubscriptionDelete'),
+    summary: 'Delete a change-feed subscription',
+    description:
+      "Nothing more is sent to it (a delivery in flight may still finish). Another organization's or an unknown id is 404.",
+    success: { status: 200, schema: z.object({ id: z.string(), deleted: z.literal(true) }) },
+    errors: [404],
+  },
+  v2ChangeSubscriptionDeliveries: {
+    ...requestOf('v2ChangeSubscriptionDeliveries'),
+    summary: "A change-feed subscription's delivery log",
+    description:
+      "One entry per delivery, oldest first (up to 500), with every attempt (time, receiver status, error). Another organization's or an unknown id is 404.",
+    success: { status: 200, schema: ChangeSubscriptionDeliveries },
     errors: [404],
   },
 } satisfies Record<OperationId, OperationContract>;

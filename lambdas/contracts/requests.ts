@@ -4,6 +4,7 @@
 // operations'; the responses and the documentation (operations.ts, openapi.ts) are not loaded by a
 // route at all. The OpenAPI document is generated from these same schema objects.
 import * as z from 'zod';
+import { CHANGE_TYPES, type ChangeType, PRODUCT_CHANGED } from '../domain/changes/model';
 import {
   countryCode,
   executionIdPath,
@@ -30,6 +31,21 @@ export interface OperationRequest {
 }
 
 const query = <S extends z.ZodRawShape>(shape: S) => z.object(shape);
+const subscriptionIdPath = () =>
+  z.object({ subscription_id: z.string().min(1).max(100).describe('A subscription id (whs_...)') });
+const changeTypesParam = () =>
+  z
+    .string({ error: 'types must be a comma-separated list' })
+    .transform((text, ctx) => {
+      const types = text
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean);
+      const unknown = types.find((t) => !(CHANGE_TYPES as readonly string[]).includes(t));
+      if (unknown) ctx.addIssue({ code: 'custom', message: `types entries must be one of ${CHANGE_TYPES.join(', ')}` });
+      return types as ChangeType[];
+    })
+    .optional();
 const body = <S extends z.ZodRawShape>(shape: S) => z.object(shape, { error: 'request body must be a JSON object' });
 
 const price = (name: string) =>
@@ -403,6 +419,56 @@ const REQUESTS = {
         .max(200, { error: 'execution_id must be at most 200 characters' }),
     }),
   }),
+  v2Changes: () => ({
+    query: query({
+      vendor: urlString('vendor')
+        .optional()
+        .describe('Hostname or any URL of the store; omitted: every vendor the organization may see'),
+      since: z.iso
+        .datetime({ error: 'since must be an ISO 8601 timestamp' })
+        .optional()
+        .describe('Only changes seen at or after this time'),
+      types: changeTypesParam().describe(
+        `Comma-separated change types to return: ${CHANGE_TYPES.join(', ')} (default all)`,
+      ),
+      page_size: intParam('page_size', 1, 500)
+        .default(100)
+        .describe('Observations per page, 1 to 500 (default 100); each holds one or more changes'),
+      cursor: z
+        .string({ error: 'cursor must be a string' })
+        .max(20_000, { error: 'cursor must be at most 20000 characters' })
+        .optional()
+        .describe(
+          "The previous page's `pagination.next_cursor`; omitted: from `since` (or the organization's first extraction or crawl of the vendor)",
+        ),
+    }),
+  }),
+  v2ChangeSubscriptionCreate: () => ({
+    body: body({
+      url: urlString('url').describe('Absolute http(s) URL of a public receiver'),
+      events: z
+        .array(z.literal(PRODUCT_CHANGED, { error: `events entries must be ${PRODUCT_CHANGED}` }), {
+          error: 'events must be an array of event names',
+        })
+        .min(1, { error: 'events must name at least one event' })
+        .max(1, { error: 'events must not repeat an event' })
+        .describe(`The events to deliver: ["${PRODUCT_CHANGED}"]`),
+      vendors: z
+        .array(urlString('vendors entries'), { error: 'vendors must be an array of hostnames' })
+        .max(100, { error: 'vendors must hold at most 100 entries' })
+        .optional()
+        .describe('Only these vendors (hostnames or store URLs); omitted: every vendor the organization may see'),
+      types: z
+        .array(z.enum(CHANGE_TYPES, { error: `types entries must be one of ${CHANGE_TYPES.join(', ')}` }), {
+          error: 'types must be an array of change types',
+        })
+        .optional()
+        .describe('Only these change types (default all)'),
+    }),
+  }),
+  v2ChangeSubscriptionList: () => ({}),
+  v2ChangeSubscriptionDelete: () => ({ params: subscriptionIdPath() }),
+  v2ChangeSubscriptionDeliveries: () => ({ params: subscriptionIdPath() }),
 } satisfies Record<string, () => OperationRequest>;
 
 export type OperationId = keyof typeof REQUESTS;

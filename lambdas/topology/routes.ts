@@ -88,4 +88,22 @@ export const ROUTES: readonly Route[] = [
   r('v2WebhookSecret', 'GET', '/v2/webhooks/secret', 'usage', 'v2/webhook-secret'),
   r('v2WebhookSecretRotate', 'POST', '/v2/webhooks/secret', 'usage', 'v2/webhook-secret-rotate'),
   r('v2WebhookDeliveries', 'GET', '/v2/webhooks/deliveries', 'usage', 'v2/webhook-deliveries'),
+  // The change feed of the vendors an organization extracted or crawled, and its webhooks.
+  r('v2Changes', 'GET', '/v2/changes', 'catalog', 'v2/changes'),
+  r('v2ChangeSubscriptionCreate', 'POST', '/v2/webhooks/subscriptions', 'usage', 'v2/webhook-subscriptions-create'),
+  r('v2ChangeSubscriptionList', 'GET', '/v2/webhooks/subscriptions', 'usage', 'v2/webhook-subscriptions-list'),
+  r(
+    'v2ChangeSubscriptionDelete',
+    'DELETE',
+    '/v2/webhooks/subscriptions/{subscription_id}',
+    'usage',
+    'v2/webhook-subscriptions-delete',
+  ),
+  r(
+    'v2ChangeSubscriptionDeliveries',
+    'GET',
+    '/v2/webhooks/subscriptions/{subscription_id}/deliveries',
+    'usage',
+    'v2/webhook-subscriptions-deliveries',
+  ),
 ];

@@ -1,0 +1,261 @@
+// The change feed end to end through the local runtime and the store simulator: an organization
+// crawls and extracts a store, subscribes a webhook, the store drops a price, sells out a
+// variant and removes a listing; the re-extraction and the re-crawl record each change once, in
+// GET /v2/changes and at the receiver, also when the service stops while the receiver holds the
+// first delivery unanswered and starts again on the same data; another organization sees none.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startLocalService, type LocalService } from '../../lambdas/local/service';
+import { startStoreSimulator, type StoreSimulator } from '../stores';
+import { verifySignature } from '../../lambdas/domain/webhooks/model';
+
+const KEY_A = 'changes-e2e-key-org-a-0001';
+const KEY_B = 'changes-e2e-key-org-b-0001';
+const HOOKS_HOST = 'hooks.test';
+const HOST = 'shopify-collections.test';
+const POLL_MS = 100;
+const MAX_POLLS = 600;
+
+interface Received {
+  deliveryId: string;
+  body: string;
+  json: any;
+  signatureValid: boolean;
+}
+
+let sim: StoreSimulator;
+let receiver: Server;
+let receiverPort: number;
+const received: Received[] = [];
+/** The first delivery is held unanswered (the service stops meanwhile). */
+let held: ServerResponse | null = null;
+let holdNext = true;
+let secret = '';
+const dataDir = mkdtempSync(join(tmpdir(), 'pds-changes-e2e-'));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
+  for (let i = 0; i < MAX_POLLS; i++) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    await sleep(POLL_MS);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+function startReceiver(): Promise<Server> {
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const headers = request.headers as Record<string, string>;
+      received.push({
+        deliveryId: headers['x-pds-delivery-id'],
+        body,
+        json: JSON.parse(body),
+        signatureValid: verifySignature(
+          secret,
+          { timestamp: headers['x-pds-timestamp'], signature: headers['x-pds-signature'] },
+          body,
+          Date.now(),
+        ),
+      });
+      if (holdNext) {
+        holdNext = false;
+        held = response;
+        return;
+      }
+      response.writeHead(200).end('ok');
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+const boot = () =>
+  startLocalService({
+    port: 0,
+    dataDir,
+    env: {
+      PDS_RESOLVE: `${sim.resolveEnv},${HOOKS_HOST}=127.0.0.1:${receiverPort}`,
+      PDS_CRAWL_DELAY_MS: '0',
+      PDS_FAULT_RATE: '0',
+      PDS_DUPLICATE_RATE: '0',
+      PDS_WEBHOOK_RETRY_DELAYS: '1,1,1',
+      PDS_LOG_LEVEL: 'error',
+    },
+    bootstrapKeys: `${KEY_A}:org-a,${KEY_B}:org-b`,
+    queueRetrySeconds: 1,
+    log: () => undefined,
+  });
+
+let service: LocalService | undefined;
+
+async function api(method: string, path: string, body?: unknown, key = KEY_A): Promise<{ status: number; body: any }> {
+  const reply = await fetch(`${service!.url}${path}`, {
+    method,
+    headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: reply.status, body: await reply.json() };
+}
+
+async function finished(path: string): Promise<any> {
+  return waitFor(path, async () => {
+    const reply = await api('GET', path);
+    return reply.body.status === 'completed' || reply.body.status === 'failed' ? reply.body : undefined;
+  });
+}
+
+async function crawl() {
+  const started = await api('POST', '/v2/crawl', { vendor: HOST });
+  expect(started.status).toBe(202);
+  expect((await finished(`/v2/crawl/${started.body.execution_id}`)).status).toBe('completed');
+}
+
+async function extract(urls: string[]) {
+  const started = await api('POST', '/v2/extract', { urls });
+  expect(started.status).toBe(202);
+  expect((await finished(`/v2/extract/${started.body.execution_id}`)).status).toBe('completed');
+}
+
+/** Every change of org A's feed, read page by page from the start. */
+async function feed(query = ''): Promise<any[]> {
+  const events: any[] = [];
+  let cursor = '';
+  for (let page = 0; page < 50; page++) {
+    const reply = await api('GET', `/v2/changes?page_size=5${query}${cursor ? `&cursor=${cursor}` : ''}`);
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    events.push(...reply.body.data);
+    cursor = reply.body.pagination.next_cursor;
+    if (!reply.body.pagination.has_next) break;
+  }
+  return events;
+}
+
+beforeAll(async () => {
+  receiver = await startReceiver();
+  receiverPort = (receiver.address() as AddressInfo).port;
+  sim = await startStoreSimulator({ storeSizes: { [HOST]: 12 } });
+  service = await boot();
+  secret = (await api('GET', '/v2/webhooks/secret')).body.secret;
+}, 60_000);
+
+afterAll(async () => {
+  held?.destroy();
+  await service?.stop(1000);
+  await sim?.close();
+  await new Promise((resolve) => receiver?.close(resolve));
+});
+
+describe('change feed', () => {
+  it('records a price drop, a variant selling out and a removed listing once, in the feed and at the webhook, across a restart', async () => {
+    const store = sim.catalog(HOST);
+    const [dropped, soldOut, removed] = store.listingIndexes(0, 3);
+    const urls = [dropped, soldOut].map((i) => store.store.productUrl(i));
+    await crawl();
+    await extract(urls);
+    // Nothing changed yet: first sightings are no changes.
+    expect(await feed()).toEqual([]);
+
+    const subscribed = await api('POST', '/v2/webhooks/subscriptions', {
+      url: `http://${HOOKS_HOST}/changes`,
+      events: ['product.changed'],
+    });
+    expect(subscribed.status, JSON.stringify(subscribed.body)).toBe(200);
+    expect(subscribed.body.id).toMatch(/^whs_/);
+    expect((await api('GET', '/v2/webhooks/subscriptions')).body.data.map((s: any) => s.id)).toEqual([
+      subscribed.body.id,
+    ]);
+
+    const before = store.store.product(dropped).price;
+    store.change(dropped, { price: Math.round(before * 50) / 100 });
+    store.change(soldOut, { soldOut: [0] });
+    store.remove([removed]);
+    await extract(urls);
+    await crawl();
+
+    // The receiver holds the first delivery; the service stops meanwhile and starts again.
+    await waitFor('the first delivery', () => held !== null);
+    await service!.stop(1000);
+    service = undefined;
+    held!.destroy();
+    service = await boot();
+
+    const events = await waitFor('every change at the receiver', () => {
+      const byId = new Map<string, any>();
+      for (const r of received) for (const change of r.json.data.changes) byId.set(change.id, change);
+      const all = [...byId.values()];
+      const done =
+        all.some((c) => c.type === 'listing_removed') &&
+        all.some((c) => c.type === 'availability' && c.source === 'extraction') &&
+        all.some((c) => c.type === 'price' && c.source === 'extraction' && c.variant === null);
+      return done ? all : undefined;
+    });
+    // Give a stray duplicate the time to show.
+    await sleep(2_500);
+
+    const productPrice = (list: any[]) =>
+      list.filter((c) => c.type === 'price' && c.source === 'extraction' && c.variant === null);
+    const variantSoldOut = (list: any[]) =>
+      list.filter(
+        (c) => c.type === 'availability' && c.source === 'extraction' && c.variant?.id && c.new_value === false,
+      );
+    const listingGone = (list: any[]) => list.filter((c) => c.type === 'listing_removed');
+
+    const inFeed = await feed();
+    for (const list of [events, inFeed]) {
+      expect(productPrice(list)).toHaveLength(1);
+      expect(productPrice(list)[0].url).toBe(urls[0]);
+      expect(productPrice(list)[0].new_value).toBeLessThan(productPrice(list)[0].old_value);
+      expect(variantSoldOut(list)).toHaveLength(1);
+      expect(variantSoldOut(list)[0].url).toBe(urls[1]);
+      expect(variantSoldOut(list)[0].old_value).toBe(true);
+      expect(listingGone(list)).toHaveLength(1);
+      expect(listingGone(list)[0].url).toBe(store.store.productUrl(removed));
+    }
+    // Each change once in the feed, and in exactly one delivery (a redelivery repeats its body).
+    expect(new Set(inFeed.map((c) => c.id)).size).toBe(inFeed.length);
+    expect(new Set(events.map((c) => c.id))).toEqual(new Set(inFeed.map((c) => c.id)));
+    const bodies = new Map<string, string>();
+    for (const r of received) {
+      expect(r.signatureValid).toBe(true);
+      expect(r.json.event).toBe('product.changed');
+      if (bodies.has(r.deliveryId)) expect(r.body).toBe(bodies.get(r.deliveryId));
+      bodies.set(r.deliveryId, r.body);
+    }
+    const perDelivery = [...bodies.values()].flatMap((body) => JSON.parse(body).data.changes.map((c: any) => c.id));
+    expect(perDelivery.length).toBe(new Set(perDelivery).size);
+    // The held delivery was sent again after the restart, with the same id.
+    expect(received.length).toBeGreaterThan(bodies.size);
+
+    // In the order seen, per product.
+    const seen = inFeed.map((c) => c.seen_at);
+    expect([...seen].sort()).toEqual(seen);
+    // Filters.
+    expect((await feed('&types=listing_removed')).map((c) => c.type)).toEqual(['listing_removed']);
+    expect((await api('GET', '/v2/changes?types=nope')).status).toBe(400);
+
+    const log = await api('GET', `/v2/webhooks/subscriptions/${subscribed.body.id}/deliveries`);
+    expect(log.status).toBe(200);
+    expect(log.body.data.every((d: any) => d.state === 'delivered')).toBe(true);
+
+    // Another organization sees none of it.
+    const other = await api('GET', '/v2/changes', undefined, KEY_B);
+    expect(other.status).toBe(200);
+    expect(other.body.data).toEqual([]);
+    expect((await api('GET', `/v2/changes?vendor=${HOST}`, undefined, KEY_B)).status).toBe(404);
+    expect(
+      (await api('GET', `/v2/webhooks/subscriptions/${subscribed.body.id}/deliveries`, undefined, KEY_B)).status,
+    ).toBe(404);
+    expect((await api('DELETE', `/v2/webhooks/subscriptions/${subscribed.body.id}`, undefined, KEY_B)).status).toBe(
+      404,
+    );
+    expect((await api('DELETE', `/v2/webhooks/subscriptions/${subscribed.body.id}`)).status).toBe(200);
+    expect((await api('GET', '/v2/webhooks/subscriptions')).body.data).toEqual([]);
+  }, 120_000);
+});
