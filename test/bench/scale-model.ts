@@ -94,8 +94,11 @@ const LIMIT = {
   dynamoTableOnDemandUnits: 40_000,
   httpApiRequestsPerSecond: 10_000,
   stepFunctionsTransitionsPerSecond: 5_000,
-  /** The default search index lives in each search Lambda's memory: ~1 GB per 100,000 products (lib/sizing.ts), 10 GB at most. */
-  snapshotIndexProducts: 1_000_000,
+  /**
+   * The default search index lives in each search Lambda's memory, ~1 GB per 100,000 products
+   * (lib/sizing.ts): the README puts its ceiling at 300-500k products (memory, cold start).
+   */
+  snapshotIndexProducts: 500_000,
   openSearchShardGb: 50,
 };
 
