@@ -111,14 +111,14 @@ afterAll(async () => {
 });
 
 describe('public routes and the document', () => {
-  it('serves /health and an OpenAPI 3.1 document of all 45 operations', async () => {
+  it('serves /health and an OpenAPI 3.1 document of all 50 operations', async () => {
     const health = await call('GET', '/health');
     expect(health.status).toBe(200);
     expect(health.body).toEqual({ status: 'ok' });
     expect(doc.openapi).toBe('3.1.0');
     const operations = Object.values(doc.paths as Record<string, Record<string, any>>).flatMap((p) => Object.values(p));
-    expect(operations).toHaveLength(47);
-    expect(operations.filter((op) => op.security?.length !== 0)).toHaveLength(45);
+    expect(operations).toHaveLength(52);
+    expect(operations.filter((op) => op.security?.length !== 0)).toHaveLength(50);
     expect(doc.components.securitySchemes.apiKey).toEqual({ type: 'apiKey', in: 'header', name: 'x-api-key' });
     expect(doc.components.securitySchemes.bearer.scheme).toBe('bearer');
     expect(doc.paths['/v2/extract'].post.responses['501']).toBeUndefined();

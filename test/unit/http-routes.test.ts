@@ -7,8 +7,8 @@ import { ROUTES } from '../../lambdas/topology/routes';
 import { CONTRACTS } from '../../lambdas/contracts/operations';
 
 describe('route table coverage', () => {
-  it('has 45 operations (41 + 3 webhook operations + the Merchant Center feed) plus /health and /openapi.json, each with a contract', () => {
-    expect(ROUTES).toHaveLength(47);
+  it('has 50 operations (41 + 3 webhook operations + the Merchant Center feed + the change feed and its 4 subscription operations) plus /health and /openapi.json, each with a contract', () => {
+    expect(ROUTES).toHaveLength(52);
     for (const route of ROUTES) expect(CONTRACTS, route.operationId).toHaveProperty(route.operationId);
     expect(Object.keys(CONTRACTS).sort()).toEqual(ROUTES.map((r) => r.operationId).sort());
   });

@@ -52,6 +52,26 @@ describe('key schema', () => {
             "sk": "HEAD",
           },
         },
+        "changeEntry": {
+          "gsi2": {
+            "gsi2pk": "CHANGES#VENDOR#SHARD",
+            "gsi2sk": "SEENAT#LOG#SEQ",
+          },
+          "table": {
+            "pk": "CHANGE#LOG",
+            "sk": "SEQ#SEQ",
+          },
+        },
+        "changeSubscription": {
+          "gsi1": {
+            "gsi1pk": "CHANGESUBS",
+            "gsi1sk": "ID",
+          },
+          "table": {
+            "pk": "ORG#ORG",
+            "sk": "CHANGESUB#ID",
+          },
+        },
         "collection": {
           "table": {
             "pk": "LCOLL#VENDOR",
@@ -210,6 +230,12 @@ describe('key schema', () => {
           "table": {
             "pk": "VENDOR#VENDOR",
             "sk": "VENDOR",
+          },
+        },
+        "vendorAccess": {
+          "table": {
+            "pk": "ORG#ORG",
+            "sk": "CHANGEVENDOR#VENDOR",
           },
         },
         "webhookDelivery": {
