@@ -731,6 +731,90 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v2/changes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Price, availability and listing changes of the vendors the organization extracted or crawled, by cursor
+     * @description Changes of the vendors the organization extracted or crawled, from its first extraction or crawl of each, oldest first: a re-extraction that sees a product's or a variant's price, compare-at price or availability change, and a re-crawl that sees a listing appear, disappear or change price. Each change is recorded once (however often the same observation is retried) with the product URL, the variant (null for the product or a listing), the old and new value and when it was seen; `source` says whether an extraction (`country` set) or a crawl saw it. Page with `pagination.next_cursor` until `has_next` is false; a cursor read again later returns what was seen since. Changes of the last second are returned on the next read (writes land a moment after they are stamped). A vendor the organization never extracted or crawled is 404.
+     */
+    get: operations['v2Changes'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/webhooks/subscriptions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The organization's change-feed subscriptions
+     * @description Oldest first. Needs the `usage` scope.
+     */
+    get: operations['v2ChangeSubscriptionList'];
+    put?: never;
+    /**
+     * Subscribe a webhook to the change feed
+     * @description Signed POSTs of `product.changed` to `url` for every change seen after the subscription is created (of `vendors`, or every vendor the organization may see; of `types`, or all): JSON {id, event, created_at, data: {subscription_id, changes: [ChangeEvent...], next_cursor}, metadata: null}, with the headers, signature, retries (1, 5, 15, 60 minutes) and delivery log of every webhook (GET /v2/webhooks/secret). A subscription has one delivery in flight at a time, holding up to 100 observations in the order they were seen: the next is sent once it is delivered (or failed after its last attempt), so a product's changes arrive in order, each change in one delivery (deduplicate redeliveries on X-PDS-Delivery-Id). `next_cursor` resumes GET /v2/changes after the delivery. At most 20 subscriptions per organization; the URL must reach a public address.
+     */
+    post: operations['v2ChangeSubscriptionCreate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/webhooks/subscriptions/{subscription_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete a change-feed subscription
+     * @description Nothing more is sent to it (a delivery in flight may still finish). Another organization's or an unknown id is 404.
+     */
+    delete: operations['v2ChangeSubscriptionDelete'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v2/webhooks/subscriptions/{subscription_id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A change-feed subscription's delivery log
+     * @description One entry per delivery, oldest first (up to 500), with every attempt (time, receiver status, error). Another organization's or an unknown id is 404.
+     */
+    get: operations['v2ChangeSubscriptionDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface webhooks {
   executionEvent: {
@@ -1307,6 +1391,43 @@ export interface components {
         error: string | null;
         duration_ms: number;
       }[];
+    };
+    ChangeEvent: {
+      /** @description Stable: the same on every read and in every delivery */
+      id: string;
+      /** @enum {string} */
+      type: 'price' | 'compare_at_price' | 'availability' | 'listing_added' | 'listing_removed';
+      vendor: string;
+      /** @description The product (or listing) URL */
+      url: string;
+      /** @description The extraction's country; null for a crawl's listing */
+      country: string | null;
+      /** @enum {string} */
+      source: 'extraction' | 'crawl';
+      /** @description null: the product (or listing) itself */
+      variant: {
+        id: string;
+        sku: string | null;
+        title: string | null;
+      } | null;
+      /** @description Price, compare-at price or availability before; null for listing_added/removed */
+      old_value: number | boolean | null;
+      new_value: number | boolean | null;
+      currency: string | null;
+      /** @description ISO 8601 timestamp, UTC */
+      seen_at: string;
+    };
+    ChangeSubscription: {
+      /** @description whs_ + 24 hex characters */
+      id: string;
+      url: string;
+      events: 'product.changed'[];
+      /** @description null: every vendor the organization may see */
+      vendors: string[] | null;
+      /** @description null: every type */
+      types: ('price' | 'compare_at_price' | 'availability' | 'listing_added' | 'listing_removed')[] | null;
+      /** @description ISO 8601 timestamp, UTC */
+      created_at: string;
     };
     WebhookEvent: {
       /** @description The delivery id, also in X-PDS-Delivery-Id: the same on every redelivery */
@@ -7259,6 +7380,577 @@ export interface operations {
           'application/json': {
             execution_id: string;
             data: components['schemas']['WebhookDelivery'][];
+          };
+        };
+      };
+      /** @description INVALID_PARAMETER: malformed JSON, a wrong type, a missing field or an out-of-range value; the message names the field */
+      400: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthError'];
+        };
+      };
+      /** @description FORBIDDEN: the key lacks the "usage" scope */
+      403: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description NOT_FOUND: unknown execution id, or one of another organization */
+      404: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description RATE_LIMITED: over the per-key token bucket */
+      429: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description INTERNAL_ERROR (legacy vendors also DB_ERROR); never carries internals */
+      500: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+    };
+  };
+  v2Changes: {
+    parameters: {
+      query?: {
+        /** @description Hostname or any URL of the store; omitted: every vendor the organization may see */
+        vendor?: string;
+        /** @description Only changes seen at or after this time */
+        since?: string;
+        /** @description Comma-separated change types to return: price, compare_at_price, availability, listing_added, listing_removed (default all) */
+        types?: string;
+        /** @description Observations per page, 1 to 500 (default 100); each holds one or more changes */
+        page_size?: number;
+        /** @description The previous page's `pagination.next_cursor`; omitted: from `since` (or the organization's first extraction or crawl of the vendor) */
+        cursor?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ChangeEvent'][];
+            pagination: {
+              page_size: number;
+              next_cursor: string;
+              has_next: boolean;
+            };
+            meta: {
+              vendor: string | null;
+            };
+          };
+        };
+      };
+      /** @description INVALID_PARAMETER: malformed JSON, a wrong type, a missing field or an out-of-range value; the message names the field */
+      400: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthError'];
+        };
+      };
+      /** @description FORBIDDEN: the key lacks the "catalog" scope */
+      403: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description NOT_FOUND: unknown execution id, or one of another organization */
+      404: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description RATE_LIMITED: over the per-key token bucket */
+      429: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description INTERNAL_ERROR (legacy vendors also DB_ERROR); never carries internals */
+      500: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description TIMEOUT or DB_TIMEOUT: the store did not answer in time */
+      504: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+    };
+  };
+  v2ChangeSubscriptionList: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ChangeSubscription'][];
+          };
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthError'];
+        };
+      };
+      /** @description FORBIDDEN: the key lacks the "usage" scope */
+      403: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description RATE_LIMITED: over the per-key token bucket */
+      429: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description INTERNAL_ERROR (legacy vendors also DB_ERROR); never carries internals */
+      500: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+    };
+  };
+  v2ChangeSubscriptionCreate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Absolute http(s) URL of a public receiver */
+          url: string;
+          /** @description The events to deliver: ["product.changed"] */
+          events: 'product.changed'[];
+          /** @description Only these vendors (hostnames or store URLs); omitted: every vendor the organization may see */
+          vendors?: string[];
+          /** @description Only these change types (default all) */
+          types?: ('price' | 'compare_at_price' | 'availability' | 'listing_added' | 'listing_removed')[];
+        };
+      };
+    };
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ChangeSubscription'];
+        };
+      };
+      /** @description INVALID_PARAMETER: malformed JSON, a wrong type, a missing field or an out-of-range value; the message names the field */
+      400: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthError'];
+        };
+      };
+      /** @description FORBIDDEN: the key lacks the "usage" scope */
+      403: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE: the body is not application/json */
+      415: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description RATE_LIMITED: over the per-key token bucket */
+      429: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description INTERNAL_ERROR (legacy vendors also DB_ERROR); never carries internals */
+      500: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+    };
+  };
+  v2ChangeSubscriptionDelete: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A subscription id (whs_...) */
+        subscription_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: string;
+            /** @constant */
+            deleted: true;
+          };
+        };
+      };
+      /** @description INVALID_PARAMETER: malformed JSON, a wrong type, a missing field or an out-of-range value; the message names the field */
+      400: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description Missing or invalid API key */
+      401: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthError'];
+        };
+      };
+      /** @description FORBIDDEN: the key lacks the "usage" scope */
+      403: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description NOT_FOUND: unknown execution id, or one of another organization */
+      404: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: request body over 1 MiB */
+      413: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description RATE_LIMITED: over the per-key token bucket */
+      429: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+      /** @description INTERNAL_ERROR (legacy vendors also DB_ERROR); never carries internals */
+      500: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['V2Error'];
+        };
+      };
+    };
+  };
+  v2ChangeSubscriptionDeliveries: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A subscription id (whs_...) */
+        subscription_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK */
+      200: {
+        headers: {
+          /** @description Identifier of this request (also error.request_id in v2 errors) */
+          'Request-ID'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            subscription_id: string;
+            data: {
+              /** @description X-PDS-Delivery-Id: the same on every attempt of this event */
+              delivery_id: string;
+              url: string;
+              /**
+               * @description delivered after a 2xx; failed after the last attempt
+               * @enum {string}
+               */
+              state: 'pending' | 'retrying' | 'delivered' | 'failed';
+              /** @description ISO 8601 timestamp, UTC */
+              created_at: string;
+              /** @description ISO 8601 timestamp, UTC */
+              updated_at: string;
+              /** @description When the next attempt is due (pending, retrying) */
+              next_attempt_at: string | null;
+              attempts: {
+                /** @description 1-based */
+                attempt: number;
+                /** @description ISO 8601 timestamp, UTC */
+                at: string;
+                /** @description The receiver's status; null when none came */
+                status_code: number | null;
+                /** @description null for a 2xx */
+                error: string | null;
+                duration_ms: number;
+              }[];
+              /** @constant */
+              event: 'product.changed';
+            }[];
           };
         };
       };
