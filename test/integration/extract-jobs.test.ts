@@ -313,6 +313,7 @@ describe('extraction jobs, step by step', () => {
     expect(await steps.processBatch({ executionId: execution_id, batch: batches[1] })).toEqual({
       state: 'done',
       counted: true,
+      handOff: [],
     });
     expect(shop.fetches()).toBe(fetches);
     status = await jobs.status({ org: 'org-a', executionId: execution_id });
@@ -327,6 +328,7 @@ describe('extraction jobs, step by step', () => {
     expect(await steps.processBatch({ executionId: execution_id, batch: batches[2] })).toEqual({
       state: 'done',
       counted: false,
+      handOff: [],
     });
     await steps.finalize({ executionId: execution_id });
     status = await jobs.status({ org: 'org-a', executionId: execution_id });
@@ -400,6 +402,7 @@ describe('extraction jobs, step by step', () => {
     expect(await steps.processBatch({ executionId: execution_id, batch: batches[1] })).toEqual({
       state: 'skipped',
       counted: false,
+      handOff: [],
     });
     expect(await steps.finalize({ executionId: execution_id })).toMatchObject({ status: 'failed' });
     const status = await jobs.status({ org: 'org-a', executionId: execution_id });
@@ -569,7 +572,7 @@ describe('the batch claim decides which products are new', () => {
 
     // The redelivery finds the claim: it marks the claim's new products and counts them, fetching nothing.
     const fetches = shop.fetches();
-    expect(await steps.processBatch({ executionId: execution_id, batch })).toEqual({ state: 'done', counted: true });
+    expect(await steps.processBatch({ executionId: execution_id, batch })).toEqual({ state: 'done', counted: true, handOff: [] });
     expect(shop.fetches()).toBe(fetches);
     expect((await vendors.get(vendor))?.productCount).toBe(3);
     expect((await products.seenBefore(urls)).size).toBe(3);
