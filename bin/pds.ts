@@ -843,6 +843,24 @@ function buildProgram(runAction: (options: CommonOptions, action: (run: Run) => 
     runAction(flags, async (run) => (await import('./feed-command')).feedCommand(run.client, run.io, vendor, flags)),
   );
 
+  withCommonOptions(
+    program
+      .command('changes')
+      .description(
+        'price, compare-at price, availability and listing changes of the vendors your organization extracted or crawled, oldest first (--json: one object per line); the cursor to resume from on stderr',
+      )
+      .option('--vendor <vendor>', 'one vendor (hostname or any URL of the store)')
+      .option('--since <time>', 'only changes seen at or after this ISO 8601 time')
+      .option(
+        '--types <list>',
+        'comma-separated: price, compare_at_price, availability, listing_added, listing_removed',
+      )
+      .option('--cursor <cursor>', 'resume after a previous run')
+      .option('--follow', 'keep reading new changes every 5 s'),
+  ).action((flags: CommonOptions & Record<string, any>) =>
+    runAction(flags, async (run) => (await import('./changes-command')).changesCommand(run.client, run.io, flags)),
+  );
+
   const webhooks = program.command('webhooks').description("the organization's webhook secret and delivery logs");
   withCommonOptions(
     webhooks

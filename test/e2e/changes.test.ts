@@ -12,6 +12,8 @@ import { join } from 'node:path';
 import { startLocalService, type LocalService } from '../../lambdas/local/service';
 import { startStoreSimulator, type StoreSimulator } from '../stores';
 import { verifySignature } from '../../lambdas/domain/webhooks/model';
+import { createPdsClient } from '../../client';
+import { changesCommand } from '../../bin/changes-command';
 
 const KEY_A = 'changes-e2e-key-org-a-0001';
 const KEY_B = 'changes-e2e-key-org-b-0001';
@@ -243,6 +245,21 @@ describe('change feed', () => {
     const log = await api('GET', `/v2/webhooks/subscriptions/${subscribed.body.id}/deliveries`);
     expect(log.status).toBe(200);
     expect(log.body.data.every((d: any) => d.state === 'delivered')).toBe(true);
+
+    // `pds changes` prints each change once, and the cursor it ends at reads nothing more.
+    const lines: string[] = [];
+    const notes: string[] = [];
+    const io = { json: false, out: (text: string) => lines.push(text), err: (text: string) => notes.push(text) };
+    const client = createPdsClient({ baseUrl: service!.url, apiKey: KEY_A });
+    expect(await changesCommand(client, io, { vendor: HOST })).toBe(0);
+    expect(lines).toHaveLength(inFeed.length);
+    expect(lines.filter((line) => line.includes(' listing_removed '))).toEqual([
+      `${listingGone(inFeed)[0].seen_at} listing_removed ${store.store.productUrl(removed)} (crawl)`,
+    ]);
+    const cursor = /--cursor (\S+)/.exec(notes[0])![1];
+    const after: string[] = [];
+    await changesCommand(client, { ...io, out: (text) => after.push(text) }, { vendor: HOST, cursor });
+    expect(after).toEqual([]);
 
     // Another organization sees none of it.
     const other = await api('GET', '/v2/changes', undefined, KEY_B);
