@@ -28,7 +28,7 @@ import type { ExtractionWeights, LearnedField, Model } from '../../lambdas/domai
 import { bareTitle, ruleReading } from '../../lambdas/domain/extraction/page';
 import { CORPORA } from '../corpora';
 import { startStoreSimulator } from '../stores';
-import { QUALITY_STORE_SPECS, qualityPageIsProduct } from '../stores/quality-pages';
+import { oneOfManyTruth, QUALITY_STORE_SPECS, qualityPageIsProduct } from '../stores/quality-pages';
 import {
   countryOf,
   type LabelledPage,
@@ -74,7 +74,7 @@ export function accepted(field: Exclude<LearnedField, 'page'>, page: ReadPage, v
 /** Which pages label a field: a field is learned only where the corpus states it. */
 export function labels(field: Exclude<LearnedField, 'page'>, page: ReadPage): boolean {
   if (field === 'title') return !!page.truth.tab_title;
-  if (field === 'price') return page.corpus === 'benchmark' || page.corpus === 'us-retail';
+  if (field === 'price') return page.corpus === 'benchmark' || page.corpus === 'us-retail' || !!page.truth.price;
   return page.corpus === 'benchmark';
 }
 
@@ -252,21 +252,34 @@ function get(origin: string, host: string, pathAndQuery: string): Promise<{ stat
 export async function simulatorPages(): Promise<ReadPage[]> {
   const sim = await startStoreSimulator({ productsPerStore: 10 });
   const out: ReadPage[] = [];
-  const add = async (host: string, url: string, isProduct: boolean, id: string) => {
+  const add = async (
+    host: string,
+    url: string,
+    isProduct: boolean,
+    id: string,
+    truth: Record<string, string[]> = {},
+  ) => {
     const u = new URL(url);
     const page = await get(sim.origin, host, `${u.pathname}${u.search}`);
     if (page.status >= 400) return;
-    out.push(readPage({ id, corpus: 'simulator', shop: host, url, truth: {}, isProduct, html: page.body }, 'us'));
+    out.push(readPage({ id, corpus: 'simulator', shop: host, url, truth, isProduct, html: page.body }, 'us'));
   };
   try {
     const quality = new Set(QUALITY_STORE_SPECS.map((s) => s.host));
-    for (const store of sim.stores.filter((s) => !s.behaviour || s.behaviour === 'stale-jsonld')) {
+    const stores = [
+      ...sim.stores.filter((s) => !quality.has(s.host) && (!s.behaviour || s.behaviour === 'stale-jsonld')),
+      ...QUALITY_STORE_SPECS.map((spec) => sim.store(spec.host)),
+    ];
+    for (const store of stores) {
       for (const [kind, url] of Object.entries(store.nonProductUrls))
         await add(store.host, url, false, `${store.host} ${kind}`);
       const count = quality.has(store.host) ? 10 : 2;
       for (let i = 0; i < count; i++) {
         const isProduct = quality.has(store.host) ? qualityPageIsProduct(store.host, store.product(i)) : true;
-        await add(store.host, store.productUrl(i), isProduct, `${store.host} product ${i}`);
+        // one-of-many.test's prices are labelled: the classes of product page the rules rejected.
+        const truth =
+          store.host === 'one-of-many.test' ? { price: [String(oneOfManyTruth(store.product(i)).price)] } : {};
+        await add(store.host, store.productUrl(i), isProduct, `${store.host} product ${i}`, truth);
       }
     }
   } finally {

@@ -65,6 +65,11 @@
 //   products: the ticket sold on the page (a "$12.990" price and a "Comprar" button): a product
 //   page. Odd products: the event only announced (date and place, no price, no buy control): not a
 //   product page. Truth: eventTicketTruth(product).
+// - one-of-many.test: product pages the rules took for listings or articles (issue 27), no markup,
+//   by product.index % 3 (truth: oneOfManyTruth(product)): 0: a classified ad, og:type article, the
+//   asking price in plain text under the heading and a "Contact seller" button; 1: a high-value
+//   item (price x 1000) whose price is plain text inside a banner-classed block, no buy button;
+//   2: a product page with its buy box and a carousel of eight product cards with their prices.
 import type { SimProduct, StoreModel, StoreSpec } from './catalog';
 import { PRICE_STYLES } from './catalog';
 import { shopifyJsonProduct, wooProduct } from './pages';
@@ -93,6 +98,7 @@ export const QUALITY_STORE_SPECS: StoreSpec[] = [
   { host: 'event-tickets.test', name: 'Entradas Ya', flavor: 'generic', markup: 'jsonld' },
   { host: 'sku-locale.test', name: 'Localised References', flavor: 'generic', markup: 'dom' },
   { host: 'markup-elsewhere.test', name: 'Elsewhere Goods', flavor: 'generic', markup: 'dom' },
+  { host: 'one-of-many.test', name: 'One Of Many', flavor: 'generic', markup: 'dom' },
 ];
 
 export const QUALITY_HOSTS: ReadonlySet<string> = new Set(QUALITY_STORE_SPECS.map((s) => s.host));
@@ -785,6 +791,48 @@ export function eventTicketTruth(product: SimProduct): { sold: boolean; price: n
   return { sold, price: sold ? Math.round(product.price * 1000) : null };
 }
 
+/** Ground truth of one-of-many.test: every page is a product page with this price (USD). */
+export function oneOfManyTruth(product: SimProduct): { price: number } {
+  return { price: product.index % 3 === 1 ? Math.round(product.price * 1000) : product.price };
+}
+
+function oneOfManyPage(store: StoreModel, product: SimProduct, related: SimProduct[]): string {
+  const { price } = oneOfManyTruth(product);
+  const money = (n: number) => `$${n.toLocaleString('en-US', { minimumFractionDigits: n % 1 ? 2 : 0 })}`;
+  const image = `<img src="${esc(product.images[0].url)}" alt="${esc(product.title)}" width="600" height="600">`;
+  const kind = product.index % 3;
+  const head =
+    kind === 0
+      ? `<meta property="og:type" content="article"><meta property="og:title" content="${esc(product.title)}">`
+      : '';
+  let main: string;
+  if (kind === 0)
+    main = `<article class="posting"><h1>${esc(product.title)}</h1><p class="attrs">posted 3 days ago · pickup only</p>
+${image}<p>${money(price)}</p><p>${esc(product.description)}</p><button type="button">Contact seller</button></article>`;
+  else if (kind === 1)
+    main = `<div class="vehicle"><h1>${esc(product.title)}</h1>${image}
+<div class="hero-banner"><p class="small">Est. payment $1,249/mo</p><p id="item-price" class="bold">${money(price)}</p></div>
+<p>${esc(product.description)}</p><a class="btn" href="/contact">Schedule a viewing</a></div>`;
+  else
+    main = `<div class="pdp"><h1>${esc(product.title)}</h1>${image}<span class="price">${money(price)}</span>
+<form action="/cart/add" method="post"><button type="submit">Add to cart</button></form></div>`;
+  const cards = related
+    .concat(related)
+    .slice(0, 8)
+    .map(
+      (r, i) =>
+        `<div class="product-card"><a href="/products/${esc(r.handle)}-${i}"><img src="${esc(r.images[0].url)}" alt=""><span class="product-card__title">${esc(r.title)}</span></a><span class="price">${money(r.price)}</span></div>`,
+    )
+    .join('');
+  const carousel = kind === 2 ? `<section class="carousel"><h2>More to love</h2>${cards}</section>` : '';
+  return page(
+    'en',
+    `${product.title} | ${store.name}`,
+    head,
+    `<div class="top"><a href="/">${esc(store.name)}</a></div>${main}${carousel}`,
+  );
+}
+
 /** Whether a quality host's product page is a product page (event-tickets.test announces some). */
 export function qualityPageIsProduct(host: string, product: SimProduct): boolean {
   return host !== 'event-tickets.test' || eventTicketTruth(product).sold;
@@ -865,6 +913,8 @@ export function qualityRoute(
       return html(skuLocalePage(store, product, url));
     case 'markup-elsewhere.test':
       return html(markupElsewherePage(store, product));
+    case 'one-of-many.test':
+      return html(oneOfManyPage(store, product, related(index)));
     default:
       return null;
   }
