@@ -876,6 +876,65 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  productChanged: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Changes of products and listings, delivered to a change-feed subscription
+     * @description A page of the change feed, delivered to a subscription's url (POST /v2/webhooks/subscriptions): up to 100 observations in the order they were seen; the next page is sent once this one is delivered or failed, so a product's changes arrive in order, each change in one delivery. Same headers, signature, retries and delivery log as every webhook; a redelivery carries the same X-PDS-Delivery-Id and the same body: deduplicate on it.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header: {
+          /** @description product.changed */
+          'X-PDS-Event': string;
+          /** @description The same on every attempt of this event: deduplicate on it */
+          'X-PDS-Delivery-Id': string;
+          /** @description 1-based attempt number */
+          'X-PDS-Attempt': string;
+          /** @description Unix seconds when this attempt was signed */
+          'X-PDS-Timestamp': string;
+          /** @description v1=<hex HMAC-SHA256 of "{X-PDS-Timestamp}.{raw body}" under the secret> */
+          'X-PDS-Signature': string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['ProductChangedEvent'];
+        };
+      };
+      responses: {
+        /** @description Received; not delivered again */
+        '2XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+        /** @description Anything else (or no answer within 10 s): retried with backoff */
+        default: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface components {
   schemas: {
@@ -1461,6 +1520,22 @@ export interface components {
       metadata: {
         [key: string]: unknown;
       } | null;
+    };
+    ProductChangedEvent: {
+      /** @description The delivery id, also in X-PDS-Delivery-Id: the same on every redelivery */
+      id: string;
+      /** @constant */
+      event: 'product.changed';
+      /** @description When the page was cut (the body is fixed then) */
+      created_at: string;
+      data: {
+        subscription_id: string;
+        /** @description Up to 100 observations in the order they were seen */
+        changes: components['schemas']['ChangeEvent'][];
+        /** @description GET /v2/changes?cursor= resumes after this delivery */
+        next_cursor: string;
+      };
+      metadata: null;
     };
   };
   responses: never;

@@ -2,32 +2,13 @@
 import * as z from 'zod';
 import { Timestamp } from './common';
 import { CHANGE_TYPES, PRODUCT_CHANGED } from '../domain/changes/model';
+import { ChangeEvent } from './change-event';
 import { WebhookDelivery } from './webhooks';
+
+export { ChangeEvent };
 
 export const CHANGES_DESCRIPTION =
   "Changes of the vendors the organization extracted or crawled, from its first extraction or crawl of each, oldest first: a re-extraction that sees a product's or a variant's price, compare-at price or availability change, and a re-crawl that sees a listing appear, disappear or change price. Each change is recorded once (however often the same observation is retried) with the product URL, the variant (null for the product or a listing), the old and new value and when it was seen; `source` says whether an extraction (`country` set) or a crawl saw it. Page with `pagination.next_cursor` until `has_next` is false; a cursor read again later returns what was seen since. Changes of the last second are returned on the next read (writes land a moment after they are stamped). A vendor the organization never extracted or crawled is 404.";
-
-export const ChangeEvent = z
-  .object({
-    id: z.string().describe('Stable: the same on every read and in every delivery'),
-    type: z.enum(CHANGE_TYPES),
-    vendor: z.string(),
-    url: z.string().describe('The product (or listing) URL'),
-    country: z.string().nullable().describe("The extraction's country; null for a crawl's listing"),
-    source: z.enum(['extraction', 'crawl']),
-    variant: z
-      .object({ id: z.string(), sku: z.string().nullable(), title: z.string().nullable() })
-      .nullable()
-      .describe('null: the product (or listing) itself'),
-    old_value: z
-      .union([z.number(), z.boolean()])
-      .nullable()
-      .describe('Price, compare-at price or availability before; null for listing_added/removed'),
-    new_value: z.union([z.number(), z.boolean()]).nullable(),
-    currency: z.string().nullable(),
-    seen_at: Timestamp,
-  })
-  .meta({ id: 'ChangeEvent' });
 
 export const ChangePage = z.object({
   data: z.array(ChangeEvent),

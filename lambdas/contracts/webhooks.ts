@@ -3,6 +3,7 @@
 import * as z from 'zod';
 import { MAX_URL_LENGTH, Timestamp } from './common';
 import { MAX_METADATA_BYTES, WEBHOOK_EVENTS } from '../domain/webhooks/model';
+import { ProductChangedEvent } from './change-event';
 
 const isHttpUrl = (value: string) => {
   try {
@@ -114,26 +115,44 @@ const header = (name: string, description: string) => ({
   schema: { type: 'string' },
 });
 
+const PRODUCT_CHANGED_DESCRIPTION = `A page of the change feed, delivered to a subscription's url (POST /v2/webhooks/subscriptions): up to 100 observations in the order they were seen; the next page is sent once this one is delivered or failed, so a product's changes arrive in order, each change in one delivery. Same headers, signature, retries and delivery log as every webhook; a redelivery carries the same X-PDS-Delivery-Id and the same body: deduplicate on it.`;
+
+/** One webhook: its headers, the body a receiver gets and what it must answer. */
+function webhook(summary: string, description: string, events: string, body: Record<string, unknown>) {
+  return {
+    post: {
+      summary,
+      description,
+      parameters: [
+        header('X-PDS-Event', events),
+        header('X-PDS-Delivery-Id', 'The same on every attempt of this event: deduplicate on it'),
+        header('X-PDS-Attempt', '1-based attempt number'),
+        header('X-PDS-Timestamp', 'Unix seconds when this attempt was signed'),
+        header('X-PDS-Signature', 'v1=<hex HMAC-SHA256 of "{X-PDS-Timestamp}.{raw body}" under the secret>'),
+      ],
+      requestBody: { required: true, content: { 'application/json': { schema: body } } },
+      responses: {
+        '2XX': { description: 'Received; not delivered again' },
+        default: { description: 'Anything else (or no answer within 10 s): retried with backoff' },
+      },
+    },
+  };
+}
+
 /** The OpenAPI 3.1 `webhooks` object: what a receiver gets and must answer. */
 export function webhooksObject(convert: (schema: z.ZodType) => Record<string, unknown>): Record<string, unknown> {
   return {
-    executionEvent: {
-      post: {
-        summary: 'An execution event, delivered to the webhook.url of its start request',
-        description: WEBHOOK_DESCRIPTION,
-        parameters: [
-          header('X-PDS-Event', 'started, progress, completed or failed'),
-          header('X-PDS-Delivery-Id', 'The same on every attempt of this event: deduplicate on it'),
-          header('X-PDS-Attempt', '1-based attempt number'),
-          header('X-PDS-Timestamp', 'Unix seconds when this attempt was signed'),
-          header('X-PDS-Signature', 'v1=<hex HMAC-SHA256 of "{X-PDS-Timestamp}.{raw body}" under the secret>'),
-        ],
-        requestBody: { required: true, content: { 'application/json': { schema: convert(WebhookEventBody) } } },
-        responses: {
-          '2XX': { description: 'Received; not delivered again' },
-          default: { description: 'Anything else (or no answer within 10 s): retried with backoff' },
-        },
-      },
-    },
+    executionEvent: webhook(
+      'An execution event, delivered to the webhook.url of its start request',
+      WEBHOOK_DESCRIPTION,
+      'started, progress, completed or failed',
+      convert(WebhookEventBody),
+    ),
+    productChanged: webhook(
+      'Changes of products and listings, delivered to a change-feed subscription',
+      PRODUCT_CHANGED_DESCRIPTION,
+      'product.changed',
+      convert(ProductChangedEvent),
+    ),
   };
 }

@@ -14,6 +14,7 @@ import { startStoreSimulator, type StoreSimulator } from '../stores';
 import { verifySignature } from '../../lambdas/domain/webhooks/model';
 import { createPdsClient } from '../../client';
 import { changesCommand } from '../../bin/changes-command';
+import { validateSchema } from './helpers/openapi-validator';
 
 const KEY_A = 'changes-e2e-key-org-a-0001';
 const KEY_B = 'changes-e2e-key-org-b-0001';
@@ -230,6 +231,12 @@ describe('change feed', () => {
       if (bodies.has(r.deliveryId)) expect(r.body).toBe(bodies.get(r.deliveryId));
       bodies.set(r.deliveryId, r.body);
     }
+    // Every body is what the served document's `webhooks.productChanged` says a receiver gets.
+    const doc = (await (await fetch(`${service!.url}/openapi.json`)).json()) as Record<string, any>;
+    const schema = doc.webhooks.productChanged.post.requestBody.content['application/json'].schema;
+    expect(schema.$ref).toBe('#/components/schemas/ProductChangedEvent');
+    for (const r of received) expect(validateSchema(schema, r.json, doc)).toEqual([]);
+    expect(validateSchema(schema, { ...received[0].json, data: { changes: [{}] } }, doc)).not.toEqual([]);
     const perDelivery = [...bodies.values()].flatMap((body) => JSON.parse(body).data.changes.map((c: any) => c.id));
     expect(perDelivery.length).toBe(new Set(perDelivery).size);
     // The held delivery was sent again after the restart, with the same id.
