@@ -31,6 +31,7 @@ beforeAll(async () => {
       'shopify-collections.test': 600,
       'woo-categories.test': 230,
       'sitemap-only.test': 520,
+      'sitemap-uncovered.test': 120,
       'html-only.test': 60,
       'shopify-locked.test': 120,
       'shopify-robots.test': 90,
@@ -327,6 +328,47 @@ describe('other methods and families', () => {
     const collections = await call('GET', `/v2/collections?vendor=${host}&page_size=100`);
     const byUrl = new Map(collections.body.data.map((c: any) => [c.url.replace(/\/$/, ''), c.products_total]));
     for (const c of sim.catalog(host).collections) expect(byUrl.get(c.url.replace(/\/$/, '')), c.handle).toBe(c.size());
+  });
+
+  it("a sitemap product no category shows takes name and price from its own page's markup, null when it states none", async () => {
+    const host = 'sitemap-uncovered.test';
+    const truth = sim.catalog(host);
+    const store = sim.store(host);
+    const uncovered = truth.listingIndexes().filter((i) => truth.collectionsOf(i).length === 0);
+    expect(new Set(uncovered.map((i) => truth.productMarkup(i)))).toEqual(
+      new Set(['jsonld', 'microdata', 'opengraph', 'dom']),
+    );
+    sim.resetRequestCounts(host);
+    const done = await crawl(host);
+    expect(done.status.status).toBe('completed');
+    expect(done.status.meta.result.listings_total).toBe(truth.listingCount());
+    const listed = new Map((await allListings(host)).map((l) => [l.url, l]));
+    expect(new Set(listed.keys())).toEqual(new Set(truth.listingUrls()));
+    for (const i of truth.listingIndexes()) {
+      const product = store.product(i);
+      const l = listed.get(product.url)!;
+      // A category card, or the product page's JSON-LD, microdata or og: meta, states both; a bare page neither.
+      const stated = truth.collectionsOf(i).length > 0 || truth.productMarkup(i) !== 'dom';
+      expect(l.name, product.url).toBe(stated ? product.title : null);
+      expect(l.price.current_value, product.url).toBe(stated ? product.price : null);
+      expect(l.price.currency, product.url).toBe(stated ? 'USD' : null);
+    }
+    // Only the product pages no category page covers are read (a batch slower than this suite's
+    // 1 s visibility timeout is delivered again, so a page may be read more than once), as robots.txt allows.
+    const read = truth.listingIndexes().filter((i) => sim.hits(host, store.productPath(i)) > 0);
+    expect(read).toEqual(uncovered);
+    expect(sim.robotsViolations(host).count).toBe(0);
+    // A re-crawl of an unchanged store changes nothing: last_updated_by_service stays.
+    const again = await crawl(host);
+    expect(again.status.meta.result.listings_total).toBe(truth.listingCount());
+    for (const l of await allListings(host)) {
+      const before = listed.get(l.url)!;
+      expect([l.name, l.price, l.last_updated_by_service], l.url).toEqual([
+        before.name,
+        before.price,
+        before.last_updated_by_service,
+      ]);
+    }
   });
 
   it('a fast path answering 401 falls back (sitemaps), still every listing', async () => {

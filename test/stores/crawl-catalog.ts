@@ -2,7 +2,7 @@
 // members. Membership is arithmetic (collection k = products start, start+stride, ... size of them),
 // so a store of 100,000 products answers page N of any collection in O(page size) and holds nothing
 // but the few products a test removed or changed.
-import { buildStore, type SimProduct, type StoreModel, type StoreSpec } from './catalog';
+import { buildStore, type Markup, type SimProduct, type StoreModel, type StoreSpec } from './catalog';
 
 /** How a crawl store exposes its catalog (the crawl methods, best first). */
 export type CrawlKind = 'shopify' | 'woocommerce' | 'sitemap' | 'html';
@@ -19,7 +19,12 @@ export type CrawlTwist =
   /** Past the last page, Shopify JSON repeats the last page instead of answering an empty one (dedupe by id to stop). */
   | 'repeating-pages'
   /** HTML categories page as /page/N/ with numbered links only: no rel=next, no "Next" label. */
-  | 'numbered-pages';
+  | 'numbered-pages'
+  /**
+   * The sitemaps list products that no category page shows (the last fifth of the catalog); their
+   * product pages state name and price in JSON-LD, microdata or og: meta, or in none of them.
+   */
+  | 'uncovered-products';
 
 export interface CrawlStoreSpec extends StoreSpec {
   kind: CrawlKind;
@@ -133,6 +138,17 @@ export const CRAWL_STORE_SPECS: CrawlStoreSpec[] = [
     sitemapChildSize: 500,
   },
   {
+    host: 'sitemap-uncovered.test',
+    name: 'Sitemap Uncovered',
+    flavor: 'generic',
+    markup: 'jsonld',
+    kind: 'sitemap',
+    twist: 'uncovered-products',
+    defaultSize: 120,
+    htmlPageSize: 24,
+    sitemapChildSize: 50,
+  },
+  {
     host: 'html-only.test',
     name: 'HTML Only',
     flavor: 'generic',
@@ -244,7 +260,12 @@ export interface CrawlCatalog {
   isDisallowed(pathAndQuery: string): boolean;
   htmlPageSize: number;
   sitemapChildSize: number;
+  /** The structured data product i's own page carries. */
+  productMarkup(index: number): Markup;
 }
+
+/** Product pages of the uncovered products cycle through these (the last states nothing). */
+const UNCOVERED_MARKUP: Markup[] = ['jsonld', 'microdata', 'opengraph', 'dom'];
 
 const ROBOTS_COMMON = ['/cart', '/checkout', '/account'];
 
@@ -332,7 +353,9 @@ export function buildCrawlStore(spec: CrawlStoreSpec, size: number, seed: number
   }
 
   const everything: Rule = { start: 0, stride: 1, size };
-  const collections: SimCollection[] = collectionPlan(size).map(({ handle, title, rule }, k) => ({
+  // The uncovered-products store's categories show only its first four fifths.
+  const covered = spec.twist === 'uncovered-products' ? size - Math.max(1, Math.round(size / 5)) : size;
+  const collections: SimCollection[] = collectionPlan(covered).map(({ handle, title, rule }, k) => ({
     id: spec.kind === 'woocommerce' ? 15 + k : 400_000_000 + k,
     handle,
     title,
@@ -376,6 +399,8 @@ export function buildCrawlStore(spec: CrawlStoreSpec, size: number, seed: number
     isDisallowed: (pathAndQuery) => disallow.some((pattern) => robotsPatternMatches(pattern, pathAndQuery)),
     htmlPageSize: spec.htmlPageSize,
     sitemapChildSize: spec.sitemapChildSize,
+    productMarkup: (index) =>
+      index >= covered ? UNCOVERED_MARKUP[(index - covered) % UNCOVERED_MARKUP.length] : spec.markup,
   };
   return catalog;
 }

@@ -5,7 +5,7 @@
 import { gzipSync } from 'node:zlib';
 import type { SimProduct } from './catalog';
 import type { CrawlCatalog, SimCollection } from './crawl-catalog';
-import { shopifyJsonProduct, signals, wooProduct } from './pages';
+import { renderProductPage, shopifyJsonProduct, signals, wooProduct } from './pages';
 
 export type CrawlReply = { status: number; headers?: Record<string, string | string[]>; body?: string | Buffer };
 
@@ -485,5 +485,11 @@ export function crawlRoute(
 
   const index = indexOfHandle(catalog, pathname);
   if (index !== null && !catalog.isListed(index)) return notFound();
+  if (index !== null && catalog.productMarkup(index) !== catalog.store.markup) {
+    // A product page whose structured data differs from the store's usual markup.
+    const store = { ...catalog.store, markup: catalog.productMarkup(index) };
+    const related = [1, 2].map((k) => catalog.store.product((index + k) % catalog.store.productCount));
+    return htmlReply(renderProductPage(store, catalog.store.product(index), related));
+  }
   return null;
 }

@@ -22,7 +22,9 @@ import {
   isProductPage,
   readCategoryLinks,
   readHtmlListingPage,
+  readProductMarkup,
   readSitemap,
+  type ListingData,
   shopifyCollections,
   shopifyListings,
   wooCategories,
@@ -372,4 +374,23 @@ export async function readListingPage(
   const unique = new Map<string, FoundListing>();
   for (const listing of listings) if (!unique.has(listing.url)) unique.set(listing.url, listing);
   return { listings: [...unique.values()], next, failed: null };
+}
+
+/**
+ * A product page's structured data (JSON-LD, microdata, og: meta), read as robots.txt and the
+ * host's politeness allow; null when the page cannot be read, whatever the reason: the listing
+ * then stays as its sitemap stated it, and the crawl goes on.
+ */
+export async function readProductPage(
+  fetcher: PageFetcher,
+  url: string,
+  context: { currency: string | null; countryCode: string },
+): Promise<ListingData | null> {
+  try {
+    const got = await attempt(fetcher, url, context.countryCode);
+    if (!got.page || !/html|xml/i.test(String(got.page.headers['content-type'] ?? 'text/html'))) return null;
+    return readProductMarkup(got.page.body, got.page.finalUrl, context.currency);
+  } catch {
+    return null;
+  }
 }

@@ -76,8 +76,22 @@ export interface Collection {
   last_updated_by_service: string;
 }
 
-/** Kinds of listing page a worker knows how to read. */
-export type PageKind = 'shopify-products' | 'woo-products' | 'sitemap' | 'html';
+/** Kinds of listing page a worker knows how to read ('product': product pages of sitemap listings, see below). */
+export type PageKind = 'shopify-products' | 'woo-products' | 'sitemap' | 'html' | 'product';
+
+/**
+ * Product pages read per 'product' task. A sitemap states no price and rarely a name: the
+ * listings a sitemap adds (no category page of the crawl lists them) have their own product
+ * pages' structured data read, this many per task.
+ */
+export const PRODUCT_PAGES_PER_TASK = 10;
+/** The product-page sequence that reads what sitemap sequence `seq` added. */
+export const productSequenceOf = (seq: string) => `${seq}p`;
+/**
+ * The URLs of product-page task `n` of sequence `seq`, kept by the sitemap page that found them
+ * as the crawl's member page of this pseudo-collection (no collection key starts with '#').
+ */
+export const productPagesKey = (seq: string, n: number) => `#product-pages/${seq}/${n}`;
 
 /**
  * A paged source of listings: the store's product list (primary: its listings count as found)
@@ -108,6 +122,8 @@ export interface Sequence {
   template?: 'query' | 'path' | null;
   /** Pages the store's own counts suggest (Shopify: its largest collection): planned in the first wave. */
   hintPages?: number;
+  /** product: the product pages it reads (the listings its sitemap added). */
+  listings?: number;
   /** Sort prefix of its listings' discovery order (for an exact max_listings cut). */
   order: number;
 }

@@ -7,6 +7,7 @@ import * as cheerio from 'cheerio/slim';
 import { uuidV5 } from '../extraction/ids';
 import { parseMinorUnits, parsePrice } from '../extraction/price';
 import { parseSitemap } from '../extraction/sitemap';
+import { parseTolerantJson } from '../extraction/tolerant-json';
 import { collectionKey, type FoundCollection, type FoundListing, type ListingImage, type ListingPrice } from './model';
 
 const num = (value: unknown): number | null => {
@@ -261,18 +262,22 @@ export interface HtmlListingPage {
   next: string | null;
 }
 
-type ListingData = { name: string | null; images: ListingImage[]; price: ListingPrice | null };
+export type ListingData = { name: string | null; images: ListingImage[]; price: ListingPrice | null };
 
 const imageOf = (src: string | null, width: number | null = null, height: number | null = null): ListingImage[] =>
   src ? [{ id: uuidV5(src), url: src, width, height, position: 1 }] : [];
 
-/** A schema.org Offer (or AggregateOffer, or a list of them) as a price. */
+/** A schema.org Offer (or AggregateOffer, or a list of them) as a price: the lowest offer, as a listing shows it. */
 function offerPrice(offers: any, currencyHint: string | null): ListingPrice | null {
-  const offer = Array.isArray(offers) ? offers[0] : offers;
-  if (!offer || typeof offer !== 'object') return null;
-  const value = num(offer.price ?? offer.lowPrice);
-  if (value === null) return null;
-  return priceOf(value, null, text(offer.priceCurrency) || currencyHint);
+  let best: ListingPrice | null = null;
+  for (const offer of Array.isArray(offers) ? offers : [offers]) {
+    if (!offer || typeof offer !== 'object') continue;
+    const raw = offer.price ?? offer.lowPrice ?? offer.priceSpecification?.price;
+    const currency = text(offer.priceCurrency ?? offer.priceSpecification?.priceCurrency) || currencyHint;
+    const value = typeof raw === 'string' && num(raw) === null ? parsePrice(raw, { currency }).amount : num(raw);
+    if (value !== null && (best === null || value < best.current_value!)) best = priceOf(value, null, currency);
+  }
+  return best;
 }
 
 /** Cards: an element whose class names a product, holding a link to a product path. */
@@ -360,6 +365,101 @@ function readMicrodata($: cheerio.CheerioAPI, pageUrl: string, currencyHint: str
 }
 
 type Adder = (url: string, data: ListingData) => void;
+
+/** A schema.org @type (a name, a full URL or a list of them) is one of `types`. */
+const isType = (node: any, types: readonly string[]) =>
+  (Array.isArray(node?.['@type']) ? node['@type'] : [node?.['@type']]).some(
+    (t: unknown) => typeof t === 'string' && types.includes(t.replace(/^https?:\/\/schema\.org\//i, '')),
+  );
+const PRODUCT_TYPES = ['Product', 'ProductGroup', 'IndividualProduct', 'ProductModel'];
+
+/** The first JSON-LD Product of a product page (top level, @graph or a page's mainEntity). */
+function jsonLdProduct($: cheerio.CheerioAPI, pageUrl: string, currencyHint: string | null): ListingData | null {
+  for (const el of $('script[type="application/ld+json"]').toArray()) {
+    const json = parseTolerantJson($(el).text());
+    const queue: any[] = Array.isArray(json) ? [...json] : [json];
+    for (let i = 0; i < queue.length && i < 500; i++) {
+      const node = queue[i];
+      if (!node || typeof node !== 'object') continue;
+      for (const inner of [node['@graph'], node.mainEntity])
+        if (inner) queue.push(...(Array.isArray(inner) ? inner : [inner]));
+      if (!isType(node, PRODUCT_TYPES)) continue;
+      // A ProductGroup states its prices on its variants.
+      const variantOffers = Array.isArray(node.hasVariant)
+        ? node.hasVariant.flatMap((v: any) => (Array.isArray(v?.offers) ? v.offers : [v?.offers]))
+        : [];
+      const image = Array.isArray(node.image) ? node.image[0] : node.image;
+      const src = typeof image === 'string' ? image : typeof image?.url === 'string' ? image.url : null;
+      return {
+        name: decodeHtml(text(node.name)) || null,
+        images: imageOf(src ? absolute(src, pageUrl) : null),
+        price: offerPrice(node.offers, currencyHint) ?? offerPrice(variantOffers, currencyHint),
+      };
+    }
+  }
+  return null;
+}
+
+/** The page's first microdata Product: its own name, image and lowest offer (not its brand's or reviews'). */
+function microdataProduct($: cheerio.CheerioAPI, pageUrl: string, currencyHint: string | null): ListingData | null {
+  const item = $('[itemscope][itemtype*="schema.org/Product" i]').first();
+  if (!item.length) return null;
+  const stated = (node: ReturnType<typeof $>) =>
+    (node.attr('content') ?? node.attr('href') ?? node.attr('src') ?? node.text()).trim();
+  const own = (name: string) =>
+    item.find(`[itemprop~="${name}"]`).filter((_, el) => $(el).parent().closest('[itemscope]')[0] === item[0]);
+  const offers = own('offers')
+    .toArray()
+    .map((el) => {
+      const offer = $(el);
+      const prop = (name: string) => stated(offer.find(`[itemprop~="${name}"]`).first());
+      return { price: prop('price') || prop('lowPrice'), priceCurrency: prop('priceCurrency') };
+    });
+  const direct = own('price').first();
+  if (direct.length) offers.push({ price: stated(direct), priceCurrency: stated(own('priceCurrency').first()) });
+  const image = stated(own('image').first());
+  return {
+    name: stated(own('name').first()).replace(/\s+/g, ' ') || null,
+    images: imageOf(image ? absolute(image, pageUrl) : null),
+    price: offerPrice(offers, currencyHint),
+  };
+}
+
+/** og: product meta (og:type product, or a product:price:amount). */
+function openGraphProduct($: cheerio.CheerioAPI, pageUrl: string, currencyHint: string | null): ListingData | null {
+  const meta = (p: string) =>
+    ($(`meta[property="${p}"]`).attr('content') ?? $(`meta[name="${p}"]`).attr('content') ?? '').trim();
+  const amount = meta('product:price:amount') || meta('og:price:amount');
+  if (!amount && !/product/i.test(meta('og:type'))) return null;
+  const image = meta('og:image');
+  return {
+    name: meta('og:title') || null,
+    images: imageOf(image ? absolute(image, pageUrl) : null),
+    price: amount
+      ? offerPrice(
+          { price: amount, priceCurrency: meta('product:price:currency') || meta('og:price:currency') },
+          currencyHint,
+        )
+      : null,
+  };
+}
+
+/**
+ * What a product page's own structured data states: JSON-LD Product, else microdata, else og:
+ * meta, field by field; null where none states it (the page's text and related products are not read).
+ */
+export function readProductMarkup(html: string, pageUrl: string, currencyHint: string | null): ListingData {
+  const $ = cheerio.load(html);
+  const found: ListingData = { name: null, images: [], price: null };
+  for (const read of [jsonLdProduct, microdataProduct, openGraphProduct]) {
+    const data = read($, pageUrl, currencyHint);
+    if (!data) continue;
+    found.name ??= data.name;
+    if (!found.images.length) found.images = data.images;
+    found.price ??= data.price;
+  }
+  return found;
+}
 
 /**
  * A category page: its products as the store's markup states them (cards with links, names,

@@ -13,6 +13,8 @@ import {
   MAX_PAGES_PER_SEQUENCE,
   MAX_WAVES,
   PAGES_PER_BATCH,
+  PRODUCT_PAGES_PER_TASK,
+  productSequenceOf,
   SHOPIFY_PAGE_SIZE,
   WAVE_PAGES,
   WOO_PAGE_SIZE,
@@ -46,7 +48,7 @@ export function batchesOf(wave: number, pages: PageTask[]): PageBatch[] {
 }
 
 const pageUrl = (seq: Sequence, n: number): string => {
-  if (seq.kind === 'sitemap') return seq.url;
+  if (seq.kind === 'sitemap' || seq.kind === 'product') return seq.url;
   if (seq.kind === 'html' && !seq.template) return n === 1 ? seq.url : (seq.next ?? seq.url);
   const url = new URL(seq.url);
   if (seq.template === 'path') {
@@ -84,6 +86,40 @@ const taskOf = (seq: Sequence, n: number): PageTask => ({
 });
 
 /**
+ * A sitemap sequence that ended having added listings no category lists: their product pages
+ * are read next (in discovery order, so a max_listings cut reads the ones it keeps).
+ */
+function addProductPages(plan: CrawlPlan, sitemap: Sequence, last: PageOutcome | undefined) {
+  const id = productSequenceOf(sitemap.id);
+  if (!last || last.failed || last.count <= 0 || plan.sequences.some((s) => s.id === id)) return;
+  plan.sequences.push({
+    id,
+    kind: 'product',
+    collection: null,
+    primary: false,
+    url: sitemap.url,
+    pageSize: PRODUCT_PAGES_PER_TASK,
+    knownPages: Math.ceil(last.count / PRODUCT_PAGES_PER_TASK),
+    listings: last.count,
+    planned: 0,
+    from: 1,
+    open: true,
+    next: null,
+    // The same discovery order as the sitemap's listings: a product page's listing keeps its place.
+    order: sitemap.order,
+  });
+}
+
+/** max_listings: product-page tasks left before the product pages read reach the cut. */
+function productTasksLeft(plan: CrawlPlan, seq: Sequence): number {
+  if (plan.maxListings === null) return Number.POSITIVE_INFINITY;
+  let read = 0;
+  for (const s of plan.sequences)
+    if (s.kind === 'product' && s !== seq) read += Math.min(s.planned * PRODUCT_PAGES_PER_TASK, s.listings ?? 0);
+  return Math.ceil(Math.max(0, plan.maxListings - read) / PRODUCT_PAGES_PER_TASK) - seq.planned;
+}
+
+/**
  * The next wave: for each open sequence, the pages it still has. Known page counts are planned
  * at once (bounded per wave); unknown ends are probed WAVE_PAGES ahead and stop at the first
  * short page; HTML follows its next link one page at a time. Mutates `plan.sequences`.
@@ -117,6 +153,7 @@ export function planWave(plan: CrawlPlan, outcomes: Map<string, PageOutcome>, li
         if (!last || last.failed || !last.next) seq.open = false;
         else seq.next = last.next;
       } else if (seq.knownPages === null ? ended : seq.planned >= seq.knownPages) seq.open = false;
+      if (!seq.open && seq.kind === 'sitemap') addProductPages(plan, seq, last);
     }
     if (capped && seq.primary) seq.open = false;
     if (!seq.open) continue;
@@ -128,6 +165,7 @@ export function planWave(plan: CrawlPlan, outcomes: Map<string, PageOutcome>, li
     // max_listings: never plan more primary pages than the cut can use (collections alike).
     if (plan.maxListings !== null && seq.pageSize > 0)
       want = Math.min(want, Math.ceil(plan.maxListings / seq.pageSize) - seq.planned);
+    if (seq.kind === 'product') want = Math.min(want, productTasksLeft(plan, seq));
     want = Math.min(want, MAX_PAGES_PER_SEQUENCE - seq.planned, MAX_PAGES_PER_WAVE - tasks.length);
     if (want <= 0) {
       seq.open = false;

@@ -6,8 +6,24 @@
 import type { PageFetcher } from '../../ports/fetcher';
 import type { MemberPage } from '../../ports/listings';
 import { TERMINAL } from '../executions/model';
-import { crawlOptionsOf, type CrawlPlan, type FoundListing, type PageOutcome } from './model';
-import { CrawlRefused, determineMethod, discoverCollections, pageOutcome, readListingPage } from './discovery';
+import {
+  crawlOptionsOf,
+  PRODUCT_PAGES_PER_TASK,
+  productPagesKey,
+  productSequenceOf,
+  type CrawlPlan,
+  type FoundListing,
+  type PageOutcome,
+  type PageTask,
+} from './model';
+import {
+  CrawlRefused,
+  determineMethod,
+  discoverCollections,
+  pageOutcome,
+  readListingPage,
+  readProductPage,
+} from './discovery';
 import { collectionId } from './model';
 import {
   createCrawlPlanning,
@@ -72,15 +88,67 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
 
   const stepDone = (crawlId: string, step: number) => crawlStepDone(executions, crawlId, step);
 
-  /** The listings this crawl has not written yet (its category pages were all read before any sitemap). */
-  async function notYetListed(plan: CrawlPlan, listings: FoundListing[]): Promise<FoundListing[]> {
-    if (!listings.length || !plan.sequences.some((s) => s.kind === 'html')) return listings;
-    const stored = await store.getListings(
-      plan.vendor,
-      listings.map((l) => l.url),
+  /**
+   * What a sitemap page adds: its listings no category page (nor earlier sitemap) of this crawl
+   * wrote; the category pages were all read before any sitemap. One a previous crawl stored
+   * keeps its stored name, images and price until its product page is read: the sitemap states
+   * no price, and writing its null would move last_updated_by_service on every crawl.
+   */
+  async function sitemapAdds(plan: CrawlPlan, task: PageTask, listings: FoundListing[]): Promise<FoundListing[]> {
+    // A vendor's first crawl without category pages has nothing stored to compare with.
+    if (!listings.length || (plan.fresh === true && !plan.sequences.some((s) => s.kind === 'html'))) return listings;
+    const stored = new Map(
+      (
+        await store.getListings(
+          plan.vendor,
+          listings.map((l) => l.url),
+        )
+      ).map((l) => [l.url, l]),
     );
-    const listed = new Set(stored.filter((l) => l.crawl === plan.crawlId).map((l) => l.url));
-    return listings.filter((l) => !listed.has(l.url));
+    return listings.flatMap((l) => {
+      const known = stored.get(l.url);
+      // Written by this crawl before this page (a redelivered page's own listings stay its own).
+      if (known?.crawl === plan.crawlId && known.order < task.order) return [];
+      return [known ? { url: l.url, name: known.name, images: known.images, price: known.price } : l];
+    });
+  }
+
+  /** The sitemap listings' URLs as the member pages their product-page tasks read. */
+  const productPageLists = (task: PageTask, added: FoundListing[]): MemberPage[] =>
+    Array.from({ length: Math.ceil(added.length / PRODUCT_PAGES_PER_TASK) }, (_, k) => ({
+      collection: productPagesKey(productSequenceOf(task.seq), k + 1),
+      seq: productSequenceOf(task.seq),
+      n: k + 1,
+      urls: added.slice(k * PRODUCT_PAGES_PER_TASK, (k + 1) * PRODUCT_PAGES_PER_TASK).map((l) => l.url),
+    }));
+
+  /**
+   * A product-page task: each listing's own page states what its sitemap did not (name, price,
+   * image); a page that cannot be read, or states nothing, leaves the listing as it was.
+   */
+  async function readProductPages(plan: CrawlPlan, task: PageTask): Promise<number> {
+    const urls = await store.crawlMembers(plan.crawlId, productPagesKey(task.seq, task.n));
+    const stored = await store.getListings(plan.vendor, urls);
+    const items: Array<{ listing: FoundListing; order: number }> = [];
+    for (const listing of stored) {
+      if (listing.crawl !== plan.crawlId) continue;
+      if (!(await stillRunning(plan.crawlId))) break;
+      const page = await readProductPage(fetcher(), listing.url, plan);
+      if (!page) continue;
+      const read: FoundListing = {
+        url: listing.url,
+        name: page.name ?? listing.name,
+        images: listing.images.length ? listing.images : page.images,
+        price: page.price ?? listing.price,
+      };
+      if (
+        JSON.stringify([read.name, read.images, read.price]) !==
+        JSON.stringify([listing.name, listing.images, listing.price])
+      )
+        items.push({ listing: read, order: listing.order });
+    }
+    if (items.length) await store.upsert(plan.vendor, plan.displayName, plan.crawlId, items, now().toISOString());
+    return urls.length;
   }
 
   return {
@@ -187,6 +255,11 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
           stopped = true;
           break;
         }
+        if (task.kind === 'product') {
+          const count = await readProductPages(plan, task);
+          outcomes.push({ seq: task.seq, n: task.n, count, full: false, next: null, failed: false });
+          continue;
+        }
         const read = await readListingPage(fetcher(), task, context);
         // A page that may load later fails the message: SQS delivers it again (then the DLQ records it).
         if (read.failed && read.transient) {
@@ -194,7 +267,8 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
           throw new TransientPageFailure(read.failed);
         }
         // A sitemap adds only what no category page of this crawl listed (those carry the store's names and prices).
-        const fresh = task.kind === 'sitemap' ? await notYetListed(plan, read.listings) : read.listings;
+        const fresh = task.kind === 'sitemap' ? await sitemapAdds(plan, task, read.listings) : read.listings;
+        if (task.kind === 'sitemap') members.push(...productPageLists(task, fresh));
         if (task.primary && fresh.length) {
           const stamp = now().toISOString();
           const items = fresh.map((listing, k) => ({ listing, order: task.order + k }));
@@ -217,7 +291,8 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
             urls: read.listings.map((l) => l.url),
           });
         if (read.failed) failedPages++;
-        outcomes.push(pageOutcome(task, read));
+        // A sitemap's count is what it added: its product pages are planned from it.
+        outcomes.push(pageOutcome(task, task.kind === 'sitemap' ? { ...read, listings: fresh } : read));
       }
       await writing;
       if (writeFailure) throw writeFailure;
