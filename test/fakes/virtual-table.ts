@@ -143,7 +143,7 @@ function evaluate(list: string[], operand: (token: string) => unknown): boolean 
     const op = list[at++]!;
     const [a, b] = [operand(token), operand(list[at++]!)];
     if (a === undefined || b === undefined) return false;
-    const [x, y] = typeof a === 'number' || typeof b === 'number' ? [Number(a), Number(b)] : [a, b];
+    const [x, y] = typeof a === 'number' || typeof b === 'number' ? [Number(a), Number(b)] : [String(a), String(b)];
     return { '=': x === y, '<>': x !== y, '<': x < y, '<=': x <= y, '>': x > y, '>=': x >= y }[op] ?? false;
   };
   return or();

@@ -14,18 +14,18 @@ import { ENV } from '../../lambdas/topology/env';
 
 const HOST = 'polite-shop.test';
 /** PDS_CRAWL_DELAY_MS: the spacing a worker uses before it has read robots.txt. */
-const CONFIGURED_DELAY_MS = 100;
+const CONFIGURED_DELAY_MS = 250;
 /** robots.txt's Crawl-delay (seconds), larger: it governs every page request. */
-const CRAWL_DELAY_S = 0.2;
+const CRAWL_DELAY_S = 0.5;
 /** Each page is answered after this long, so two requests overlap and the concurrency limit (2) binds. */
-const HOLD_MS = 250;
+const HOLD_MS = 600;
 const RETRY_AFTER_S = 1;
 /**
  * How much closer than the spacing two arrivals may come: a start leaves up to a tenth of the
  * spacing after its booked instant (the gate books it again when later), plus loopback scheduling
  * on a loaded machine.
  */
-const JITTER_MS = 40;
+const JITTER_MS = 60;
 
 interface Arrival {
   at: number;
@@ -144,10 +144,13 @@ describe('host gate across processes', () => {
     const pageGaps = pageArrivals.slice(1).map((a, i) => a.at - pageArrivals[i]!.at);
     expect(Math.min(...pageGaps)).toBeGreaterThanOrEqual(CRAWL_DELAY_S * 1000 - JITTER_MS);
 
-    // The pause: after the 429, no process started a request before Retry-After had passed.
+    // The pause: after the 429, no process starts a request before Retry-After has passed, but for
+    // one start already under way when the pause could be written (its slot taken a table round
+    // trip before it): within one Crawl-delay of the 429.
     const limited = sorted.find((a) => a.status === 429)!;
     const during = sorted.filter((a) => a.at > limited.at && a.at < limited.at + RETRY_AFTER_S * 1000 - JITTER_MS);
-    expect(during).toEqual([]);
+    expect(during.length).toBeLessThanOrEqual(1);
+    for (const arrival of during) expect(arrival.at - limited.at).toBeLessThan(CRAWL_DELAY_S * 1000 + JITTER_MS);
     // ... while every process had pages left, which they all fetched afterwards.
     const after = new Set(
       sorted.filter((a) => a.at > limited.at && a.path !== '/robots.txt').map((a) => a.path.split('-')[0]),

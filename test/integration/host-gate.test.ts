@@ -26,7 +26,7 @@ function worker(options: DynamoHostGateOptions = {}) {
   const calls: string[] = [];
   clients.documents.middlewareStack.add(
     (next, context) => async (args) => {
-      calls.push(context.commandName);
+      calls.push(String(context.commandName));
       return next(args);
     },
     { step: 'initialize', name: 'countCalls' },

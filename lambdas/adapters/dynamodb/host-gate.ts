@@ -6,7 +6,8 @@
 //                This is the GCRA of domain/ratelimit with a burst of one, booking a turn the
 //                caller waits for instead of refusing it; bookings are served in the order taken,
 //                whichever worker took them.
-//   pausedUntil  a 429/503 Retry-After from any worker: no start is booked or begun before it.
+//   pausedUntil  a 429/503 Retry-After from any worker: no start is booked or begun before it,
+//                once written (a start whose slot was taken before still goes).
 //   lease<i>, holder<i>  slot i (i < the host's concurrency) is in flight until lease<i> (epoch
 //                ms) for holder<i>. A booked start takes a slot whose lease has ended just before
 //                it begins (conditional on the slot being free and the host not paused), ending
