@@ -5,7 +5,13 @@
 // and the sitemap method reading category pages before the sitemaps.
 import { describe, expect, it } from 'vitest';
 import { planSequences, planWave } from '../../lambdas/domain/crawl/steps';
-import { isProductPage, readHtmlListingPage, readSitemap, shopifyListings } from '../../lambdas/domain/crawl/parse';
+import {
+  isProductPage,
+  readHtmlListingPage,
+  readProductMarkup,
+  readSitemap,
+  shopifyListings,
+} from '../../lambdas/domain/crawl/parse';
 import type { CrawlPlan, PageOutcome } from '../../lambdas/domain/crawl/model';
 
 const page = (head: string, body: string) => `<!DOCTYPE html><html><head>${head}</head><body>${body}</body></html>`;
@@ -167,5 +173,61 @@ describe('the sitemap method', () => {
     expect(second.map((t) => [t.kind, t.url])).toEqual([['sitemap', 'https://s.test/sitemap_products_1.xml']]);
     // The sitemap's listings sort after the categories' (max_listings keeps the named ones first).
     expect(second[0].order).toBeGreaterThan(first[0].order);
+  });
+});
+
+describe("a product page's own structured data", () => {
+  const url = 'https://s.test/products/tote';
+  const read = (head: string, body = '') => {
+    const got = readProductMarkup(page(head, body), url, 'USD');
+    return [got.name, got.price?.current_value ?? null, got.price?.currency ?? null, got.images[0]?.url ?? null];
+  };
+  const ld = (value: unknown) => `<script type="application/ld+json">${JSON.stringify(value)}</script>`;
+
+  it('JSON-LD: a Product in @graph or a page mainEntity; the lowest offer; a ProductGroup priced by its variants', () => {
+    const product = {
+      '@type': 'Product',
+      name: 'Canvas Tote &amp; Pouch',
+      image: ['/i/1.jpg'],
+      offers: [
+        { '@type': 'Offer', price: '24.00', priceCurrency: 'EUR' },
+        { '@type': 'Offer', price: '19.50', priceCurrency: 'EUR' },
+      ],
+    };
+    expect(read(ld({ '@graph': [{ '@type': 'WebSite', name: 'S' }, product] }))).toEqual([
+      'Canvas Tote & Pouch',
+      19.5,
+      'EUR',
+      'https://s.test/i/1.jpg',
+    ]);
+    expect(
+      read(
+        ld({ '@type': 'ItemPage', mainEntity: { ...product, offers: { '@type': 'AggregateOffer', lowPrice: 12 } } }),
+      ),
+    ).toEqual(['Canvas Tote & Pouch', 12, 'USD', 'https://s.test/i/1.jpg']);
+    const group = {
+      '@type': 'ProductGroup',
+      name: 'Tote',
+      hasVariant: [{ offers: { price: 30 } }, { offers: { price: 28 } }],
+    };
+    expect(read(ld(group))).toEqual(['Tote', 28, 'USD', null]);
+  });
+
+  it("microdata: the product's own name (not its brand's), its offer's price and currency", () => {
+    const body = `<div itemscope itemtype="https://schema.org/Product">
+      <div itemprop="brand" itemscope itemtype="https://schema.org/Brand"><meta itemprop="name" content="Acme"></div>
+      <h1 itemprop="name">Canvas  Tote</h1><link itemprop="image" href="https://s.test/i/2.jpg">
+      <div itemprop="offers" itemscope itemtype="https://schema.org/Offer"><meta itemprop="price" content="1,299.00"><meta itemprop="priceCurrency" content="GBP"></div>
+    </div>`;
+    expect(read('', body)).toEqual(['Canvas Tote', 1299, 'GBP', 'https://s.test/i/2.jpg']);
+  });
+
+  it("og: product meta fills what the rest leaves out; a page that states nothing gives nulls, not its text or related products'", () => {
+    const og = `<meta property="og:type" content="product"><meta property="og:title" content="Canvas Tote"><meta property="product:price:amount" content="18.00"><meta property="product:price:currency" content="CAD">`;
+    expect(read(og)).toEqual(['Canvas Tote', 18, 'CAD', null]);
+    expect(read(ld({ '@type': 'Product', name: 'From LD' }) + og)).toEqual(['From LD', 18, 'CAD', null]);
+    const bare =
+      '<h1 class="product-title">Canvas Tote</h1><span class="price">$18.00</span><div class="related-item"><a href="/products/x">X</a> <span class="price">$9.00</span></div>';
+    expect(read('<meta property="og:title" content="Canvas Tote | S">', bare)).toEqual([null, null, null, null]);
   });
 });

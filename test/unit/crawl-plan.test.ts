@@ -75,6 +75,31 @@ describe('planWave', () => {
     expect(planWave(p, new Map([outcome('p', 1, 250, true), outcome('p', 2, 250, true)]), 500)).toEqual([]);
   });
 
+  it('reads the product pages of what each sitemap added, in discovery order, no more than max_listings keeps', () => {
+    const sitemap = (id: string, order: number) =>
+      seq({ id, kind: 'sitemap', url: `https://s.test/${id}.xml`, pageSize: 0, knownPages: 1, order });
+    const p = plan([sitemap('s0', 3), sitemap('s1', 4), sitemap('s2', 5)], 40);
+    expect(planWave(p, new Map(), 0).map((t) => t.seq)).toEqual(['s0', 's1', 's2']);
+    // s0 added 25 listings no category lists, s1 30, s2 none.
+    const read = new Map([outcome('s0', 1, 25, false), outcome('s1', 1, 30, false), outcome('s2', 1, 0, false)]);
+    const tasks = planWave(p, read, 55);
+    expect(tasks.map((t) => [t.seq, t.n, t.kind])).toEqual([
+      ['s0p', 1, 'product'],
+      ['s0p', 2, 'product'],
+      ['s0p', 3, 'product'],
+      // 25 read in s0's, 15 left of the 40 max_listings keeps: two tasks of ten.
+      ['s1p', 1, 'product'],
+      ['s1p', 2, 'product'],
+    ]);
+    // A product page's listing keeps the order its sitemap gave it.
+    expect(tasks[1].order - tasks[0].order).toBe(10);
+    expect(tasks[3].order).toBe(planWave(plan([sitemap('s1', 4)]), new Map(), 0)[0].order);
+    expect(p.sequences.map((s) => s.id)).toEqual(['s0', 's1', 's2', 's0p', 's1p']);
+    const done = new Map(tasks.map((t) => outcome(t.seq, t.n, 10, false)));
+    expect(planWave(p, done, 55)).toEqual([]);
+    expect(p.sequences.every((s) => !s.open)).toBe(true);
+  });
+
   it('batches a wave with stable ids', () => {
     const tasks = planWave(plan([seq({ knownPages: 9 })]), new Map(), 0);
     expect(batchesOf(3, tasks).map((b) => [b.id, b.pages.length])).toEqual([
