@@ -6,7 +6,8 @@ import { dynamoChangeSubscriptions } from '../adapters/dynamodb/changes-subscrip
 import { createChanges, type Changes } from '../domain/changes/service';
 import type { ChangeFeedStore } from '../ports/changes';
 import { logger } from '../observability/logger';
-import { capability } from './container';
+import { capability, type Container } from './container';
+import { vendorKey } from '../domain/extraction/url';
 import { webhooksOf } from './webhooks';
 
 export const changesOf = capability((base): Changes => {
@@ -50,3 +51,12 @@ export const changeLogsOf = capability((base): ChangeFeedStore => {
     },
   };
 });
+
+/**
+ * A synchronous extraction (legacy /api/product(s)) lets the organization see the changes of the
+ * URLs' vendors from now on, as a job's start does.
+ */
+export function grantUrlVendors(base: Container, org: string, urls: readonly string[]): Promise<void> {
+  const vendors = new Set(urls.flatMap((url) => vendorKey(url) ?? []));
+  return changesOf(base).grant(org, [...vendors]);
+}

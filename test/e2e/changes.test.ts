@@ -18,6 +18,7 @@ import { validateSchema } from './helpers/openapi-validator';
 
 const KEY_A = 'changes-e2e-key-org-a-0001';
 const KEY_B = 'changes-e2e-key-org-b-0001';
+const KEY_C = 'changes-e2e-key-org-c-0001';
 const HOOKS_HOST = 'hooks.test';
 const HOST = 'shopify-collections.test';
 const POLL_MS = 100;
@@ -91,7 +92,7 @@ const boot = () =>
       PDS_WEBHOOK_RETRY_DELAYS: '1,1,1',
       PDS_LOG_LEVEL: 'error',
     },
-    bootstrapKeys: `${KEY_A}:org-a,${KEY_B}:org-b`,
+    bootstrapKeys: `${KEY_A}:org-a,${KEY_B}:org-b,${KEY_C}:org-c`,
     queueRetrySeconds: 1,
     log: () => undefined,
   });
@@ -174,6 +175,11 @@ describe('change feed', () => {
     expect((await api('GET', '/v2/webhooks/subscriptions')).body.data.map((s: any) => s.id)).toEqual([
       subscribed.body.id,
     ]);
+
+    // Organization C extracts one product through the legacy synchronous operation only.
+    expect((await api('GET', `/v2/changes?vendor=${HOST}`, undefined, KEY_C)).status).toBe(404);
+    const legacy = await api('POST', '/api/products', { urls: [urls[0]] }, KEY_C);
+    expect(legacy.status, JSON.stringify(legacy.body)).toBe(200);
 
     const before = store.store.product(dropped).price;
     store.change(dropped, { price: Math.round(before * 50) / 100 });
@@ -267,6 +273,11 @@ describe('change feed', () => {
     const after: string[] = [];
     await changesCommand(client, { ...io, out: (text) => after.push(text) }, { vendor: HOST, cursor });
     expect(after).toEqual([]);
+
+    // The legacy extraction let organization C see the vendor's changes from then on.
+    const legacyFeed = await api('GET', `/v2/changes?vendor=${HOST}&page_size=100`, undefined, KEY_C);
+    expect(legacyFeed.status).toBe(200);
+    expect(legacyFeed.body.data.map((c: any) => c.id)).toEqual(inFeed.map((c) => c.id));
 
     // Another organization sees none of it.
     const other = await api('GET', '/v2/changes', undefined, KEY_B);
