@@ -69,6 +69,22 @@ describe('planWave', () => {
     expect(ahead[0].pageSize).toBe(24);
   });
 
+  it('a page 1 with an extra featured card does not end numbered paging at the shorter page 2', () => {
+    const c = 'https://s.test/collections/b';
+    const p = plan([seq({ id: 'c1', kind: 'html', url: c, pageSize: 0 })]);
+    planWave(p, new Map(), 0);
+    const ahead = planWave(p, new Map([outcome('c1', 1, 25, false, `${c}?page=2`)]), 25);
+    const pages = ahead.map((t) => t.n);
+    // Pages 2.. show 24 cards and link their next page: the sequence goes on past them.
+    const shorter = new Map(pages.map((n) => outcome('c1', n, 24, false, `${c}?page=${n + 1}`)));
+    const more = planWave(p, shorter, 25 + 24 * pages.length);
+    expect(more[0]?.n).toBe(pages[pages.length - 1] + 1);
+    // The last page links no next page: it ends there.
+    const last = new Map(more.map((t, k) => outcome('c1', t.n, k === 0 ? 10 : 0, false)));
+    expect(planWave(p, last, 0)).toEqual([]);
+    expect(p.sequences[0].open).toBe(false);
+  });
+
   it('never plans more primary pages than max_listings can use, and stops once it is reached', () => {
     const p = plan([seq({})], 300);
     expect(planWave(p, new Map(), 0).length).toBe(2);

@@ -138,8 +138,10 @@ export function planWave(plan: CrawlPlan, outcomes: Map<string, PageOutcome>, li
       let ended = false;
       for (let n = seq.from; n <= seq.planned; n++) {
         const o = outcomes.get(`${seq.id}#${n}`);
-        if (!o || o.failed || (seq.knownPages === null && (seq.kind !== 'html' || seq.template) && !o.full))
-          ended = true;
+        // A short page ends a paged source, unless (HTML) it links a next page: page 1's size,
+        // which sets the page size, may count a featured card the later pages do not have.
+        const short = !o?.full && !(seq.kind === 'html' && o?.next);
+        if (!o || o.failed || (seq.knownPages === null && (seq.kind !== 'html' || seq.template) && short)) ended = true;
       }
       if (seq.kind === 'html' && !seq.template && seq.planned === 1 && last?.next && !last.failed && last.count > 0) {
         // Page 1 shows how pages are numbered: plan ahead from now on, ending at the first short page.
