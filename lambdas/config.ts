@@ -33,6 +33,8 @@ export interface Config {
   extractSlots: number | undefined;
   /** PDS_RENDER_BUDGET_MS: a page rendered in the browser ends as `other` past this (default 20 s). */
   renderBudgetMs: number;
+  /** PDS_RENDER_FUNCTION: where this process has no browser, pages are rendered by this function (docs/rendering.md). */
+  renderFunction?: string;
   /** On AWS Lambda (AWS_LAMBDA_FUNCTION_NAME set): Chromium runs as one process there (docs/rendering.md). */
   lambda?: boolean;
   /**
@@ -118,6 +120,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: parseLogLevel(env[ENV.logLevel]),
     extractSlots: parseSlots(env[ENV.extractSlots]),
     renderBudgetMs: parseRenderBudget(env[ENV.renderBudgetMs]),
+    renderFunction: env[ENV.renderFunction] || undefined,
     lambda: Boolean(env.AWS_LAMBDA_FUNCTION_NAME),
     faults: { crashRate: parseRate(env[ENV.faultRate]), duplicateRate: parseRate(env[ENV.duplicateRate]) },
     dataDir: env[ENV.dataDir] || undefined,

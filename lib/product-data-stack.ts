@@ -27,7 +27,7 @@ import { OpenSearchSearch } from './opensearch-search';
 import { Operability } from './operability';
 import { apiInvokeRole, RoleInvokedLambdaIntegration } from './api-integration';
 import { routeMemory, workerMemory } from './sizing';
-import { RENDER_WORKER, renderWorkerFunction } from './render-worker';
+import { RENDER_WORKER, renderDirectFunction, renderWorkerFunction } from './render-worker';
 
 export interface Topology {
   routes: readonly Route[];
@@ -104,6 +104,8 @@ export class ProductDataStack extends Stack {
   readonly openSearch?: OpenSearchSearch;
   /** Alarms, their SNS topic, the dashboard and the API access log (lib/operability.ts). */
   readonly operability: Operability;
+  /** The render function's direct entry, for the synchronous operations (lib/render-worker.ts). */
+  readonly renderDirect?: NodejsFunction;
 
   constructor(scope: Construct, id: string, props: ProductDataStackProps = {}) {
     super(scope, id, props);
@@ -130,6 +132,14 @@ export class ProductDataStack extends Stack {
     const apiEnvironment = { ...this.dataEnvironment(topology), ...this.stateMachineEnvironment(topology) };
     const { api, fallback } = this.createApi(topology, sources, apiEnvironment);
     this.api = api;
+    if (this.workers.has(RENDER_WORKER))
+      this.renderDirect = renderDirectFunction(this, 'RenderDirectFn', {
+        entry: sources.worker(RENDER_WORKER),
+        environment: this.dataEnvironment(topology),
+        table: this.table,
+        routes: this.routeFunctions,
+        workers: this.workers,
+      });
     for (const schedule of topology.schedules) this.createSchedule(schedule, sources, apiEnvironment);
     this.grantEveryFunctionsQueues(topology);
 

@@ -6,12 +6,17 @@ import type { ExtractUrl } from '../domain/extraction/types';
 import { productCatalogOf } from './catalog';
 import { capability } from './container';
 import { fetcherOf } from './fetcher';
-import { escalatingExtractor, rendererOf } from './rendering';
+import { escalatingExtractor, pageRendererOf, SYNC_URL_MS } from './rendering';
 
 /** HTML first; the browser only for a client-rendered page without a product, or when asked (rendering.ts). */
 export const extractUrlOf = capability(
   (base): ExtractUrl =>
-    escalatingExtractor({ fetcher: fetcherOf(base), enricher: createOfflineEnricher(), renderer: rendererOf(base) }),
+    escalatingExtractor({
+      fetcher: fetcherOf(base),
+      enricher: createOfflineEnricher(),
+      renderer: pageRendererOf(base),
+      withinMs: SYNC_URL_MS,
+    }),
 );
 
 export const extractNowOf = capability(

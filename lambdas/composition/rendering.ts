@@ -3,7 +3,9 @@
 // caller asks (`render: always`). The rendered page goes through the same engine as fetched HTML:
 // the engine's fetcher answers the page's URL with the rendered DOM (or the render's failure, so
 // a page over its budget ends as the engine maps a timeout: `other`). Every record says how its
-// page was read (`fetched_with`).
+// page was read (`fetched_with`). A process with a browser renders in-process; one configured
+// with a render function (PDS_RENDER_FUNCTION: the synchronous functions on AWS, which ship no
+// browser) asks that function: the same port, two adapters.
 import type { BatchExtractUrl } from '../domain/extract-jobs/steps';
 import { clientRendering } from '../domain/extraction/client-rendered';
 import { createExtractor } from '../domain/extraction/engine';
@@ -13,6 +15,13 @@ import { FetchFailure, type FetchedPage, type PageFetcher } from '../ports/fetch
 import type { PageRenderer } from '../ports/renderer';
 import { capability } from './container';
 import { fetcherOf } from './fetcher';
+
+/**
+ * A synchronous URL's whole extraction (HTML pass, then the render) ends within this: API
+ * Gateway answers by 29 s, and the response still has records to write. The render is given
+ * what is left of it.
+ */
+export const SYNC_URL_MS = 25_000;
 
 /**
  * This process's browser, launched on the first page that needs it. The adapter is imported then,
@@ -48,6 +57,25 @@ export const rendererOf = capability((base): LazyRenderer => {
     },
     async close() {
       if (loaded) await (await loaded).close();
+    },
+  };
+});
+
+/**
+ * The renderer of the synchronous path: the render function's, asked by Lambda Invoke, where one
+ * is configured (a function that ships no browser); otherwise this process's browser.
+ */
+export const pageRendererOf = capability((base): PageRenderer & { ready?(): Promise<void> } => {
+  const functionName = base.config.renderFunction;
+  if (!functionName) return rendererOf(base);
+  // Loaded on the first page to render: a function that never renders builds no Lambda client.
+  let remote: Promise<PageRenderer> | undefined;
+  return {
+    async render(request) {
+      remote ??= import('../adapters/render-invoke').then(({ invokeRendererFor }) =>
+        invokeRendererFor({ ...base.config, renderFunction: functionName }, base.clients),
+      );
+      return (await remote).render(request);
     },
   };
 });
@@ -98,6 +126,8 @@ export interface EscalationDeps {
   enricher: Enricher;
   /** Undefined, or not ready: this process renders nothing (every result is the HTML pass's). */
   renderer?: PageRenderer & { ready?(): Promise<void> };
+  /** A URL's whole extraction ends within this (SYNC_URL_MS): the render gets what the HTML pass left. */
+  withinMs?: number;
 }
 
 /** The HTML pass alone, and a `needs` test the callers that hand pages elsewhere use. */
@@ -111,8 +141,13 @@ function htmlPass(deps: EscalationDeps) {
 
 /** The browser pass: the page rendered (from the HTML pass's document when there is one) and read by the engine. */
 function browserPass(deps: EscalationDeps & { renderer: PageRenderer }) {
-  return async (url: string, options: ExtractOptions, document?: FetchedPage): Promise<UrlResult> => {
-    const page = deps.renderer.render({ url, countryCode: options.countryCode, document });
+  return async (
+    url: string,
+    options: ExtractOptions,
+    document?: FetchedPage,
+    deadline?: number,
+  ): Promise<UrlResult> => {
+    const page = deps.renderer.render({ url, countryCode: options.countryCode, document, deadline });
     page.catch(() => undefined);
     const extract = createExtractor({ fetcher: rendered(page, deps.fetcher), enricher: deps.enricher });
     return stamped(await extract(url, options), 'browser');
@@ -150,11 +185,12 @@ export function escalatingExtractor(deps: EscalationDeps): ExtractUrl {
       () => false,
     );
   return async (url, options) => {
+    const deadline = deps.withinMs === undefined ? undefined : Date.now() + deps.withinMs;
     const mode = options.render ?? 'auto';
-    if (browser && mode === 'always' && (await usable())) return browser(url, options);
+    if (browser && mode === 'always' && (await usable())) return browser(url, options, undefined, deadline);
     const { result, document } = await html(url, options);
     if (!browser || mode === 'never' || !needsBrowser(result, document)) return result;
     if (!(await usable())) return result;
-    return browser(url, options, document);
+    return browser(url, options, document, deadline);
   };
 }

@@ -273,6 +273,7 @@ export function createBrowserRenderer(options: BrowserRendererOptions): BrowserR
     browser: Browser,
     document: FetchedPage,
     request: RenderRequest,
+    limitMs: number,
     opened: (context: BrowserContext) => void,
   ): Promise<string> {
     const context = await browser.newContext({
@@ -301,7 +302,7 @@ export function createBrowserRenderer(options: BrowserRendererOptions): BrowserR
     );
     const quiet = settled(page);
     const load = async () => {
-      await page!.goto(document.finalUrl, { waitUntil: 'load', timeout: budgetMs });
+      await page!.goto(document.finalUrl, { waitUntil: 'load', timeout: limitMs });
       await quiet;
       return page!.content();
     };
@@ -326,17 +327,19 @@ export function createBrowserRenderer(options: BrowserRendererOptions): BrowserR
     }
     let timedOut = false;
     let timer: NodeJS.Timeout | undefined;
+    // The page's budget, or less when the caller's deadline (a synchronous request's) comes first.
+    const limitMs = Math.max(1, Math.min(budgetMs, (request.deadline ?? Number.POSITIVE_INFINITY) - Date.now()));
     const budget = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         timedOut = true;
         reject(
-          new FetchFailure('timeout', `the page did not settle within ${budgetMs} ms`, { finalUrl: document.finalUrl }),
+          new FetchFailure('timeout', `the page did not settle within ${limitMs} ms`, { finalUrl: document.finalUrl }),
         );
-      }, budgetMs);
+      }, limitMs);
     });
     try {
       const body = await Promise.race([
-        renderIn(browser, document, request, (opened) => {
+        renderIn(browser, document, request, limitMs, (opened) => {
           context = opened;
           if (timedOut) opened.close().catch(() => undefined);
         }),
