@@ -31,7 +31,7 @@ beforeAll(async () => {
       'shopify-collections.test': 600,
       'woo-categories.test': 230,
       'sitemap-only.test': 520,
-      'sitemap-uncovered.test': 120,
+      'sitemap-uncovered.test': 60,
       'html-only.test': 60,
       'shopify-locked.test': 120,
       'shopify-robots.test': 90,
