@@ -277,7 +277,7 @@ export async function simulatorPages(): Promise<ReadPage[]> {
       for (let i = 0; i < count; i++) {
         const isProduct = quality.has(store.host) ? qualityPageIsProduct(store.host, store.product(i)) : true;
         // one-of-many.test's prices are labelled: the classes of product page the rules rejected.
-        const truth =
+        const truth: Record<string, string[]> =
           store.host === 'one-of-many.test' ? { price: [String(oneOfManyTruth(store.product(i)).price)] } : {};
         await add(store.host, store.productUrl(i), isProduct, `${store.host} product ${i}`, truth);
       }
