@@ -17,6 +17,7 @@ import type { Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleFunctions } from '../../lib/bundle';
 import { lambdaEntries } from '../../lib/lambda-entries';
+import { startEngines, type Engines } from '../../lambdas/local/engines';
 import { projectLayout } from '../../lib/source-layout';
 import type { UrlResult } from '../../lambdas/domain/extraction/types';
 import { ENV } from '../../lambdas/topology/env';
@@ -152,7 +153,14 @@ describe('the extraction in a bundle, in a fresh Node process', () => {
     .map((name) => name.slice(0, -'.html.gz'.length));
   let server: http.Server;
   let env: NodeJS.ProcessEnv;
-  const saved = { resolve: process.env[ENV.resolve], delay: process.env[ENV.crawlDelayMs] };
+  // The fetcher takes its turns on a host from the table's gate, as every worker does.
+  let engines: Engines;
+  const saved = {
+    resolve: process.env[ENV.resolve],
+    delay: process.env[ENV.crawlDelayMs],
+    endpoint: process.env[ENV.dynamodbEndpoint],
+    table: process.env[ENV.tableName],
+  };
 
   beforeAll(async () => {
     server = http.createServer((req, res) => {
@@ -162,10 +170,15 @@ describe('the extraction in a bundle, in a fresh Node process', () => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
     });
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    engines = await startEngines();
     env = {
       [ENV.resolve]: `${HOST}=127.0.0.1:${(server.address() as AddressInfo).port}`,
       [ENV.crawlDelayMs]: '0',
+      [ENV.dynamodbEndpoint]: engines.dynamodbEndpoint,
+      [ENV.tableName]: engines.tableName,
       AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
     };
     Object.assign(process.env, env);
   });
@@ -173,10 +186,13 @@ describe('the extraction in a bundle, in a fresh Node process', () => {
     for (const [key, value] of [
       [ENV.resolve, saved.resolve],
       [ENV.crawlDelayMs, saved.delay],
+      [ENV.dynamodbEndpoint, saved.endpoint],
+      [ENV.tableName, saved.table],
     ] as const)
       if (value === undefined) delete process.env[key];
       else process.env[key] = value;
     await new Promise((done) => server.close(done));
+    await engines?.stop();
   });
 
   /** The result as JSON, its clock readings (`*_at`, set when extracted) replaced. */
