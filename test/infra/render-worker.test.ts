@@ -10,7 +10,13 @@ import { promisify } from 'node:util';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProductDataStack } from '../../lib/product-data-stack';
-import { RENDER_MEMORY_MB, stageRenderWorker } from '../../lib/render-worker';
+import {
+  RENDER_DIRECT_CONCURRENCY,
+  RENDER_MEMORY_MB,
+  RENDERS_DIRECTLY,
+  stageRenderWorker,
+} from '../../lib/render-worker';
+import { ENV } from '../../lambdas/topology/env';
 import { projectLayout } from '../../lib/source-layout';
 import { QUEUES, RENDER_QUEUE } from '../../lambdas/topology/queues';
 import { realStack } from './helpers';
@@ -95,6 +101,65 @@ describe('render worker stack', () => {
   });
 });
 
+describe("the render function's direct entry", () => {
+  const direct = () => resourcesOf(template, 'AWS::Lambda::Function')[logicalIdOf(stack.renderDirect!)];
+  const invokes = (fn: { node: { defaultChild?: unknown } }) =>
+    statementsOfRole(template, roleOfFunction(resourcesOf(template, 'AWS::Lambda::Function')[logicalIdOf(fn)]))
+      .filter((s) => actionsOf(s).includes('lambda:InvokeFunction'))
+      .map((s) => s.Resource);
+  const callers = () => [
+    ...RENDERS_DIRECTLY.routes.map((name) => stack.routeFunctions.get(name)!),
+    ...RENDERS_DIRECTLY.workers.map((name) => stack.workers.get(name)!),
+  ];
+
+  it("is a function of its own from the same asset, handler direct.handler, its instances apart from the queue worker's", () => {
+    const fn = direct().Properties!;
+    const worker = functionOf('render-worker').Properties!;
+    expect(fn.Handler).toBe('direct.handler');
+    expect(worker.Handler).toBe('index.handler');
+    expect(fn.Code).toEqual(worker.Code);
+    expect(fn.Architectures).toEqual(['x86_64']);
+    expect(fn.MemorySize).toBe(RENDER_MEMORY_MB);
+    expect(fn.ReservedConcurrentExecutions).toBe(RENDER_DIRECT_CONCURRENCY);
+    // Long enough for a cold start and a page's budget; no queue feeds it.
+    expect(fn.Timeout).toBeGreaterThanOrEqual(30);
+    const mappings = Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping'));
+    expect(mappings.some((m) => mentions(m.Properties!.FunctionName, logicalIdOf(stack.renderDirect!)))).toBe(false);
+    // It renders: no render function of its own to ask.
+    expect(fn.Environment.Variables[ENV.renderFunction]).toBeUndefined();
+  });
+
+  it('the synchronous functions may invoke it, and only it, and are told its name', () => {
+    const directId = logicalIdOf(stack.renderDirect!);
+    expect(callers().map((fn) => fn.node.id)).toEqual([
+      'RouteLegacyProductFn',
+      'RouteLegacyProductsFn',
+      'RouteV1AgenticSearchFn',
+      'AgenticVerifyFn',
+    ]);
+    for (const fn of callers()) {
+      const resources = invokes(fn).flatMap((r) => (Array.isArray(r) ? r : [r]));
+      expect(resources.length, fn.node.id).toBeGreaterThan(0);
+      for (const resource of resources) expect(mentions(resource, directId), fn.node.id).toBe(true);
+      const env = resourcesOf(template, 'AWS::Lambda::Function')[logicalIdOf(fn)].Properties!.Environment.Variables;
+      expect(env[ENV.renderFunction], fn.node.id).toEqual({ Ref: directId });
+    }
+  });
+
+  it('no other function may invoke it or is told its name', () => {
+    const directId = logicalIdOf(stack.renderDirect!);
+    const allowed = new Set(callers().map((fn) => logicalIdOf(fn)));
+    for (const [id, fn] of Object.entries(resourcesOf(template, 'AWS::Lambda::Function'))) {
+      if (allowed.has(id) || !fn.Properties!.Role) continue;
+      expect(fn.Properties!.Environment?.Variables?.[ENV.renderFunction], id).toBeUndefined();
+      const granted = statementsOfRole(template, roleOfFunction(fn)).filter(
+        (s) => actionsOf(s).includes('lambda:InvokeFunction') && mentions(s.Resource, directId),
+      );
+      expect(granted, id).toEqual([]);
+    }
+  });
+});
+
 describe('render worker asset', () => {
   const out = mkdtempSync(path.join(tmpdir(), 'pds-render-asset-'));
   beforeAll(() => stageRenderWorker(projectLayout(process.cwd()).worker('render-worker'), out), 300_000);
@@ -109,6 +174,7 @@ describe('render worker asset', () => {
 
   it("holds the bundle and the browser packages, Chromium's bin folder included, under Lambda's 250 MB", () => {
     expect(existsSync(path.join(out, 'index.mjs'))).toBe(true);
+    expect(existsSync(path.join(out, 'direct.mjs'))).toBe(true);
     const bin = readdirSync(path.join(out, 'node_modules/@sparticuz/chromium/bin'));
     expect(bin).toEqual(expect.arrayContaining(['chromium.br', 'al2023.tar.br', 'fonts.tar.br']));
     expect(existsSync(path.join(out, 'node_modules/playwright-core/package.json'))).toBe(true);
@@ -119,10 +185,12 @@ describe('render worker asset', () => {
     // Run from a folder with no node_modules above it, so nothing resolves outside the asset.
     const script = `
       const m = await import('./index.mjs');
+      const d = await import('./direct.mjs');
       const chromium = (await import('@sparticuz/chromium')).default;
       const { chromium: playwright } = await import('playwright-core');
       console.log(JSON.stringify({
         handler: typeof m.handler,
+        direct: typeof d.handler,
         chromium: import.meta.resolve('@sparticuz/chromium'),
         executablePath: typeof chromium.executablePath,
         launch: typeof playwright.launch,
@@ -133,7 +201,12 @@ describe('render worker asset', () => {
       env: { PATH: process.env.PATH ?? '', AWS_REGION: 'eu-west-1', PDS_TABLE_NAME: 'pds' },
     });
     const loaded = JSON.parse(stdout.trim().split('\n').pop()!);
-    expect(loaded).toMatchObject({ handler: 'function', executablePath: 'function', launch: 'function' });
+    expect(loaded).toMatchObject({
+      handler: 'function',
+      direct: 'function',
+      executablePath: 'function',
+      launch: 'function',
+    });
     expect(loaded.chromium.startsWith(`file://${out}/node_modules/@sparticuz/chromium/`)).toBe(true);
   });
 });
