@@ -6,6 +6,7 @@
 // page was read (`fetched_with`). A process with a browser renders in-process; one configured
 // with a render function (PDS_RENDER_FUNCTION: the synchronous functions on AWS, which ship no
 // browser) asks that function: the same port, two adapters.
+import { encodeRendered, parseRenderRequest, type RenderDirectResponse } from '../adapters/render-invoke-wire';
 import type { BatchExtractUrl } from '../domain/extract-jobs/steps';
 import { clientRendering } from '../domain/extraction/client-rendered';
 import { createExtractor } from '../domain/extraction/engine';
@@ -194,3 +195,21 @@ export function escalatingExtractor(deps: EscalationDeps): ExtractUrl {
     return browser(url, options, document, deadline);
   };
 }
+
+/**
+ * The render function's direct entry (workers/render-direct.ts): one URL rendered by this
+ * process's browser (the document fetched here, robots.txt first), answered in the wire format
+ * of adapters/render-invoke-wire.ts: the page, or the FetchFailure it ended with.
+ */
+export const directRenderingOf = capability((base) => async (event: unknown): Promise<RenderDirectResponse> => {
+  const request = parseRenderRequest(event);
+  if (!request)
+    return encodeRendered({
+      error: new FetchFailure('malformed_url', 'expected {"url": "...", "countryCode"?: "xx"}'),
+    });
+  try {
+    return encodeRendered({ page: await rendererOf(base).render(request) });
+  } catch (error) {
+    return encodeRendered({ error });
+  }
+});

@@ -4,20 +4,7 @@
 // entry (lib/render-worker.ts), deployed as a function of its own so that these calls never take
 // the queue's instances. The document is fetched here by the fetcher, robots.txt first, and
 // every request of the page passes the fetcher's rules, as in the render worker.
-import { rendererOf } from '../composition/rendering';
-import { encodeRendered, parseRenderRequest, type RenderDirectResponse } from '../adapters/render-invoke-wire';
-import { FetchFailure } from '../ports/fetcher';
+import { directRenderingOf } from '../composition/rendering';
 import { defineWorker } from './define';
 
-export const handler = defineWorker(async (event: unknown, deps): Promise<RenderDirectResponse> => {
-  const request = parseRenderRequest(event);
-  if (!request)
-    return encodeRendered({
-      error: new FetchFailure('malformed_url', 'expected {"url": "...", "countryCode"?: "xx"}'),
-    });
-  try {
-    return encodeRendered({ page: await rendererOf(deps).render(request) });
-  } catch (error) {
-    return encodeRendered({ error });
-  }
-});
+export const handler = defineWorker((event: unknown, deps) => directRenderingOf(deps)(event));
