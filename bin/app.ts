@@ -1,6 +1,7 @@
 // CDK app: `npm run synth` / `npx cdk deploy`. Synthesizes offline: the region comes from the
 // environment (or us-east-1), never from a metadata or credentials lookup.
-import { App, RemovalPolicy } from 'aws-cdk-lib';
+import { App, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { ProductDataStack } from '../lib/product-data-stack';
 
 const app = new App();
@@ -18,5 +19,9 @@ new ProductDataStack(app, String(app.node.tryGetContext('pds:stackName') ?? 'Pro
   tableRemovalPolicy: removal === 'destroy' ? RemovalPolicy.DESTROY : RemovalPolicy.RETAIN,
   description: 'Product-data API: HTTP API, Lambda, DynamoDB, SQS, Step Functions',
 });
+
+// cdk-nag's AwsSolutions rules: the synth fails on a finding not fixed or acknowledged with its
+// reason (lib/audit.ts; test/infra/nag.test.ts).
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
 
 app.synth();

@@ -61,7 +61,7 @@ export class OperationalAlarms extends Construct {
 
   constructor(scope: Construct, id: string, props: OperationalAlarmsProps) {
     super(scope, id);
-    this.topic = new Topic(this, 'Topic', { displayName: 'Product data service alarms' });
+    this.topic = new Topic(this, 'Topic', { displayName: 'Product data service alarms', enforceSSL: true });
     if (props.email) this.topic.addSubscription(new EmailSubscription(props.email));
 
     for (const [name, dlq] of props.deadLetterQueues)

@@ -20,6 +20,7 @@ import { Construct } from 'constructs';
 import { ENV } from '../lambdas/topology/env';
 import { SEARCH_INDEX_NAME, SEARCH_INDEXED_KEY_PREFIXES } from '../lambdas/topology/search';
 import { nodeFunction } from './node-function';
+import { acknowledge } from './audit';
 
 export interface OpenSearchSearchProps {
   /** The single table; its stream (keys only) feeds the indexer. */
@@ -96,6 +97,14 @@ export class OpenSearchSearch extends Construct {
         }),
       ],
     }).toJSON();
+    acknowledge(this.domain, {
+      'AwsSolutions-OS1':
+        'Not in a VPC: the functions that use it run outside one (a VPC would put NAT gateways in front of every page fetch). Reaching it takes a SigV4 signature of one of the roles its resource policy names, over TLS 1.2, and fine-grained access control inside.',
+      'AwsSolutions-OS3':
+        'Access is granted to IAM roles (the indexer and the searching functions), not to IP addresses: Lambda has no fixed source address.',
+      'AwsSolutions-OS4':
+        'Two data nodes at the sizing of docs/search-scale.md; dedicated master nodes (three more instances) pay off from about ten data nodes or when the cluster must survive a master election under load. Grow OPENSEARCH_SIZING with them.',
+    });
     const endpoint = `https://${this.domain.domainEndpoint}`;
     this.domain.grantReadWrite(this.indexer);
     this.indexer.addEnvironment(ENV.searchEndpoint, endpoint);
@@ -115,6 +124,10 @@ export class OpenSearchSearch extends Construct {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       retentionPeriod: Duration.days(14),
+    });
+    acknowledge(this.deadLetterQueue, {
+      'AwsSolutions-SQS3':
+        "It is a dead-letter queue: the stream event source's on-failure destination (cdk-nag recognises only SQS redrive policies).",
     });
     props.table.grantReadData(this.indexer);
     this.indexer.addEventSource(

@@ -12,6 +12,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3'
 import { Construct } from 'constructs';
 import { ENV } from '../lambdas/topology/env';
 import { nodeFunction } from './node-function';
+import { acknowledge } from './audit';
 
 export interface SearchIndexProps {
   /** The single table; it must have a stream (keys only is enough: the stream only wakes the indexer). */
@@ -40,6 +41,10 @@ export class SearchIndex extends Construct {
       lifecycleRules: [
         { noncurrentVersionExpiration: Duration.days(1), abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
+    });
+    acknowledge(this.bucket, {
+      'AwsSolutions-S1':
+        'A cache of the table (one object, rewritten by the indexer, read by search Lambdas through their roles): server access logs would record only those two roles; a lost snapshot costs one catch-up from the table.',
     });
     this.indexer = nodeFunction(this, 'IndexerFn', {
       entry: props.indexerEntry,
