@@ -14,6 +14,7 @@ import { analysePage, type PageAnalysis } from './analyse';
 import type { ProductCandidate } from './candidate';
 import { normaliseProduct } from './normalise';
 import { readAnalysedPage } from './page';
+import { provenanceOf } from './provenance';
 import { PLATFORM_THRESHOLD } from './platform';
 import { shopifyHandle } from './product-url';
 import { readShopifyProduct, readWooProduct } from './readers/platform-json';
@@ -231,6 +232,9 @@ export function createExtractor(deps: ExtractorDeps): ExtractUrl {
       pageDescriptionHtml: analysis.descriptionHtml,
       now: now(),
     });
+    // Only a request that asks pays for it, and only it gets the key.
+    if (options.includeProvenance)
+      product.provenance = provenanceOf({ analysis, platform: probe.candidate, merged }, product);
     return {
       url: input,
       product,

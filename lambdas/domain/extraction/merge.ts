@@ -37,7 +37,7 @@ export interface MergedProduct {
   videoUrl: string | null;
   facts: Record<string, string>;
   related: string[];
-  /** Field -> the reader it came from (kept internally, never in the record). */
+  /** Field -> the reader that won it (provenance.ts turns it into the record's `provenance` when asked). */
   provenance: Record<string, Source | 'url'>;
 }
 
@@ -203,7 +203,7 @@ function optionKey(v: VariantCandidate): string | null {
 }
 
 /** Whether `other` (another source) describes the variant `v` of the chosen list. */
-function sameVariant(v: VariantCandidate, other: VariantCandidate, chosen: VariantCandidate[]): boolean {
+export function sameVariant(v: VariantCandidate, other: VariantCandidate, chosen: VariantCandidate[]): boolean {
   if (v.sku && other.sku) return v.sku === other.sku;
   if (v.id && other.id && v.id === other.id) return true;
   if (v.id && other.url?.includes(`variant=${v.id}`)) return true;
@@ -538,17 +538,26 @@ function variantAwareSku(
   return sku;
 }
 
+/** The readings that describe the page's own product (markup of another product left out). */
+export function ownCandidates(
+  all: ProductCandidate[],
+  dom: DomReading | null,
+  pageUrl: string | null,
+): ProductCandidate[] {
+  // The page's own names: its product heading and og:title.
+  const names = [dom?.product.title, all.find((c) => c.source === 'opengraph')?.title].filter(
+    (n): n is string => !!n && nameWords(n).length > 0,
+  );
+  return all.filter((c) => !describesAnotherProduct(c, dom, names, pageUrl));
+}
+
 export function mergeCandidates(
   all: ProductCandidate[],
   dom: DomReading | null,
   urlSku: string | null = null,
   pageUrl: string | null = null,
 ): MergedProduct {
-  // The page's own names: its product heading and og:title.
-  const names = [dom?.product.title, all.find((c) => c.source === 'opengraph')?.title].filter(
-    (n): n is string => !!n && nameWords(n).length > 0,
-  );
-  const candidates = all.filter((c) => !describesAnotherProduct(c, dom, names, pageUrl));
+  const candidates = ownCandidates(all, dom, pageUrl);
   const provenance: MergedProduct['provenance'] = {};
   const sorted = ordered(candidates);
   const pick = <K extends ScalarKey>(key: K, order?: Source[]): NonNullable<ProductCandidate[K]> | null => {

@@ -9,6 +9,7 @@ export interface ExtractFlags {
   enable_similar_products?: boolean;
   country_code?: string;
   render?: RenderMode;
+  include_provenance?: boolean;
 }
 
 export function extractOptionsFrom(flags: ExtractFlags): ExtractOptions {
@@ -19,5 +20,6 @@ export function extractOptionsFrom(flags: ExtractFlags): ExtractOptions {
     enableSimilarProducts: flags.enable_similar_products === true,
     countryCode: (flags.country_code ?? 'us').toLowerCase(),
     ...(flags.render && flags.render !== 'auto' ? { render: flags.render } : {}),
+    ...(flags.include_provenance === true ? { includeProvenance: true as const } : {}),
   };
 }

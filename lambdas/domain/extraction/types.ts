@@ -112,7 +112,32 @@ export interface ProductRecord {
   affiliate_link: string | null;
   /** Set by the extraction path on every record it returns (absent on records stored before it existed). */
   fetched_with?: FetchedWith;
+  /** Only when the request asked (include_provenance): where each field's value came from (docs/provenance.md). */
+  provenance?: Provenance;
 }
+
+/**
+ * What a value was read from: the platform's product JSON, JSON-LD, microdata, OpenGraph meta,
+ * the page's visible text (`browser` instead when a browser rendered the page), or the address.
+ */
+export type ProvenanceSource =
+  | 'platform-json'
+  | 'json-ld'
+  | 'microdata'
+  | 'open-graph'
+  | 'page-text'
+  | 'browser'
+  | 'url';
+
+/** One field's provenance: the source of the record's value, the sources stating the same, and the values that lost. */
+export interface FieldProvenance {
+  source: ProvenanceSource;
+  also: ProvenanceSource[];
+  rejected: Array<{ value: string | number | boolean; sources: ProvenanceSource[] }>;
+}
+
+/** Field name (title, price, variants[0].price...) -> its provenance; a field without a value has none. */
+export type Provenance = Record<string, FieldProvenance>;
 
 export type Platform =
   | 'shopify'
@@ -145,6 +170,8 @@ export interface ExtractOptions {
   countryCode: string;
   /** When a browser renders the page: auto (default: HTML first, then only a client-rendered page without a product), always, never. */
   render?: RenderMode;
+  /** Records carry `provenance` (absent, not false, when off: the options of a request that did not ask stay as they were). */
+  includeProvenance?: true;
 }
 
 export type RenderMode = 'auto' | 'always' | 'never';
