@@ -10,6 +10,7 @@ import { encodeRendered, parseRenderRequest, type RenderDirectResponse } from '.
 import type { BatchExtractUrl } from '../domain/extract-jobs/steps';
 import { clientRendering } from '../domain/extraction/client-rendered';
 import { createExtractor } from '../domain/extraction/engine';
+import { renderedProvenance } from '../domain/extraction/provenance';
 import type { ExtractOptions, ExtractUrl, FetchedWith, UrlResult } from '../domain/extraction/types';
 import type { Enricher } from '../ports/enricher';
 import { FetchFailure, type FetchedPage, type PageFetcher } from '../ports/fetcher';
@@ -119,7 +120,11 @@ function needsBrowser(result: UrlResult, document: FetchedPage | undefined): boo
 }
 
 function stamped(result: UrlResult, fetchedWith: FetchedWith): UrlResult {
-  return result.product ? { ...result, product: { ...result.product, fetched_with: fetchedWith } } : result;
+  if (!result.product) return result;
+  const { provenance } = result.product;
+  // What a rendered page's text says was read from what the browser rendered.
+  const seen = provenance && fetchedWith === 'browser' ? { provenance: renderedProvenance(provenance) } : {};
+  return { ...result, product: { ...result.product, fetched_with: fetchedWith, ...seen } };
 }
 
 export interface EscalationDeps {

@@ -23,8 +23,8 @@ export const OUTCOMES: readonly Outcome[] = [
  */
 export const BATCH_URLS = 50;
 /**
- * Unique URLs per batch of a plain extraction (no enrichment, reviews, image tags or similar
- * products): its results are a few KB each (100 of the store simulator's: 330 KB of JSON, 35 KB
+ * Unique URLs per batch of a plain extraction (no enrichment, reviews, image tags, similar
+ * products or provenance): its results are a few KB each (100 of the store simulator's: 330 KB of JSON, 35 KB
  * gzipped in their claim, where an item holds 400 KB), so twice as many fit a claim with room to
  * spare, and the batch's fixed calls (about 9 SDK calls, a Step Functions Map iteration, a Lambda
  * invocation) are spread over twice as many URLs: 1000 plain URLs take 10 batches, ~200 SDK calls
@@ -36,7 +36,11 @@ export const PLAIN_BATCH_URLS = 100;
 /** How an execution with these options is split: at most `max` URLs a batch, about `batches` batches. */
 export function batchingFor(options: ExtractOptions): { max: number; batches: number } {
   const plain =
-    !options.enableEnrichment && !options.enableReviews && !options.enableImageTags && !options.enableSimilarProducts;
+    !options.enableEnrichment &&
+    !options.enableReviews &&
+    !options.enableImageTags &&
+    !options.enableSimilarProducts &&
+    !options.includeProvenance;
   return plain ? { max: PLAIN_BATCH_URLS, batches: 10 } : { max: BATCH_URLS, batches: 20 };
 }
 
@@ -71,6 +75,7 @@ export function optionsOf(execution: Execution): ExtractOptions {
     enableSimilarProducts: o.enableSimilarProducts === true,
     countryCode: typeof o.countryCode === 'string' ? o.countryCode : 'us',
     ...(o.render === 'always' || o.render === 'never' ? { render: o.render } : {}),
+    ...(o.includeProvenance === true ? { includeProvenance: true as const } : {}),
   };
 }
 

@@ -3,7 +3,8 @@
 // to run twice: entries move pending -> done once, and a batch's counts are added once (the claim
 // protocol, claim-protocol.ts). Injected crashes and duplicate deliveries for the benchmarks are
 // wired around these steps and their ports by the composition root; nothing here knows of them.
-import type { ExtractOptions, UrlResult } from '../extraction/types';
+import type { ExtractOptions, ProductRecord, UrlResult } from '../extraction/types';
+import { withoutProvenance } from '../extraction/provenance';
 import { failureResult, groupDuplicates, resultFor, unexpectedFailure } from '../extraction/results';
 import { TERMINAL, type Execution } from '../executions/model';
 import type { Executions } from '../executions/service';
@@ -77,6 +78,15 @@ export function planBatches(
   }
   flush();
   return planned;
+}
+
+/**
+ * What the shared product store gets of an extracted product: the claim's serialization, or, for
+ * a product with provenance (this execution's result only, never the record other organizations
+ * read), the product without it.
+ */
+function sharedRecord(url: string, product: ProductRecord, serialized?: SerializedProduct) {
+  return product.provenance ? { url, product: withoutProvenance(product) } : { url, product, serialized };
 }
 
 export type ExtractSteps = ReturnType<typeof createExtractSteps>;
@@ -168,7 +178,7 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
       }
       const serialized = result.product ? { json: JSON.stringify(result.product) } : undefined;
       extracted.push(extractedGroup(group, result, serialized));
-      if (recorder && result.success && result.product) recorder.add({ url, product: result.product, serialized });
+      if (recorder && result.success && result.product) recorder.add(sharedRecord(url, result.product, serialized));
     };
     const slots = deps.extractSlots;
     try {

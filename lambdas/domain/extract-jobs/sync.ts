@@ -1,9 +1,10 @@
 // The synchronous extraction behind legacy POST /api/products and /api/product: up to 50 URLs in
 // the request, fetched with bounded concurrency; a stored record younger than the freshness
 // window (PRODUCT_FRESHNESS_MS, 24 h) that has every requested part is served instead of a
-// fetch unless forceExtraction.
+// fetch unless forceExtraction (or include_provenance: stored records carry none).
 import { invalid } from '../errors';
 import type { ExtractOptions, ExtractUrl, UrlResult } from '../extraction/types';
+import { withoutProvenance } from '../extraction/provenance';
 import { resultFor, unexpectedFailure } from '../extraction/results';
 import { PRODUCT_FRESHNESS_MS, type ProductCatalog } from '../products/catalog';
 import { planEntries } from './jobs';
@@ -55,7 +56,8 @@ export async function extractNow(request: ExtractNowRequest, deps: ExtractNowDep
   const storedFor = new Set<number>();
   await eachLimited(firsts, deps.concurrency ?? SYNC_CONCURRENCY, async (entry) => {
     const url = entry.url!;
-    if (!request.forceExtraction && deps.catalog) {
+    // Provenance is not kept with stored records: a request that asks for it reads the page.
+    if (!request.forceExtraction && !request.options.includeProvenance && deps.catalog) {
       const stored = await deps.catalog.findFresh(url, request.options, request.maxAgeMs ?? PRODUCT_FRESHNESS_MS);
       if (stored) {
         byFirst.set(entry.index, {
@@ -77,7 +79,7 @@ export async function extractNow(request: ExtractNowRequest, deps: ExtractNowDep
       result = unexpectedFailure(url);
     }
     if (result.success && result.product && deps.catalog)
-      await deps.catalog.remember(url, request.options, result.product);
+      await deps.catalog.remember(url, request.options, withoutProvenance(result.product));
     byFirst.set(entry.index, result);
   });
   for (const entry of entries) {
