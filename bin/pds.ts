@@ -758,6 +758,44 @@ async function waitCommand(run: Run, executionIds: string[]): Promise<number> {
 // ---------------------------------------------------------------------------------------------
 // Program
 
+/** `pds feed` and `pds changes`: what the service keeps of a vendor, as a feed and as its changes. */
+function addFeedCommands(
+  program: Command,
+  runAction: (options: CommonOptions, action: (run: Run) => Promise<number>) => Promise<void>,
+): void {
+  withCommonOptions(
+    program
+      .command('feed')
+      .description(
+        "a vendor's products as a Google Merchant Center feed: one RSS 2.0 document of every page (--json: items and refused items); refused items with their reasons on stderr",
+      )
+      .argument('<vendor>', 'hostname or any URL of the store')
+      .option('--country <code>', 'target country: records extracted for it (default us)')
+      .option('--page-size <n>', 'product records per request (1..500, default 500)', positiveInt('--page-size'))
+      .option('--out <file>', 'write the feed to this file instead of stdout'),
+  ).action((vendor: string, flags: CommonOptions & Record<string, any>) =>
+    runAction(flags, async (run) => (await import('./feed-command')).feedCommand(run.client, run.io, vendor, flags)),
+  );
+
+  withCommonOptions(
+    program
+      .command('changes')
+      .description(
+        'price, compare-at price, availability and listing changes of the vendors your organization extracted or crawled, oldest first (--json: one object per line); the cursor to resume from on stderr',
+      )
+      .option('--vendor <vendor>', 'one vendor (hostname or any URL of the store)')
+      .option('--since <time>', 'only changes seen at or after this ISO 8601 time')
+      .option(
+        '--types <list>',
+        'comma-separated: price, compare_at_price, availability, listing_added, listing_removed',
+      )
+      .option('--cursor <cursor>', 'resume after a previous run')
+      .option('--follow', 'keep reading new changes every 5 s'),
+  ).action((flags: CommonOptions & Record<string, any>) =>
+    runAction(flags, async (run) => (await import('./changes-command')).changesCommand(run.client, run.io, flags)),
+  );
+}
+
 function buildProgram(runAction: (options: CommonOptions, action: (run: Run) => Promise<number>) => Promise<void>) {
   const program = new Command('pds')
     .description('Product Data Service from the command line: extractions, crawls, searches and API keys.')
@@ -829,37 +867,7 @@ function buildProgram(runAction: (options: CommonOptions, action: (run: Run) => 
       .argument('<execution-id...>'),
   ).action((executionIds: string[], flags: CommonOptions) => runAction(flags, (run) => waitCommand(run, executionIds)));
 
-  withCommonOptions(
-    program
-      .command('feed')
-      .description(
-        "a vendor's products as a Google Merchant Center feed: one RSS 2.0 document of every page (--json: items and refused items); refused items with their reasons on stderr",
-      )
-      .argument('<vendor>', 'hostname or any URL of the store')
-      .option('--country <code>', 'target country: records extracted for it (default us)')
-      .option('--page-size <n>', 'product records per request (1..500, default 500)', positiveInt('--page-size'))
-      .option('--out <file>', 'write the feed to this file instead of stdout'),
-  ).action((vendor: string, flags: CommonOptions & Record<string, any>) =>
-    runAction(flags, async (run) => (await import('./feed-command')).feedCommand(run.client, run.io, vendor, flags)),
-  );
-
-  withCommonOptions(
-    program
-      .command('changes')
-      .description(
-        'price, compare-at price, availability and listing changes of the vendors your organization extracted or crawled, oldest first (--json: one object per line); the cursor to resume from on stderr',
-      )
-      .option('--vendor <vendor>', 'one vendor (hostname or any URL of the store)')
-      .option('--since <time>', 'only changes seen at or after this ISO 8601 time')
-      .option(
-        '--types <list>',
-        'comma-separated: price, compare_at_price, availability, listing_added, listing_removed',
-      )
-      .option('--cursor <cursor>', 'resume after a previous run')
-      .option('--follow', 'keep reading new changes every 5 s'),
-  ).action((flags: CommonOptions & Record<string, any>) =>
-    runAction(flags, async (run) => (await import('./changes-command')).changesCommand(run.client, run.io, flags)),
-  );
+  addFeedCommands(program, runAction);
 
   const webhooks = program.command('webhooks').description("the organization's webhook secret and delivery logs");
   withCommonOptions(
