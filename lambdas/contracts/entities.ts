@@ -148,6 +148,37 @@ export const ProductAttributes = z
       'Enrichment attributes; keys vary by product. color.iscc_family is an ISCC-NBS level-1 name (lower case).',
   });
 
+const ProvenanceSource = z
+  .enum(['platform-json', 'json-ld', 'microdata', 'open-graph', 'page-text', 'browser', 'url'])
+  .meta({
+    id: 'ProvenanceSource',
+    description:
+      "Where a value was read: the platform's product JSON, JSON-LD, microdata, OpenGraph meta, the page's visible text (browser when a browser rendered the page), or the page's address",
+  });
+
+export const FieldProvenance = z
+  .object({
+    source: ProvenanceSource.describe("The source of the record's value"),
+    also: z.array(ProvenanceSource).describe('Other sources stating the same value'),
+    rejected: z
+      .array(
+        z.object({
+          value: z
+            .union([z.string(), num, z.boolean()])
+            .describe('A value another source stated (texts cut at 300 characters)'),
+          sources: z.array(ProvenanceSource),
+        }),
+      )
+      .describe('Values other sources stated for this field that lost, with their sources; empty when all agree'),
+  })
+  .meta({ id: 'FieldProvenance' });
+
+export const Provenance = z.record(z.string(), FieldProvenance).meta({
+  id: 'Provenance',
+  description:
+    "Only when the request set include_provenance. Keys: title, description, brand, vendor, price, compare_at_price, currency, availability, sku (a product without variants), images, variants, variants[i].price; a field without a value has no key. Kept with the request's result, never in the stored record other requests are served from (docs/provenance.md)",
+});
+
 export const FullProductRecord = z
   .object({
     id: z.string(),
@@ -194,6 +225,9 @@ export const FullProductRecord = z
       .describe(
         'How the page was read: its HTML (http) or rendered in a browser (browser); absent on records stored before rendering existed',
       ),
+    provenance: Provenance.optional().describe(
+      'Only when the request set include_provenance: where each value came from',
+    ),
   })
   .meta({
     id: 'FullProductRecord',
@@ -295,6 +329,9 @@ export const LegacyRichProductRecord = z
     reviews: z.array(z.unknown()).nullable().describe('null when enable_reviews is false'),
     faqs: z.array(z.unknown()).nullable().describe('null when enable_reviews is false'),
     updated_at: nullableString,
+    provenance: Provenance.optional().describe(
+      'Only when the request set include_provenance: where each value came from (price names price_amount, currency price_currency, variants[i].price the variant price)',
+    ),
   })
   .meta({
     id: 'LegacyRichProductRecord',

@@ -142,6 +142,12 @@ const renderMode = () =>
       'auto (default): the HTML first, a browser only when it yields no product and the page is built by scripts; always: render every page in a browser; never: the HTML only. Records say which in fetched_with',
     );
 
+/** Whether records carry `provenance` (docs/provenance.md). */
+const provenanceFlag = () =>
+  flag('include_provenance', false).describe(
+    'Default false: true adds provenance to each record: per field, the source of its value (json-ld, microdata, open-graph, platform-json, page-text, browser, url), the sources agreeing, and the values other sources stated that lost. Not kept with stored records: a request asking for it always reads the page',
+  );
+
 const legacyFlags = () => ({
   enable_enrichment: flag('enable_enrichment', true).describe(
     'Default true: attributes, product_type and taxonomy fields',
@@ -182,6 +188,7 @@ const REQUESTS = {
         'true: always fetch anew, never serve a stored record',
       ),
       render: renderMode(),
+      include_provenance: provenanceFlag(),
     }),
   }),
   legacyProduct: () => ({
@@ -195,6 +202,7 @@ const REQUESTS = {
         'true: always fetch anew, never serve a stored record',
       ),
       render: renderMode(),
+      include_provenance: provenanceFlag(),
     }),
   }),
   legacyFeed: () => ({
@@ -238,6 +246,7 @@ const REQUESTS = {
       enable_reviews: flag('enable_reviews', false),
       enable_image_tags: flag('enable_image_tags', false),
       render: renderMode(),
+      include_provenance: provenanceFlag(),
       webhook: webhookField(),
     }),
   }),
@@ -264,6 +273,7 @@ const REQUESTS = {
         .max(200, { error: 'crawl_id must be at most 200 characters' })
         .optional(),
       render: renderMode(),
+      include_provenance: provenanceFlag(),
       webhook: webhookField(),
     }),
   }),
@@ -394,6 +404,7 @@ const REQUESTS = {
       enable_similar_products: flag('enable_similar_products', false),
       country_code: countryCode(),
       render: renderMode(),
+      include_provenance: provenanceFlag(),
       webhook: webhookField(),
     }).refine((b) => (b.urls === undefined) !== (b.vendor === undefined), {
       error: 'exactly one of urls and vendor is required',

@@ -109,8 +109,12 @@ function variantPrices(out: Provenance, readers: ProductCandidate[], merged: Mer
 }
 
 /** A list field (images, variants): the first reader listing any, the other readers listing some. */
-function listEntry(readers: ProductCandidate[], has: (c: ProductCandidate) => boolean, credited?: Reader) {
-  const listing = readers.filter(has).map((c) => c.source);
+function listEntry(
+  readers: ProductCandidate[],
+  has: (c: ProductCandidate) => boolean,
+  credited?: Reader,
+): FieldProvenance | null {
+  const listing: Reader[] = readers.filter(has).map((c) => c.source);
   const source = credited && listing.includes(credited) ? credited : listing[0];
   return source
     ? { source: LABEL[source], also: listing.filter((s) => s !== source).map((s) => LABEL[s]), rejected: [] }

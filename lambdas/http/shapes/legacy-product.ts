@@ -96,6 +96,7 @@ export function legacyProduct(product: ProductRecord): LegacyRecord {
     reviews: product.reviews,
     faqs: product.faqs,
     updated_at: product.updated_at,
+    ...(product.provenance ? { provenance: product.provenance } : {}),
   };
 }
 
