@@ -1084,6 +1084,8 @@ export interface components {
       /** @description null when enable_reviews is false */
       faqs: unknown[] | null;
       updated_at: string | null;
+      /** @description Only when the request set include_provenance: where each value came from (price names price_amount, currency price_currency, variants[i].price the variant price) */
+      provenance?: components['schemas']['Provenance'];
     };
     LegacyProductImage: {
       id: string;
@@ -1144,6 +1146,27 @@ export interface components {
     } & {
       [key: string]: unknown;
     };
+    /** @description Only when the request set include_provenance. Keys: title, description, brand, vendor, price, compare_at_price, currency, availability, sku (a product without variants), images, variants, variants[i].price; a field without a value has no key. Kept with the request's result, never in the stored record other requests are served from (docs/provenance.md) */
+    Provenance: {
+      [key: string]: components['schemas']['FieldProvenance'];
+    };
+    FieldProvenance: {
+      /** @description The source of the record's value */
+      source: components['schemas']['ProvenanceSource'];
+      /** @description Other sources stating the same value */
+      also: components['schemas']['ProvenanceSource'][];
+      /** @description Values other sources stated for this field that lost, with their sources; empty when all agree */
+      rejected: {
+        /** @description A value another source stated (texts cut at 300 characters) */
+        value: string | number | boolean;
+        sources: components['schemas']['ProvenanceSource'][];
+      }[];
+    };
+    /**
+     * @description Where a value was read: the platform's product JSON, JSON-LD, microdata, OpenGraph meta, the page's visible text (browser when a browser rendered the page), or the page's address
+     * @enum {string}
+     */
+    ProvenanceSource: 'platform-json' | 'json-ld' | 'microdata' | 'open-graph' | 'page-text' | 'browser' | 'url';
     VendorSummary: {
       /** @description Vendor key: lower-case hostname without www. */
       vendor: string;
@@ -1289,6 +1312,8 @@ export interface components {
        * @enum {string}
        */
       fetched_with?: 'http' | 'browser';
+      /** @description Only when the request set include_provenance: where each value came from */
+      provenance?: components['schemas']['Provenance'];
     };
     ProductImage: {
       id: string;
@@ -1956,6 +1981,11 @@ export interface operations {
            * @enum {string}
            */
           render?: 'auto' | 'always' | 'never';
+          /**
+           * @description Default false: true adds provenance to each record: per field, the source of its value (json-ld, microdata, open-graph, platform-json, page-text, browser, url), the sources agreeing, and the values other sources stated that lost. Not kept with stored records: a request asking for it always reads the page
+           * @default false
+           */
+          include_provenance?: boolean;
         };
       };
     };
@@ -2163,6 +2193,11 @@ export interface operations {
            * @enum {string}
            */
           render?: 'auto' | 'always' | 'never';
+          /**
+           * @description Default false: true adds provenance to each record: per field, the source of its value (json-ld, microdata, open-graph, platform-json, page-text, browser, url), the sources agreeing, and the values other sources stated that lost. Not kept with stored records: a request asking for it always reads the page
+           * @default false
+           */
+          include_provenance?: boolean;
         };
       };
     };
@@ -3239,6 +3274,11 @@ export interface operations {
            * @enum {string}
            */
           render?: 'auto' | 'always' | 'never';
+          /**
+           * @description Default false: true adds provenance to each record: per field, the source of its value (json-ld, microdata, open-graph, platform-json, page-text, browser, url), the sources agreeing, and the values other sources stated that lost. Not kept with stored records: a request asking for it always reads the page
+           * @default false
+           */
+          include_provenance?: boolean;
           webhook?: components['schemas']['WebhookRequestInput'];
         };
       };
@@ -3821,6 +3861,11 @@ export interface operations {
            * @enum {string}
            */
           render?: 'auto' | 'always' | 'never';
+          /**
+           * @description Default false: true adds provenance to each record: per field, the source of its value (json-ld, microdata, open-graph, platform-json, page-text, browser, url), the sources agreeing, and the values other sources stated that lost. Not kept with stored records: a request asking for it always reads the page
+           * @default false
+           */
+          include_provenance?: boolean;
           webhook?: components['schemas']['WebhookRequestInput'];
         };
       };
@@ -6852,6 +6897,11 @@ export interface operations {
            * @enum {string}
            */
           render?: 'auto' | 'always' | 'never';
+          /**
+           * @description Default false: true adds provenance to each record: per field, the source of its value (json-ld, microdata, open-graph, platform-json, page-text, browser, url), the sources agreeing, and the values other sources stated that lost. Not kept with stored records: a request asking for it always reads the page
+           * @default false
+           */
+          include_provenance?: boolean;
           webhook?: components['schemas']['WebhookRequestInput'];
         };
       };
