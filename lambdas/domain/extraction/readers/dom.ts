@@ -65,8 +65,9 @@ const PRICE_NEGATIVE =
   /(installment|instalment|monthly|klarna|afterpay|financ|shipping|delivery|freight|saving|discount|percent|coupon|voucher|subtotal|minicart|(^|[^a-z])(per|unit|base|month|tax|vat|save|pct|off|label|range|filter|slider|points|reward|deposit|club|member|total|each|ppu|ppv|kg|liter)([^a-z]|$))/i;
 const OPTION_PICKER =
   /(swatch|twister|variation|variant-?(list|option|select)|option-?(list|value)|dropdown|size-?(list|selector|option)|color-?(list|selector|option)|select)/i;
+// Short words only as whole words or glued to "price": "bold", "placeholder" and "highlight" are no former price.
 const PRICE_FORMER =
-  /(old|was|regular|list|original|compare|strike|crossed|before|rrp|msrp|uvp|previous|retail|standard|reference|initial|prix-barre|barre|streich|tachado|full|non-?sale|high)/i;
+  /((^|[^a-z])(old|was|list|full|high)([^a-z]|$)|(old|was|list|full)-?price|regular|original|compare|strike|crossed|before|rrp|msrp|uvp|previous|retail|standard|reference|initial|prix-barre|barre|streich|tachado|non-?sale)/i;
 const PRICE_CURRENT =
   /(sale|current|now|final|special|our|actual|offer|promo|deal|selling|reduced|discounted|new|sell|buy|main|product-price|price--large|big|primary|display)/i;
 const MAX_PARSED_PRICE_TEXTS = 60;
@@ -174,6 +175,8 @@ const BARE_CODE_LABEL = /^(c[óo]digo|codice|cod\.)(?!\s+(de\s+|do\s+)?(art|prod
 
 interface Context {
   noise: boolean;
+  /** The innermost element that made the context noisy (null: not noisy). */
+  noiseRoot: Element | null;
   /** Inside a related/recommended-products block (its links are similar products). */
   related: boolean;
   /** Inside a size/colour picker: prices there belong to other variants. */
@@ -562,7 +565,7 @@ function walkElements(
   root: AnyNode,
   visit: (el: Element, ctx: Context, depth: number) => Context | null,
 ): void {
-  const top: Context = { noise: false, related: false, picker: false, former: false, hidden: false };
+  const top: Context = { noise: false, noiseRoot: null, related: false, picker: false, former: false, hidden: false };
   const pathEls: AnyNode[] = [];
   const pathCtx: Array<Context | null> = [];
   const pathDepth: number[] = [];
@@ -765,13 +768,13 @@ function see(el: Element, name: string, order: number, ctx: Context): Seen {
 function childContext(seen: Seen): Context {
   const { ctx, name, style, flags } = seen;
   const hasClassId = seen.cls !== '' || seen.id !== '';
-  const noise =
-    ctx.noise ||
+  const ownNoise =
     (hasClassId && name !== 'body' && name !== 'html' && name !== 'main' && (flags & CLASS_NOISE) !== 0) ||
     name === 'footer' ||
     name === 'nav' ||
     name === 'header' ||
     name === 'aside';
+  const noise = ctx.noise || ownNoise;
   const related = ctx.related || (hasClassId && name !== 'body' && (flags & CLASS_RELATED) !== 0);
   const picker = ctx.picker || (hasClassId && name !== 'body' && (flags & CLASS_PICKER) !== 0);
   const former =
@@ -782,13 +785,14 @@ function childContext(seen: Seen): Context {
     (style !== undefined && /line-through/i.test(style));
   const hidden = ctx.hidden || seen.hiddenAttr || (style !== undefined && /display:\s*none/i.test(style));
   // Contexts are never changed once made: an element that adds nothing shares its parent's.
-  return noise === ctx.noise &&
+  return !ownNoise &&
+    noise === ctx.noise &&
     related === ctx.related &&
     picker === ctx.picker &&
     former === ctx.former &&
     hidden === ctx.hidden
     ? ctx
-    : { noise, related, picker, former, hidden };
+    : { noise, noiseRoot: ownNoise ? seen.el : ctx.noiseRoot, related, picker, former, hidden };
 }
 
 /** Breadcrumbs, headings, the buy button, related-product links and product cards. */
@@ -968,6 +972,27 @@ function relatedBlocksOf(subheadings: readonly Element[], h1s: readonly Element[
 }
 
 /**
+ * A noisy-classed block that holds one of the page's own headings (not the logo's) wraps the
+ * product ("header-wrapper" around the whole page, an <aside> holding the item's heading and
+ * price): its prices are the page's, not a menu's or a carousel's. Prices in related blocks stay noise.
+ */
+function unnoiseWrappedPrices(g: Gathered, pageUrl: string): void {
+  const headings = g.h1s.filter((h) => !isLogoHeading(h, pageUrl));
+  if (!headings.length) return;
+  const wraps = new Map<Element, boolean>();
+  for (const p of g.priceEls) {
+    const root = p.ctx.noiseRoot;
+    if (!p.ctx.noise || p.ctx.related || !root) continue;
+    let holds = wraps.get(root);
+    if (holds === undefined) {
+      holds = headings.some((h) => contains(root, h));
+      wraps.set(root, holds);
+    }
+    if (holds) p.ctx = { ...p.ctx, noise: false, noiseRoot: null };
+  }
+}
+
+/**
  * The product's heading among the page's h1s. The shop's logo is often the first h1 (an image,
  * or the shop's name linking home): never the product's heading. Nor a widget's heading: a
  * popover, dialog or bottom sheet, a cart status message ("Adding to cart...", "Added"), a
@@ -1014,6 +1039,28 @@ interface ScoredPrice {
   noise: boolean;
 }
 
+/** Noisy price elements read at most (carousels and menus can hold hundreds). */
+const MAX_NOISY_PRICES = 40;
+
+/**
+ * Every price element outside noisy blocks, and the noisy ones nearest the product's heading (or
+ * buy control): a noisy block's prices are candidates for the learned scorer, and the one of the
+ * product (a sale price in a block a theme classed as noise) sits near its heading, not first in
+ * document order.
+ */
+function nearestNoisy(priceEls: readonly PriceElement[], area: ProductArea): readonly PriceElement[] {
+  const noisy = priceEls.filter((p) => p.ctx.noise);
+  if (noisy.length <= MAX_NOISY_PRICES) return priceEls;
+  const anchor = area.h1Order >= 0 ? area.h1Order : -1;
+  const kept = new Set(
+    (anchor >= 0 ? [...noisy].sort((a, b) => Math.abs(a.order - anchor) - Math.abs(b.order - anchor)) : noisy).slice(
+      0,
+      MAX_NOISY_PRICES,
+    ),
+  );
+  return priceEls.filter((p) => !p.ctx.noise || kept.has(p));
+}
+
 /**
  * The price elements as the shopper reads them, scored: their class words, the labels around
  * them ("Was", "4 payments of", "with code", "/ 100 g"), tax, where they sit (the product area,
@@ -1023,10 +1070,7 @@ interface ScoredPrice {
 function scorePriceElements(priceEls: readonly PriceElement[], area: ProductArea): ScoredPrice[] {
   const { main, h1, h1Order } = area;
   const scored: ScoredPrice[] = [];
-  let noisy = 0;
-  for (const { el, ctx, order: o, strength } of priceEls) {
-    // Noisy blocks (carousels, menus) can hold hundreds: the first few are enough as candidates.
-    if (ctx.noise && ++noisy > 40) continue;
+  for (const { el, ctx, order: o, strength } of nearestNoisy(priceEls, area)) {
     const raw =
       el.attribs.content ?? el.attribs['data-price'] ?? el.attribs['data-price-amount'] ?? el.attribs.value ?? null;
     const texts = priceTexts(el);
@@ -1321,6 +1365,7 @@ export function readDom(
       if (!p.ctx.noise && relatedBlocks.some((b) => contains(b, p.el)))
         p.ctx = { ...p.ctx, noise: true, related: true };
   }
+  unnoiseWrappedPrices(g, pageUrl);
   const area = productArea(g, pageUrl);
   const { main, h1, button } = area;
 

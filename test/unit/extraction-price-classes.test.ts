@@ -1,0 +1,61 @@
+// Classes of price error on shops nobody tuned on (issue 27), each fixed as a class: a synthetic
+// page that isolates it, and the real us-retail page where it was found. Read with the rules
+// only (no weights) and with the committed weights.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { analysePage } from '../../lambdas/domain/extraction/analyse';
+import { readProductPage, ruleReading } from '../../lambdas/domain/extraction/page';
+import { CORPORA } from '../corpora';
+
+const usPage = (shop: string) => {
+  const dir = path.join(CORPORA, 'us-retail-pages');
+  const labels = JSON.parse(readFileSync(path.join(dir, 'labels.json'), 'utf8')) as Record<string, { url: string }>;
+  return {
+    url: labels[shop].url,
+    html: gunzipSync(readFileSync(path.join(dir, 'html', `${shop}.html.gz`))).toString('utf8'),
+  };
+};
+
+const rules = (html: string, url: string) => ruleReading(analysePage(html, url, { countryCode: 'us' }));
+const learned = (html: string, url: string) => readProductPage(html, url, { countryCode: 'us' });
+
+describe('price classes', () => {
+  it('a noise-classed wrapper that holds the heading is no noise, and a carousel before the price does not hide it', () => {
+    const cards = Array.from(
+      { length: 60 },
+      (_, i) => `<li class="tile"><span class="product-sales-price">$${20 + i}.90</span></li>`,
+    ).join('');
+    const page = `<!doctype html><html><head><title>Merino Cardigan</title></head><body>
+<div id="wrapper" class="page header-wrapper"><ul class="recommendations">${cards}</ul>
+<div class="pdp-main"><h1>Merino Crewneck Cardigan</h1>
+<div class="product-price"><span class="price-standard">$39.90</span> <span class="price-sales" itemprop="price">$1.90</span></div>
+</div></div></body></html>`;
+    const url = 'https://shop.example/us/en/merino-cardigan-151947.html';
+    expect(rules(page, url).merged.price).toBe(1.9);
+    expect(learned(page, url).merged.price).toBe(1.9);
+  });
+
+  it('a price classed "bold" is not a former price; an aside that holds the heading is the product', () => {
+    const page = `<!doctype html><html><head><title>Model S | Cars</title></head><body>
+<header><h1 id="logo" class="logo"><a href="/">Cars</a></h1></header>
+<section class="side"><aside class="details"><h1>Model S P100D</h1><p>2017, 1,135 miles</p>
+<p id="car-price" class="bold">$137,200</p><p>Located in Los Angeles</p></aside></section>
+</body></html>`;
+    const url = 'https://cars.example/new/5YJSA1E49HF198968';
+    const r = rules(page, url);
+    expect(r.merged.price).toBe(137200);
+    expect(r.classification.isProduct).toBe(true);
+  });
+
+  it('real pages: the sale price inside a page-wide "header-wrapper" (uniqlo), a car priced in an aside (tesla)', () => {
+    const uniqlo = usPage('uniqlo');
+    expect(rules(uniqlo.html, uniqlo.url).merged.price).toBe(1.9);
+    expect(learned(uniqlo.html, uniqlo.url).merged.price).toBe(1.9);
+    const tesla = usPage('tesla');
+    const read = learned(tesla.html, tesla.url);
+    expect(read.merged.price).toBe(137200);
+    expect(read.classification.isProduct).toBe(true);
+  });
+});
