@@ -24,6 +24,7 @@ import { extractSlotsOf } from '../../lambdas/composition/extract-batch';
 import { extractJobsOf } from '../../lambdas/composition/extract-jobs';
 import { extractUrlOf } from '../../lambdas/composition/extraction';
 import { loadConfig } from '../../lambdas/config';
+import { ENV } from '../../lambdas/topology/env';
 import { eachLimited } from '../../lambdas/domain/extract-jobs/concurrency';
 import { startStoreSimulator, listProductUrls } from '../stores';
 import { countSdkCalls } from './_count-hook';
@@ -161,9 +162,17 @@ export default async function main(): Promise<void> {
       log: () => undefined,
     });
     try {
-      // (a) plain loop: the same engine composition, results kept in memory only.
+      // (a) plain loop: the same engine composition, results kept in memory only. Its fetcher takes
+      // its turns from the host gate in the service's table, as every fetcher does.
       const extractUrl = extractUrlOf(
-        createContainer(loadConfig({ PDS_RESOLVE: sim.resolveEnv, PDS_CRAWL_DELAY_MS: '0' })),
+        createContainer(
+          loadConfig({
+            PDS_RESOLVE: sim.resolveEnv,
+            PDS_CRAWL_DELAY_MS: '0',
+            [ENV.tableName]: service.tableName,
+            [ENV.dynamodbEndpoint]: service.dynamodbEndpoint,
+          }),
+        ),
       );
       const plainLoop = async (urls: string[]): Promise<RunFigures> => {
         const memory = memorySampler();

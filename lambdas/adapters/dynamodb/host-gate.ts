@@ -1,29 +1,33 @@
 // Per-host politeness in the table, so it holds across every worker (Lambdas, local processes).
 // One item per host (HOSTGATE#<host>):
-//   nextStart    the earliest start nobody has booked yet. A worker books the starts [start,
-//                start + k * spacing), start = max(now, nextStart), and moves nextStart to their
-//                end, in one conditional write (nextStart unchanged since it was read, or <= now).
-//                This is the GCRA of domain/ratelimit with a burst of one, booking a turn the
-//                caller waits for instead of refusing it; bookings are served in the order taken,
-//                whichever worker took them.
-//   pausedUntil  a 429/503 Retry-After from any worker: no start is booked or begun before it,
-//                once written (a start whose slot was taken before still goes).
-//   lease<i>, holder<i>  slot i (i < the host's concurrency) is in flight until lease<i> (epoch
-//                ms) for holder<i>. A booked start takes a slot whose lease has ended just before
-//                it begins (conditional on the slot being free and the host not paused), ending
-//                the request frees it (conditional on being its holder). A worker that dies
-//                leaves its lease to expire (leaseMs), which frees the slot for the others.
+//   nextStart    the earliest start nobody has booked yet. A worker books a window of k starts
+//                [start, start + k * spacing), start = max(now, nextStart), and moves nextStart to
+//                its end, in one conditional write. This is the GCRA of domain/ratelimit with a
+//                burst of one, booking turns the caller waits for instead of refusing them;
+//                windows are served in the order booked, whichever worker booked them.
+//   pausedUntil  a 429/503 Retry-After from any worker: no window is booked or begun before it.
+//   lease<i>, holder<i>  slot i (i < the host's concurrency) is held until lease<i> (epoch ms) by
+//                holder<i>. A window runs on one slot, taken just before its first start
+//                (conditional on the slot being free and the host not paused) and freed once its
+//                last request ended (conditional on being its holder). A worker that dies leaves
+//                its lease to expire (the window's end plus leaseMs), which frees the slot.
 //
-// Per fetch, in SDK calls: a booking (one UpdateItem for up to maxStartsPerWrite starts of this
-// process's waiting requests; on an idle host it takes the slot too), the slot's take (one
-// UpdateItem, unless the booking took it) and its free (one UpdateItem): two writes for a lone
-// fetch, 2 + 1/k under load. A write that loses a race costs another write (and, on an engine
-// that does not return the item with the failure, a GetItem). Nobody polls: a waiting worker
-// holds a booked start and sleeps until it. A start booked when every slot turns out held when
-// it comes is given up and booked again (the host's concurrency, not its spacing, binds then).
+// A window's starts are this process's: its requests run one after another on the window's slot,
+// each at its booked instant (a start whose instant passed, or whose slot is still busy, is
+// skipped: nobody else may use it). Without spacing a window is a stretch of time (windowMs) on
+// its slot instead, ended early when the slot is free and nobody waits. A window books as many starts as the previous one served plus one, up to
+// maxStartsPerWrite, so a worker that keeps a host busy books the most.
 //
-// Per process and host, one driver books for the waiting requests in arrival order, holding at
-// most the host's concurrency in booked starts, so bookings of all workers interleave.
+// Per window, in SDK calls: the booking (one UpdateItem; on an idle host it takes the slot too),
+// the take (one UpdateItem, unless the booking took it) and the free (one UpdateItem). So two for
+// a lone fetch, and under load three per window of up to 8 starts: 3/8 = 0.375 per fetch. A write
+// that loses a race costs another write (and, on an engine that does not return the item with the
+// failure, a GetItem). Nobody polls: a waiting worker holds a booked start and sleeps until it.
+//
+// Pauses are checked by every booking and take: a pause written by another worker while a window
+// runs holds for that window's worker from its next window (its own 429/503 stops it at once).
+// A busy host's windows follow one another, so the window running when a 429 is answered is
+// most often the pausing worker's own.
 import { randomUUID } from 'node:crypto';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { HostPaused, type HostGate, type HostPolicy } from '../../ports/host-gate';
@@ -34,8 +38,10 @@ export interface DynamoHostGateOptions {
   leaseMs?: number;
   /** A pause that ends later than this from now is refused at once (HostPaused), not waited for. Default 30 s. */
   maxPauseWaitMs?: number;
-  /** Starts one write may book for requests waiting in this process. Default 4. */
+  /** Starts one write may book for this process's requests (a window). Default 8. */
   maxStartsPerWrite?: number;
+  /** A window's length on a host without spacing (its requests run back to back). Default 1 s. */
+  windowMs?: number;
   clock?: () => number;
 }
 
@@ -82,14 +88,31 @@ interface Waiter {
   reject(error: unknown): void;
 }
 
+/** Starts booked in one write, run by this process one after another on one slot. */
+interface Window {
+  policy: HostPolicy;
+  first: number;
+  count: number;
+  /** No start at or after this instant. */
+  end: number;
+  /** Starts reached so far (served, skipped or given up). */
+  reached: number;
+  /** A request of this window is in flight. */
+  busy: boolean;
+  served: number;
+}
+
 interface HostState {
   known: GateSnapshot;
   waiters: Waiter[];
-  /** Starts booked and not yet begun (or given up). */
-  booked: number;
+  windows: Set<Window>;
   driving: boolean;
-  /** Ends the driver's wait early (a booked start began or was given up). */
+  /** Ends the driver's wait early (a window ended). */
   wake: (() => void) | null;
+  /** Wakes the windows waiting for a waiter or a release. */
+  poke: Array<() => void>;
+  /** Requests the last window served: the next books one more. */
+  lastServed: number;
 }
 
 type Write = Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName' | 'Key'>;
@@ -101,12 +124,13 @@ export function dynamoHostGate(
 ): HostGate {
   const leaseMs = options.leaseMs ?? 60_000;
   const maxPauseWaitMs = options.maxPauseWaitMs ?? 30_000;
-  const maxStarts = Math.max(1, options.maxStartsPerWrite ?? 4);
+  const maxStarts = Math.max(1, options.maxStartsPerWrite ?? 8);
+  const windowMs = Math.max(1, options.windowMs ?? 1000);
   const clock = options.clock ?? Date.now;
   const me = randomUUID();
   const hosts = new Map<string, HostState>();
-  // A start is booked a write's round trip ahead, and its slot taken a write's round trip before
-  // it, so the request leaves at the booked instant.
+  // A window is booked a write's round trip ahead, and its slot taken a write's round trip before
+  // its first start, so the request leaves at the booked instant.
   const writes = roundTrips();
 
   const stateOf = (host: string): HostState => {
@@ -114,12 +138,12 @@ export function dynamoHostGate(
     if (state) return state;
     if (hosts.size >= MAX_HOSTS) {
       for (const [name, other] of hosts)
-        if (!other.driving && !other.booked) {
+        if (!other.driving && !other.windows.size) {
           hosts.delete(name);
           break;
         }
     }
-    state = { known: EMPTY, waiters: [], booked: 0, driving: false, wake: null };
+    state = { known: EMPTY, waiters: [], windows: new Set(), driving: false, wake: null, poke: [], lastServed: 0 };
     hosts.set(host, state);
     return state;
   };
@@ -166,18 +190,16 @@ export function dynamoHostGate(
    * after a lost race (the snapshot re-read). A busy host (nextStart past `earliest`): nextStart
    * moves on by the starts' spacings whatever its value, so busy bookers never race each other;
    * theirs are the starts just before its new value. An idle or paused one: nextStart restarts
-   * from `earliest`, and the write may take the first start's slot too.
+   * from `earliest`, and the write may take the window's slot too, until `leaseUntil`.
    */
   const book = async (
     host: string,
     state: HostState,
     earliest: number,
-    count: number,
-    spacing: number,
-    slot?: number,
+    delta: number,
+    slot?: { slot: number; leaseUntil: number },
   ) => {
     const names: Record<string, string> = { '#next': 'nextStart', '#pause': 'pausedUntil', '#ttl': 'expiresAt' };
-    const delta = count * spacing;
     if (state.known.nextStart > earliest) {
       const advanced = await write(host, state, {
         UpdateExpression: 'SET #next = #next + :delta, #ttl = :ttl',
@@ -197,9 +219,9 @@ export function dynamoHostGate(
       '(attribute_not_exists(#next) OR #next <= :start)',
       '(attribute_not_exists(#pause) OR #pause <= :start)',
     ];
-    if (slot !== undefined) {
-      Object.assign(names, { '#lease': `lease${slot}`, '#holder': `holder${slot}` });
-      Object.assign(values, { ':lease': earliest + leaseMs, ':me': me, ':now': clock() });
+    if (slot) {
+      Object.assign(names, { '#lease': `lease${slot.slot}`, '#holder': `holder${slot.slot}` });
+      Object.assign(values, { ':lease': slot.leaseUntil, ':me': me, ':now': clock() });
       sets.push('#lease = :lease', '#holder = :me');
       conditions.push('(attribute_not_exists(#lease) OR #lease <= :now)');
     }
@@ -212,8 +234,8 @@ export function dynamoHostGate(
     return restarted ? earliest : null;
   };
 
-  /** Takes slot `slot` for the start at `start`: free now, and the host not paused past the start. */
-  const take = (host: string, state: HostState, slot: number, start: number) =>
+  /** Takes slot `slot` until `leaseUntil` for a start at `start`: free now, and the host not paused past the start. */
+  const take = (host: string, state: HostState, slot: number, start: number, leaseUntil: number) =>
     write(host, state, {
       UpdateExpression: 'SET #lease = :lease, #holder = :me, #ttl = :ttl',
       ConditionExpression:
@@ -225,15 +247,15 @@ export function dynamoHostGate(
         '#ttl': 'expiresAt',
       },
       ExpressionAttributeValues: {
-        ':lease': start + leaseMs,
+        ':lease': leaseUntil,
         ':me': me,
         ':now': clock(),
         ':start': start,
-        ':ttl': ttl(start),
+        ':ttl': ttl(leaseUntil),
       },
     });
 
-  /** Frees a slot at the end of its request. A failure only leaves the lease to expire. */
+  /** Frees a slot once its window's last request ended. A failure only leaves the lease to expire. */
   const free = (host: string, state: HostState, slot: number) =>
     documents
       .send(
@@ -252,55 +274,98 @@ export function dynamoHostGate(
       })
       .catch(() => undefined);
 
-  const releaseOf = (host: string, state: HostState, slot: number) => {
+  const pokeAll = (state: HostState) => {
+    for (const poke of state.poke.splice(0)) poke();
+  };
+
+  /** Until something changes for the windows (a waiter came, a request ended) or `until`. */
+  const changed = (state: HostState, until: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, Math.max(0, until - clock()));
+      state.poke.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+
+  /** Hands the window's slot to the first waiter its spacing suits; false when none waits. */
+  const serveOne = (state: HostState, win: Window): boolean => {
+    const index = state.waiters.findIndex((w) => w.policy.spacingMs <= win.policy.spacingMs);
+    if (index < 0) return false;
+    const [waiter] = state.waiters.splice(index, 1);
+    win.busy = true;
+    win.served++;
     let released = false;
-    return () => {
+    waiter!.resolve(() => {
       if (released) return;
       released = true;
-      void free(host, state, slot);
-    };
+      win.busy = false;
+      pokeAll(state);
+    });
+    return true;
   };
 
   /**
-   * Begins a booked start: takes a slot just before it (unless the booking took one) and hands it
-   * to the request at the start. Given up, the request waits for a new booking: when a pause came
-   * meanwhile, when every slot stays held, or when this process woke too late (a start well after
-   * its booked instant would crowd the next worker's).
+   * Runs a booked window: takes a slot just before a start (unless the booking took one; tried
+   * again before each later start when every slot was held), then serves this process's waiters
+   * at the window's starts, one request at a time, and frees the slot after the last one.
    */
-  async function begin(host: string, state: HostState, waiter: Waiter, start: number, slot?: number) {
-    const { policy } = waiter;
-    const tolerance = Math.max(15, policy.spacingMs / 10);
-    let taken = slot;
+  async function runWindow(host: string, state: HostState, win: Window, booked?: number) {
+    const { policy } = win;
+    const spacing = policy.spacingMs;
+    const tolerance = Math.max(15, spacing / 10);
+    let slot = booked;
     try {
-      // Bounded: one try per slot, and only until the start has passed.
-      for (let tries = 0; taken === undefined && tries < policy.concurrency; tries++) {
-        await sleepUntil(start - writes.ms);
-        if (clock() > start + tolerance || state.known.pausedUntil > start) break;
-        const candidate = slotFor(state.known, policy, start, clock());
-        if (await take(host, state, candidate, start)) taken = candidate;
-        else if (state.known.pausedUntil > start) break;
+      for (; win.reached < win.count; win.reached++) {
+        // A start skipped leaves waiters without one: another window (another slot) may take them.
+        if (!state.driving && state.waiters.length > open(state)) void drive(host, state);
+        const at = spacing > 0 ? win.first + win.reached * spacing : Math.max(win.first, clock());
+        if (at >= win.end || state.known.pausedUntil > at) break;
+        if (slot === undefined) {
+          await sleepUntil(at - writes.ms);
+          if (clock() > at + tolerance || state.known.pausedUntil > at) continue;
+          const candidate = slotFor(state.known, policy, at, clock());
+          if (await take(host, state, candidate, at, win.end + leaseMs)) slot = candidate;
+          else continue;
+        }
+        await sleepUntil(at);
+        if (spacing > 0) {
+          // A start well after its instant would crowd the next window's; a busy slot waits for the next start.
+          if (clock() > at + tolerance || win.busy || state.known.pausedUntil > at) continue;
+          serveOne(state, win);
+        } else {
+          // No spacing: the slot serves waiters back to back until the window's end, or until
+          // it is free with nobody waiting (an idle slot is freed at once).
+          while (clock() < win.end && state.known.pausedUntil <= clock()) {
+            if (!win.busy && !serveOne(state, win)) break;
+            if (win.busy) await changed(state, win.end);
+          }
+        }
       }
-      await sleepUntil(start);
-      if (taken !== undefined && !(policy.spacingMs > 0 && clock() - start > tolerance)) {
-        waiter.resolve(releaseOf(host, state, taken));
-        return;
-      }
-      if (taken !== undefined) void free(host, state, taken);
-      state.waiters.unshift(waiter);
+      // The slot stays held until the window's last request ended (or its lease would have).
+      while (win.busy && clock() < win.end + leaseMs) await changed(state, win.end + leaseMs);
     } catch (error) {
-      if (taken !== undefined) void free(host, state, taken);
-      waiter.reject(error);
+      for (const waiter of state.waiters.splice(0)) waiter.reject(error);
     } finally {
-      state.booked--;
+      state.windows.delete(win);
+      state.lastServed = win.served;
+      if (slot !== undefined) void free(host, state, slot);
       if (state.driving) state.wake?.();
       else if (state.waiters.length) void drive(host, state);
     }
   }
 
+  /** Starts the live windows will still offer this process's waiters. */
+  const open = (state: HostState) => {
+    let starts = 0;
+    for (const win of state.windows) starts += win.policy.spacingMs > 0 ? win.count - win.reached : win.busy ? 0 : 1;
+    return starts;
+  };
+
   async function drive(host: string, state: HostState): Promise<void> {
     state.driving = true;
     try {
-      while (state.waiters.length) {
+      while (state.waiters.length > open(state)) {
         const now = clock();
         const { policy } = state.waiters[0]!;
         const { pausedUntil, nextStart } = state.known;
@@ -308,22 +373,31 @@ export function dynamoHostGate(
           for (const waiter of state.waiters.splice(0)) waiter.reject(new HostPaused(host, pausedUntil));
           break;
         }
-        const count = Math.min(state.waiters.length, policy.concurrency - state.booked, maxStarts);
-        if (count <= 0) {
+        if (state.windows.size >= policy.concurrency) {
           await rest(state);
           continue;
         }
+        const spacing = policy.spacingMs;
+        const count =
+          spacing > 0 ? Math.min(maxStarts, Math.max(state.waiters.length - open(state), state.lastServed + 1)) : 1;
+        const span = spacing > 0 ? count * spacing : windowMs;
         const earliest = Math.max(now + writes.ms, pausedUntil);
-        // An idle host with a free slot: the booking takes the first start's slot too.
+        // An idle host with a free slot: the booking takes the window's slot too.
         const candidate = slotFor(state.known, policy, earliest, now);
         const idle = nextStart <= earliest && earliest === now + writes.ms;
         const slot = idle && (state.known.leases[candidate] ?? 0) <= now ? candidate : undefined;
-        const start = await book(host, state, earliest, count, policy.spacingMs, slot);
-        if (start === null) continue;
-        for (let j = 0; j < count; j++) {
-          state.booked++;
-          void begin(host, state, state.waiters.shift()!, start + j * policy.spacingMs, j === 0 ? slot : undefined);
-        }
+        const leaseUntil = earliest + span + leaseMs;
+        const first = await book(
+          host,
+          state,
+          earliest,
+          spacing * count,
+          slot === undefined ? undefined : { slot, leaseUntil },
+        );
+        if (first === null) continue;
+        const win: Window = { policy, first, count, end: first + span, reached: 0, busy: false, served: 0 };
+        state.windows.add(win);
+        void runWindow(host, state, win, slot);
       }
     } catch (error) {
       for (const waiter of state.waiters.splice(0)) waiter.reject(error);
@@ -332,7 +406,7 @@ export function dynamoHostGate(
     }
   }
 
-  /** Waits until a booked start of this process began or was given up. */
+  /** Waits until a window of this process ended. */
   const rest = (state: HostState) =>
     new Promise<void>((resolve) => {
       state.wake = () => {
@@ -355,12 +429,14 @@ export function dynamoHostGate(
       return new Promise((resolve, reject) => {
         const state = stateOf(host);
         state.waiters.push({ policy: safe, resolve, reject });
+        pokeAll(state);
         if (!state.driving) void drive(host, state);
       });
     },
     async pause(host, untilMs) {
       const state = stateOf(host);
       state.known = { ...state.known, pausedUntil: Math.max(untilMs, state.known.pausedUntil) };
+      pokeAll(state);
       try {
         await documents.send(
           new UpdateCommand({
