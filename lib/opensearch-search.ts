@@ -10,7 +10,7 @@
 import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { EbsDeviceVolumeType } from 'aws-cdk-lib/aws-ec2';
-import { ArnPrincipal, Effect, PolicyDocument, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { ArnPrincipal, Effect, type IRole, PolicyDocument, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { FilterCriteria, FilterRule, StartingPosition, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -59,52 +59,8 @@ export class OpenSearchSearch extends Construct {
     const indexerRole = this.indexer.role!;
     const readerRoles = props.readers.map((reader) => reader.role!);
 
-    const stack = Stack.of(this);
-    // Named, so its own access policy can name it (a generated name would refer to itself).
-    const domainName = `${stack.stackName
-      .toLowerCase()
-      .replace(/[^a-z0-9-]/g, '')
-      .slice(0, 21)}-search`;
-    const domainArn = stack.formatArn({ service: 'es', resource: 'domain', resourceName: domainName });
-    this.domain = new Domain(this, 'Domain', {
-      domainName,
-      version: EngineVersion.OPENSEARCH_2_19,
-      capacity: {
-        dataNodes: OPENSEARCH_SIZING.dataNodes,
-        dataNodeInstanceType: OPENSEARCH_SIZING.instanceType,
-        multiAzWithStandbyEnabled: false,
-      },
-      zoneAwareness: { enabled: true, availabilityZoneCount: 2 },
-      ebs: { volumeSize: OPENSEARCH_SIZING.volumeGiB, volumeType: EbsDeviceVolumeType.GP3 },
-      encryptionAtRest: { enabled: true },
-      nodeToNodeEncryption: true,
-      enforceHttps: true,
-      tlsSecurityPolicy: TLSSecurityPolicy.TLS_1_2,
-      fineGrainedAccessControl: { masterUserArn: indexerRole.roleArn },
-      logging: { slowSearchLogEnabled: true, appLogEnabled: true, slowIndexLogEnabled: true },
-      // The index is a copy of the table: a new domain is filled again from the table.
-      removalPolicy: props.removalPolicy ?? RemovalPolicy.DESTROY,
-    });
-    // Only these roles reach the domain at all; fine-grained access decides what each may do. Set
-    // on the resource itself: the construct's addAccessPolicies would add a custom-resource Lambda.
-    (this.domain.node.defaultChild as CfnDomain).accessPolicies = new PolicyDocument({
-      statements: [
-        new PolicyStatement({
-          effect: Effect.ALLOW,
-          principals: [indexerRole, ...readerRoles].map((role) => new ArnPrincipal(role.roleArn)),
-          actions: ['es:ESHttp*'],
-          resources: [`${domainArn}/*`],
-        }),
-      ],
-    }).toJSON();
-    acknowledge(this.domain, {
-      'AwsSolutions-OS1':
-        'Not in a VPC: the functions that use it run outside one (a VPC would put NAT gateways in front of every page fetch). Reaching it takes a SigV4 signature of one of the roles its resource policy names, over TLS 1.2, and fine-grained access control inside.',
-      'AwsSolutions-OS3':
-        'Access is granted to IAM roles (the indexer and the searching functions), not to IP addresses: Lambda has no fixed source address.',
-      'AwsSolutions-OS4':
-        'Two data nodes at the sizing of docs/search-scale.md; dedicated master nodes (three more instances) pay off from about ten data nodes or when the cluster must survive a master election under load. Grow OPENSEARCH_SIZING with them.',
-    });
+    const { domain, domainArn } = this.createDomain(indexerRole, readerRoles, props.removalPolicy);
+    this.domain = domain;
     const endpoint = `https://${this.domain.domainEndpoint}`;
     this.domain.grantReadWrite(this.indexer);
     this.indexer.addEnvironment(ENV.searchEndpoint, endpoint);
@@ -151,5 +107,60 @@ export class OpenSearchSearch extends Construct {
         ],
       }),
     );
+  }
+
+  /** The domain, its resource policy (these roles only) and the audit's answers about it; and its ARN as policies name it. */
+  private createDomain(
+    indexerRole: IRole,
+    readerRoles: IRole[],
+    removalPolicy?: RemovalPolicy,
+  ): { domain: Domain; domainArn: string } {
+    const stack = Stack.of(this);
+    // Named, so its own access policy can name it (a generated name would refer to itself).
+    const domainName = `${stack.stackName
+      .toLowerCase()
+      .replace(/[^a-z0-9-]/g, '')
+      .slice(0, 21)}-search`;
+    const domainArn = stack.formatArn({ service: 'es', resource: 'domain', resourceName: domainName });
+    const domain = new Domain(this, 'Domain', {
+      domainName,
+      version: EngineVersion.OPENSEARCH_2_19,
+      capacity: {
+        dataNodes: OPENSEARCH_SIZING.dataNodes,
+        dataNodeInstanceType: OPENSEARCH_SIZING.instanceType,
+        multiAzWithStandbyEnabled: false,
+      },
+      zoneAwareness: { enabled: true, availabilityZoneCount: 2 },
+      ebs: { volumeSize: OPENSEARCH_SIZING.volumeGiB, volumeType: EbsDeviceVolumeType.GP3 },
+      encryptionAtRest: { enabled: true },
+      nodeToNodeEncryption: true,
+      enforceHttps: true,
+      tlsSecurityPolicy: TLSSecurityPolicy.TLS_1_2,
+      fineGrainedAccessControl: { masterUserArn: indexerRole.roleArn },
+      logging: { slowSearchLogEnabled: true, appLogEnabled: true, slowIndexLogEnabled: true },
+      // The index is a copy of the table: a new domain is filled again from the table.
+      removalPolicy: removalPolicy ?? RemovalPolicy.DESTROY,
+    });
+    // Only these roles reach the domain at all; fine-grained access decides what each may do. Set
+    // on the resource itself: the construct's addAccessPolicies would add a custom-resource Lambda.
+    (domain.node.defaultChild as CfnDomain).accessPolicies = new PolicyDocument({
+      statements: [
+        new PolicyStatement({
+          effect: Effect.ALLOW,
+          principals: [indexerRole, ...readerRoles].map((role) => new ArnPrincipal(role.roleArn)),
+          actions: ['es:ESHttp*'],
+          resources: [`${domainArn}/*`],
+        }),
+      ],
+    }).toJSON();
+    acknowledge(domain, {
+      'AwsSolutions-OS1':
+        'Not in a VPC: the functions that use it run outside one (a VPC would put NAT gateways in front of every page fetch). Reaching it takes a SigV4 signature of one of the roles its resource policy names, over TLS 1.2, and fine-grained access control inside.',
+      'AwsSolutions-OS3':
+        'Access is granted to IAM roles (the indexer and the searching functions), not to IP addresses: Lambda has no fixed source address.',
+      'AwsSolutions-OS4':
+        'Two data nodes at the sizing of docs/search-scale.md; dedicated master nodes (three more instances) pay off from about ten data nodes or when the cluster must survive a master election under load. Grow OPENSEARCH_SIZING with them.',
+    });
+    return { domain, domainArn };
   }
 }
