@@ -65,13 +65,14 @@ describe('host gate on virtual time', () => {
     expect(peak).toBe(2);
   });
 
-  it('costs two writes for a lone fetch and at most three under load', async () => {
+  it('costs two writes for a lone fetch and under one per fetch under load', async () => {
     const lone = await run(1, 1, { spacingMs: 100, concurrency: 2 }, 10);
     expect(lone.calls).toEqual(['write', 'write']); // the booking that takes the slot, the free
-    const busy = await run(4, 10, { spacingMs: 100, concurrency: 2 }, 30);
-    expect(busy.starts).toHaveLength(40);
-    // Per fetch: a booking (shared by up to two starts), a take, a free; a lost race costs more.
-    expect(busy.calls.length / 40).toBeLessThanOrEqual(3);
+    const busy = await run(4, 40, { spacingMs: 100, concurrency: 2 }, 30);
+    expect(busy.starts).toHaveLength(160);
+    // Per window of up to 8 starts: a booking, a take, a free; windows grow from one start as a
+    // worker keeps using them, and a lost race costs more.
+    expect(busy.calls.length / 160).toBeLessThanOrEqual(0.75);
   });
 
   it('lets consecutive starts take turns over the slots, else any free one', () => {
