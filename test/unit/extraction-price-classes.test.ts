@@ -58,4 +58,19 @@ describe('price classes', () => {
     expect(read.merged.price).toBe(137200);
     expect(read.classification.isProduct).toBe(true);
   });
+
+  it("an optional extra's price in a checkbox label is not the product's (a protection plan in the buy box)", () => {
+    const page = `<!doctype html><html><head><title>Camcorder</title></head><body><div id="dp">
+<div id="buybox"><div class="addons"><label><input type="checkbox" name="plan.1"> Include
+<a href="#">4-Year Accident Protection</a> for <span class="a-color-price offer-price">$23.76</span></label></div>
+<button type="submit">Add to Cart</button></div>
+<div id="center"><h1>Hausbell 302S FHD Camcorder</h1>
+<table><tr><td>Deal of the Day:</td><td><span class="a-color-price offer-price">$89.00</span></td></tr></table></div>
+</div></body></html>`;
+    const url = 'https://shop.example/dp/B01KLOA1PI';
+    expect(rules(page, url).merged.price).toBe(89);
+    const amazon = usPage('amazon');
+    expect(rules(amazon.html, amazon.url).merged.price).toBe(89);
+    expect(learned(amazon.html, amazon.url).merged.price).toBe(89);
+  });
 });

@@ -109,6 +109,7 @@ function domPriceFeatures(p: PriceCandidate, r: Readings, top: PriceCandidate | 
     dom_hidden: p.hidden ? 1 : 0,
     dom_composite: p.composite ? 1 : 0,
     dom_currency: p.currency ? 1 : 0,
+    dom_addon: p.addon ? 1 : 0,
     ...positionFeatures(p.order, r),
   };
 }

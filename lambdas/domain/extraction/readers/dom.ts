@@ -21,6 +21,8 @@ export interface PriceCandidate {
   noise: boolean;
   /** The element's text holds several numbers (a price box with sale and regular prices). */
   composite: boolean;
+  /** An optional extra's price: inside a checkbox's label ("Include 4-year protection for $23.76"). */
+  addon?: boolean;
   hidden: boolean;
   el: Element;
 }
@@ -1037,6 +1039,19 @@ interface ScoredPrice {
   inMain: boolean;
   /** In a noisy block: kept apart for the learned scorer only. */
   noise: boolean;
+  addon: boolean;
+}
+
+const CHECKBOX_CLASS = /(^|[\s_-])checkbox([\s_-]|$)/i;
+
+/** A checkbox's label (or a checkbox-classed box) a few levels up: an optional extra, not the product. */
+function inCheckboxLabel(el: Element): boolean {
+  let p = el.parent as Element | null;
+  for (let i = 0; p && p.type === 'tag' && i < 6; i++, p = p.parent as Element | null) {
+    if (CHECKBOX_CLASS.test(p.attribs.class ?? '')) return true;
+    if (p.name === 'label') return elementsUnder(p).some((e) => e.name === 'input' && e.attribs.type === 'checkbox');
+  }
+  return false;
 }
 
 /** Noisy price elements read at most (carousels and menus can hold hundreds). */
@@ -1102,6 +1117,8 @@ function scorePriceElements(priceEls: readonly PriceElement[], area: ProductArea
       if (UNIT_AFTER_PRICE.test(label.after)) score -= 4;
     }
     if (netOfTax(text, label?.after ?? '')) score -= 4;
+    const addon = inCheckboxLabel(el);
+    if (addon) score -= 5;
     if (ctx.hidden) score -= 2;
     if (ctx.picker) score -= 4;
     if (inMain) score += 4;
@@ -1111,7 +1128,7 @@ function scorePriceElements(priceEls: readonly PriceElement[], area: ProductArea
     // A box holding several prices ("Regular price $55.99 $43.99") yields to its parts.
     if (moneyCount(text) > 1) score -= 3;
     if (h1 && !inMain && o > h1Order && o - h1Order < 400) score += 1;
-    scored.push({ el, ctx, o, text, score, former, inMain, noise: ctx.noise });
+    scored.push({ el, ctx, o, text, score, former, inMain, noise: ctx.noise, addon });
   }
   return scored;
 }
@@ -1159,6 +1176,7 @@ function readPriceCandidates(
       noise: c.ctx.picker,
       hidden: c.ctx.hidden,
       composite: (c.text.match(/\d[\d.,'\s]*/g) ?? []).length > 1,
+      addon: c.addon,
       el: c.el,
     });
   }
