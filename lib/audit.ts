@@ -30,7 +30,7 @@ export interface AuditedResources {
 }
 
 const idOf = (resource: IConstruct) => Stack.of(resource).getLogicalId(resource.node.defaultChild as never);
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function wildcardKinds(resources: AuditedResources): WildcardKind[] {
   const kinds: WildcardKind[] = [
@@ -69,7 +69,7 @@ function wildcardKinds(resources: AuditedResources): WildcardKind[] {
       reason:
         "The single table's global secondary indexes: every access pattern (lambdas/adapters/dynamodb/schema.ts) reads through gsi1/gsi2 of this one table, so grants name its indexes as a group.",
       actions: /^dynamodb:/,
-      resource: new RegExp(`^<${escape(idOf(resources.table))}\\.Arn>/index/\\*$`),
+      resource: new RegExp(`^<${escapeRegExp(idOf(resources.table))}\\.Arn>/index/\\*$`),
     },
     {
       reason:
@@ -89,7 +89,7 @@ function wildcardKinds(resources: AuditedResources): WildcardKind[] {
       reason:
         "The search snapshot bucket's objects (CDK's grantRead/grantReadWrite action groups): search Lambdas read the snapshot object, the indexer writes it; the bucket holds nothing else.",
       actions: /^s3:/,
-      resource: new RegExp(`^<${escape(idOf(resources.snapshotBucket))}\\.Arn>(/\\*)?$`),
+      resource: new RegExp(`^<${escapeRegExp(idOf(resources.snapshotBucket))}\\.Arn>(/\\*)?$`),
     });
   if (resources.domain)
     kinds.push({
