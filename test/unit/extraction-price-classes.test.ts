@@ -73,4 +73,17 @@ describe('price classes', () => {
     expect(rules(amazon.html, amazon.url).merged.price).toBe(89);
     expect(learned(amazon.html, amazon.url).merged.price).toBe(89);
   });
+
+  it('a classified ad (og:type article, price in plain text, "Contact seller") is one product for sale', () => {
+    const ad = (price: string) => `<!doctype html><html lang="en"><head><title>Oak Chair | Ads</title>
+<meta property="og:type" content="article"><meta property="og:title" content="Oak Chair"></head><body>
+<div class="top"><a href="/">Ads</a></div><article class="posting"><h1>Oak Chair</h1><p>posted 3 days ago · pickup only</p>
+${price}<p>A chair made of oak.</p><button type="button">Contact seller</button></article></body></html>`;
+    const url = 'https://ads.example/products/oak-chair';
+    const r = rules(ad('<p>$98.99</p>'), url);
+    expect(r.merged.price).toBe(98.99);
+    expect(r.classification.isProduct).toBe(true);
+    // Without a price shown, the same ad stays an article.
+    expect(rules(ad(''), url).classification.isProduct).toBe(false);
+  });
 });

@@ -43,6 +43,9 @@ export function classifyPage(
   if (facts.ogType === 'product' || facts.ogType === 'og:product' || facts.ogType === 'product.item') score += 3;
   if (analysis.openGraph?.price != null) score += 2;
   if (dom.hasAddToCart) score += 2;
+  // An item sold by enquiry (a classified ad, a car: "Contact seller", "Schedule a test drive")
+  // with its price shown is one product for sale, like one with a buy button.
+  else if (dom.hasEnquiry && merged.price != null) score += 2;
   if (dom.product.price != null) score += 1;
   if (merged.sku || merged.gtin) score += 1;
   if (kind === 'product') score += 2;

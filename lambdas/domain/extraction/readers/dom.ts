@@ -23,6 +23,8 @@ export interface PriceCandidate {
   composite: boolean;
   /** An optional extra's price: inside a checkbox's label ("Include 4-year protection for $23.76"). */
   addon?: boolean;
+  /** Read from the product area's plain text (its order is after the walk's elements). */
+  plain?: boolean;
   hidden: boolean;
   el: Element;
 }
@@ -33,6 +35,8 @@ export interface DomReading {
   /** Amounts displayed anywhere in the product area (to confirm markup prices). */
   displayedAmounts: Set<number>;
   hasAddToCart: boolean;
+  /** A control that asks about one item instead of buying it ("Contact seller", "Schedule a test drive"). */
+  hasEnquiry?: boolean;
   /** Product cards outside the main product (listing pages have many). */
   productCardCount: number;
   breadcrumbs: string[];
@@ -122,6 +126,9 @@ const LOGO_HINT =
   /(^|[\s_-])(logo|site-?(title|name|brand|logo)|brand-?(name|logo)|masthead|navbar-brand|header)([\s_-]|$)/i;
 const ADD_TO_CART =
   /(add[\s_-]?to[\s_-]?(cart|bag|basket|trolley)|addtocart|addtobag|addtobasket|buy[\s_-]?now|in den (warenkorb|einkaufswagen)|ajouter au panier|añadir a(l carrito| la cesta)|aggiungi al carrello|in winkelwagen|do koszyka|lägg i|kaufen|comprar|acheter|add to order|adicionar ao carrinho|legg i handlekurv|læg i kurv|lisää ostoskoriin|sepete ekle|加入购物车|加入購物車|立即购买|立即購買|カートに入れる|カートに追加|購入手続き|장바구니|바로\s?구매|в корзину|купить|купити|додати в кошик|do košíku|kosárba|หยิบใส่ตะกร้า|ใส่ตะกร้า|thêm vào giỏ|mua ngay|कार्ट में|أضف إلى السلة|أضف للسلة|הוספה לסל|הוסף לסל|tambah ke keranjang|masukkan keranjang|beli sekarang|себетке|adaugă în coș|adauga in cos|kosíka|košarico|ostukorvi|į krepšelį|grozā|submit-product|product-form__submit|single_add_to_cart)/i;
+/** Controls of an item sold by enquiry, not by cart: classified ads, cars, made-to-order goods. */
+const ENQUIRY =
+  /(contact\s+(the\s+)?(seller|dealer|owner|advertiser)|make\s+an\s+offer|schedule\s+(a\s+)?(viewing|test\s+drive|visit)|book\s+a\s+(viewing|test\s+drive)|request\s+a\s+quote|enquire\s+now|inquire\s+now|reply\s+to\s+(ad|listing)|place\s+(a\s+)?bid|bid\s+now|reserve\s+(now|it|online))/i;
 const OUT_OF_STOCK =
   /(out of stock|sold out|currently unavailable|no longer available|not available|unavailable|temporarily unavailable|ausverkauft|nicht (mehr )?verfügbar|nicht lieferbar|derzeit nicht|épuisé|rupture de stock|indisponible|actuellement indisponible|agotado|sin stock|no disponible|esaurito|non disponibile|attualmente non disponibile|niet (meer )?(op voorraad|leverbaar|beschikbaar)|uitverkocht|brak w magazynie|niedostępny|slutsåld|ikke på lager|utsolgt|loppuunmyyty|stokta yok|esgotado|indisponível|нет в наличии|在庫切れ|discontinued)/i;
 const IN_STOCK =
@@ -398,11 +405,14 @@ function followingText(start: Element, limit: number): string {
 function nearHeading(h1: Element | null, button: Element | null): Element | null {
   const start = h1 ?? button;
   let p = start?.parent as Element | null;
+  // The last block below body: a short page's heading block climbs to body, and is still the item's.
+  let block: Element | null = null;
   for (let up = 0; p && p.type === 'tag' && up < 2 && p.name !== 'body'; up++) {
+    block = p;
     if (fullText(p, 400).length > 200) break;
     p = p.parent as Element | null;
   }
-  return p && p.type === 'tag' && p.name !== 'body' && p.name !== 'html' ? p : null;
+  return p && p.type === 'tag' && p.name !== 'body' && p.name !== 'html' ? p : block;
 }
 
 function isLogoHeading(h: Element, pageUrl: string): boolean {
@@ -529,6 +539,7 @@ function plainTextPrices(
             noise: false,
             composite: false,
             hidden: false,
+            plain: true,
             el,
           });
         }
@@ -646,6 +657,7 @@ interface Gathered {
   stockEls: Element[];
   breadcrumbLinks: string[];
   productCardCount: number;
+  enquiry: boolean;
 }
 
 /** The product area the field readers look in, found from the walk's headings and buy buttons. */
@@ -683,6 +695,7 @@ function gatherElements($: CheerioAPI, pageUrl: string, list: readonly Element[]
     stockEls: [],
     breadcrumbLinks: [],
     productCardCount: 0,
+    enquiry: false,
   };
   // Pages repeat the same classes on many elements: each distinct text is tested once per page,
   // keyed by the class alone when there is no id (the common case: no joined string).
@@ -825,7 +838,7 @@ function notePageParts(g: Gathered, $: CheerioAPI, seen: Seen, pageUrl: string):
     if (ADD_TO_CART.test(text) || ADD_TO_CART.test(label)) {
       g.buttons.push(el);
       g.buttonOrder = seen.order;
-    }
+    } else if (!g.enquiry && ENQUIRY.test(text)) g.enquiry = true;
   }
   if (next.related && name === 'a') {
     const href = absoluteUrl(el.attribs.href, pageUrl);
@@ -1419,6 +1432,7 @@ export function readDom(
     priceCandidates,
     displayedAmounts,
     hasAddToCart: !!button,
+    hasEnquiry: g.enquiry,
     productCardCount: g.productCardCount,
     breadcrumbs: g.breadcrumbLinks.slice(0, 12),
     relatedUrls: g.relatedLinks,
