@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { AssetHashType, DockerImage, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Architecture, Code, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { bundleFunctions } from './bundle';
@@ -17,6 +18,8 @@ export interface NodeFunctionProps {
   environment: Record<string, string>;
   /** Which shared log group: the HTTP handlers' or the workers' (default). */
   logs?: FunctionLogs;
+  /** A role shared with the functions of the same permission set (lib/function-roles.ts); default its own. */
+  role?: IRole;
 }
 
 export type FunctionLogs = 'api' | 'workers';
@@ -77,5 +80,6 @@ export function nodeFunction(scope: Construct, id: string, props: NodeFunctionPr
     logGroup: sharedLogGroup(scope, props.logs ?? 'workers'),
     tracing: Tracing.ACTIVE,
     environment: props.environment,
+    role: props.role,
   });
 }

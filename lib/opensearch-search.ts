@@ -57,7 +57,8 @@ export class OpenSearchSearch extends Construct {
       environment: { ...props.environment },
     });
     const indexerRole = this.indexer.role!;
-    const readerRoles = props.readers.map((reader) => reader.role!);
+    // Functions of one permission set share a role (lib/function-roles.ts): each role once.
+    const readerRoles = [...new Set(props.readers.map((reader) => reader.role!))];
 
     const { domain, domainArn } = this.createDomain(indexerRole, readerRoles, props.removalPolicy);
     this.domain = domain;

@@ -28,7 +28,8 @@ import { acknowledge, acknowledgeRepeatedFindings } from './audit';
 import { Operability } from './operability';
 import { apiInvokeRole, RoleInvokedLambdaIntegration } from './api-integration';
 import { routeMemory, workerMemory } from './sizing';
-import { RENDER_WORKER, renderDirectFunction, renderWorkerFunction } from './render-worker';
+import { RENDER_WORKER, RENDERS_DIRECTLY, renderDirectFunction, renderWorkerFunction } from './render-worker';
+import { FunctionRoles, type PermissionSet } from './function-roles';
 
 export interface Topology {
   routes: readonly Route[];
@@ -51,6 +52,11 @@ export interface ProductDataStackProps extends StackProps {
    * an OpenSearch domain fed by the table's stream; default the context value `pds:search`.
    */
   search?: 'snapshot' | 'opensearch';
+  /**
+   * true (default): routes and task workers with the same grants share one role (lib/function-roles.ts);
+   * false: a role per function, which test/infra/function-roles.test.ts compares against.
+   */
+  shareRoles?: boolean;
 }
 
 /**
@@ -107,6 +113,9 @@ export class ProductDataStack extends Stack {
   readonly operability: Operability;
   /** The render function's direct entry, for the synchronous operations (lib/render-worker.ts). */
   readonly renderDirect?: NodejsFunction;
+  /** The roles shared by functions of one permission set. */
+  readonly functionRoles: FunctionRoles;
+  private readonly search: 'snapshot' | 'opensearch';
 
   constructor(scope: Construct, id: string, props: ProductDataStackProps = {}) {
     super(scope, id, props);
@@ -118,6 +127,8 @@ export class ProductDataStack extends Stack {
     };
     const sources = props.sources ?? projectLayout(process.cwd());
     checkTopology(topology, sources);
+    this.search = props.search ?? searchEngineOf(this.node.tryGetContext('pds:search'));
+    this.functionRoles = new FunctionRoles(this, props.shareRoles ?? true, pascal);
 
     this.table = this.createTable(props.tableRemovalPolicy ?? RemovalPolicy.RETAIN);
     for (const spec of topology.queues) this.createQueue(spec);
@@ -150,13 +161,12 @@ export class ProductDataStack extends Stack {
     const searchRoutes = topology.routes
       .filter((route) => route.scope === 'search')
       .map((route) => this.routeFunctions.get(route.operationId)!);
-    const search = props.search ?? searchEngineOf(this.node.tryGetContext('pds:search'));
     const searchProps = {
       table: this.table,
       environment: this.dataEnvironment(topology),
       readers: [...searchRoutes, ...this.workers.values()],
     };
-    if (search === 'opensearch')
+    if (this.search === 'opensearch')
       this.openSearch = new OpenSearchSearch(this, 'OpenSearch', {
         ...searchProps,
         // Only what searches: the search routes and the workers of the workflows they start.
@@ -228,6 +238,7 @@ export class ProductDataStack extends Stack {
       timeoutSeconds: 10,
       environment: apiEnvironment,
       logs: 'api',
+      role: this.functionRoles.roleFor(this.routePermissions({ scope: null, operationId: '$default' }, topology)),
     });
     const invokeRole = apiInvokeRole(this, 'ApiInvokeRole');
     const api = new HttpApi(this, 'Api', {
@@ -238,12 +249,48 @@ export class ProductDataStack extends Stack {
       'AwsSolutions-APIG4':
         "Authentication is the service's own: API keys (stored hashed in the table) checked with their scopes by every handler's pipeline (lambdas/http/pipeline.ts), in each family's error shape; health, the OpenAPI document and the docs are public by the contract.",
     });
-    for (const route of topology.routes) this.createRoute(api, route, sources, apiEnvironment, invokeRole);
+    for (const route of topology.routes) this.createRoute(api, route, topology, sources, apiEnvironment, invokeRole);
     acknowledge(invokeRole.node.findChild('DefaultPolicy'), {
       'AwsSolutions-IAM5':
         "cdk-nag's IAM5 rule cannot read this policy once CDK has moved the role's statements into overflow policies (it throws reading the document); its statements are lambda:InvokeFunction on the route handlers only (lib/api-integration.ts), and lib/audit.ts checks each of them before the move.",
     });
     return { api, fallback };
+  }
+
+  /**
+   * What a route is granted, here and below (createRoute, grantEveryFunctionsQueues, the search
+   * readers, the render function's callers): the key of the role it shares.
+   */
+  private routePermissions(route: Pick<Route, 'scope' | 'operationId'>, topology: Topology): PermissionSet {
+    const authenticated = route.scope !== null;
+    const workflows = route.scope ? (WORKFLOWS_FOR_SCOPE[route.scope] ?? []) : [];
+    return {
+      kind: 'route',
+      table: authenticated,
+      workflows: workflows.filter((name) => this.stateMachines.has(name)),
+      sendsTo: authenticated ? queuesSentByEveryFunction(topology) : [],
+      searches: route.scope === 'search',
+      rendersDirectly: rendersDirectly(RENDERS_DIRECTLY.routes, route.operationId, this.workers),
+    };
+  }
+
+  /** What a task worker is granted (createWorkers, giveWorkersStateMachines, the search readers, the render function's callers). */
+  private taskPermissions(name: string, topology: Topology, workers: ReadonlySet<string>): PermissionSet {
+    const driven = topology.workflows
+      .filter((workflow) => Object.values(workflow.tasks).includes(name))
+      .flatMap((workflow) => WORKFLOWS_DRIVEN_BY_TASKS[workflow.name] ?? [])
+      .filter((drivenName) => topology.workflows.some((workflow) => workflow.name === drivenName));
+    return {
+      kind: 'task',
+      table: true,
+      workflows: driven,
+      sendsTo: [
+        ...queuesSentByEveryFunction(topology),
+        ...topology.queues.filter((spec) => spec.sentBy?.includes(name)).map((spec) => spec.name),
+      ],
+      searches: this.search === 'snapshot' || searchWorkersOf(topology).includes(name),
+      rendersDirectly: rendersDirectly(RENDERS_DIRECTLY.workers, name, workers),
+    };
   }
 
   /** Queues any function may send to (webhook deliveries: every execution transition may enqueue one). */
@@ -365,6 +412,8 @@ export class ProductDataStack extends Stack {
         timeoutSeconds:
           limits.length > 0 ? Math.min(LAMBDA_MAX_TIMEOUT_SECONDS, ...limits) : TASK_WORKER_TIMEOUT_SECONDS,
         environment,
+        // Task workers share a role per permission set; a queue's consumer is granted its queue, so keeps its own.
+        role: consumed.has(name) ? undefined : this.functionRoles.roleFor(this.taskPermissions(name, topology, names)),
       };
       // The render worker ships Chromium (lib/render-worker.ts); its queue caps its instances.
       const maxConcurrency = topology.queues.find((spec) => spec.worker === name)?.maxConcurrency ?? 1;
@@ -433,6 +482,7 @@ export class ProductDataStack extends Stack {
   private createRoute(
     api: HttpApi,
     route: Route,
+    topology: Topology,
     sources: SourceLayout,
     environment: Record<string, string>,
     invokeRole: Role,
@@ -444,6 +494,7 @@ export class ProductDataStack extends Stack {
       ...httpSizing(route),
       environment,
       logs: 'api',
+      role: this.functionRoles.roleFor(this.routePermissions(route, topology)),
     });
     // Authentication and usage metering read and write the table on every authenticated call.
     if (route.scope !== null) this.table.grantReadWriteData(fn);
@@ -489,6 +540,17 @@ export class ProductDataStack extends Stack {
     return fn;
   }
 }
+
+/** The queues every authenticated route, worker and scheduled function sends to. */
+const queuesSentByEveryFunction = (topology: Topology): string[] =>
+  topology.queues.filter((spec) => spec.sentByEveryFunction).map((spec) => spec.name);
+
+/** Whether a function invokes the render function's direct entry: it is one of `callers`, and the stack renders. */
+const rendersDirectly = (
+  callers: readonly string[],
+  name: string,
+  workers: ReadonlySet<string> | ReadonlyMap<string, unknown>,
+): boolean => callers.includes(name) && workers.has(RENDER_WORKER);
 
 /** The workers of the workflows search routes start (their tasks, and their queues' consumers). */
 function searchWorkersOf(topology: Topology): string[] {

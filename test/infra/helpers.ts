@@ -74,11 +74,19 @@ export function synthStack(
     bundling = false,
     outdir,
     context: extra = {},
-  }: { bundling?: boolean; outdir?: string; context?: Record<string, unknown> } = {},
+    change,
+  }: {
+    bundling?: boolean;
+    outdir?: string;
+    context?: Record<string, unknown>;
+    /** Applied to the stack before it is synthesized. */
+    change?: (stack: ProductDataStack) => void;
+  } = {},
 ) {
   const context = { ...cdkContext(), ...(bundling ? {} : { 'aws:cdk:bundling-stacks': [] }), ...extra };
   const app = new App({ context, outdir });
   const stack = new ProductDataStack(app, 'TestStack', { env: { region: 'eu-west-1' }, ...props });
+  change?.(stack);
   return { app, stack, template: Template.fromStack(stack) };
 }
 
