@@ -61,6 +61,10 @@ const EXPECTED_STATUS: Record<string, number> = {
   v2CrawlCancel: 404,
   v2ExtractStart: 202,
   v2WebhookDeliveries: 404,
+  // shop.example has no stored products (its vendor-mode extraction above grants its change feed).
+  v2FeedGoogleMerchant: 404,
+  v2ChangeSubscriptionDelete: 404,
+  v2ChangeSubscriptionDeliveries: 404,
 };
 
 const VALID: Record<string, { path?: string; body?: unknown }> = {
@@ -96,6 +100,9 @@ const VALID: Record<string, { path?: string; body?: unknown }> = {
   v2ExtractStatus: { path: '/v2/extract/extract-urls-1' },
   v2ExtractCancel: { path: '/v2/extract/extract-urls-1' },
   v2WebhookDeliveries: { path: '/v2/webhooks/deliveries?execution_id=extract-urls-1' },
+  v2FeedGoogleMerchant: { path: '/v2/feeds/google-merchant?vendor=shop.example' },
+  v2Changes: { path: '/v2/changes?vendor=shop.example' },
+  v2ChangeSubscriptionCreate: { body: { url: 'https://hooks.example/changes', events: ['product.changed'] } },
 };
 
 beforeAll(async () => {
