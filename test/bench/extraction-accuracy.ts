@@ -520,19 +520,27 @@ async function learnedFigures(): Promise<void> {
     `\nproduct-extraction-benchmark: ${bench.length} pages, ${new Set(bench.map(([p]) => p.shop)).size} shops`,
   );
   console.log(
-    `${''.padEnd(28)}${['price', 'sku', 'brand', 'currency', 'avail', 'rejected'].map((f) => f.padEnd(10)).join('')}`,
+    `${''.padEnd(28)}${['price', 'sku', 'brand', 'currency', 'avail', 'rejected', 'title~'].map((f) => f.padEnd(10)).join('')}`,
   );
-  const row = (name: string, preds: Record<string, Prediction>, rejected: number | string) => {
+  const row = (name: string, preds: Record<string, Prediction>, rejected: number | string, title = '-') => {
     const s = score(benchPages, preds);
     const cells = ['price', 'sku', 'brand', 'currency', 'availability'].map((f) => f1(s[f]).toFixed(3).padEnd(10));
-    console.log(`${name.padEnd(28)}${cells.join('')}${String(rejected).padEnd(10)}`);
+    console.log(`${name.padEnd(28)}${cells.join('')}${String(rejected).padEnd(10)}${title}`);
   };
-  for (const [name, readings] of systems)
+  // title~: the benchmark's truth has no title; this reads each page's own document title as the
+  // tab title and scores it as us-retail's (titleCorrect). A proxy, not an annotator's label.
+  const tabTitled = bench.filter(([p]) => p.readings.analysis.facts.htmlTitle);
+  for (const [name, readings] of systems) {
+    const titles = tabTitled.filter(([p, i]) =>
+      titleCorrect(readings[i].merged.title, p.readings.analysis.facts.htmlTitle!, p.url),
+    ).length;
     row(
       name,
       Object.fromEntries(bench.map(([p, i]) => [p.id, asPrediction(readings[i])])),
       bench.filter(([, i]) => !readings[i].classification.isProduct).length,
+      `${(titles / Math.max(1, tabTitled.length)).toFixed(3)} of ${tabTitled.length}`,
     );
+  }
   row('Zyte', peer('Zyte'), '-');
   row('Diffbot', peer('Diffbot'), '-');
   const us = all.map((p, i) => [p, i] as const).filter(([p]) => p.corpus === 'us-retail');
