@@ -25,8 +25,8 @@ const SERVICE = {
   productCopies: 3,
   /** Listings, first-seen markers, executions, usage, vendors: storage besides products, GB. */
   otherStorageGb: 10,
-  /** Write units per extracted URL: product put with its two index copies (9), first-seen (1), the URL's result (2), the host gate (2.98 per fetch x ~1.2 fetches, bench host-gate), usage and vendor (0.4), batch claims and counters (0.2). */
-  writeUnitsPerUrl: 9 + 1 + 2 + 3.6 + 0.4 + 0.2,
+  /** Write units per extracted URL: product put with its two index copies (9), first-seen (1), the URL's result (2), the host gate (0.54 per fetch x ~1.2 fetches, bench host-gate), usage and vendor (0.4), batch claims and counters (0.2). */
+  writeUnitsPerUrl: 9 + 1 + 2 + 0.65 + 0.4 + 0.2,
   readUnitsPerUrl: 2,
   /** Politeness: default spacing between starts on a host (PDS_CRAWL_DELAY_MS) and requests in flight per host. */
   hostSpacingSeconds: 1,
@@ -40,7 +40,7 @@ const SERVICE = {
   crawlPagesPerBatch: 4,
   crawlBatchesAtOnce: 6,
   /** A listing page lists ~24 products; a re-crawl finds a quarter of them new or changed (listing item + feed copy each). */
-  crawlWriteUnitsPerPage: 24 * 0.25 * 2 + 2.98 + 2,
+  crawlWriteUnitsPerPage: 24 * 0.25 * 2 + 0.54 + 2,
   crawlReadUnitsPerPage: 2,
   /** Step Functions transitions: an extract job's fixed states and per batch (Map iteration, task); a crawl batch's. */
   extractTransitionsPerJob: 5,
