@@ -86,4 +86,13 @@ ${price}<p>A chair made of oak.</p><button type="button">Contact seller</button>
     // Without a price shown, the same ad stays an article.
     expect(rules(ad(''), url).classification.isProduct).toBe(false);
   });
+
+  it("the heading's name without the prices shown inside the heading", () => {
+    const page = `<!doctype html><html><head><title>Bomber Jacket | Black | Shop</title></head><body>
+<div class="product"><h1>Bomber Jacket <span class="price"><span class="actual-price new">$24.99</span>
+<span class="old">$39.99</span></span></h1><button type="submit">Add to bag</button></div></body></html>`;
+    const r = rules(page, 'https://shop.example/en_us/productpage.0460023001.html');
+    expect(r.merged.title).toBe('Bomber Jacket');
+    expect(r.merged.price).toBe(24.99);
+  });
 });

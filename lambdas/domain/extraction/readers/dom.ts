@@ -275,6 +275,20 @@ function ownText(el: Element): string {
   return t;
 }
 
+/** The heading's text without the price elements inside it ("Bomber Jacket <span class=price>$24.99</span>"). */
+function headingText(h1: Element, priceEls: readonly PriceElement[]): string {
+  const inside = new Set(priceEls.filter((p) => contains(h1, p.el)).map((p) => p.el));
+  if (!inside.size) return fullText(h1, 300);
+  let out = '';
+  const walk = (n: AnyNode) => {
+    if (out.length > 300) return;
+    if (n.type === 'text') out += (n as unknown as { data: string }).data;
+    else if (n.type === 'tag' && !inside.has(n as Element)) for (const c of (n as Element).children) walk(c);
+  };
+  walk(h1);
+  return out;
+}
+
 /** Text of a subtree; `sep` is put after every element (minified markup has no space between blocks). */
 function fullText(el: AnyNode, limit = 400, sep = ''): string {
   let out = '';
@@ -1415,7 +1429,7 @@ export function readDom(
   const brand = readBrand($, g, area);
   const images = readImages(g.imgs, main, pageUrl);
 
-  const title = cleanText(h1 ? fullText(h1, 300) : null);
+  const title = cleanText(h1 ? headingText(h1, g.priceEls) : null);
   return {
     product: {
       source: 'dom',
