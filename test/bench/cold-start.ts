@@ -16,6 +16,7 @@ import { gunzipSync } from 'node:zlib';
 import { bundleFunctions } from '../../lib/bundle';
 import { type LambdaEntry, lambdaEntries } from '../../lib/lambda-entries';
 import { projectLayout } from '../../lib/source-layout';
+import { startEngines } from '../../lambdas/local/engines';
 import { CORPORA } from '../corpora';
 
 const RUNS = Math.max(1, Math.min(9, Number(process.env.COLD_START_RUNS ?? 3)));
@@ -106,6 +107,8 @@ async function extractInBundle(file: string): Promise<string> {
   const html = gunzipSync(readFileSync(path.join(corpus, page)));
   const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  // The fetcher takes its turns on a host from the table's gate, as on Lambda.
+  const engines = await startEngines();
   try {
     const script = `const m = await import(${JSON.stringify(file)}); const r = await m.handler(process.argv[1]); console.log(JSON.stringify({ success: r.success, outcome: r.outcome, title: r.product?.title ?? null, category: r.product?.taxonomy_product_category_path ?? null }));`;
     const { stdout } = await promisify(execFile)(
@@ -117,7 +120,11 @@ async function extractInBundle(file: string): Promise<string> {
           PATH: process.env.PATH ?? '',
           PDS_RESOLVE: `corpus-shop.test=127.0.0.1:${(server.address() as AddressInfo).port}`,
           PDS_CRAWL_DELAY_MS: '0',
+          PDS_DYNAMODB_ENDPOINT: engines.dynamodbEndpoint,
+          PDS_TABLE_NAME: engines.tableName,
           AWS_REGION: 'us-east-1',
+          AWS_ACCESS_KEY_ID: 'local',
+          AWS_SECRET_ACCESS_KEY: 'local',
         },
       },
     );
@@ -131,6 +138,7 @@ async function extractInBundle(file: string): Promise<string> {
     return `extraction in a fresh process from a ${mb(statSync(file).size)} MB bundle: ${page.slice(0, 12)}… -> "${result.title}" (${result.category ?? 'no category'})`;
   } finally {
     await new Promise((done) => server.close(done));
+    await engines.stop();
   }
 }
 

@@ -168,6 +168,25 @@ describe('failures', () => {
     expect(rules.sitemaps).toEqual(['https://jsonld-shop.test/sitemap.xml']);
   });
 
+  it('a failure of its own host gate is not the store refusing robots.txt, and is not remembered', async () => {
+    let gateDown = true;
+    const fetcher = fetcherFor({
+      gate: {
+        acquire: async () => {
+          if (gateDown) throw new Error('the table is unreachable');
+          return () => undefined;
+        },
+        pause: async () => undefined,
+      },
+    });
+    const url = sim.store('microdata-shop.test').productUrl(1);
+    const error = await fetcher.fetch({ url }).catch((caught: unknown) => caught);
+    expect(error).not.toBeInstanceOf(FetchFailure);
+    expect((error as Error).message).toBe('the table is unreachable');
+    gateDown = false;
+    expect((await fetcher.fetch({ url })).status).toBe(200);
+  });
+
   it('can be told to ignore robots.txt', async () => {
     const page = await fetcherFor({ respectRobots: false }).fetch({
       url: sim.store('robots-blocked.test').productUrl(0),

@@ -380,7 +380,10 @@ export function createHttpFetcher(options: HttpFetcherOptions = {}): HttpFetcher
         acceptable: () => true,
       });
     } catch (error) {
-      const failure = error as FetchFailure;
+      // Our own failure (the host gate's table unreachable, say) says nothing about the store:
+      // it fails this request and is not cached as the store's answer.
+      if (!(error instanceof FetchFailure)) throw error;
+      const failure = error;
       if (failure.kind === 'too_many_redirects') return allow(null); // Google: treat as 404
       if (failure.kind === 'dns' || failure.kind === 'blocked_address' || failure.kind === 'malformed_url')
         throw failure;
