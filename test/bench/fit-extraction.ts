@@ -299,11 +299,9 @@ export default async function main(): Promise<void> {
     path.dirname(fileURLToPath(import.meta.url)),
     '../../lambdas/domain/extraction/weights.json',
   );
-  const counts = Object.entries(
-    pages.reduce<Record<string, number>>((acc, p) => ({ ...acc, [p.corpus]: (acc[p.corpus] ?? 0) + 1 }), {}),
-  )
-    .map(([k, v]) => `${k} ${v}`)
-    .join(', ');
+  const perCorpus = new Map<string, number>();
+  for (const p of pages) perCorpus.set(p.corpus, (perCorpus.get(p.corpus) ?? 0) + 1);
+  const counts = [...perCorpus].map(([k, v]) => `${k} ${v}`).join(', ');
   writeFileSync(
     file,
     `${JSON.stringify({ note: `Fitted by test/bench/fit-extraction.ts on ${pages.length} pages (${counts}).`, models: weights }, null, 1)}\n`,

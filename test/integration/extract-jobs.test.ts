@@ -572,7 +572,11 @@ describe('the batch claim decides which products are new', () => {
 
     // The redelivery finds the claim: it marks the claim's new products and counts them, fetching nothing.
     const fetches = shop.fetches();
-    expect(await steps.processBatch({ executionId: execution_id, batch })).toEqual({ state: 'done', counted: true, handOff: [] });
+    expect(await steps.processBatch({ executionId: execution_id, batch })).toEqual({
+      state: 'done',
+      counted: true,
+      handOff: [],
+    });
     expect(shop.fetches()).toBe(fetches);
     expect((await vendors.get(vendor))?.productCount).toBe(3);
     expect((await products.seenBefore(urls)).size).toBe(3);
