@@ -81,7 +81,7 @@ function worker(urls: string[]): { ready: Promise<void>; go(): void; done: Promi
   const { port } = server.address() as AddressInfo;
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'test/integration/_host-gate-worker.ts', JSON.stringify(urls)],
+    ['--import', 'tsx', 'test/tools/host-gate-worker.ts', JSON.stringify(urls)],
     {
       env: {
         ...process.env,
