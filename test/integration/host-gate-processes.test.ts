@@ -79,22 +79,18 @@ type Outcome = { url: string; status?: number; error?: string };
 /** Starts one worker process over the shared table; `ready` resolves once it waits for "go", `done` with its outcomes. */
 function worker(urls: string[]): { ready: Promise<void>; go(): void; done: Promise<Outcome[]> } {
   const { port } = server.address() as AddressInfo;
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'test/tools/host-gate-worker.ts', JSON.stringify(urls)],
-    {
-      env: {
-        ...process.env,
-        [ENV.dynamodbEndpoint]: engines.dynamodbEndpoint,
-        [ENV.tableName]: engines.tableName,
-        [ENV.resolve]: `${HOST}=127.0.0.1:${port}`,
-        [ENV.crawlDelayMs]: String(CONFIGURED_DELAY_MS),
-        AWS_REGION: 'us-east-1',
-        NODE_NO_WARNINGS: '1',
-      },
-      stdio: ['pipe', 'pipe', 'pipe'],
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/tools/host-gate-worker.ts', JSON.stringify(urls)], {
+    env: {
+      ...process.env,
+      [ENV.dynamodbEndpoint]: engines.dynamodbEndpoint,
+      [ENV.tableName]: engines.tableName,
+      [ENV.resolve]: `${HOST}=127.0.0.1:${port}`,
+      [ENV.crawlDelayMs]: String(CONFIGURED_DELAY_MS),
+      AWS_REGION: 'us-east-1',
+      NODE_NO_WARNINGS: '1',
     },
-  );
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   let markReady: () => void = () => undefined;
