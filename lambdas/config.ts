@@ -14,6 +14,8 @@ export interface Config {
   /** host -> "ip:port" (PDS_RESOLVE), lower-case hosts. */
   resolve: Record<string, string>;
   crawlDelayMs: number;
+  /** How long a host-gate slot stays held by a worker that died mid-request (PDS_HOST_LEASE_MS). */
+  hostLeaseMs: number;
   affiliateMerchantsFile?: string;
   /** PDS_AFFILIATE_LINK_TEMPLATE, checked at load (placeholders, absolute http(s) URL). */
   affiliateLinkTemplate: string;
@@ -112,6 +114,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: parseRateLimit(env[ENV.rateLimit]),
     resolve: Object.fromEntries(pairs(env[ENV.resolve])),
     crawlDelayMs: env[ENV.crawlDelayMs] !== undefined ? Number(env[ENV.crawlDelayMs]) : 1000,
+    // Past the fetcher's longest attempt (45 s, connect to last byte), so a live worker keeps its slot.
+    hostLeaseMs: Number(env[ENV.hostLeaseMs]) > 0 ? Number(env[ENV.hostLeaseMs]) : 60_000,
     affiliateMerchantsFile: env[ENV.affiliateMerchants] || undefined,
     affiliateLinkTemplate: compileLinkTemplate(env[ENV.affiliateLinkTemplate] || DEFAULT_LINK_TEMPLATE).source,
     egressProxies: Object.fromEntries(pairs(env[ENV.egressProxies])),

@@ -6,11 +6,8 @@ import { createHttpFetcher } from '../adapters/http-fetch';
 import { dynamoHostGate } from '../adapters/dynamodb/host-gate';
 import { capability } from './container';
 
-/** A slot's lease outlives the fetcher's longest attempt (45 s, connect to last byte). */
-const HOST_LEASE_MS = 60_000;
-
 export const hostGateOf = capability(({ clients, config }) =>
-  dynamoHostGate(clients.documents, config.tableName, { leaseMs: HOST_LEASE_MS }),
+  dynamoHostGate(clients.documents, config.tableName, { leaseMs: config.hostLeaseMs }),
 );
 
 export const fetcherOf = capability((base) =>

@@ -19,6 +19,7 @@ export const ENV = {
   extractSlots: 'PDS_EXTRACT_SLOTS',
   /** A rendered page's time budget in ms (default 20000): load, settle, read. */
   renderBudgetMs: 'PDS_RENDER_BUDGET_MS',
+  hostLeaseMs: 'PDS_HOST_LEASE_MS',
   /** The render function's direct entry (set on the synchronous functions on AWS, which ship no browser). */
   renderFunction: 'PDS_RENDER_FUNCTION',
   /** Fault injection for tests and benchmarks only. */

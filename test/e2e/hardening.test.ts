@@ -368,7 +368,9 @@ async function untilFinished(poll: () => Promise<any>): Promise<any> {
 describe('restarts (real processes on one data dir)', () => {
   it('kill -9 in the middle of an extraction, restart: it resumes and completes, every URL with exactly one outcome', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'pds-resume-'));
-    const first = await spawnLocal(dataDir);
+    // The killed process's host slots free when their leases end: 5 s here (pages take 700 ms).
+    const leases = { env: { PDS_HOST_LEASE_MS: '5000' } };
+    const first = await spawnLocal(dataDir, leases);
     // Slow pages (700 ms each): the extraction is still running when the process dies.
     const slow = sim.store('slow.test');
     const good = sim.store('jsonld-shop.test');
