@@ -20,17 +20,17 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
         },
       },
-      // The infra tests read stacks synthesized once per process (test/infra/helpers.ts): their
-      // files share one process, so each stack and aws-cdk-lib itself load once.
+      // The infra tests read stacks synthesized once per process (test/infra/helpers.ts): files
+      // that land in the same worker share it, so each stack and aws-cdk-lib load once there.
       {
         extends: true,
         test: {
           name: 'infra',
           include: ['test/infra/**/*.test.ts'],
           isolate: false,
-          fileParallelism: false,
-          // One worker, so it runs as a group of its own after the others.
-          sequence: { groupOrder: 1 },
+          // Beside the other files: the synths and builds use the CPU the e2e files leave while
+          // they wait on timers and loopback I/O.
+          sequence: { groupOrder: 0 },
         },
       },
     ],

@@ -77,13 +77,18 @@ describe('an operator on the local service', () => {
     // aws stepfunctions list-state-machines / list-executions
     const machines = await sfn.send(new ListStateMachinesCommand({}));
     const crawlMachine = machines.stateMachines!.find((m) => m.name === 'crawl')!;
-    const listed = await sfn.send(
-      new ListExecutionsCommand({ stateMachineArn: crawlMachine.stateMachineArn, statusFilter: 'SUCCEEDED' }),
-    );
-    const execution = listed.executions!.find((e) => e.name === id)!;
-    expect(execution.status).toBe('SUCCEEDED');
+    // The crawl reads completed once Finalize has written it; the workflow ends a moment later.
+    let execution: { name?: string; status?: string; executionArn?: string } | undefined;
+    for (let i = 0; i < 100 && !execution; i++) {
+      const listed = await sfn.send(
+        new ListExecutionsCommand({ stateMachineArn: crawlMachine.stateMachineArn, statusFilter: 'SUCCEEDED' }),
+      );
+      execution = listed.executions!.find((e) => e.name === id);
+      if (!execution) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(execution?.status).toBe('SUCCEEDED');
     const described = await sfn.send(
-      new DescribeStateMachineForExecutionCommand({ executionArn: execution.executionArn }),
+      new DescribeStateMachineForExecutionCommand({ executionArn: execution!.executionArn }),
     );
     expect(described.name).toBe('crawl');
 
@@ -92,7 +97,7 @@ describe('an operator on the local service', () => {
     let nextToken: string | undefined;
     for (let i = 0; i < 200; i++) {
       const page = await sfn.send(
-        new GetExecutionHistoryCommand({ executionArn: execution.executionArn, maxResults: 50, nextToken }),
+        new GetExecutionHistoryCommand({ executionArn: execution!.executionArn, maxResults: 50, nextToken }),
       );
       events.push(...page.events!);
       nextToken = page.nextToken;
