@@ -6,25 +6,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startStoreSimulator, type StoreSimulator } from '../stores';
-import { verifySignature } from '../../lambdas/domain/webhooks/model';
+import { holdingReceiver, waitFor } from './helpers/holding-receiver';
 
 const KEY = 'changes-kill-e2e-key-org-a-01';
 const HOOKS_HOST = 'hooks.test';
 const HOST = 'shopify-collections.test';
-const POLL_MS = 100;
-const MAX_POLLS = 600;
-
-interface Received {
-  deliveryId: string;
-  body: string;
-  json: any;
-  signatureValid: boolean;
-}
 
 interface Started {
   child: ChildProcess;
@@ -32,53 +21,12 @@ interface Started {
 }
 
 let sim: StoreSimulator;
-let receiver: Server;
 let receiverPort: number;
-const received: Received[] = [];
-let held: ServerResponse | null = null;
-let holdNext = true;
-let secret = '';
+const hooks = holdingReceiver();
+const { received } = hooks;
 const dataDir = mkdtempSync(join(tmpdir(), 'pds-changes-kill-'));
 const children = new Set<ChildProcess>();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
-  for (let i = 0; i < MAX_POLLS; i++) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    await sleep(POLL_MS);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-function startReceiver(): Promise<Server> {
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const headers = request.headers as Record<string, string>;
-      received.push({
-        deliveryId: headers['x-pds-delivery-id'],
-        body,
-        json: JSON.parse(body),
-        signatureValid: verifySignature(
-          secret,
-          { timestamp: headers['x-pds-timestamp'], signature: headers['x-pds-signature'] },
-          body,
-          Date.now(),
-        ),
-      });
-      if (holdNext) {
-        holdNext = false;
-        held = response;
-        return;
-      }
-      response.writeHead(200).end('ok');
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
 
 /** `npm start`'s entry on the data directory; resolves at its ready line (bounded). */
 function spawnService(maxMs = 90_000): Promise<Started> {
@@ -171,18 +119,16 @@ async function feed(): Promise<any[]> {
 const subject = (c: any) => `${c.url}|${c.variant?.id ?? ''}|${c.source}|${c.type.replace(/^listing_.*/, 'listing')}`;
 
 beforeAll(async () => {
-  receiver = await startReceiver();
-  receiverPort = (receiver.address() as AddressInfo).port;
+  receiverPort = await hooks.listen();
   sim = await startStoreSimulator({ storeSizes: { [HOST]: 12 } });
   service = await spawnService();
-  secret = (await api('GET', '/v2/webhooks/secret')).body.secret;
+  hooks.secret = (await api('GET', '/v2/webhooks/secret')).body.secret;
 }, 120_000);
 
 afterAll(async () => {
-  held?.destroy();
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await sim?.close();
-  await new Promise((resolve) => receiver?.close(resolve));
+  await hooks.close();
 });
 
 describe('change feed across kill -9', () => {
@@ -203,7 +149,7 @@ describe('change feed across kill -9', () => {
     store.change(dropped, { price: Math.round(price * 80) / 100 });
     store.change(soldOut, { soldOut: [0] });
     await extract(urls);
-    await waitFor('the first delivery', () => held !== null);
+    await waitFor('the first delivery', () => hooks.held !== null);
     const firstRound = await feed();
     expect(firstRound.length).toBeGreaterThanOrEqual(2);
 
@@ -212,7 +158,7 @@ describe('change feed across kill -9', () => {
     const first = service!;
     first.child.kill('SIGKILL');
     await new Promise((resolve) => first.child.once('exit', resolve));
-    held!.destroy();
+    hooks.held!.destroy();
     expect(received).toHaveLength(1);
     service = await spawnService();
     store.change(dropped, { price: Math.round(price * 60) / 100 });

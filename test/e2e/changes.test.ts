@@ -5,15 +5,13 @@
 // first delivery unanswered and starts again on the same data; another organization sees none.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync } from 'node:fs';
-import { createServer, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalService, type LocalService } from '../../lambdas/local/service';
 import { startStoreSimulator, type StoreSimulator } from '../stores';
-import { verifySignature } from '../../lambdas/domain/webhooks/model';
 import { createPdsClient } from '../../client';
 import { changesCommand } from '../../bin/changes-command';
+import { holdingReceiver, waitFor } from './helpers/holding-receiver';
 import { validateSchema } from './helpers/openapi-validator';
 
 const KEY_A = 'changes-e2e-key-org-a-0001';
@@ -21,64 +19,13 @@ const KEY_B = 'changes-e2e-key-org-b-0001';
 const KEY_C = 'changes-e2e-key-org-c-0001';
 const HOOKS_HOST = 'hooks.test';
 const HOST = 'shopify-collections.test';
-const POLL_MS = 100;
-const MAX_POLLS = 600;
-
-interface Received {
-  deliveryId: string;
-  body: string;
-  json: any;
-  signatureValid: boolean;
-}
 
 let sim: StoreSimulator;
-let receiver: Server;
 let receiverPort: number;
-const received: Received[] = [];
-/** The first delivery is held unanswered (the service stops meanwhile). */
-let held: ServerResponse | null = null;
-let holdNext = true;
-let secret = '';
+const hooks = holdingReceiver();
+const { received } = hooks;
 const dataDir = mkdtempSync(join(tmpdir(), 'pds-changes-e2e-'));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
-  for (let i = 0; i < MAX_POLLS; i++) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    await sleep(POLL_MS);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-function startReceiver(): Promise<Server> {
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
-      const headers = request.headers as Record<string, string>;
-      received.push({
-        deliveryId: headers['x-pds-delivery-id'],
-        body,
-        json: JSON.parse(body),
-        signatureValid: verifySignature(
-          secret,
-          { timestamp: headers['x-pds-timestamp'], signature: headers['x-pds-signature'] },
-          body,
-          Date.now(),
-        ),
-      });
-      if (holdNext) {
-        holdNext = false;
-        held = response;
-        return;
-      }
-      response.writeHead(200).end('ok');
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
 
 const boot = () =>
   startLocalService({
@@ -142,18 +89,16 @@ async function feed(query = ''): Promise<any[]> {
 }
 
 beforeAll(async () => {
-  receiver = await startReceiver();
-  receiverPort = (receiver.address() as AddressInfo).port;
+  receiverPort = await hooks.listen();
   sim = await startStoreSimulator({ storeSizes: { [HOST]: 12 } });
   service = await boot();
-  secret = (await api('GET', '/v2/webhooks/secret')).body.secret;
+  hooks.secret = (await api('GET', '/v2/webhooks/secret')).body.secret;
 }, 60_000);
 
 afterAll(async () => {
-  held?.destroy();
   await service?.stop(1000);
   await sim?.close();
-  await new Promise((resolve) => receiver?.close(resolve));
+  await hooks.close();
 });
 
 describe('change feed', () => {
@@ -189,10 +134,10 @@ describe('change feed', () => {
     await crawl();
 
     // The receiver holds the first delivery; the service stops meanwhile and starts again.
-    await waitFor('the first delivery', () => held !== null);
+    await waitFor('the first delivery', () => hooks.held !== null);
     await service!.stop(1000);
     service = undefined;
-    held!.destroy();
+    hooks.held!.destroy();
     service = await boot();
 
     const events = await waitFor('every change at the receiver', () => {
