@@ -1,11 +1,32 @@
 // Small value normalisers shared by the readers.
+import { textContent } from 'domutils';
+import { parseDocument } from 'htmlparser2';
 import type { Availability } from './candidate';
 import { parsePrice } from './price';
 
+// A character reference with its semicolon: "&iacute;", "&#39;", "&#x2F;". One without it
+// ("AT&T", "B&Q", "&copy 2024") is left as written.
+const CHARACTER_REFERENCE = /&(?:#\d{1,7}|#x[0-9a-f]{1,6}|[a-z][a-z0-9]{1,31});/gi;
+
+/**
+ * Character references left in a value: markup states names already escaped (JSON-LD's
+ * `"name": "Cama Elo&iacute;sa"`, a meta content written `&amp;#39;`), and the page's parser
+ * decodes one level only. Each reference is decoded as HTML decodes it; an unknown one stays
+ * (HTML reads "&notit;" as "¬it;": that is no reference a name meant).
+ */
+export function decodeEntities(text: string): string {
+  if (!text.includes('&')) return text;
+  return text.replace(CHARACTER_REFERENCE, (ref) => {
+    const char = textContent(parseDocument(ref));
+    return char && [...char].length <= 2 ? char : ref;
+  });
+}
+
+/** A text value as the readers give it: whitespace collapsed, character references decoded; "" is none. */
 export function cleanText(value: unknown): string | null {
   if (value == null) return null;
   if (typeof value !== 'string' && typeof value !== 'number') return null;
-  const text = String(value)
+  const text = decodeEntities(String(value))
     .replace(/[\u00a0\u2009\u202f]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
