@@ -70,6 +70,15 @@
 //   asking price in plain text under the heading and a "Contact seller" button; 1: a high-value
 //   item (price x 1000) whose price is plain text inside a banner-classed block, no buy button;
 //   2: a product page with its buy box and a carousel of eight product cards with their prices.
+// - title-classes.test: names that are not the product's name beside the one that is (issue 27),
+//   by product.index % 7 (truth: titleClassesTruth(product), the brand and the name): 0: og:title
+//   is the brand, the name and the price glued ("Acme Wool Scarf $24.99"), no JSON-LD; 1: the h1
+//   and the microdata name start with "Details about", og:title is the name; 2: the h1 is the
+//   name's last two words (the kind of item, "Travel Mug"), JSON-LD names brand and name; 3:
+//   JSON-LD's name is cut with "..." (two words short), the h1 is the whole name; 4: JSON-LD's
+//   name ends with a label ("Model:"); 5: the h1 is the category (also a breadcrumb), JSON-LD
+//   names brand and name, og:title is the price before the name ("$24.99 · Wool Scarf"); 6:
+//   og:title is the shop's name.
 import type { SimProduct, StoreModel, StoreSpec } from './catalog';
 import { PRICE_STYLES } from './catalog';
 import { shopifyJsonProduct, wooProduct } from './pages';
@@ -99,6 +108,7 @@ export const QUALITY_STORE_SPECS: StoreSpec[] = [
   { host: 'sku-locale.test', name: 'Localised References', flavor: 'generic', markup: 'dom' },
   { host: 'markup-elsewhere.test', name: 'Elsewhere Goods', flavor: 'generic', markup: 'dom' },
   { host: 'one-of-many.test', name: 'One Of Many', flavor: 'generic', markup: 'dom' },
+  { host: 'title-classes.test', name: 'Title Classes', flavor: 'generic', markup: 'dom' },
 ];
 
 export const QUALITY_HOSTS: ReadonlySet<string> = new Set(QUALITY_STORE_SPECS.map((s) => s.host));
@@ -833,6 +843,43 @@ ${image}<p>${money(price)}</p><p>${esc(product.description)}</p><button type="bu
   );
 }
 
+/** Ground truth of title-classes.test: the product's name, with its brand (either is its name). */
+export function titleClassesTruth(product: SimProduct): { title: string; price: number } {
+  return { title: `${product.brand} ${product.title}`, price: product.price };
+}
+
+function titleClassesPage(store: StoreModel, product: SimProduct): string {
+  const name = product.title;
+  const words = name.split(' ');
+  const price = usd(product.price);
+  const og = (title: string) => `<meta property="og:title" content="${esc(title)}">`;
+  const offers = { '@type': 'Offer', price: product.price.toFixed(2), priceCurrency: 'USD' };
+  const jsonLd = (title: string) =>
+    ld({ '@context': 'https://schema.org', '@type': 'Product', name: title, brand: product.brand, offers });
+  // Each kind: what the head states, and the h1.
+  const kinds: Array<[head: string, heading: string]> = [
+    [og(`${product.brand} ${name} ${price}`), name],
+    [og(name), `Details about ${name}`],
+    [jsonLd(`${product.brand} ${name}`), words.slice(-2).join(' ')],
+    [jsonLd(`${words.slice(0, Math.max(1, words.length - 2)).join(' ')}...`), name],
+    [jsonLd(`${name} Model:`), name],
+    [`${jsonLd(`${product.brand} ${name}`)}${og(`${price} · ${name}`)}`, product.productType],
+    [og(store.name), name],
+  ];
+  const kind = product.index % kinds.length;
+  const [head, heading] = kinds[kind];
+  const microdata =
+    kind === 1
+      ? `<div itemscope itemtype="https://schema.org/Product"><meta itemprop="name" content="${esc(heading)}"></div>`
+      : '';
+  const body = `<div class="top"><a href="/">${esc(store.name)}</a></div>
+<nav class="breadcrumb"><a href="/">Home</a> / <a href="/collections/all">${esc(product.productType)}</a></nav>${microdata}
+<div class="pdp"><h1>${esc(heading)}</h1><img src="${esc(product.images[0].url)}" alt="" width="600" height="600">
+<p class="brand">${esc(product.brand)}</p><span class="price">${price}</span>
+<form action="/cart/add" method="post"><button type="submit">Add to cart</button></form></div>`;
+  return page('en', `${name} | ${store.name}`, head, body);
+}
+
 /** Whether a quality host's product page is a product page (event-tickets.test announces some). */
 export function qualityPageIsProduct(host: string, product: SimProduct): boolean {
   return host !== 'event-tickets.test' || eventTicketTruth(product).sold;
@@ -915,6 +962,8 @@ export function qualityRoute(
       return html(markupElsewherePage(store, product));
     case 'one-of-many.test':
       return html(oneOfManyPage(store, product, related(index)));
+    case 'title-classes.test':
+      return html(titleClassesPage(store, product));
     default:
       return null;
   }
