@@ -28,7 +28,7 @@ import type { ExtractionWeights, LearnedField, Model } from '../../lambdas/domai
 import { bareTitle, ruleReading } from '../../lambdas/domain/extraction/page';
 import { CORPORA } from '../corpora';
 import { startStoreSimulator } from '../stores';
-import { oneOfManyTruth, QUALITY_STORE_SPECS, qualityPageIsProduct } from '../stores/quality-pages';
+import { oneOfManyTruth, QUALITY_STORE_SPECS, qualityPageIsProduct, titleClassesTruth } from '../stores/quality-pages';
 import {
   countryOf,
   type LabelledPage,
@@ -276,9 +276,16 @@ export async function simulatorPages(): Promise<ReadPage[]> {
       const count = quality.has(store.host) ? 10 : 2;
       for (let i = 0; i < count; i++) {
         const isProduct = quality.has(store.host) ? qualityPageIsProduct(store.host, store.product(i)) : true;
-        // one-of-many.test's prices are labelled: the classes of product page the rules rejected.
+        // one-of-many.test's prices are labelled: the classes of product page the rules rejected;
+        // title-classes.test's names and prices: the classes of name that is not the product's.
+        const product = store.product(i);
+        const titled = store.host === 'title-classes.test' ? titleClassesTruth(product) : null;
         const truth: Record<string, string[]> =
-          store.host === 'one-of-many.test' ? { price: [String(oneOfManyTruth(store.product(i)).price)] } : {};
+          store.host === 'one-of-many.test'
+            ? { price: [String(oneOfManyTruth(product).price)] }
+            : titled
+              ? { price: [String(titled.price)], tab_title: [titled.title] }
+              : {};
         await add(store.host, store.productUrl(i), isProduct, `${store.host} product ${i}`, truth);
       }
     }

@@ -4,7 +4,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { readProductPage } from '../../lambdas/domain/extraction/page';
+import { analysePage } from '../../lambdas/domain/extraction/analyse';
+import { titleCandidates, withoutGluedPrices } from '../../lambdas/domain/extraction/features';
+import { bareTitle, readProductPage, ruleReading } from '../../lambdas/domain/extraction/page';
 import { readShopifyProduct } from '../../lambdas/domain/extraction/readers/platform-json';
 import { cleanText, decodeEntities } from '../../lambdas/domain/extraction/values';
 import { CORPORA } from '../corpora';
@@ -65,5 +67,69 @@ describe('names come out decoded', () => {
     const r = read(p.html, p.url, 'cl');
     expect(r.analysis.jsonLd.product?.title).toBe('Cama Eloísa Single 1.5 Plazas + Set 2 Cajones Cic');
     expect(r.merged.title).toBe('Cama Eloísa Single 1.5 Plazas + Set 2 Cajones Cic');
+  });
+});
+
+const usPage = (shop: string) => {
+  const dir = path.join(CORPORA, 'us-retail-pages');
+  const labels = JSON.parse(readFileSync(path.join(dir, 'labels.json'), 'utf8')) as Record<string, { url: string }>;
+  return { url: labels[shop].url, html: gunzip(path.join(dir, 'html', `${shop}.html.gz`)) };
+};
+
+const titleFeatures = (html: string, url: string) => {
+  const rules = ruleReading(analysePage(html, url, { countryCode: 'us' }));
+  return new Map(titleCandidates(rules, bareTitle(rules.analysis)).map((c) => [c.value, c.features]));
+};
+
+describe('names beside the product name that are not it', () => {
+  it('cuts the prices glued to a name, and leaves a name without a price alone', () => {
+    expect(withoutGluedPrices('H&M Bomber Jacket $24.99')).toBe('H&M Bomber Jacket');
+    expect(withoutGluedPrices('Bomber Jacket $24.99 $39.99')).toBe('Bomber Jacket');
+    expect(withoutGluedPrices('$60 · Vintage Surf Board')).toBe('Vintage Surf Board');
+    expect(withoutGluedPrices('Log In needed $60 · Vintage Surf Board')).toBe('Vintage Surf Board');
+    expect(withoutGluedPrices('Sapatos 26,00 €')).toBe('Sapatos');
+    expect(withoutGluedPrices('Levi 501 Jeans')).toBeNull();
+    expect(withoutGluedPrices('$24.99')).toBeNull();
+  });
+
+  it('marks words before a name (the brand or others) and after it, on both names of the pair', () => {
+    const jsonLd = { '@context': 'https://schema.org', '@type': 'Product', name: 'Wool Scarf Model:', brand: 'Acme' };
+    const page = `<!doctype html><html><head><title>Wool Scarf | Shop</title>
+<meta property="og:title" content="Acme Wool Scarf $24.99">
+<script type="application/ld+json">${JSON.stringify(jsonLd)}</script></head><body>
+<div itemscope itemtype="https://schema.org/Product"><meta itemprop="name" content="Details about Wool Scarf"></div>
+<main><h1>Wool Scarf</h1><span class="price">$24.99</span><button>Add to cart</button></main></body></html>`;
+    const f = titleFeatures(page, 'https://shop.example/products/wool-scarf');
+    expect(f.get('Acme Wool Scarf $24.99')).toMatchObject({ price_in: 1 });
+    expect(f.get('Acme Wool Scarf')).toMatchObject({ price_cut: 1, brand_lead: 1, price_in: 0 });
+    expect(f.get('Details about Wool Scarf')).toMatchObject({ extra_lead: 1 });
+    expect(f.get('Wool Scarf Model:')).toMatchObject({ extra_tail: 1, trailing_label: 1 });
+    expect(f.get('Wool Scarf')).toMatchObject({ lacks_brand: 1, lacks_lead: 1, lacks_tail: 1 });
+  });
+
+  it('a name with "Details about" before it is not the name (ebay.ie, benchmark)', () => {
+    const car = benchPage('5cea6e89b169');
+    expect(read(car.html, car.url, 'ie').merged.title).toBe('BMW X1 SDRIVE 2.0 AUTOMATIC');
+    const hoodie = benchPage('9edbb12683ce');
+    expect(read(hoodie.html, hoodie.url, 'ie').merged.title).toBe('BILLIE EILISH Graffiti Print Hoodie');
+  });
+
+  it('a price and a login prompt before the name are cut (usedvictoria.com, benchmark)', () => {
+    const ad = benchPage('5579758b93a3');
+    expect(read(ad.html, ad.url).merged.title).toBe(
+      "1970's Vintage Surfer Magazine Promotional Fiberglass Skate Board RARE",
+    );
+  });
+
+  it('a label glued after the name is not the name (getit.co.il, benchmark)', () => {
+    const p = benchPage('c9f80eb2d0f9');
+    expect(read(p.html, p.url, 'il').merged.title).toBe('בושם לגבר Legend 200ml edt');
+  });
+
+  it('real us-retail pages: no price glued (handm), the brand and name over the kind of item alone (tiffany)', () => {
+    const handm = usPage('handm');
+    expect(read(handm.html, handm.url).merged.title).toBe('Bomber Jacket');
+    const tiffany = usPage('tiffany');
+    expect(read(tiffany.html, tiffany.url).merged.title).toBe('Tiffany Novo® Diamond Ring');
   });
 });

@@ -189,15 +189,63 @@ function nameShape(text: string, r: Readings): Features {
     words: Math.min(1, Math.log1p(words.length) / 3),
     one_word: words.length === 1 ? 1 : 0,
     long: text.length > 150 ? 1 : 0,
-    price_in: /[$€£¥₹]\s?\d|\d[.,]\d\d(?!\d)/.test(text) ? 1 : 0,
+    price_in: PRICE_IN.test(text) ? 1 : 0,
     ellipsis: /(\.\.\.|…)\s*$/.test(text) ? 1 : 0,
     breadcrumb: crumb ? 1 : 0,
     address_like: /\bwww\.|https?:|\.(com|net|org|co\.\w\w)\b/i.test(text) ? 1 : 0,
     separator: /\s[|–—:·•»]\s|\s-\s/.test(text) ? 1 : 0,
     upper: text === text.toUpperCase() && /\p{Lu}/u.test(text) ? 1 : 0,
+    trailing_label: /[:：]\s*$/.test(text) ? 1 : 0,
     in_og_title: overlap(text, r.analysis.openGraph?.title),
     site_name: facts.ogSiteName && text.trim().toLowerCase() === facts.ogSiteName.trim().toLowerCase() ? 1 : 0,
   };
+}
+
+const PRICE_IN = /[$€£¥₹]\s?\d|\d[.,]\d\d(?!\d)/;
+const PRICE_TOKEN = String.raw`(?:[$€£¥₹]\s?\d[\d.,]*|\d[\d.,]*\s?[$€£¥₹])`;
+const LEADING_PRICES = new RegExp(String.raw`^(?:\s*${PRICE_TOKEN})+[\s|–—:·•»-]*`);
+const TRAILING_PRICES = new RegExp(String.raw`[\s|–—:·•»-]*(?:${PRICE_TOKEN}\s*)+$`);
+const SPACED_SEPARATOR = /\s+[|–—·•»]\s+/;
+
+/**
+ * A name with the prices glued to it cut off ("H&M Bomber Jacket $24.99", "$60 · Surf Board",
+ * "Log In needed $60 · Surf Board"): the parts between separators that hold a price, then
+ * prices left at either end. Null when nothing is cut or no words are left.
+ */
+export function withoutGluedPrices(text: string): string | null {
+  if (!PRICE_IN.test(text)) return null;
+  const parts = text.split(SPACED_SEPARATOR);
+  const kept = parts.length > 1 ? parts.filter((p) => !PRICE_IN.test(p)) : parts;
+  const cut = kept.join(' · ').replace(LEADING_PRICES, '').replace(TRAILING_PRICES, '').trim();
+  return cut && cut !== text.trim() && /\p{L}/u.test(cut) ? cut : null;
+}
+
+/**
+ * How names relate to each other: one is another with words before it (the brand: "Tommy Jeans
+ * OFLEKI" beside "OFLEKI"; or other words: "Details about BMW X1" beside "BMW X1"), or with words
+ * after it ("Legend 200ml Model:" beside "Legend 200ml"). Each side of such a pair is marked.
+ */
+function relations(list: Array<FieldCandidate<string>>, brand: string | null, host: string): void {
+  // Words before a name are the brand's when they share a word with it or name the shop's host
+  // ("Tiffany Novo Diamond Ring" beside "Diamond Ring" on a page of the brand "Tiffany & Co.").
+  const brandWords = new Set([...(brand ? wordsOf(brand) : []), ...wordsOf(host).filter((w) => w.length >= 3)]);
+  const tokens = list.map((c) => wordsOf(c.value));
+  list.forEach((a, i) =>
+    list.forEach((b, j) => {
+      const long = tokens[i];
+      const short = tokens[j];
+      if (i === j || !short.length || short.length >= long.length) return;
+      const lead = long.slice(0, long.length - short.length);
+      if (long.slice(lead.length).join(' ') === short.join(' ')) {
+        const byBrand = lead.some((w) => brandWords.has(w));
+        a.features[byBrand ? 'brand_lead' : 'extra_lead'] = 1;
+        b.features[byBrand ? 'lacks_brand' : 'lacks_lead'] = 1;
+      } else if (long.slice(0, short.length).join(' ') === short.join(' ')) {
+        a.features.extra_tail = 1;
+        b.features.lacks_tail = 1;
+      }
+    }),
+  );
 }
 
 /** Titles every source states, the document title with and without the shop's name. */
@@ -212,11 +260,28 @@ export function titleCandidates(r: Readings, withoutSiteName: (t: string) => str
   if (html && !pool.byKey.size)
     pool.add(key(withoutSiteName(html)), withoutSiteName(html), 'dom', { html_title_bare: 1 });
   if (r.merged.title) pool.add(key(r.merged.title), r.merged.title, r.merged.provenance.title ?? 'dom', { rule: 1 });
+  // Each name with its glued prices cut off is a candidate too, unless a source states it as is.
+  for (const c of [...pool.byKey.values()]) {
+    const cut = withoutGluedPrices(c.value);
+    if (cut && !pool.byKey.has(key(cut)))
+      pool.add(key(cut), cut, c.source, { [`src_${c.source}`]: c.features[`src_${c.source}`] ?? 0, price_cut: 1 });
+  }
   const list = pool.list();
+  const host = hostLabel(r.analysis.url);
+  const hostLetters = host.replace(/[^\p{L}\p{N}]/gu, '');
   for (const c of list) {
     Object.assign(c.features, nameShape(c.value, r));
     c.features.is_brand = r.merged.brand && key(r.merged.brand) === key(c.value) ? 1 : 0;
+    // The shop's own name ("Tiffany & Co." on tiffany.com, "Acme" on acme-goods.com): short and naming the host.
+    const letters = c.value.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+    c.features.names_host =
+      hostLetters.length >= 3 &&
+      wordsOf(c.value).length <= 3 &&
+      (letters.includes(hostLetters) || hostLetters.includes(letters))
+        ? 1
+        : 0;
   }
+  relations(list, r.merged.brand, host);
   return list;
 }
 
