@@ -78,7 +78,7 @@
 //   JSON-LD's name is cut with "..." (two words short), the h1 is the whole name; 4: JSON-LD's
 //   name ends with a label ("Model:"); 5: the h1 is the category (also a breadcrumb), JSON-LD
 //   names brand and name, og:title is the price before the name ("$24.99 · Wool Scarf"); 6:
-//   og:title is the shop's name.
+//   og:title is the shop's slogan ("Home, kitchen, audio & more").
 import type { SimProduct, StoreModel, StoreSpec } from './catalog';
 import { PRICE_STYLES } from './catalog';
 import { shopifyJsonProduct, wooProduct } from './pages';
@@ -864,7 +864,7 @@ function titleClassesPage(store: StoreModel, product: SimProduct): string {
     [jsonLd(`${words.slice(0, Math.max(1, words.length - 2)).join(' ')}...`), name],
     [jsonLd(`${name} Model:`), name],
     [`${jsonLd(`${product.brand} ${name}`)}${og(`${price} · ${name}`)}`, product.productType],
-    [og(store.name), name],
+    [og('Home, kitchen, audio & more'), name],
   ];
   const kind = product.index % kinds.length;
   const [head, heading] = kinds[kind];
