@@ -282,6 +282,12 @@ export function titleCandidates(r: Readings, withoutSiteName: (t: string) => str
         : 0;
   }
   relations(list, r.merged.brand, host);
+  // A name that shares no word with any other source's (a shop's slogan as og:title beside the
+  // JSON-LD name and the heading) is no reading of the same product.
+  for (const c of list) {
+    const others = list.filter((o) => o !== c).map((o) => o.value);
+    c.features.alone = others.length && others.every((o) => overlap(c.value, o) === 0) ? 1 : 0;
+  }
   return list;
 }
 
