@@ -6,7 +6,8 @@
 // labelled pages (home, category, search, cart and blog pages; the quality hosts' product and
 // non-product classes; one-of-many.test's prices, title-classes.test's names and prices). Each
 // candidate of a field is one example, labelled by whether its value is an accepted one;
-// logistic regression (full-batch gradient descent, L2, fixed iterations: deterministic), then the threshold below which a field is left empty, chosen for F1.
+// logistic regression (full-batch gradient descent, L2, fixed iterations: deterministic), then
+// the threshold below which a field is left empty, chosen for F1.
 // The accuracy bench calls `fitModels` with one fold of shops left out (leave-shops-out).
 import { readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
