@@ -34,7 +34,16 @@ interface Target {
   close(): Promise<void>;
 }
 
-async function openTarget(values: Record<string, string | boolean | undefined>): Promise<Target> {
+/** Where a run writes lines and what environment it reads: the process's by default. */
+export interface KeysIo {
+  out(text: string): void;
+  err(text: string): void;
+  env: Record<string, string | undefined>;
+}
+
+const processIo: KeysIo = { out: console.log, err: console.error, env: process.env };
+
+async function openTarget(values: Record<string, string | boolean | undefined>, env: KeysIo['env']): Promise<Target> {
   const local = { accessKeyId: 'local', secretAccessKey: 'local' };
   const open = (endpoint: string | undefined, tableName: string, region: string) => {
     const client = new DynamoDBClient({ region, ...(endpoint ? { endpoint, credentials: local } : {}) });
@@ -44,13 +53,13 @@ async function openTarget(values: Record<string, string | boolean | undefined>):
 
   if (values.aws) {
     if (typeof values.table !== 'string') throw new Error('--aws needs --table NAME');
-    const region = (values.region as string | undefined) ?? process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION;
+    const region = (values.region as string | undefined) ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
     if (!region) throw new Error('--aws needs --region R (or AWS_REGION)');
     const { client, store } = open(undefined, values.table, region);
     return { store, where: `DynamoDB table ${values.table} (${region})`, close: async () => client.destroy() };
   }
 
-  const dataDir = resolve((values['data-dir'] as string | undefined) ?? process.env.PDS_DATA_DIR ?? '.pds-data');
+  const dataDir = resolve((values['data-dir'] as string | undefined) ?? env.PDS_DATA_DIR ?? '.pds-data');
   const running = liveRuntime(dataDir);
   if (running) {
     const { client, store } = open(running.dynamodbEndpoint, running.tableName, 'us-east-1');
@@ -77,7 +86,7 @@ async function openTarget(values: Record<string, string | boolean | undefined>):
   };
 }
 
-async function main(argv: string[]): Promise<number> {
+async function main(argv: string[], io: KeysIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -97,11 +106,11 @@ async function main(argv: string[]): Promise<number> {
   });
   const [command, ...rest] = positionals;
   if (values.help || !command) {
-    console.log(USAGE);
+    io.out(USAGE);
     return command || values.help ? 0 : 2;
   }
   if (!['create', 'list', 'revoke', 'rate-limit'].includes(command)) {
-    console.error(`unknown command "${command}"\n${USAGE}`);
+    io.err(`unknown command "${command}"\n${USAGE}`);
     return 2;
   }
   // Validate arguments before touching any store.
@@ -119,27 +128,27 @@ async function main(argv: string[]): Promise<number> {
     if (problem) throw new Error(`rate-limit needs --rps N --burst N or --clear: ${problem}`);
   }
 
-  const target = await openTarget(values);
+  const target = await openTarget(values, io.env);
   try {
     switch (command) {
       case 'create': {
         const created = await createKey(target.store, { org: values.org!, scopes, key: values.key });
-        if (!created.created) console.error('That key already existed; nothing changed.');
-        console.log(`key:    ${created.key}`);
-        console.log(`id:     ${created.keyId}`);
-        console.log(`org:    ${created.org}`);
-        console.log(`scopes: ${created.scopes.join(', ')}`);
-        console.error(`(stored only as a hash in ${target.where}: copy the key now, it cannot be shown again)`);
+        if (!created.created) io.err('That key already existed; nothing changed.');
+        io.out(`key:    ${created.key}`);
+        io.out(`id:     ${created.keyId}`);
+        io.out(`org:    ${created.org}`);
+        io.out(`scopes: ${created.scopes.join(', ')}`);
+        io.err(`(stored only as a hash in ${target.where}: copy the key now, it cannot be shown again)`);
         return 0;
       }
       case 'list': {
         const keys = await target.store.listKeys(values.org);
         if (!keys.length) {
-          console.log('no keys');
+          io.out('no keys');
           return 0;
         }
         for (const k of keys) {
-          console.log(
+          io.out(
             [k.keyId, k.org, k.scopes.join('+'), k.createdAt, k.revokedAt ? `revoked ${k.revokedAt}` : 'active'].join(
               '\t',
             ),
@@ -150,21 +159,21 @@ async function main(argv: string[]): Promise<number> {
       case 'revoke': {
         const revoked = await target.store.revokeKey(rest[0], new Date().toISOString());
         if (!revoked) {
-          console.error(`no key with id ${rest[0]}`);
+          io.err(`no key with id ${rest[0]}`);
           return 1;
         }
-        console.log(`revoked ${revoked.keyId} (${revoked.org}) at ${revoked.revokedAt}`);
+        io.out(`revoked ${revoked.keyId} (${revoked.org}) at ${revoked.revokedAt}`);
         return 0;
       }
       default: {
         await target.store.ensureOrganization(values.org!, new Date().toISOString());
         await target.store.setOrganizationRateLimit(values.org!, policy);
-        console.log(
+        io.out(
           policy
             ? `${values.org}: ${policy.ratePerSecond} requests/s, burst ${policy.burst}`
             : `${values.org}: default rate limit`,
         );
-        console.error('(servers pick the change up within 30 s)');
+        io.err('(servers pick the change up within 30 s)');
         return 0;
       }
     }
@@ -174,11 +183,11 @@ async function main(argv: string[]): Promise<number> {
 }
 
 /** The exit code of one keys command (also `pds keys ...`, bin/pds.ts). */
-export async function runKeys(argv: string[]): Promise<number> {
+export async function runKeys(argv: string[], io: KeysIo = processIo): Promise<number> {
   try {
-    return await main(argv);
+    return await main(argv, io);
   } catch (error) {
-    console.error(`keys: ${(error as Error).message}`);
+    io.err(`keys: ${(error as Error).message}`);
     return 2;
   }
 }

@@ -57,9 +57,18 @@ Exit codes:
 
 class UsageError extends Error {}
 
+/** Where a run writes and what environment it reads: the process's by default; a test runs many in one process. */
+export interface CliIo {
+  stdout: { write(text: string): unknown; isTTY?: boolean };
+  stderr: { write(text: string): unknown };
+  env: Record<string, string | undefined>;
+}
+
+const processIo = (): CliIo => ({ stdout: process.stdout, stderr: process.stderr, env: process.env });
+
 /** The one place the CLI reads its environment. */
-function environment() {
-  return { baseUrl: process.env.PDS_BASE_URL, apiKey: process.env.PDS_API_KEY };
+function environment(env: CliIo['env']) {
+  return { baseUrl: env.PDS_BASE_URL, apiKey: env.PDS_API_KEY };
 }
 
 interface CommonOptions {
@@ -85,8 +94,8 @@ const positiveInt = (what: string) => (value: string) => {
   return n;
 };
 
-function withCommonOptions(command: Command): Command {
-  const env = environment();
+function withCommonOptions(command: Command, cliIo: CliIo): Command {
+  const env = environment(cliIo.env);
   return (
     command
       .addOption(
@@ -144,14 +153,14 @@ function startExtras(flags: Record<string, any>) {
   };
 }
 
-function clientFor(options: CommonOptions): PdsClient {
+function clientFor(options: CommonOptions, env: CliIo['env']): PdsClient {
   try {
     const url = new URL(options.baseUrl);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error();
   } catch {
     throw new UsageError(`--base-url must be an http(s) URL, got ${JSON.stringify(options.baseUrl)}`);
   }
-  const apiKey = options.apiKey ?? environment().apiKey;
+  const apiKey = options.apiKey ?? environment(env).apiKey;
   if (!apiKey) throw new AuthMissing('an API key is needed: --api-key KEY or PDS_API_KEY');
   return createPdsClient({ baseUrl: options.baseUrl, apiKey });
 }
@@ -174,12 +183,12 @@ interface Output {
   err(text: string): void;
 }
 
-function output(json: boolean): Output {
+function output(json: boolean, cliIo: CliIo): Output {
   return {
     json,
-    tty: Boolean(process.stdout.isTTY),
-    out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
-    err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+    tty: Boolean(cliIo.stdout.isTTY),
+    out: (text) => cliIo.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+    err: (text) => cliIo.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
   };
 }
 
@@ -762,8 +771,9 @@ async function waitCommand(run: Run, executionIds: string[]): Promise<number> {
 function addFeedCommands(
   program: Command,
   runAction: (options: CommonOptions, action: (run: Run) => Promise<number>) => Promise<void>,
+  common: (command: Command) => Command,
 ): void {
-  withCommonOptions(
+  common(
     program
       .command('feed')
       .description(
@@ -777,7 +787,7 @@ function addFeedCommands(
     runAction(flags, async (run) => (await import('./feed-command')).feedCommand(run.client, run.io, vendor, flags)),
   );
 
-  withCommonOptions(
+  common(
     program
       .command('changes')
       .description(
@@ -796,15 +806,19 @@ function addFeedCommands(
   );
 }
 
-function buildProgram(runAction: (options: CommonOptions, action: (run: Run) => Promise<number>) => Promise<void>) {
+function buildProgram(
+  runAction: (options: CommonOptions, action: (run: Run) => Promise<number>) => Promise<void>,
+  cliIo: CliIo,
+) {
+  const common = (command: Command) => withCommonOptions(command, cliIo);
   const program = new Command('pds')
     .description('Product Data Service from the command line: extractions, crawls, searches and API keys.')
     .exitOverride()
-    .configureOutput({ writeErr: (text) => process.stderr.write(text) })
+    .configureOutput({ writeOut: (text) => cliIo.stdout.write(text), writeErr: (text) => cliIo.stderr.write(text) })
     .showHelpAfterError('(pds --help for usage)')
     .addHelpText('after', EXIT_HELP);
 
-  withCommonOptions(
+  common(
     withStartOptions(
       program
         .command('extract')
@@ -831,7 +845,7 @@ function buildProgram(runAction: (options: CommonOptions, action: (run: Run) => 
     runAction(flags, (run) => extractCommand(run, inputs, flags)),
   );
 
-  withCommonOptions(
+  common(
     withStartOptions(
       program
         .command('crawl')
@@ -844,7 +858,7 @@ function buildProgram(runAction: (options: CommonOptions, action: (run: Run) => 
     runAction(flags, (run) => crawlCommand(run, vendor, flags)),
   );
 
-  withCommonOptions(
+  common(
     withStartOptions(
       program
         .command('search')
@@ -858,7 +872,7 @@ function buildProgram(runAction: (options: CommonOptions, action: (run: Run) => 
     runAction(flags, (run) => searchCommand(run, query, flags)),
   );
 
-  withCommonOptions(
+  common(
     program
       .command('wait')
       .description(
@@ -867,16 +881,16 @@ function buildProgram(runAction: (options: CommonOptions, action: (run: Run) => 
       .argument('<execution-id...>'),
   ).action((executionIds: string[], flags: CommonOptions) => runAction(flags, (run) => waitCommand(run, executionIds)));
 
-  addFeedCommands(program, runAction);
+  addFeedCommands(program, runAction, common);
 
   const webhooks = program.command('webhooks').description("the organization's webhook secret and delivery logs");
-  withCommonOptions(
+  common(
     webhooks
       .command('secret')
       .description('print the signing secret of webhook deliveries (created on first use)')
       .option('--rotate', 'replace it with a new one (every later attempt is signed with the new one)'),
   ).action((flags: CommonOptions & Record<string, any>) => runAction(flags, (run) => webhookSecretCommand(run, flags)));
-  withCommonOptions(
+  common(
     webhooks
       .command('deliveries')
       .description("an execution's webhook deliveries and their attempts")
@@ -914,10 +928,14 @@ function describeError(error: unknown): { code: number; message: string; status?
   return { code: EXIT.serviceError, message: (error as Error)?.stack ?? String(error) };
 }
 
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], cliIo: CliIo = processIo()): Promise<number> {
   if (argv[0] === 'keys') {
     const { runKeys } = await import('./keys');
-    return runKeys(argv.slice(1));
+    return runKeys(argv.slice(1), {
+      out: (text) => cliIo.stdout.write(`${text}\n`),
+      err: (text) => cliIo.stderr.write(`${text}\n`),
+      env: cliIo.env,
+    });
   }
   let exitCode: number = EXIT.ok;
   let json = false;
@@ -925,7 +943,7 @@ export async function main(argv: string[]): Promise<number> {
   const onSigint = () => interrupt.abort(new Error('interrupted'));
   const program = buildProgram(async (options, action) => {
     json = Boolean(options.json);
-    const io = output(json);
+    const io = output(json, cliIo);
     try {
       process.once('SIGINT', onSigint);
       // The client (base URL and key checks) only when a command gets past its own argument checks.
@@ -935,7 +953,7 @@ export async function main(argv: string[]): Promise<number> {
         options,
         signal: interrupt.signal,
         get client() {
-          client ??= clientFor(options);
+          client ??= clientFor(options, cliIo.env);
           return client;
         },
       };
@@ -962,7 +980,7 @@ export async function main(argv: string[]): Promise<number> {
     } finally {
       process.off('SIGINT', onSigint);
     }
-  });
+  }, cliIo);
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (error) {
@@ -971,7 +989,7 @@ export async function main(argv: string[]): Promise<number> {
       if (error.code === 'commander.help') return EXIT.ok;
       // Scripts asking for JSON get it for a usage error too (commander wrote the message to stderr).
       if (argv.includes('--json'))
-        process.stdout.write(
+        cliIo.stdout.write(
           `${JSON.stringify({ error: { message: error.message.replace(/^error: /, '') }, exit_code: EXIT.usage })}\n`,
         );
       return EXIT.usage;

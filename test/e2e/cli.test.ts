@@ -1,8 +1,10 @@
-// The `pds` CLI as a child process (node bin/pds.mjs, the `npx pds` entry) against the local
-// service (in this process: embedded engines, state machines, pollers, HTTP on loopback) and the
-// store simulator: progress lines captured from stderr, summary tables on stdout, --json parsed,
-// --no-wait then `pds wait`, `pds keys` on the running server, and the exit codes of a partial
-// success, a bad key, bad arguments, a refused input, an unreachable service and the maximum wait.
+// The `pds` CLI against the local service (in this process: embedded engines, state machines,
+// pollers, HTTP on loopback) and the store simulator: progress lines captured from stderr, summary
+// tables on stdout, --json parsed, --no-wait then `pds wait`, `pds keys` on the running server, and
+// the exit codes of a partial success, a bad key, bad arguments, a refused input, an unreachable
+// service and the maximum wait. Most runs call the CLI's entry `main(argv, io)` in this process;
+// what only a process shows runs `node bin/pds.mjs` (the `npx pds` entry) as a child: its exit
+// codes, the terminal under `script`, Ctrl-C, and `pds keys` finding the server in another process.
 import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +17,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { receiveWebhook } from '../../client/webhooks';
 import { startLocalService, type LocalService } from '../../lambdas/local/service';
 import { startStoreSimulator, type StoreSimulator } from '../stores';
+
+// An extensionless '../../bin/pds' would resolve to bin/pds.mjs (the npx shim, which runs the CLI
+// on import) before bin/pds.ts, so the module is named with its extension, through a variable.
+const CLI_MODULE = '../../bin/pds.ts';
+const { main }: typeof import('../../bin/pds') = await import(CLI_MODULE);
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const KEY = 'cli-e2e-key-org-a-0000001';
@@ -32,12 +39,32 @@ interface Ran {
   stderr: string;
 }
 
-/** Runs `pds ...args` as a child process with the service's URL and key in its environment. */
-function pds(args: string[], env: Record<string, string | undefined> = {}): Promise<Ran> {
+const envFor = (env: Record<string, string | undefined>) => ({
+  ...process.env,
+  PDS_BASE_URL: service.url,
+  PDS_API_KEY: KEY,
+  NO_COLOR: '1',
+  ...env,
+});
+
+/** Runs `pds ...args` in this process (its output captured, not a terminal) with the service's URL and key. */
+async function pds(args: string[], env: Record<string, string | undefined> = {}): Promise<Ran> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(args, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    env: envFor(env),
+  });
+  return { code, stdout, stderr };
+}
+
+/** Runs `pds ...args` as a child process (node bin/pds.mjs) with the service's URL and key in its environment. */
+function pdsProcess(args: string[], env: Record<string, string | undefined> = {}): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(ROOT, 'bin', 'pds.mjs'), ...args], {
       cwd: ROOT,
-      env: { ...process.env, PDS_BASE_URL: service.url, PDS_API_KEY: KEY, NO_COLOR: '1', ...env },
+      env: envFor(env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -397,7 +424,8 @@ describe('pds crawl', () => {
 
 describe('pds keys', () => {
   it('creates a key on the running server (bin/keys.ts) that the CLI can then use', async () => {
-    const created = await pds([
+    // A child process: the server is another process for it, as for any `pds keys` next to `npm start`.
+    const created = await pdsProcess([
       'keys',
       'create',
       '--org',
@@ -435,7 +463,8 @@ describe('exit codes', () => {
   });
 
   it('2 for bad arguments, before anything is sent', async () => {
-    const missing = await pds(['crawl']);
+    // The real entry's exit code and stderr, as a child process.
+    const missing = await pdsProcess(['crawl']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("missing required argument 'vendor'");
     expect((await pds(['extract', 'https://a.test/p', '--timeout', 'soon'])).code).toBe(2);
