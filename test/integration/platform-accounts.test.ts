@@ -1,5 +1,7 @@
 // Accounts on the embedded DynamoDB: bootstrap idempotence, the one-time development key,
-// revocation, and the keys CLI against a data directory and against a "running server".
+// revocation, and the keys CLI against a data directory (its entry runKeys in this process) and,
+// as a child process (`node --import tsx bin/keys.ts`: its exit code, another process's server),
+// against a "running server".
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -12,6 +14,7 @@ import { loadConfig } from '../../lambdas/config';
 import { dynamoAccountStore } from '../../lambdas/adapters/dynamodb/accounts';
 import { authenticateKey, bootstrapKeys, createKey, ensureDevelopmentKey } from '../../lambdas/domain/accounts/service';
 import { hashKey } from '../../lambdas/domain/accounts/keys';
+import { runKeys } from '../../bin/keys';
 
 const run = promisify(execFile);
 let engines: Engines;
@@ -68,23 +71,36 @@ describe('accounts store', () => {
 });
 
 describe('keys CLI', () => {
+  /** One keys command in this process; its exit code must be 0. */
+  const keys = async (args: string[], dataDir: string) => {
+    let stdout = '';
+    let stderr = '';
+    const code = await runKeys(args, {
+      out: (text) => (stdout += `${text}\n`),
+      err: (text) => (stderr += `${text}\n`),
+      env: { ...process.env, PDS_DATA_DIR: dataDir },
+    });
+    expect(code, stderr).toBe(0);
+    return { stdout, stderr };
+  };
+  /** One keys command as a child process (rejects on a non-zero exit code). */
   const cli = (args: string[], dataDir: string) =>
-    run('npx', ['tsx', 'bin/keys.ts', ...args], {
+    run(process.execPath, ['--import', 'tsx', 'bin/keys.ts', ...args], {
       env: { ...process.env, PDS_DATA_DIR: dataDir, NODE_NO_WARNINGS: '1' },
       timeout: 60_000,
     });
 
   it('creates, lists and revokes keys in a data directory', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'pds-keys-'));
-    const created = await cli(['create', '--org', 'cli-org', '--scopes', 'catalog,usage'], dataDir);
+    const created = await keys(['create', '--org', 'cli-org', '--scopes', 'catalog,usage'], dataDir);
     const key = /key:\s+(\S+)/.exec(created.stdout)![1];
     const keyId = /id:\s+(\S+)/.exec(created.stdout)![1];
     expect(key).toMatch(/^pds_/);
-    const listed = await cli(['list', '--org', 'cli-org'], dataDir);
+    const listed = await keys(['list', '--org', 'cli-org'], dataDir);
     expect(listed.stdout).toContain(`${keyId}\tcli-org\tcatalog+usage`);
     expect(listed.stdout).not.toContain(key);
-    expect((await cli(['revoke', keyId], dataDir)).stdout).toContain(`revoked ${keyId}`);
-    expect((await cli(['list'], dataDir)).stdout).toMatch(/revoked 20/);
+    expect((await keys(['revoke', keyId], dataDir)).stdout).toContain(`revoked ${keyId}`);
+    expect((await keys(['list'], dataDir)).stdout).toMatch(/revoked 20/);
     await expect(cli(['create', '--org', 'x', '--scopes', 'admin'], dataDir)).rejects.toMatchObject({ code: 2 });
   });
 
