@@ -4,74 +4,42 @@
 // same data directory resumes. Each change is once in GET /v2/changes and once at the receiver (a
 // redelivery carries the same X-PDS-Delivery-Id and the same body), in the order seen per product.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startStoreSimulator, type StoreSimulator } from '../stores';
 import { holdingReceiver, waitFor } from './helpers/holding-receiver';
+import { exitOf, killLocalProcesses, startLocalProcess, type LocalProcess } from './helpers/local-process';
 
 const KEY = 'changes-kill-e2e-key-org-a-01';
 const HOOKS_HOST = 'hooks.test';
 const HOST = 'shopify-collections.test';
-
-interface Started {
-  child: ChildProcess;
-  url: string;
-}
 
 let sim: StoreSimulator;
 let receiverPort: number;
 const hooks = holdingReceiver();
 const { received } = hooks;
 const dataDir = mkdtempSync(join(tmpdir(), 'pds-changes-kill-'));
-const children = new Set<ChildProcess>();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** `npm start`'s entry on the data directory; resolves at its ready line (bounded). */
-function spawnService(maxMs = 90_000): Promise<Started> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: '0',
-    PDS_DATA_DIR: dataDir,
-    PDS_BOOTSTRAP_KEYS: `${KEY}:org-kill`,
-    PDS_RESOLVE: `${sim.resolveEnv},${HOOKS_HOST}=127.0.0.1:${receiverPort}`,
-    PDS_CRAWL_DELAY_MS: '0',
-    PDS_FAULT_RATE: '0',
-    PDS_DUPLICATE_RATE: '0',
-    PDS_WEBHOOK_RETRY_DELAYS: '1,1,1',
-    PDS_RATE_LIMIT: '10000:100000',
-    PDS_LOG_LEVEL: 'error',
-  };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
-    cwd: process.cwd(),
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`no ready line within ${maxMs} ms:\n${output}`));
-    }, maxMs);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const ready = /^ready (http:\/\/127\.0\.0\.1:\d+) in \d+ ms/m.exec(output);
-      if (!ready) return;
-      clearTimeout(timer);
-      resolve({ child, url: ready[1]! });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code} before ready:\n${output}`));
-    });
+/** `npm start` on the data directory; resolves at its ready line (bounded). */
+function spawnService(): Promise<LocalProcess> {
+  return startLocalProcess({
+    env: {
+      PDS_DATA_DIR: dataDir,
+      PDS_BOOTSTRAP_KEYS: `${KEY}:org-kill`,
+      PDS_RESOLVE: `${sim.resolveEnv},${HOOKS_HOST}=127.0.0.1:${receiverPort}`,
+      PDS_CRAWL_DELAY_MS: '0',
+      PDS_FAULT_RATE: '0',
+      PDS_DUPLICATE_RATE: '0',
+      PDS_WEBHOOK_RETRY_DELAYS: '1,1,1',
+      PDS_RATE_LIMIT: '10000:100000',
+      PDS_LOG_LEVEL: 'error',
+    },
   });
 }
 
-let service: Started | undefined;
+let service: LocalProcess | undefined;
 
 async function api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
   const reply = await fetch(`${service!.url}${path}`, {
@@ -126,7 +94,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  killLocalProcesses();
   await sim?.close();
   await hooks.close();
 });
@@ -157,7 +125,7 @@ describe('change feed across kill -9', () => {
     // process on the same data directory, which makes a second round of changes.
     const first = service!;
     first.child.kill('SIGKILL');
-    await new Promise((resolve) => first.child.once('exit', resolve));
+    await exitOf(first.child);
     hooks.held!.destroy();
     expect(received).toHaveLength(1);
     service = await spawnService();

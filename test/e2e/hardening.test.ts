@@ -1,11 +1,10 @@
 // Issue 14 (hardening), each defect through HTTP: deep JSON nesting, one URL length limit in every
 // family checked before anything is written, oversize bodies answered 413 and closed gracefully
 // (declared length, chunked, Expect: 100-continue), and the restarts against real `npm start`
-// processes (bin/local.ts) on one data dir: kill -9 in the middle of an extraction, then a new
+// processes (bin/start.mjs) on one data dir: kill -9 in the middle of an extraction, then a new
 // process resumes it to completion; a restart while the killed owner is still an unreaped zombie.
 import '../../lambdas/local/polyfills';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
@@ -15,6 +14,7 @@ import { startLocalService, type LocalService } from '../../lambdas/local/servic
 import { MAX_URL_LENGTH } from '../../lambdas/domain/extraction/url';
 import { startStoreSimulator, type StoreSimulator } from '../stores';
 import { validateResponse } from './helpers/openapi-validator';
+import { exitOf, killLocalProcesses, startLocalProcess, type LocalProcess } from './helpers/local-process';
 import { setRequestLogSink } from '../../lambdas/http/log';
 
 const KEY = 'hardening-key-0123456789abcdef';
@@ -262,66 +262,20 @@ describe('requests the HTTP parser refuses', () => {
 });
 
 // ---- real processes on one data dir ----
-const children = new Set<ChildProcess>();
-afterAll(() => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
+afterAll(killLocalProcesses);
 
-interface Started {
-  child: ChildProcess;
-  url: string;
-  /** The node process serving (for a shell wrapper, not the wrapper). */
-  pid: number;
-  output: () => string;
-}
-
-/** `npm start`'s entry on `dataDir`; resolves at its ready line. `wrapped`: under a shell that never reaps it. */
-function spawnLocal(
-  dataDir: string,
-  options: { wrapped?: boolean; env?: Record<string, string> } = {},
-  maxMs = 90_000,
-): Promise<Started> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PORT: '0',
-    PDS_DATA_DIR: dataDir,
-    PDS_BOOTSTRAP_KEYS: `${KEY}:org-restart`,
-    PDS_RESOLVE: sim.resolveEnv,
-    PDS_CRAWL_DELAY_MS: '0',
-    PDS_RATE_LIMIT: '10000:100000',
-    ...options.env,
-  };
-  const node = [process.execPath, '--import', 'tsx', 'bin/local.ts'];
-  // The shell starts node in the background, prints its pid and becomes `sleep`: a parent that
-  // never waits, so a killed node stays a zombie (state Z) until the test ends the wrapper.
-  const child = options.wrapped
-    ? spawn('sh', ['-c', `"$0" "$@" & echo "node-pid $!"; exec sleep 300`, ...node], {
-        cwd: process.cwd(),
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      })
-    : spawn(node[0]!, node.slice(1), { cwd: process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`no ready line within ${maxMs} ms:\n${output}`));
-    }, maxMs);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const ready = /^ready (http:\/\/127\.0\.0\.1:\d+) in \d+ ms/m.exec(output);
-      if (!ready) return;
-      clearTimeout(timer);
-      const pid = options.wrapped ? Number(/node-pid (\d+)/.exec(output)?.[1]) : child.pid!;
-      resolve({ child, url: ready[1]!, pid, output: () => output });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code} before ready:\n${output}`));
-    });
+/** `npm start` on `dataDir`; resolves at its ready line. `wrapped`: under a shell that never reaps it. */
+function spawnLocal(dataDir: string, options: { wrapped?: boolean; env?: Record<string, string> } = {}) {
+  return startLocalProcess({
+    wrapped: options.wrapped,
+    env: {
+      PDS_DATA_DIR: dataDir,
+      PDS_BOOTSTRAP_KEYS: `${KEY}:org-restart`,
+      PDS_RESOLVE: sim.resolveEnv,
+      PDS_CRAWL_DELAY_MS: '0',
+      PDS_RATE_LIMIT: '10000:100000',
+      ...options.env,
+    },
   });
 }
 
@@ -346,9 +300,9 @@ async function pollStatus(base: string, id: string): Promise<any> {
 }
 
 /** kill -9 of `first`, then a new process on the same data dir, which says it resumed one execution. */
-async function killAndRestart(first: Started, dataDir: string): Promise<Started> {
+async function killAndRestart(first: LocalProcess, dataDir: string): Promise<LocalProcess> {
   first.child.kill('SIGKILL');
-  await new Promise((resolve) => first.child.once('exit', resolve));
+  await exitOf(first.child);
   const second = await spawnLocal(dataDir);
   expect(second.output()).toMatch(/Resumed 1 unfinished execution/);
   return second;
@@ -402,7 +356,7 @@ describe('restarts (real processes on one data dir)', () => {
     expect(after.meta.result.products_successful).toBe(30); // every page was extracted, none abandoned
     expect(after.meta.result.products_invalid).toBe(1);
     second.child.kill('SIGTERM');
-    await new Promise((resolve) => second.child.once('exit', resolve));
+    await exitOf(second.child);
   }, 180_000);
 
   it("kill -9 in the middle of a crawl, restart: it resumes and lists exactly the store's listings, each once", async () => {
@@ -446,7 +400,7 @@ describe('restarts (real processes on one data dir)', () => {
     for (const c of truth.collections)
       expect(collections.body.data.find((x: any) => x.url === c.url)?.products_total ?? 0, c.handle).toBe(c.size());
     second.child.kill('SIGTERM');
-    await new Promise((resolve) => second.child.once('exit', resolve));
+    await exitOf(second.child);
   }, 180_000);
 
   it('starts right after kill -9 while the killed owner is still an unreaped zombie', async () => {
@@ -476,6 +430,6 @@ describe('restarts (real processes on one data dir)', () => {
     await expect(spawnLocal(dataDir)).rejects.toThrow(/in use by process/);
     first.child.kill('SIGKILL'); // the wrapper: the zombie goes with it
     second.child.kill('SIGTERM');
-    await new Promise((resolve) => second.child.once('exit', resolve));
+    await exitOf(second.child);
   }, 180_000);
 });

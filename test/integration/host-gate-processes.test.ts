@@ -3,11 +3,16 @@
 // simulated host at once. The host records every request's arrival and how many were in flight:
 // the starts keep robots.txt's Crawl-delay between them whichever process sent them, never more
 // than the configured concurrency is in flight, and a 429 with Retry-After answered to one
-// process pauses the host for all of them.
+// process pauses the host for all of them. The worker (test/tools/host-gate-worker.ts) is bundled
+// once with esbuild and each process runs the bundle with plain Node, rather than each
+// transpiling the composition through tsx.
 import '../../lambdas/local/polyfills';
 import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEngines, type Engines } from '../../lambdas/local/engines';
 import { ENV } from '../../lambdas/topology/env';
@@ -35,12 +40,29 @@ interface Arrival {
 
 let engines: Engines;
 let server: http.Server;
+/** Inside the project, so the bundle's packages (left out of it) resolve from node_modules. */
+let workerDir: string;
+let workerBundle: string;
 const arrivals: Arrival[] = [];
 let inFlight = 0;
 let peak = 0;
 let paused = false;
 
 beforeAll(async () => {
+  const cache = join(process.cwd(), 'node_modules', '.cache');
+  mkdirSync(cache, { recursive: true });
+  workerDir = mkdtempSync(join(cache, 'host-gate-worker-'));
+  workerBundle = join(workerDir, 'worker.mjs');
+  await build({
+    entryPoints: ['test/tools/host-gate-worker.ts'],
+    outfile: workerBundle,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: `node${process.versions.node.split('.')[0]}`,
+    packages: 'external',
+    logLevel: 'error',
+  });
   engines = await startEngines();
   server = http.createServer((req, res) => {
     const path = req.url ?? '/';
@@ -72,6 +94,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
   await engines?.stop();
+  if (workerDir) rmSync(workerDir, { recursive: true, force: true });
 });
 
 type Outcome = { url: string; status?: number; error?: string };
@@ -79,7 +102,7 @@ type Outcome = { url: string; status?: number; error?: string };
 /** Starts one worker process over the shared table; `ready` resolves once it waits for "go", `done` with its outcomes. */
 function worker(urls: string[]): { ready: Promise<void>; go(): void; done: Promise<Outcome[]> } {
   const { port } = server.address() as AddressInfo;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/tools/host-gate-worker.ts', JSON.stringify(urls)], {
+  const child = spawn(process.execPath, [workerBundle, JSON.stringify(urls)], {
     env: {
       ...process.env,
       [ENV.dynamodbEndpoint]: engines.dynamodbEndpoint,

@@ -1,7 +1,8 @@
 // One worker process of test/integration/host-gate-processes.test.ts: the production composition
 // (a container over the shared table, its fetcher and host gate), as a Lambda builds it, fetching
 // the URLs given on the command line at once, when told "go" on stdin (so the processes overlap),
-// and printing one JSON line of outcomes.
+// and printing one JSON line of outcomes. The test bundles it once with esbuild and runs the bundle
+// with plain Node in each process.
 import '../../lambdas/local/polyfills';
 import { loadConfig } from '../../lambdas/config';
 import { createContainer } from '../../lambdas/composition/container';
