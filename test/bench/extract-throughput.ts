@@ -258,6 +258,7 @@ export default async function main(): Promise<void> {
           tailMs: ms - lastFetchMs,
           seenMs,
           calls: sdkCalls.counts(),
+          byTarget: sdkCalls.byTarget(),
           pollCalls: sdkCalls.asideCounts().reduce((sum, [, n]) => sum + n, 0),
           polls,
           idle: sdkCalls.idleCounts(),
@@ -334,6 +335,9 @@ export default async function main(): Promise<void> {
       const per1000 = (totalCalls / URLS) * 1000;
       console.log(
         `  AWS SDK calls per 1000 URLs: ${per1000.toFixed(0)} (goal < 400) ${per1000 < 400 ? 'MET' : 'NOT MET'}; in the last run ${totalCalls} (${last.calls.map(([name, n]) => `${name.replace(/Command$/, '')} ${n}`).join(', ')}), plus ${last.pollCalls} by the bench's ${last.polls} status polls and ${last.idle} receives of the idle pollers of the other workflows' queues`,
+      );
+      console.log(
+        `    by what they touch (the first key's entity): ${last.byTarget.map(([target, n]) => `${target} ${n}`).join(', ')}`,
       );
       const load = loadavg()
         .map((n) => n.toFixed(2))
