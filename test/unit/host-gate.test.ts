@@ -75,6 +75,47 @@ describe('host gate on virtual time', () => {
     expect(busy.calls.length / 160).toBeLessThanOrEqual(0.75);
   });
 
+  it('renews a busy slot without spacing in one write per window', async () => {
+    // 30 fetches of 100 ms, one at a time: about three windows of 1 s on one slot.
+    const { starts, calls, gaps, peak } = await run(1, 30, { spacingMs: 0, concurrency: 1 }, 100);
+    expect(starts).toHaveLength(30);
+    expect(peak).toBe(1);
+    expect(Math.max(...gaps)).toBeLessThan(150); // back to back: a renewal is no gap
+    // The booking that takes the slot, a renewal per later window, the free.
+    expect(calls.length).toBeLessThanOrEqual(5);
+  });
+
+  it("stops a renewed slot's fetches at another worker's pause from its next window", async () => {
+    time = virtualTime(T0);
+    const clock = time;
+    const table = virtualTable(() => 6);
+    const [busy, pausing] = [0, 1].map(() => dynamoHostGate(table, 'pds', { clock: clock.now }));
+    const policy = { spacingMs: 0, concurrency: 1 };
+    const starts: number[] = [];
+    const until = T0 + 4_000;
+    clock.install();
+    const running = Promise.all(
+      Array.from({ length: 30 }, async () => {
+        const release = await busy!.acquire('paused.test', policy);
+        starts.push(clock.now());
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        release();
+      }),
+    );
+    const paused = new Promise((resolve) => setTimeout(resolve, 1_500)).then(() =>
+      pausing!.pause('paused.test', until),
+    );
+    await clock.run(T0 + 600_000);
+    await Promise.all([running, paused]);
+    clock.uninstall();
+    expect(starts).toHaveLength(30);
+    // The window running when the pause was written is the busy worker's second (renewed at
+    // about 1 s): its renewal at about 2 s is refused, and nothing starts until the pause ends.
+    const during = starts.filter((at) => at >= T0 + 2_100 && at < until);
+    expect(during).toEqual([]);
+    expect(starts.filter((at) => at >= until).length).toBeGreaterThan(0);
+  });
+
   it('lets consecutive starts take turns over the slots, else any free one', () => {
     const policy = { spacingMs: 100, concurrency: 3 };
     const idle = { nextStart: 0, pausedUntil: 0, leases: [] };

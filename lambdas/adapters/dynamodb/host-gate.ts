@@ -14,15 +14,18 @@
 //
 // A window's starts are this process's: its requests run one after another on the window's slot,
 // each at its booked instant (a start whose instant passed, or whose slot is still busy, is
-// skipped: nobody else may use it). Without spacing a window is a stretch of time (windowMs) on
-// its slot instead, ended early when the slot is free and nobody waits. A window books as many starts as the previous one served plus one, up to
-// maxStartsPerWrite, so a worker that keeps a host busy books the most.
+// skipped: nobody else may use it). A window books as many starts as the previous one served plus
+// one, up to maxStartsPerWrite, so a worker that keeps a host busy books the most. Without spacing
+// a window is a stretch of time (windowMs) on its slot instead, ended early when the slot is free
+// and nobody waits; one that still has waiters at its end is renewed for another windowMs by one
+// write on its slot (conditional on its holder and the host not paused), which is its next window.
 //
 // Per window, in SDK calls: the booking (one UpdateItem; on an idle host it takes the slot too),
 // the take (one UpdateItem, unless the booking took it) and the free (one UpdateItem). So two for
-// a lone fetch, and under load three per window of up to 8 starts: 3/8 = 0.375 per fetch. A write
-// that loses a race costs another write (and, on an engine that does not return the item with the
-// failure, a GetItem). Nobody polls: a waiting worker holds a booked start and sleeps until it.
+// a lone fetch, and under load three per window of up to 8 starts: 3/8 = 0.375 per fetch; without
+// spacing, one renewal per windowMs a busy slot stays busy. A write that loses a race costs another
+// write (and, on an engine that does not return the item with the failure, a GetItem). Nobody
+// polls: a waiting worker holds a booked start and sleeps until it.
 //
 // Pauses are checked by every booking and take: a pause written by another worker while a window
 // runs holds for that window's worker from its next window (its own 429/503 stops it at once).
@@ -255,6 +258,20 @@ export function dynamoHostGate(
       },
     });
 
+  /** Keeps this process's slot until `leaseUntil` for another window: still its holder, and the host not paused now. */
+  const renew = (host: string, state: HostState, slot: number, leaseUntil: number) =>
+    write(host, state, {
+      UpdateExpression: 'SET #lease = :lease, #ttl = :ttl',
+      ConditionExpression: '#holder = :me AND (attribute_not_exists(#pause) OR #pause <= :now)',
+      ExpressionAttributeNames: {
+        '#lease': `lease${slot}`,
+        '#holder': `holder${slot}`,
+        '#pause': 'pausedUntil',
+        '#ttl': 'expiresAt',
+      },
+      ExpressionAttributeValues: { ':lease': leaseUntil, ':me': me, ':now': clock(), ':ttl': ttl(leaseUntil) },
+    });
+
   /** Frees a slot once its window's last request ended. A failure only leaves the lease to expire. */
   const free = (host: string, state: HostState, slot: number) =>
     documents
@@ -335,8 +352,14 @@ export function dynamoHostGate(
           serveOne(state, win);
         } else {
           // No spacing: the slot serves waiters back to back until the window's end, or until
-          // it is free with nobody waiting (an idle slot is freed at once).
-          while (clock() < win.end && state.known.pausedUntil <= clock()) {
+          // it is free with nobody waiting (an idle slot is freed at once). Waiters still there
+          // at the end renew it for another window in one write (the holder's, the host not
+          // paused) instead of a free, a booking and a take.
+          while (state.known.pausedUntil <= clock()) {
+            if (clock() >= win.end) {
+              if (!state.waiters.length || !(await renew(host, state, slot!, clock() + windowMs + leaseMs))) break;
+              win.end = clock() + windowMs;
+            }
             if (!win.busy && !serveOne(state, win)) break;
             if (win.busy) await changed(state, win.end);
           }
