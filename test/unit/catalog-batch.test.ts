@@ -1,5 +1,5 @@
-// The extract worker's product records: written while the batch still extracts (every 25 in one
-// batch write as they come, the rest at close), distinct instants in the order added, new
+// The extract worker's product records: written while the batch still extracts (every 100 at
+// once as they come, the rest at close), distinct instants in the order added, new
 // products decided by the first-seen marks read, vendors told in the order batches were opened.
 import { describe, expect, it } from 'vitest';
 import { createProductCatalog } from '../../lambdas/domain/products/catalog';
@@ -40,25 +40,25 @@ function memoryVendors() {
 }
 
 describe('extract batch records', () => {
-  it('writes every 25 records as they are added and the rest at close, with distinct instants in order', async () => {
+  it('writes every 100 records as they are added and the rest at close, with distinct instants in order', async () => {
     const { store, writes, marks } = memoryStore();
     const { vendors, told } = memoryVendors();
     const catalog = createProductCatalog({ store, vendors, now: () => new Date('2026-01-01T00:00:00.000Z') });
-    const recorder = catalog.openBatch(60, OPTIONS);
-    const urls = Array.from({ length: 55 }, (_, i) => `https://a-shop.test/p/${i}`);
-    for (const url of urls.slice(0, 25)) recorder.add({ url, product: product(url) });
-    // The first 25 are on their way before the batch has finished extracting.
-    expect(writes.map((w) => w.length)).toEqual([25]);
-    for (const url of urls.slice(25)) recorder.add({ url, product: product(url) });
-    expect(writes.map((w) => w.length)).toEqual([25, 25]);
+    const recorder = catalog.openBatch(240, OPTIONS);
+    const urls = Array.from({ length: 230 }, (_, i) => `https://a-shop.test/p/${i}`);
+    for (const url of urls.slice(0, 100)) recorder.add({ url, product: product(url) });
+    // The first 100 are on their way before the batch has finished extracting.
+    expect(writes.map((w) => w.length)).toEqual([100]);
+    for (const url of urls.slice(100)) recorder.add({ url, product: product(url) });
+    expect(writes.map((w) => w.length)).toEqual([100, 100]);
     const stored = await recorder.close(new Set([urls[1]]));
-    expect(writes.map((w) => w.length)).toEqual([25, 25, 5]);
+    expect(writes.map((w) => w.length)).toEqual([100, 100, 30]);
     const instants = writes.flat().map((r) => r.updated_at);
     expect(instants).toEqual(urls.map((_, i) => new Date(Date.parse('2026-01-01T00:00:00.000Z') + i).toISOString()));
     expect(stored.products.filter((p) => !p.isNew).map((p) => p.url)).toEqual([urls[1]]);
     await stored.publish(true);
-    expect(marks).toHaveLength(54);
-    expect(told).toEqual([{ vendor: 'a-shop.test', newProducts: 54, updatedAt: instants[54] }]);
+    expect(marks).toHaveLength(229);
+    expect(told).toEqual([{ vendor: 'a-shop.test', newProducts: 229, updatedAt: instants[229] }]);
   });
 
   it('never takes more records than it reserved, fails close when a write failed, and frees the next batch', async () => {

@@ -18,8 +18,11 @@ import { recordProductSeen, recordProductsSeen } from '../vendors/service';
  * prices and availability of most shops stay put and after which peers expire their results too.
  */
 export const PRODUCT_FRESHNESS_MS = 24 * 60 * 60 * 1000;
-/** Records an extract batch sends in one write as they come (a BatchWriteItem takes 25). */
-const RECORDS_PER_WRITE = 25;
+/**
+ * Records an extract batch sends at once as they come: their log heads are read in one BatchGet
+ * (100 keys) and they are written 25 a BatchWriteItem, four at once.
+ */
+const RECORDS_PER_WRITE = 100;
 
 export const flagsOf = (options: ExtractOptions): ProductFlags => ({
   enrichment: options.enableEnrichment,
@@ -220,8 +223,7 @@ export function createProductCatalog(deps: ProductCatalogDeps) {
     /**
      * The extract worker's records before its claim, written while its batch still extracts: each
      * successful product is added as it comes and every RECORDS_PER_WRITE of them go to the table
-     * in one batch write at once (the rest at close), so the batch's end waits for its last few
-     * records, not all of them. Each write's records get distinct instants 1 ms apart when it is
+     * at once (the rest at close), so a large batch's end waits for its last records only. Each write's records get distinct instants 1 ms apart when it is
      * sent, after every instant handed out before: records are written in the order of their
      * instants, so when two deliveries of a batch write the same product, the record that stays
      * is the one with the later instant, which is what its vendor is told. `close(seen)` (seen =
