@@ -51,6 +51,7 @@ function targetOf(command: object): string {
   } else if (typeof input.ExpressionAttributeValues?.[':pk'] === 'string')
     entity = input.ExpressionAttributeValues[':pk'].split('#')[0];
   else if (input.QueueUrl || input.Entries) entity = 'SQS';
+  else if (input.taskToken || input.stateMachineArn || input.executionArn) entity = 'SFN';
   else if (input.IndexName) entity = input.IndexName;
   return `${entity ?? '?'} ${name.replace(/Command$/, '')}`;
 }

@@ -76,7 +76,7 @@ describe('host gate on virtual time', () => {
   });
 
   it('renews a busy slot without spacing in one write per window', async () => {
-    // 30 fetches of 100 ms, one at a time: about three windows of 1 s on one slot.
+    // 30 fetches of 100 ms, one at a time: about two windows of 2 s (the default) on one slot.
     const { starts, calls, gaps, peak } = await run(1, 30, { spacingMs: 0, concurrency: 1 }, 100);
     expect(starts).toHaveLength(30);
     expect(peak).toBe(1);
@@ -89,7 +89,7 @@ describe('host gate on virtual time', () => {
     time = virtualTime(T0);
     const clock = time;
     const table = virtualTable(() => 6);
-    const [busy, pausing] = [0, 1].map(() => dynamoHostGate(table, 'pds', { clock: clock.now }));
+    const [busy, pausing] = [0, 1].map(() => dynamoHostGate(table, 'pds', { clock: clock.now, windowMs: 1_000 }));
     const policy = { spacingMs: 0, concurrency: 1 };
     const starts: number[] = [];
     const until = T0 + 4_000;

@@ -43,7 +43,11 @@ export interface DynamoHostGateOptions {
   maxPauseWaitMs?: number;
   /** Starts one write may book for this process's requests (a window). Default 8. */
   maxStartsPerWrite?: number;
-  /** A window's length on a host without spacing (its requests run back to back). Default 1 s. */
+  /**
+   * A window's length on a host without spacing (its requests run back to back), renewed while it
+   * has waiters: a pause written by another worker holds for this one from its next window, at
+   * most this long after. Default 2 s.
+   */
   windowMs?: number;
   clock?: () => number;
 }
@@ -128,7 +132,7 @@ export function dynamoHostGate(
   const leaseMs = options.leaseMs ?? 60_000;
   const maxPauseWaitMs = options.maxPauseWaitMs ?? 30_000;
   const maxStarts = Math.max(1, options.maxStartsPerWrite ?? 8);
-  const windowMs = Math.max(1, options.windowMs ?? 1000);
+  const windowMs = Math.max(1, options.windowMs ?? 2000);
   const clock = options.clock ?? Date.now;
   const me = randomUUID();
   const hosts = new Map<string, HostState>();
