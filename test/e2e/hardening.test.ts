@@ -1,27 +1,25 @@
-// Issue 14 (hardening), each defect through HTTP: deep JSON nesting, one URL length limit in every
-// family checked before anything is written, oversize bodies answered 413 and closed gracefully
-// (declared length, chunked, Expect: 100-continue), and the restarts against real `npm start`
-// processes (bin/start.mjs) on one data dir: kill -9 in the middle of an extraction, then a new
-// process resumes it to completion; a restart while the killed owner is still an unreaped zombie.
-import '../../lambdas/local/polyfills';
+// Issue 14 (hardening), each defect through HTTP to real `npm start` processes (bin/start.mjs, so
+// this file loads none of the service's modules itself): deep JSON nesting, one URL length limit
+// in every family checked before anything is written, oversize bodies answered 413 and closed
+// gracefully (declared length, chunked, Expect: 100-continue), and restarts on one data dir:
+// kill -9 in the middle of an extraction or a crawl, then a new process resumes it to completion;
+// a restart while the killed owner is still an unreaped zombie.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startLocalService, type LocalService } from '../../lambdas/local/service';
 import { MAX_URL_LENGTH } from '../../lambdas/domain/extraction/url';
 import { startStoreSimulator, type StoreSimulator } from '../stores';
 import { validateResponse } from './helpers/openapi-validator';
 import { exitOf, killLocalProcesses, startLocalProcess, type LocalProcess } from './helpers/local-process';
-import { setRequestLogSink } from '../../lambdas/http/log';
 
 const KEY = 'hardening-key-0123456789abcdef';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let sim: StoreSimulator;
-let service: LocalService;
+let service: LocalProcess;
 let doc: Record<string, any>;
 
 interface Reply {
@@ -53,22 +51,22 @@ async function call(
 const codeOf = (path: string, body: any): string => (path.startsWith('/v2/') ? body.error.code : body.code);
 
 beforeAll(async () => {
-  setRequestLogSink(() => undefined); // the in-process service's request lines are not the test's output
   sim = await startStoreSimulator({ productsPerStore: 200, slowDelayMs: 700 });
-  service = await startLocalService({
-    port: 0,
-    dataDir: mkdtempSync(join(tmpdir(), 'pds-hardening-')),
-    env: { PDS_RESOLVE: sim.resolveEnv, PDS_CRAWL_DELAY_MS: '0', PDS_RATE_LIMIT: '10000:100000' },
-    bootstrapKeys: `${KEY}:org-hardening`,
-    queueRetrySeconds: 1,
-    log: () => undefined,
+  service = await startLocalProcess({
+    env: {
+      PDS_DATA_DIR: mkdtempSync(join(tmpdir(), 'pds-hardening-')),
+      PDS_BOOTSTRAP_KEYS: `${KEY}:org-hardening`,
+      PDS_RESOLVE: sim.resolveEnv,
+      PDS_CRAWL_DELAY_MS: '0',
+      PDS_RATE_LIMIT: '10000:100000',
+      PDS_LOG_LEVEL: 'error',
+    },
   });
   doc = (await (await fetch(`${service.url}/openapi.json`)).json()) as Record<string, any>;
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
-  setRequestLogSink(null);
-  await service?.stop(1000);
+  killLocalProcesses();
   await sim?.close();
 });
 
@@ -262,8 +260,6 @@ describe('requests the HTTP parser refuses', () => {
 });
 
 // ---- real processes on one data dir ----
-afterAll(killLocalProcesses);
-
 /** `npm start` on `dataDir`; resolves at its ready line. `wrapped`: under a shell that never reaps it. */
 function spawnLocal(dataDir: string, options: { wrapped?: boolean; env?: Record<string, string> } = {}) {
   return startLocalProcess({
