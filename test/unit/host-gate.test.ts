@@ -116,6 +116,43 @@ describe('host gate on virtual time', () => {
     expect(starts.filter((at) => at >= until).length).toBeGreaterThan(0);
   });
 
+  it('does not poll while other workers hold every slot, and hands a renewed slot on to a worker that booked', async () => {
+    const { starts, calls, peak } = await run(4, 20, { spacingMs: 0, concurrency: 2 }, 100);
+    expect(starts).toHaveLength(80);
+    expect(peak).toBeLessThanOrEqual(2);
+    // A refused worker books and tries again when a holder's window ends, not at every round trip.
+    expect(calls.length / 80).toBeLessThan(4);
+  });
+
+  it('gives a worker that waits the slot another keeps busy within about a window', async () => {
+    time = virtualTime(T0);
+    const clock = time;
+    const table = virtualTable(() => 6);
+    const [busy, late] = [0, 1].map(() => dynamoHostGate(table, 'pds', { clock: clock.now, windowMs: 1_000 }));
+    const policy = { spacingMs: 0, concurrency: 1 };
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    clock.install();
+    let lateStart = 0;
+    const running = Promise.all([
+      ...Array.from({ length: 60 }, async () => {
+        const release = await busy!.acquire('shared.test', policy);
+        await sleep(100);
+        release();
+      }),
+      sleep(500).then(async () => {
+        const release = await late!.acquire('shared.test', policy);
+        lateStart = clock.now();
+        release();
+      }),
+    ]);
+    await clock.run(T0 + 600_000);
+    await running;
+    clock.uninstall();
+    // The busy worker's window ends at about 1 s and its renewal is refused (the late worker
+    // booked): it gives the freed slot way for a few round trips, and the late worker takes it.
+    expect(lateStart - T0).toBeLessThan(1_500);
+  });
+
   it('lets consecutive starts take turns over the slots, else any free one', () => {
     const policy = { spacingMs: 100, concurrency: 3 };
     const idle = { nextStart: 0, pausedUntil: 0, leases: [] };

@@ -18,16 +18,21 @@
 // one, up to maxStartsPerWrite, so a worker that keeps a host busy books the most. Without spacing
 // a window is a stretch of time (windowMs) on its slot instead, ended early when the slot is free
 // and nobody waits; one that still has waiters at its end is renewed for another windowMs by one
-// write on its slot (conditional on its holder and the host not paused), which is its next window.
+// write on its slot (conditional on its holder, the host not paused, and nobody having booked
+// since: a worker refused a slot books, so the holder frees it at its window's end and gives way
+// for a few round trips). A refused worker tries again after a backoff doubling from 25 ms, at the
+// latest when the first holder's window ends (its lease less leaseMs), not at every round trip.
 //
 // Per window, in SDK calls: the booking (one UpdateItem; on an idle host it takes the slot too),
 // the take (one UpdateItem, unless the booking took it) and the free (one UpdateItem). So two for
 // a lone fetch, and under load three per window of up to 8 starts: 3/8 = 0.375 per fetch; without
 // spacing, one renewal per windowMs a busy slot stays busy. A write that loses a race costs another
 // write (and, on an engine that does not return the item with the failure, a GetItem). Nobody
-// polls: a waiting worker holds a booked start and sleeps until it.
+// polls at the table's pace: a waiting worker holds a booked start and sleeps until it, or (no
+// spacing, every slot held by others) backs off as above. `npm run bench -- host-gate-cost`
+// prints the calls per fetch with and without spacing, for one worker and for four.
 //
-// Pauses are checked by every booking and take: a pause written by another worker while a window
+// Pauses are checked by every booking, take and renewal: a pause written by another worker while a window
 // runs holds for that window's worker from its next window (its own 429/503 stops it at once).
 // A busy host's windows follow one another, so the window running when a 429 is answered is
 // most often the pausing worker's own.
@@ -120,6 +125,10 @@ interface HostState {
   poke: Array<() => void>;
   /** Requests the last window served: the next books one more. */
   lastServed: number;
+  /** Takes refused in a row because other workers held every slot (no spacing): the backoff's exponent. */
+  refused: number;
+  /** No window of this process begins before this: it gave its slot up to a worker that booked. */
+  yieldUntil: number;
 }
 
 type Write = Omit<ConstructorParameters<typeof UpdateCommand>[0], 'TableName' | 'Key'>;
@@ -150,7 +159,17 @@ export function dynamoHostGate(
           break;
         }
     }
-    state = { known: EMPTY, waiters: [], windows: new Set(), driving: false, wake: null, poke: [], lastServed: 0 };
+    state = {
+      known: EMPTY,
+      waiters: [],
+      windows: new Set(),
+      driving: false,
+      wake: null,
+      poke: [],
+      lastServed: 0,
+      refused: 0,
+      yieldUntil: 0,
+    };
     hosts.set(host, state);
     return state;
   };
@@ -262,19 +281,46 @@ export function dynamoHostGate(
       },
     });
 
-  /** Keeps this process's slot until `leaseUntil` for another window: still its holder, and the host not paused now. */
+  /**
+   * Keeps this process's slot until `leaseUntil` for another window: still its holder, the host
+   * not paused now, and nobody booked since this process last saw the item (a worker refused a
+   * slot books again before it takes: the slot then goes free at this window's end).
+   */
   const renew = (host: string, state: HostState, slot: number, leaseUntil: number) =>
     write(host, state, {
       UpdateExpression: 'SET #lease = :lease, #ttl = :ttl',
-      ConditionExpression: '#holder = :me AND (attribute_not_exists(#pause) OR #pause <= :now)',
+      ConditionExpression:
+        '#holder = :me AND (attribute_not_exists(#pause) OR #pause <= :now) AND (attribute_not_exists(#next) OR #next <= :seen)',
       ExpressionAttributeNames: {
         '#lease': `lease${slot}`,
         '#holder': `holder${slot}`,
         '#pause': 'pausedUntil',
+        '#next': 'nextStart',
         '#ttl': 'expiresAt',
       },
-      ExpressionAttributeValues: { ':lease': leaseUntil, ':me': me, ':now': clock(), ':ttl': ttl(leaseUntil) },
+      ExpressionAttributeValues: {
+        ':lease': leaseUntil,
+        ':me': me,
+        ':now': clock(),
+        ':seen': state.known.nextStart,
+        ':ttl': ttl(leaseUntil),
+      },
     });
+
+  /**
+   * When a worker refused a slot (no spacing: every slot held by others) books and tries again:
+   * after a backoff that doubles with each refusal in a row (a slot freed early is found soon, a
+   * holder that died keeps its slot until its lease ends), at the latest when the first holder's
+   * window ends (its lease less leaseMs). Without a slot held (a pause refused it) at once: the
+   * booking waits for the pause.
+   */
+  const retryAt = (state: HostState, now: number) => {
+    const held = state.known.leases.filter((lease) => lease > now);
+    if (!held.length) return now;
+    const backoff = Math.min(windowMs, 25 * 2 ** state.refused++);
+    const holderEnds = Math.min(...held) - leaseMs + writes.ms;
+    return now + Math.min(backoff, Math.max(writes.ms, holderEnds - now));
+  };
 
   /** Frees a slot once its window's last request ended. A failure only leaves the lease to expire. */
   const free = (host: string, state: HostState, slot: number) =>
@@ -346,8 +392,13 @@ export function dynamoHostGate(
           await sleepUntil(at - writes.ms);
           if (clock() > at + tolerance || state.known.pausedUntil > at) continue;
           const candidate = slotFor(state.known, policy, at, clock());
-          if (await take(host, state, candidate, at, win.end + leaseMs)) slot = candidate;
-          else continue;
+          if (await take(host, state, candidate, at, win.end + leaseMs)) {
+            slot = candidate;
+            state.refused = 0;
+          } else {
+            if (spacing === 0) await sleepUntil(retryAt(state, clock()));
+            continue;
+          }
         }
         await sleepUntil(at);
         if (spacing > 0) {
@@ -361,7 +412,12 @@ export function dynamoHostGate(
           // paused) instead of a free, a booking and a take.
           while (state.known.pausedUntil <= clock()) {
             if (clock() >= win.end) {
-              if (!state.waiters.length || !(await renew(host, state, slot!, clock() + windowMs + leaseMs))) break;
+              if (!state.waiters.length) break;
+              if (!(await renew(host, state, slot!, clock() + windowMs + leaseMs))) {
+                // Another worker booked: it takes the slot when this one frees it, before this process's next window.
+                state.yieldUntil = clock() + 4 * writes.ms;
+                break;
+              }
               win.end = clock() + windowMs;
             }
             if (!win.busy && !serveOne(state, win)) break;
@@ -402,6 +458,10 @@ export function dynamoHostGate(
         }
         if (state.windows.size >= policy.concurrency) {
           await rest(state);
+          continue;
+        }
+        if (state.yieldUntil > now) {
+          await sleepUntil(state.yieldUntil);
           continue;
         }
         const spacing = policy.spacingMs;
