@@ -3,7 +3,7 @@
 // transpiling every module through tsx in each process. Several test files may start it at once
 // on a clean clone: each builds the bundle into its own directory and renames it into place
 // (bin/start.mjs), so a start never sees a half-written bundle.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 
 export interface LocalProcess {
   child: ChildProcess;
@@ -33,10 +33,10 @@ export function startLocalProcess({
   maxMs = 90_000,
 }: LocalProcessOptions): Promise<LocalProcess> {
   const node = [process.execPath, 'bin/start.mjs'];
-  const options = {
+  const options: SpawnOptions = {
     cwd: process.cwd(),
     env: { ...process.env, ...env, PORT: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'] as const,
+    stdio: ['ignore', 'pipe', 'pipe'],
   };
   // The shell starts node in the background, prints its pid and becomes `sleep`: a parent that
   // never waits, so a killed node stays a zombie (state Z) until the test ends the wrapper.
