@@ -139,6 +139,29 @@ describe('change logs', () => {
     expect((await everything(vendor, new Date(clock + 1).toISOString())).length).toBe(0);
     expect((await everything(vendor, middle)).filter((e) => !e.variant)).toHaveLength(9);
   });
+  it('grants an organization its vendors once: the first time stays, a job returning to them reads them in one call', async () => {
+    const feed = dynamoChangeFeed(clients.documents, engines.tableName, now);
+    const sent: string[] = [];
+    const counting = {
+      send: (command: { constructor: { name: string } }, ...rest: unknown[]) => {
+        sent.push(command.constructor.name);
+        return (clients.documents.send as (...args: unknown[]) => unknown)(command, ...rest);
+      },
+    } as unknown as typeof clients.documents;
+    const counted = dynamoChangeFeed(counting, engines.tableName, now);
+    await feed.grant('grant-org', ['a.test', 'b.test'], '2026-03-01T00:00:00.000Z');
+    await counted.grant('grant-org', ['a.test', 'b.test', 'c.test', 'a.test'], '2026-03-02T00:00:00.000Z');
+    expect(sent).toEqual(['BatchGetCommand', 'PutCommand']); // only c.test was missing
+    sent.length = 0;
+    await counted.grant('grant-org', ['c.test', 'b.test', 'a.test'], '2026-03-03T00:00:00.000Z');
+    expect(sent).toEqual(['BatchGetCommand']);
+    const grants = await feed.grants('grant-org');
+    expect(Object.fromEntries(grants.map((g) => [g.vendor, g.since]))).toEqual({
+      'a.test': '2026-03-01T00:00:00.000Z',
+      'b.test': '2026-03-01T00:00:00.000Z',
+      'c.test': '2026-03-02T00:00:00.000Z',
+    });
+  });
 });
 
 /** The log name the product store gives a URL's US record. */

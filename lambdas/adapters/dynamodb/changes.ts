@@ -17,6 +17,7 @@ import type { ChangeFeedStore, LogHead, Observation, VendorGrant } from '../../p
 import { deadline, isConditionalFailure, storeFailure } from './keys';
 import { CHANGE_FEED_SHARDS, SCHEMA } from './schema';
 import { mergeByOrder } from './products-feed';
+import { batchGet } from './batch';
 
 const SEQ_DIGITS = 10;
 /** Tries of one observation against writers that keep moving the log's head. */
@@ -170,20 +171,36 @@ export function dynamoChangeFeed(
     },
 
     async grant(org, vendors, at) {
+      // An organization's jobs mostly return to vendors it has: several are read in one BatchGet,
+      // and only the missing grants are written (one conditional Put each: the first one stays).
+      const wanted = [...new Set(vendors)];
+      const keys = wanted.map((vendor) => SCHEMA.vendorAccess.key({ org, vendor }));
+      const had =
+        wanted.length > 1
+          ? await batchGet(documents, tableName, keys, {
+              projection: '#vendor',
+              names: { '#vendor': 'vendor' },
+            }).catch((error) => {
+              throw storeFailure(error);
+            })
+          : [];
+      const granted = new Set(had.map((item) => item.vendor as string));
       await Promise.all(
-        [...new Set(vendors)].map(async (vendor) => {
-          try {
-            await documents.send(
-              new PutCommand({
-                TableName: tableName,
-                Item: { ...SCHEMA.vendorAccess.key({ org, vendor }), entity: 'vendorAccess', org, vendor, since: at },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              }),
-            );
-          } catch (error) {
-            if (!isConditionalFailure(error)) throw storeFailure(error);
-          }
-        }),
+        wanted
+          .filter((vendor) => !granted.has(vendor))
+          .map(async (vendor) => {
+            try {
+              await documents.send(
+                new PutCommand({
+                  TableName: tableName,
+                  Item: { ...SCHEMA.vendorAccess.key({ org, vendor }), entity: 'vendorAccess', org, vendor, since: at },
+                  ConditionExpression: 'attribute_not_exists(pk)',
+                }),
+              );
+            } catch (error) {
+              if (!isConditionalFailure(error)) throw storeFailure(error);
+            }
+          }),
       );
     },
 
