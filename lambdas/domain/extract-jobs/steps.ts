@@ -253,10 +253,13 @@ export function createExtractSteps(deps: ExtractStepsDeps) {
     }> {
       const { executionId, batch } = message;
       // The execution, the batch's claim and its entries: one read.
+      const readAt = Date.now();
       const read = await results.readBatch(executionId, batch, { withExecution: true });
       const execution = read.execution !== undefined ? read.execution : await executions.get(executionId);
       if (!execution || TERMINAL.has(execution.status)) return { state: 'skipped', counted: false, handOff: [] };
-      if (!wanted.has(executionId)) wanted.set(executionId, { at: Date.now(), alive: Promise.resolve(true) });
+      // The read found it running: unless a check began since, the batches' checks count from it.
+      if ((wanted.get(executionId)?.at ?? 0) < readAt)
+        wanted.set(executionId, { at: readAt, alive: Promise.resolve(true) });
       const options = optionsOf(execution);
       const perSuccess = creditsPerSuccess(options);
       const { entries, claim: existing } = read;
