@@ -2,18 +2,28 @@
 // function a permission it would not have with a role of its own: for every function, the
 // (effect, action, resource, condition) tuples its role allows are compared with the same stack
 // synthesized with a role per function (CDK's default, the grants made by the same calls), over
-// the repository's sources and topology tables (unbundled).
+// the repository's sources and topology tables (unbundled). Each stack is synthesized once: the
+// shared-role stack on the snapshot index is the one `npm run synth` builds (realStack()).
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import type { ProductDataStack } from '../../lib/product-data-stack';
-import { synthStack } from './helpers';
+import { realStack, synthStack } from './helpers';
 import { mentions, resourcesOf, roleOfFunction } from './template-queries';
 
 type Search = 'snapshot' | 'opensearch';
 
 const synth = (search: Search, shareRoles: boolean, change?: (stack: ProductDataStack) => void) =>
   synthStack({ search, shareRoles }, { change });
+
+const ownRoles = new Map<Search, ReturnType<typeof synthStack>>();
+/** The stack with a role per function, synthesized once per search engine. */
+const withOwnRoles = (search: Search) => {
+  if (!ownRoles.has(search)) ownRoles.set(search, synth(search, false));
+  return ownRoles.get(search)!;
+};
+/** The stack with shared roles; on the snapshot index (the defaults), the one realStack() holds. */
+const withSharedRoles = (search: Search) => (search === 'snapshot' ? realStack() : synth(search, true));
 
 const asArray = (value: unknown): unknown[] => (Array.isArray(value) ? value : [value]);
 
@@ -62,8 +72,8 @@ const roleCount = (template: Template) => Object.keys(resourcesOf(template, 'AWS
 
 describe.each<Search>(['snapshot', 'opensearch'])('shared function roles (search on %s)', (search) => {
   it('give every function exactly the permissions it has with a role of its own, with far fewer roles', () => {
-    const own = synth(search, false).template;
-    const shared = synth(search, true);
+    const own = withOwnRoles(search).template;
+    const shared = withSharedRoles(search);
     const before = permissionsByFunction(own);
     const after = permissionsByFunction(shared.template);
     expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
@@ -77,7 +87,7 @@ describe.each<Search>(['snapshot', 'opensearch'])('shared function roles (search
 
 describe('the comparison', () => {
   it('names the functions of a set that would gain a grant made to one of them', () => {
-    const own = permissionsByFunction(synth('snapshot', false).template);
+    const own = permissionsByFunction(withOwnRoles('snapshot').template);
     const grant = new PolicyStatement({ actions: ['s3:GetObject'], resources: ['arn:aws:s3:::elsewhere/*'] });
     const { stack, template } = synth('snapshot', true, (s) =>
       s.routeFunctions.get('v1Listings')?.addToRolePolicy(grant),

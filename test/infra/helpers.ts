@@ -1,6 +1,9 @@
 // Builds the stack the way bin/app.ts does (same cdk.json context), over fixture sources. The two
 // stacks most tests read are synthesized once per test process (fixtureStack, realStack); a test
-// reads them and never changes them.
+// reads them and never changes them. CDK's built-in CloudFormation validation (a WASM rule engine:
+// ~10 s of CPU to start in each process, ~1 s per synth) runs where the deployable stacks are
+// synthesized as `npm run synth` does, with cdk-nag (nag.test.ts); the stacks here skip it unless
+// asked (`validate`), since it changes no template.
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
@@ -72,11 +75,14 @@ export function synthStack(
   props: ProductDataStackProps,
   {
     bundling = false,
+    validate = false,
     outdir,
     context: extra = {},
     change,
   }: {
     bundling?: boolean;
+    /** Runs CDK's built-in CloudFormation validation when synthesizing. */
+    validate?: boolean;
     outdir?: string;
     context?: Record<string, unknown>;
     /** Applied to the stack before it is synthesized. */
@@ -84,7 +90,7 @@ export function synthStack(
   } = {},
 ) {
   const context = { ...cdkContext(), ...(bundling ? {} : { 'aws:cdk:bundling-stacks': [] }), ...extra };
-  const app = new App({ context, outdir });
+  const app = new App({ context, outdir, builtinCloudFormationValidation: validate });
   const stack = new ProductDataStack(app, 'TestStack', { env: { region: 'eu-west-1' }, ...props });
   change?.(stack);
   return { app, stack, template: Template.fromStack(stack) };

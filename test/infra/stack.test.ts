@@ -168,6 +168,8 @@ describe('deploy-time settings', () => {
         'aws:cdk:bundling-stacks': [],
         'pds:affiliateLinkTemplate': 'https://links.example/{merchant_id}/{device_id}?u={url}',
       },
+      // The default CloudFormation rules run in nag.test.ts (helpers.ts says why).
+      builtinCloudFormationValidation: false,
     });
     const withTemplate = new ProductDataStack(app, 'TemplateStack', {
       sources: fixtureLayout(),
