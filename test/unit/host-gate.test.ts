@@ -75,6 +75,45 @@ describe('host gate on virtual time', () => {
     expect(busy.calls.length / 160).toBeLessThanOrEqual(0.75);
   });
 
+  it('grows a spaced window that nobody booked after in one write, not a free, a booking and a take', async () => {
+    // Two lanes of one worker, each fetching (30 ms) and parsing (5 ms) one page after another.
+    time = virtualTime(T0);
+    const clock = time;
+    const table = virtualTable(() => 6);
+    let calls = 0;
+    const counted = {
+      send: (command: never) => {
+        calls++;
+        return table.send(command);
+      },
+    } as unknown as typeof table;
+    const gate = dynamoHostGate(counted, 'pds', { clock: clock.now });
+    const starts: number[] = [];
+    let left = 64;
+    clock.install();
+    const running = Promise.all(
+      [0, 1].map(async () => {
+        while (left > 0) {
+          left--;
+          const release = await gate.acquire('spaced.test', { spacingMs: 100, concurrency: 2 });
+          starts.push(clock.now());
+          await new Promise((resolve) => setTimeout(resolve, 30));
+          release();
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      }),
+    );
+    await clock.run(T0 + 600_000);
+    await running;
+    clock.uninstall();
+    starts.sort((a, b) => a - b);
+    expect(starts).toHaveLength(64);
+    expect(Math.min(...starts.slice(1).map((at, i) => at - starts[i]!))).toBeGreaterThanOrEqual(90);
+    // Windows growing to 8 starts, each grown by one write: under 0.3 per fetch (about 0.7 when
+    // every window was freed, booked and taken again).
+    expect(calls / 64).toBeLessThan(0.3);
+  });
+
   it('renews a busy slot without spacing in one write per window', async () => {
     // 30 fetches of 100 ms, one at a time: about two windows of 2 s (the default) on one slot.
     const { starts, calls, gaps, peak } = await run(1, 30, { spacingMs: 0, concurrency: 1 }, 100);

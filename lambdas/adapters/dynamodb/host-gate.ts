@@ -15,7 +15,9 @@
 // A window's starts are this process's: its requests run one after another on the window's slot,
 // each at its booked instant (a start whose instant passed, or whose slot is still busy, is
 // skipped: nobody else may use it). A window books as many starts as the previous one served plus
-// one, up to maxStartsPerWrite, so a worker that keeps a host busy books the most. Without spacing
+// one, up to maxStartsPerWrite, so a worker that keeps a host busy books the most; when nobody
+// booked after this process's window, its next starts are added to it on its slot in one write
+// (conditional on its holder, nextStart still at its end, and no pause by then). Without spacing
 // a window is a stretch of time (windowMs) on its slot instead, ended early when the slot is free
 // and nobody waits; one that still has waiters at its end is renewed for another windowMs by one
 // write on its slot (conditional on its holder, the host not paused, and nobody having booked
@@ -25,8 +27,9 @@
 //
 // Per window, in SDK calls: the booking (one UpdateItem; on an idle host it takes the slot too),
 // the take (one UpdateItem, unless the booking took it) and the free (one UpdateItem). So two for
-// a lone fetch, and under load three per window of up to 8 starts: 3/8 = 0.375 per fetch; without
-// spacing, one renewal per windowMs a busy slot stays busy. A write that loses a race costs another
+// a lone fetch, and under load three per window of up to 8 starts: 3/8 = 0.375 per fetch, or one
+// per 8 starts for a window grown in place (one worker keeping a host busy); without spacing, one
+// renewal per windowMs a busy slot stays busy. A write that loses a race costs another
 // write (and, on an engine that does not return the item with the failure, a GetItem). Nobody
 // polls at the table's pace: a waiting worker holds a booked start and sleeps until it, or (no
 // spacing, every slot held by others) backs off as above. `npm run bench -- host-gate-cost`
@@ -111,6 +114,8 @@ interface Window {
   reached: number;
   /** A request of this window is in flight. */
   busy: boolean;
+  /** The slot it holds, once taken. */
+  slot?: number;
   served: number;
 }
 
@@ -282,6 +287,56 @@ export function dynamoHostGate(
     });
 
   /**
+   * With spacing: books the starts that follow a window on its slot in one write (its next window,
+   * without a free, a booking and a take), when nobody booked after it and the host is not paused
+   * by then. False when it cannot (another worker booked, no slot yet): drive books as usual.
+   */
+  const extend = async (host: string, state: HostState, win: Window, count: number) => {
+    const { slot, policy } = win;
+    const end = win.end + count * policy.spacingMs;
+    const extended = await write(host, state, {
+      UpdateExpression: 'SET #next = #next + :delta, #lease = :lease, #ttl = :ttl',
+      ConditionExpression: '#holder = :me AND #next = :end AND (attribute_not_exists(#pause) OR #pause <= :end)',
+      ExpressionAttributeNames: {
+        '#next': 'nextStart',
+        '#lease': `lease${slot}`,
+        '#holder': `holder${slot}`,
+        '#pause': 'pausedUntil',
+        '#ttl': 'expiresAt',
+      },
+      ExpressionAttributeValues: {
+        ':delta': count * policy.spacingMs,
+        ':lease': end + leaseMs,
+        ':me': me,
+        ':end': win.end,
+        ':ttl': ttl(end + leaseMs),
+      },
+    });
+    if (extended) {
+      win.count += count;
+      win.end = end;
+    }
+    return extended;
+  };
+
+  /**
+   * This process's window that the next booking would follow on a spaced host, holding a slot,
+   * whose last start is far enough ahead that the window still runs when an extension lands.
+   */
+  const extendable = (state: HostState, policy: HostPolicy): Window | undefined => {
+    if (policy.spacingMs <= 0 || state.known.pausedUntil > state.known.nextStart) return undefined;
+    for (const win of state.windows)
+      if (
+        win.end === state.known.nextStart &&
+        win.slot !== undefined &&
+        win.policy.spacingMs === policy.spacingMs &&
+        win.first + (win.count - 1) * win.policy.spacingMs > clock() + 2 * writes.ms
+      )
+        return win;
+    return undefined;
+  };
+
+  /**
    * Keeps this process's slot until `leaseUntil` for another window: still its holder, the host
    * not paused now, and nobody booked since this process last saw the item (a worker refused a
    * slot books again before it takes: the slot then goes free at this window's end).
@@ -382,6 +437,7 @@ export function dynamoHostGate(
     const spacing = policy.spacingMs;
     const tolerance = Math.max(15, spacing / 10);
     let slot = booked;
+    win.slot = booked;
     try {
       for (; win.reached < win.count; win.reached++) {
         // A start skipped leaves waiters without one: another window (another slot) may take them.
@@ -393,7 +449,7 @@ export function dynamoHostGate(
           if (clock() > at + tolerance || state.known.pausedUntil > at) continue;
           const candidate = slotFor(state.known, policy, at, clock());
           if (await take(host, state, candidate, at, win.end + leaseMs)) {
-            slot = candidate;
+            slot = win.slot = candidate;
             state.refused = 0;
           } else {
             if (spacing === 0) await sleepUntil(retryAt(state, clock()));
@@ -474,6 +530,10 @@ export function dynamoHostGate(
         const idle = nextStart <= earliest && earliest === now + writes.ms;
         const slot = idle && (state.known.leases[candidate] ?? 0) <= now ? candidate : undefined;
         const leaseUntil = earliest + span + leaseMs;
+        const last = extendable(state, policy);
+        // It grows by as many starts as it served plus one, like a new window after it would.
+        const more = last && Math.min(maxStarts, Math.max(state.waiters.length - open(state), last.served + 1));
+        if (last && more && (await extend(host, state, last, more))) continue;
         const first = await book(
           host,
           state,
