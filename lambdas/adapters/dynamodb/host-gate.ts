@@ -116,6 +116,8 @@ interface Window {
   busy: boolean;
   /** The slot it holds, once taken. */
   slot?: number;
+  /** A request outlasted the spacing (a start found its slot busy): its next starts go to another window, on another slot. */
+  outlasted?: boolean;
   served: number;
 }
 
@@ -320,8 +322,9 @@ export function dynamoHostGate(
   };
 
   /**
-   * This process's window that the next booking would follow on a spaced host, holding a slot,
-   * whose last start is far enough ahead that the window still runs when an extension lands.
+   * This process's window that the next booking would follow on a spaced host, holding a slot
+   * whose requests fit the spacing, and whose last start is far enough ahead that the window
+   * still runs when an extension lands.
    */
   const extendable = (state: HostState, policy: HostPolicy): Window | undefined => {
     if (policy.spacingMs <= 0 || state.known.pausedUntil > state.known.nextStart) return undefined;
@@ -329,6 +332,7 @@ export function dynamoHostGate(
       if (
         win.end === state.known.nextStart &&
         win.slot !== undefined &&
+        !win.outlasted &&
         win.policy.spacingMs === policy.spacingMs &&
         win.first + (win.count - 1) * win.policy.spacingMs > clock() + 2 * writes.ms
       )
@@ -459,6 +463,7 @@ export function dynamoHostGate(
         await sleepUntil(at);
         if (spacing > 0) {
           // A start well after its instant would crowd the next window's; a busy slot waits for the next start.
+          if (win.busy) win.outlasted = true;
           if (clock() > at + tolerance || win.busy || state.known.pausedUntil > at) continue;
           serveOne(state, win);
         } else {
