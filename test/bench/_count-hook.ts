@@ -46,7 +46,7 @@ function targetOf(command: object): string {
     entity = prefix(request?.PutRequest?.Item ?? request?.DeleteRequest?.Key ?? request);
   } else if (input.TransactItems) {
     const [first] = input.TransactItems;
-    const op: Record<string, any> = first ? Object.values(first)[0] : {};
+    const op = (first ? Object.values(first)[0] : {}) as Record<string, any>;
     entity = prefix(op.Key ?? op.Item);
   } else if (typeof input.ExpressionAttributeValues?.[':pk'] === 'string')
     entity = input.ExpressionAttributeValues[':pk'].split('#')[0];
