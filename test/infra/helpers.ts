@@ -2,8 +2,8 @@
 // stacks most tests read are synthesized once per test process (fixtureStack, realStack); a test
 // reads them and never changes them. CDK's built-in CloudFormation validation (a WASM rule engine:
 // ~10 s of CPU to start in each process, ~1 s per synth) runs where the deployable stacks are
-// synthesized as `npm run synth` does, with cdk-nag (nag.test.ts); the stacks here skip it unless
-// asked (`validate`), since it changes no template.
+// synthesized as `npm run synth` does, with cdk-nag (nag.test.ts); the stacks here skip it (it
+// changes no template).
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { App } from 'aws-cdk-lib';
@@ -75,14 +75,11 @@ export function synthStack(
   props: ProductDataStackProps,
   {
     bundling = false,
-    validate = false,
     outdir,
     context: extra = {},
     change,
   }: {
     bundling?: boolean;
-    /** Runs CDK's built-in CloudFormation validation when synthesizing. */
-    validate?: boolean;
     outdir?: string;
     context?: Record<string, unknown>;
     /** Applied to the stack before it is synthesized. */
@@ -90,7 +87,7 @@ export function synthStack(
   } = {},
 ) {
   const context = { ...cdkContext(), ...(bundling ? {} : { 'aws:cdk:bundling-stacks': [] }), ...extra };
-  const app = new App({ context, outdir, builtinCloudFormationValidation: validate });
+  const app = new App({ context, outdir, builtinCloudFormationValidation: false });
   const stack = new ProductDataStack(app, 'TestStack', { env: { region: 'eu-west-1' }, ...props });
   change?.(stack);
   return { app, stack, template: Template.fromStack(stack) };

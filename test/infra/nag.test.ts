@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { App, Validations } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { describe, expect, it } from 'vitest';
 import { ProductDataStack } from '../../lib/product-data-stack';
@@ -45,6 +46,17 @@ describe('cdk-nag AwsSolutions', () => {
 
   it('finds nothing unanswered with search on OpenSearch', () => {
     expect(findings('opensearch')).toEqual([]);
+  }, 120_000);
+
+  it("fails on a template that breaks CloudFormation's default rules", () => {
+    expect(() =>
+      findings('snapshot', (stack) =>
+        (stack.workers.values().next().value!.node.defaultChild as CfnFunction).addPropertyOverride(
+          'MemorySize',
+          'lots',
+        ),
+      ),
+    ).toThrow(/MemorySize: 'lots' is not of type 'integer' \(CloudFormation Validate\)/);
   }, 120_000);
 
   it('fails on a new finding: a wildcard grant of a kind nobody answered', () => {
