@@ -1,5 +1,5 @@
 // One way to build every Lambda of the service: Node.js 22 on arm64, bundled locally by esbuild
-// into one ESM file (lib/bundle.ts, no Docker), JSON logs into one of two shared log groups with
+// into an ESM entry and its chunks (lib/bundle.ts, no Docker), JSON logs into one of two shared log groups with
 // a retention, active X-Ray tracing.
 import * as path from 'node:path';
 import { AssetHashType, DockerImage, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
@@ -43,7 +43,7 @@ export function sharedLogGroup(scope: Construct, kind: FunctionLogs): LogGroup {
 }
 
 /**
- * The function's code: index.mjs, built in process by lib/bundle.ts (the same build the bundle
+ * The function's code: index.mjs and chunks/, built in process by lib/bundle.ts (the same build the bundle
  * test and the cold-start bench run; NodejsFunction's own bundling would spawn esbuild with its
  * own flags). Hashed by output, so an unchanged bundle is not uploaded again; when a test skips
  * bundling, CDK hashes without reading the sources.
@@ -67,7 +67,7 @@ export function bundledCode(entry: string): Code {
 }
 
 export function nodeFunction(scope: Construct, id: string, props: NodeFunctionProps): NodejsFunction {
-  // NodejsFunction for its Node.js defaults; the code is the bundle (index.mjs).
+  // NodejsFunction for its Node.js defaults; the code is the bundle (index.mjs and its chunks).
   return new NodejsFunction(scope, id, {
     code: bundledCode(props.entry),
     handler: 'index.handler',

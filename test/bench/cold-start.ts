@@ -1,8 +1,8 @@
 // `npm run bench -- cold-start`: every Lambda of the topology bundled the way the stack deploys it
-// (lib/bundle.ts: esbuild, one ESM file, the AWS SDK inside), beside the same function built
+// (lib/bundle.ts: esbuild, an ESM entry and its chunks, the AWS SDK inside), beside the same function built
 // against the Lambda runtime's SDK (`@aws-sdk/*` and `@smithy/*` external, loaded from
 // node_modules as the runtime loads its own copy), in one build each. Per function: the asset's
-// bytes and module init time (wall and CPU) and RSS, each the median of COLD_START_RUNS imports
+// bytes (entry and chunks) and module init time (wall and CPU) and RSS, each the median of COLD_START_RUNS imports
 // in fresh Node processes, the two builds taking turns. Budget: every asset under 5 MB, init
 // under 250 ms (p50); rows over are flagged. COLD_START_ONLY=<substring> limits the functions.
 import { execFile, execFileSync } from 'node:child_process';
@@ -13,7 +13,7 @@ import { loadavg } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
-import { bundleFunctions } from '../../lib/bundle';
+import { assetBytes, bundleFunctions } from '../../lib/bundle';
 import { type LambdaEntry, lambdaEntries } from '../../lib/lambda-entries';
 import { projectLayout } from '../../lib/source-layout';
 import { startEngines } from '../../lambdas/local/engines';
@@ -77,8 +77,14 @@ interface Row {
   runtime: Side;
 }
 
+/** A build's directory, and each function's asset size (its entry and the chunks it imports). */
+interface Build {
+  dir: string;
+  bytes(name: string): number;
+}
+
 /** One build of every target (and the extraction probe) into a fresh directory under `parent`. */
-function buildAll(targets: LambdaEntry[], parent: string, external: string[]): string {
+function buildAll(targets: LambdaEntry[], parent: string, external: string[]): Build {
   mkdirSync(parent, { recursive: true });
   const dir = mkdtempSync(path.join(parent, 'build-'));
   const entries = Object.fromEntries([
@@ -86,11 +92,13 @@ function buildAll(targets: LambdaEntry[], parent: string, external: string[]): s
     ['extract-probe/index', EXTRACT_PROBE],
   ]);
   const started = performance.now();
-  bundleFunctions(entries, dir, { external });
+  const metafile = bundleFunctions(entries, dir, { external });
   console.log(
     `built ${targets.length} functions ${external.length ? 'against the runtime SDK' : 'with the SDK'} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
-  return dir;
+  const bytes = (name: string) =>
+    assetBytes(metafile, Object.keys(metafile.outputs).find((file) => file.endsWith(`/${name}/index.mjs`))!);
+  return { dir, bytes };
 }
 
 /**
@@ -167,8 +175,9 @@ export default async function main(): Promise<void> {
     `cold-start: ${targets.length} functions, ${RUNS} fresh-process imports each (median), Node ${process.version}; ` +
       `load average ${loadStart.map((l) => l.toFixed(2)).join('/')} at the start (2 cores shared)`,
   );
-  const bundledDir = buildAll(targets, parent, []);
-  const runtimeDir = buildAll(targets, parent, RUNTIME_SDK);
+  const bundledBuild = buildAll(targets, parent, []);
+  const runtimeBuild = buildAll(targets, parent, RUNTIME_SDK);
+  const [bundledDir, runtimeDir] = [bundledBuild.dir, runtimeBuild.dir];
   console.log('init ms = wall time of the import; CPU ms = the process CPU it used (less sensitive to the load)\n');
   const header = ['function', 'kind', 'asset MB', 'runtime-SDK MB', 'init ms', 'CPU ms', 'RSS MB'];
   console.log([...header, 'runtime-SDK init ms', 'runtime-SDK CPU ms', 'goal'].join('\t'));
@@ -179,8 +188,8 @@ export default async function main(): Promise<void> {
       const [bundled, runtime] = measureInit(files);
       const row: Row = {
         target,
-        bundled: { bytes: statSync(files[0]!).size, init: bundled! },
-        runtime: { bytes: statSync(files[1]!).size, init: runtime! },
+        bundled: { bytes: bundledBuild.bytes(target.name), init: bundled! },
+        runtime: { bytes: runtimeBuild.bytes(target.name), init: runtime! },
       };
       rows.push(row);
       const flags = [

@@ -1,5 +1,5 @@
 // Every Lambda of the topology bundled as the stack deploys it (lib/bundle.ts), in one esbuild
-// build with two probes: each asset is one ESM file under 5 MB without a source map, holds what
+// build with two probes: each asset is an ESM entry and its chunks, under 5 MB without a source map, holds what
 // its imports reach (no page reading where no page is read) and loads in a fresh Node process
 // (its module init runs and it exports a handler); the extraction probe extracts the corpus pages
 // in its bundle exactly as tsx does; the tracing probe sends the same X-Ray subsegments bundled
@@ -15,7 +15,7 @@ import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import type { Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleFunctions } from '../../lib/bundle';
+import { assetBytes, assetOutputs, bundleFunctions } from '../../lib/bundle';
 import { lambdaEntries } from '../../lib/lambda-entries';
 import { startEngines, type Engines } from '../../lambdas/local/engines';
 import { projectLayout } from '../../lib/source-layout';
@@ -33,6 +33,11 @@ const PROBES = { extract: path.join(FIXTURES, 'extract-probe.ts'), tracing: path
 const work = mkdtempSync(path.join(tmpdir(), 'pds-bundles-'));
 const fileOf = (name: string) => path.join(work, name, 'index.mjs');
 let metafile: Metafile;
+/** A function's entry as the metafile names it. */
+const outputOf = (name: string) => Object.keys(metafile.outputs).find((file) => file.endsWith(`/${name}/index.mjs`))!;
+/** The source modules a function ships: in its entry and in every chunk the entry imports, at once or later. */
+const inputsOf = (name: string) =>
+  assetOutputs(metafile, outputOf(name)).flatMap((file) => Object.keys(metafile.outputs[file]!.inputs));
 
 beforeAll(() => {
   metafile = bundleFunctions(
@@ -75,17 +80,19 @@ describe('every Lambda bundled as deployed', () => {
   // Imports the module, as the Lambda runtime does at init, and names its exports.
   const PROBE = 'const m = await import(process.argv[1]); console.log(JSON.stringify(Object.keys(m)));';
 
-  it('is one ESM file under 5 MB, without a source map', () => {
+  it('is an ESM entry and its chunks, under 5 MB in all, without a source map', () => {
     expect(entries.length).toBeGreaterThan(50);
     for (const { name } of entries) {
       expect(readdirSync(path.join(work, name)), name).toEqual(['index.mjs']);
-      expect(statSync(fileOf(name)).size, name).toBeLessThan(ASSET_LIMIT);
+      expect(assetBytes(metafile, outputOf(name)), name).toBeLessThan(ASSET_LIMIT);
+      expect(assetBytes(metafile, outputOf(name)), name).toBeGreaterThanOrEqual(statSync(fileOf(name)).size);
     }
+    const files = readdirSync(work, { recursive: true }).map(String);
+    expect(files.filter((file) => file.endsWith('.map'))).toEqual([]);
+    expect(files.filter((file) => file.startsWith('chunks/')).length).toBeGreaterThan(0);
   });
 
   it('holds what its imports reach: functions that read no page ship no extraction engine, cheerio or got (they would cost every cold start)', () => {
-    const inputsOf = (name: string) =>
-      Object.keys(Object.entries(metafile.outputs).find(([file]) => file.endsWith(`/${name}/index.mjs`))![1].inputs);
     const PAGE_READING = ['lambdas/domain/extraction/engine.ts', 'node_modules/cheerio/', 'node_modules/got/'];
     for (const name of ['health', 'v2Vendors', 'v2ExtractStatus', 'execution-reaper', 'webhook-deliver'])
       for (const heavy of PAGE_READING)
@@ -102,8 +109,6 @@ describe('every Lambda bundled as deployed', () => {
   });
 
   it("holds no parse5 (cheerio's main entry, with undici and iconv-lite) and, in a route, only its request schemas", () => {
-    const inputsOf = (name: string) =>
-      Object.keys(Object.entries(metafile.outputs).find(([file]) => file.endsWith(`/${name}/index.mjs`))![1].inputs);
     for (const { name, kind } of entries) {
       const inputs = inputsOf(name);
       expect(
