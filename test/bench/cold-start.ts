@@ -3,7 +3,7 @@
 // against the Lambda runtime's SDK (`@aws-sdk/*` and `@smithy/*` external, loaded from
 // node_modules as the runtime loads its own copy), in one build each. Per function: the asset's
 // bytes (entry and chunks) and module init time (wall and CPU) and RSS, each the median of COLD_START_RUNS imports
-// in fresh Node processes, the two builds taking turns. Budget: every asset under 5 MB, init
+// in fresh Node processes, the two builds taking turns. Each function is built on its own, as deployed. Budget: every asset under 5 MB, init
 // under 250 ms (p50); rows over are flagged. COLD_START_ONLY=<substring> limits the functions.
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -77,28 +77,31 @@ interface Row {
   runtime: Side;
 }
 
-/** A build's directory, and each function's asset size (its entry and the chunks it imports). */
+/** A build's directory (a folder per function), and each function's asset size (its entry and the chunks it imports). */
 interface Build {
   dir: string;
   bytes(name: string): number;
 }
 
-/** One build of every target (and the extraction probe) into a fresh directory under `parent`. */
+/**
+ * Every target (and the extraction probe) built on its own into a fresh directory under `parent`,
+ * as lib/node-function.ts builds each asset: one build for many entries would share chunks between
+ * functions, and a function would load a dozen files where its asset has one.
+ */
 function buildAll(targets: LambdaEntry[], parent: string, external: string[]): Build {
   mkdirSync(parent, { recursive: true });
   const dir = mkdtempSync(path.join(parent, 'build-'));
-  const entries = Object.fromEntries([
-    ...targets.map((t) => [`${t.name}/index`, t.entry]),
-    ['extract-probe/index', EXTRACT_PROBE],
-  ]);
+  const sizes = new Map<string, number>();
   const started = performance.now();
-  const metafile = bundleFunctions(entries, dir, { external });
+  for (const [name, entry] of [...targets.map((t) => [t.name, t.entry]), ['extract-probe', EXTRACT_PROBE]] as const) {
+    const metafile = bundleFunctions({ index: entry }, path.join(dir, name), { external });
+    const output = Object.keys(metafile.outputs).find((file) => file.endsWith(`/${name}/index.mjs`))!;
+    sizes.set(name, assetBytes(metafile, output));
+  }
   console.log(
     `built ${targets.length} functions ${external.length ? 'against the runtime SDK' : 'with the SDK'} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
-  const bytes = (name: string) =>
-    assetBytes(metafile, Object.keys(metafile.outputs).find((file) => file.endsWith(`/${name}/index.mjs`))!);
-  return { dir, bytes };
+  return { dir, bytes: (name) => sizes.get(name)! };
 }
 
 /**

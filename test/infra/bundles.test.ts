@@ -1,9 +1,11 @@
-// Every Lambda of the topology bundled as the stack deploys it (lib/bundle.ts), in one esbuild
-// build with two probes: each asset is an ESM entry and its chunks, under 5 MB without a source map, holds what
-// its imports reach (no page reading where no page is read) and loads in a fresh Node process
-// (its module init runs and it exports a handler); the extraction probe extracts the corpus pages
-// in its bundle exactly as tsx does; the tracing probe sends the same X-Ray subsegments bundled
-// as unbundled. Sizes and init times: `npm run bench -- cold-start`.
+// Every Lambda of the topology bundled with the stack's options (lib/bundle.ts), in one esbuild
+// build with two probes (so chunks are shared between functions here, where each deployed asset
+// has its own; the code each function reaches is the same): each asset is an ESM entry and its
+// chunks, under 5 MB without a source map, holds what its imports reach (no page reading where no
+// page is read) and loads in a fresh Node process (its module init runs and it exports a handler);
+// the extraction probe extracts the corpus pages in its bundle exactly as tsx does; the tracing
+// probe sends the same X-Ray subsegments bundled as unbundled. Sizes and init times, each
+// function built on its own: `npm run bench -- cold-start`.
 import { execFile } from 'node:child_process';
 import dgram from 'node:dgram';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
