@@ -6,7 +6,6 @@
 // page was read (`fetched_with`). A process with a browser renders in-process; one configured
 // with a render function (PDS_RENDER_FUNCTION: the synchronous functions on AWS, which ship no
 // browser) asks that function: the same port, two adapters.
-import { invokeRendererFor } from '../adapters/render-invoke';
 import { encodeRendered, parseRenderRequest, type RenderDirectResponse } from '../adapters/render-invoke-wire';
 import type { BatchExtractUrl } from '../domain/extract-jobs/steps';
 import { clientRendering } from '../domain/extraction/client-rendered';
@@ -71,14 +70,15 @@ export const rendererOf = capability((base): LazyRenderer => {
 export const pageRendererOf = capability((base): PageRenderer & { ready?(): Promise<void> } => {
   const functionName = base.config.renderFunction;
   if (!functionName) return rendererOf(base);
-  // Built on the first page to render: a function that never renders builds no Lambda client.
-  // Imported statically: a dynamic import() of it made esbuild wrap every module it shares with the
-  // rest of the bundle, and the whole DynamoDB client came along (~90 KB more per asset).
-  let remote: PageRenderer | undefined;
+  // Loaded on the first page to render: the Lambda client is a chunk of its own in the asset
+  // (lib/bundle.ts), read by the few invocations that render, not at every cold start.
+  let remote: Promise<PageRenderer> | undefined;
   return {
-    render(request) {
-      remote ??= invokeRendererFor({ ...base.config, renderFunction: functionName }, base.clients);
-      return remote.render(request);
+    async render(request) {
+      remote ??= import('../adapters/render-invoke').then(({ invokeRendererFor }) =>
+        invokeRendererFor({ ...base.config, renderFunction: functionName }, base.clients),
+      );
+      return (await remote).render(request);
     },
   };
 });
