@@ -10,10 +10,10 @@
 //              at most IN_PROGRESS_LOCK_MS (or the Lambda's remaining time), then the next request runs
 //   failures   a start that throws (4xx/5xx) deletes its record, so a retry can succeed
 //
-// Part of the base container: the request pipeline runs it for the start operations.
-import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
+// Part of the base container: the request pipeline runs it for the start operations that carry an
+// Idempotency-Key. Powertools and the store load on the first such start (a chunk of the asset,
+// lib/bundle.ts), not at the cold start of every function.
 import type { AwsClients } from '../adapters/clients';
-import { DynamoIdempotencyStore } from '../adapters/dynamodb/idempotency';
 import { storeFailure } from '../adapters/dynamodb/keys';
 import { AppError } from '../domain/errors';
 
@@ -58,12 +58,19 @@ class FailedStart extends Error {
 
 const REPLAYED = Symbol('replayed');
 
-export function createIdempotentStarts(
+type Once = (request: StartRequest, start: () => Promise<StartResponse>) => Promise<unknown>;
+
+/** Powertools' idempotent wrapper around a start, over the table; `lockMs` says how long a start may run. */
+async function powertoolsOnce(
   documents: AwsClients['documents'],
   tableName: string,
-  options: { clock?: () => number } = {},
-): IdempotentStarts {
-  const persistenceStore = new DynamoIdempotencyStore(documents, tableName, options.clock);
+  clock: (() => number) | undefined,
+  lockMs: () => number,
+): Promise<Once> {
+  const [{ IdempotencyConfig, makeIdempotent }, { DynamoIdempotencyStore }] = await Promise.all([
+    import('@aws-lambda-powertools/idempotency'),
+    import('../adapters/dynamodb/idempotency'),
+  ]);
   const config = new IdempotencyConfig({
     eventKeyJmesPath: '[org, key]',
     payloadValidationJmesPath: '[operation, body]',
@@ -73,8 +80,8 @@ export function createIdempotentStarts(
     // A replayed record is marked so the caller can say so (Idempotent-Replayed header).
     responseHook: (response) => ({ ...(response as object), [REPLAYED]: true }) as unknown as typeof response,
   });
-
-  const once = makeIdempotent(
+  config.registerLambdaContext({ getRemainingTimeInMillis: lockMs } as never);
+  return makeIdempotent(
     async (_request: StartRequest, start: () => Promise<StartResponse>): Promise<StartResponse> => {
       const response = await start();
       if (response.status >= 400) throw new FailedStart(response);
@@ -82,18 +89,32 @@ export function createIdempotentStarts(
       return JSON.parse(JSON.stringify(response)) as StartResponse;
     },
     // A fixed prefix (not the Lambda's name): one key space for every start operation.
-    { persistenceStore, config, keyPrefix: 'start', dataIndexArgument: 0 },
+    {
+      persistenceStore: new DynamoIdempotencyStore(documents, tableName, clock),
+      config,
+      keyPrefix: 'start',
+      dataIndexArgument: 0,
+    },
   );
+}
 
+export function createIdempotentStarts(
+  documents: AwsClients['documents'],
+  tableName: string,
+  options: { clock?: () => number } = {},
+): IdempotentStarts {
+  let lockMs = IN_PROGRESS_LOCK_MS;
+  let once: Promise<Once> | undefined;
   return {
     async run(request, start, remainingMs) {
       // The in-progress lock lasts as long as this start can still be running.
-      const lockMs = Math.min(remainingMs ?? IN_PROGRESS_LOCK_MS, IN_PROGRESS_LOCK_MS);
-      config.registerLambdaContext({ getRemainingTimeInMillis: () => lockMs } as never);
+      lockMs = Math.min(remainingMs ?? IN_PROGRESS_LOCK_MS, IN_PROGRESS_LOCK_MS);
+      once ??= powertoolsOnce(documents, tableName, options.clock, () => lockMs);
+      once.catch(() => {
+        once = undefined;
+      });
       try {
-        const response = (await once(request as unknown as StartRequest, start)) as StartResponse & {
-          [REPLAYED]?: true;
-        };
+        const response = (await (await once)(request, start)) as StartResponse & { [REPLAYED]?: true };
         const { [REPLAYED]: replayed, ...first } = response;
         return { ...first, replayed: replayed === true };
       } catch (error) {
