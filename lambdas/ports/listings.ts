@@ -81,7 +81,7 @@ export interface ListingStore {
     crawl: string,
     items: ReadonlyArray<{ listing: FoundListing; order: number }>,
     now: string,
-    /** The vendor had no listing when the crawl began: nothing to read back, every URL is new. */
+    /** The vendor had no listing when the crawl began: what it finds is not announced as new to the change feed. */
     options?: { fresh?: boolean },
   ): Promise<{ created: number }>;
   /** One collection page's product URLs as `crawl` read it (one item per page: a re-read overwrites it). */

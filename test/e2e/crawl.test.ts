@@ -275,7 +275,7 @@ describe('a Shopify store through its public JSON (v2)', () => {
       for (const l of second) {
         const old = before.get(l.url)!;
         expect(l.id).toBe(old.id);
-        expect(l.first_seen_by_service).toBe(old.first_seen_by_service);
+        expect(l.first_seen_by_service, l.url).toBe(old.first_seen_by_service);
         if (l.url === changedUrl) {
           expect(l.last_updated_by_service > old.last_updated_by_service).toBe(true);
           expect(l.price.current_value).toBe(1234.5);

@@ -95,6 +95,26 @@ describe('listing store', () => {
     expect(new Set(urls).size).toBe(60);
   });
 
+  it("a vendor's first crawl delivered twice: the later delivery keeps what the first wrote (first_seen, last_updated)", async () => {
+    const vendor = 'twice.test';
+    const crawlId = 'crawl-twice-test-000000000001';
+    const items = Array.from({ length: 30 }, (_, i) => ({ listing: listing(vendor, i), order: i }));
+    await crawlOf(deps).store.upsert(vendor, 'Twice', crawlId, items, iso(), { fresh: true });
+    await crawlOf(deps).catalog.rebuild({ vendor, displayName: 'Twice', crawlId, complete: true, maxListings: null });
+    const first = (await crawlOf(deps).catalog.listings({ vendor, page: 1, pageSize: 100 })).items;
+    tick(5_000);
+    // SQS delivers the batch again, and this delivery ends after the first (and the crawl) did.
+    await crawlOf(deps).store.upsert(vendor, 'Twice', crawlId, items, iso(), { fresh: true });
+    const again = new Map(
+      (await crawlOf(deps).catalog.listings({ vendor, page: 1, pageSize: 100 })).items.map((l) => [l.url, l]),
+    );
+    expect(first).toHaveLength(30);
+    for (const l of first) {
+      expect(again.get(l.url)!.first_seen_by_service, l.url).toBe(l.first_seen_by_service);
+      expect(again.get(l.url)!.last_updated_by_service, l.url).toBe(l.last_updated_by_service);
+    }
+  });
+
   it('keeps first_seen, moves last_updated only on change, removes what a complete re-crawl did not find', async () => {
     const vendor = 'recrawl.test';
     const first = Array.from({ length: 250 }, (_, i) => ({ listing: listing(vendor, i), order: i }));

@@ -214,12 +214,10 @@ export function dynamoListingStore(
       for (const item of items) if (!byUrl.has(item.listing.url)) byUrl.set(item.listing.url, item);
       const unique = [...byUrl.values()];
       const existing = new Map<string, Record<string, any>>();
-      // A vendor's first crawl reads nothing back (a URL met twice by it is rewritten the same way).
-      if (!options.fresh)
-        for (const item of await getAll(
-          unique.map(({ listing }) => ({ pk: listingPk(vendor), sk: urlSk(listing.url) })),
-        ))
-          existing.set(item.url, item);
+      // Read back even on a vendor's first crawl: a batch SQS delivers twice may write again after
+      // the first delivery, and must keep what that one wrote (first_seen, last_updated).
+      for (const item of await getAll(unique.map(({ listing }) => ({ pk: listingPk(vendor), sk: urlSk(listing.url) }))))
+        existing.set(item.url, item);
       let created = 0;
       // A vendor's first crawl finds its listings; a re-crawl's new ones appeared.
       const heads = await observe(
