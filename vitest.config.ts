@@ -40,7 +40,19 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'main',
-          include: ['test/{e2e,integration}/**/*.test.ts', ...STATEFUL_UNIT_FILES],
+          include: ['test/integration/**/*.test.ts', ...STATEFUL_UNIT_FILES],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      // Each e2e file starts its own service, engines and simulator and stops them at its end, so a
+      // worker reuses the service's loaded modules from one file to the next instead of loading
+      // them again per file (e2e CPU ~350 -> ~250 s here).
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          isolate: false,
           sequence: { groupOrder: 0 },
         },
       },
