@@ -3,58 +3,21 @@
 // stale runtime.json; SIGTERM stops cleanly. Plus the in-process startLocalService.
 import '../../lambdas/local/polyfills';
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalService } from '../../lambdas/local/service';
+import { killLocalProcesses, startLocalProcess } from '../e2e/helpers/local-process';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ListQueuesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { ListStateMachinesCommand, SFNClient } from '@aws-sdk/client-sfn';
 
-const children = new Set<ChildProcess>();
-afterAll(() => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-});
+afterAll(killLocalProcesses);
 
-interface Started {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-}
-
-/** Spawns bin/start.mjs (what npm start runs) and resolves at its "ready" line, or rejects when it exits first. */
-function spawnLocal(dataDir: string, maxMs = 60_000): Promise<Started> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', PDS_DATA_DIR: dataDir };
-  delete env.PDS_BOOTSTRAP_KEYS;
-  const child = spawn(process.execPath, ['bin/start.mjs'], {
-    cwd: process.cwd(),
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`no ready line within ${maxMs} ms:\n${output}`));
-    }, maxMs);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const ready = /^ready (http:\/\/127\.0\.0\.1:\d+) in \d+ ms/m.exec(output);
-      if (ready) {
-        clearTimeout(timer);
-        resolve({ child, url: ready[1]!, output: () => output });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(Object.assign(new Error(`exited with ${code} before ready:\n${output}`), { code, output }));
-    });
-  });
-}
+/** bin/start.mjs (what npm start runs) on `dataDir`, without bootstrap keys: it mints its own. */
+const spawnLocal = (dataDir: string) =>
+  startLocalProcess({ env: { PDS_DATA_DIR: dataDir, PDS_BOOTSTRAP_KEYS: undefined }, maxMs: 60_000 });
 
 function exited(child: ChildProcess, maxMs = 20_000): Promise<number | null> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);

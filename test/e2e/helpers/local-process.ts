@@ -15,8 +15,8 @@ export interface LocalProcess {
 }
 
 export interface LocalProcessOptions {
-  /** Settings over this process's environment (PORT is 0: any free port). */
-  env: Record<string, string>;
+  /** Settings over this process's environment (PORT is 0: any free port); undefined unsets one. */
+  env: Record<string, string | undefined>;
   /** Under a shell that never reaps it: a killed node stays a zombie until the wrapper ends. */
   wrapped?: boolean;
   /** Bound on the wait for the ready line. */
@@ -26,16 +26,18 @@ export interface LocalProcessOptions {
 const READY = /^ready (http:\/\/127\.0\.0\.1:\d+) in \d+ ms/m;
 const started = new Set<ChildProcess>();
 
-/** Starts `npm start`'s entry and resolves at its ready line; rejects when it exits first or stays silent for maxMs. */
+/** Starts `npm start`'s entry and resolves at its ready line; rejects when it exits first (the error carries its exit code and output) or stays silent for maxMs. */
 export function startLocalProcess({
   env,
   wrapped = false,
   maxMs = 90_000,
 }: LocalProcessOptions): Promise<LocalProcess> {
   const node = [process.execPath, 'bin/start.mjs'];
+  const merged: NodeJS.ProcessEnv = { ...process.env, ...env, PORT: '0' };
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete merged[name];
   const options: SpawnOptions = {
     cwd: process.cwd(),
-    env: { ...process.env, ...env, PORT: '0' },
+    env: merged,
     stdio: ['ignore', 'pipe', 'pipe'],
   };
   // The shell starts node in the background, prints its pid and becomes `sleep`: a parent that
@@ -62,7 +64,7 @@ export function startLocalProcess({
     child.stderr!.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`exited with ${code} before ready:\n${output}`));
+      reject(Object.assign(new Error(`exited with ${code} before ready:\n${output}`), { code, output }));
     });
   });
 }
