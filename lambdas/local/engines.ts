@@ -217,7 +217,23 @@ async function ensureTable(endpoint: string, tableName: string): Promise<void> {
         })),
       }),
     );
+    await untilActive(client, tableName);
   } finally {
     client.destroy();
   }
+}
+
+/**
+ * Waits for a table dynalite has just created to turn ACTIVE. dynalite answers CreateTable while
+ * the table is still CREATING (ACTIVE comes on a timer, then a LevelDB write), and a request
+ * reaching it before that write gets ResourceNotFoundException (3 starts in 10 on a fresh data
+ * directory). The SDK's waitUntilTableExists polls at 1 s at the least; this takes milliseconds.
+ */
+async function untilActive(client: DynamoDBClient, tableName: string): Promise<void> {
+  for (let attempt = 0; attempt < 500; attempt++) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    if (Table?.TableStatus === 'ACTIVE') return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`table ${tableName} did not turn ACTIVE`);
 }
