@@ -22,6 +22,24 @@ import {
 import { kindOfExecutionId, newExecutionId } from './ids';
 import type { WebhookSpec } from '../webhooks/model';
 
+/**
+ * The caller's execution as stored (a read changes nothing). Unknown id or another org's:
+ * NOT_FOUND. Readers that need nothing else of the executions (the webhooks) call it on the store.
+ */
+export async function findExecution(
+  store: Pick<ExecutionStore, 'get'>,
+  org: string,
+  id: string,
+  expectedGroup?: ExecutionGroup,
+): Promise<Execution> {
+  const kind = kindOfExecutionId(id);
+  if (!kind || (expectedGroup && GROUP_OF[kind] !== expectedGroup))
+    throw notFound(`Execution ${String(id).slice(0, 100)} not found`);
+  const execution = await store.get(id);
+  if (!execution || execution.org !== org) throw notFound(`Execution ${id} not found`);
+  return execution;
+}
+
 export interface ExecutionsDeps {
   store: ExecutionStore;
   workflows: WorkflowEngine;
@@ -146,15 +164,8 @@ export function createExecutions(deps: ExecutionsDeps) {
     return (await store.get(execution.id)) ?? execution;
   }
 
-  /** The caller's execution as stored (a read changes nothing). Unknown id or another org's: NOT_FOUND. */
-  async function find(org: string, id: string, expectedGroup?: ExecutionGroup): Promise<Execution> {
-    const kind = kindOfExecutionId(id);
-    if (!kind || (expectedGroup && GROUP_OF[kind] !== expectedGroup))
-      throw notFound(`Execution ${String(id).slice(0, 100)} not found`);
-    const execution = await store.get(id);
-    if (!execution || execution.org !== org) throw notFound(`Execution ${id} not found`);
-    return execution;
-  }
+  const find = (org: string, id: string, expectedGroup?: ExecutionGroup) =>
+    findExecution(store, org, id, expectedGroup);
 
   return {
     async create(request: CreateExecution): Promise<Execution> {
