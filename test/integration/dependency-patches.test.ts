@@ -1,8 +1,11 @@
-// patches/got+14.6.5.patch (applied by patch-package at install): got loads http2-wrapper, and
-// Node's http2 with it, on the first HTTP/2 request instead of at import, about 50 ms of every
-// cold start that fetches pages. We never ask for HTTP/2, but got's `http2: true` must keep
-// working, in plain Node (the patch's createRequire path) and in a Lambda asset (esbuild bundles
-// the plain require() of http2-wrapper and evaluates it on first use).
+// The patches of patches/ (applied by patch-package at install), each doing its job and leaving
+// the library's feature working.
+//
+// got+14.6.5.patch: got loads http2-wrapper, and Node's http2 with it, on the first HTTP/2 request
+// instead of at import, about 50 ms of every cold start that fetches pages. We never ask for
+// HTTP/2, but got's `http2: true` must keep working, in plain Node (the patch's createRequire path)
+// and in a Lambda asset (esbuild bundles the plain require() of http2-wrapper and evaluates it on
+// first use).
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createSecureServer, type Http2SecureServer } from 'node:http2';
@@ -71,5 +74,33 @@ describe('got with the http2-wrapper patch', () => {
       'the patched got is bundled',
     ).toBe(true);
     expect(await probe(join(dir, 'index.mjs'))).toEqual({ before: false, httpVersion: '2.0', body: 'over 2.0' });
+  });
+});
+
+// sanitize-html+2.17.0.patch: postcss loads on the first style attribute sanitize-html parses.
+const SANITIZE_PROBE = `
+const sanitize = require('sanitize-html');
+const loaded = () => Object.keys(require.cache).some((file) => /[\\/]postcss[\\/]/.test(file));
+const before = loaded();
+const plain = sanitize('<p style="color:red">x</p>', { allowedTags: ['p'] });
+const afterPlain = loaded();
+const styled = sanitize('<span style="color:red;position:fixed">x</span>', {
+  allowedTags: ['span'],
+  allowedAttributes: { span: ['style'] },
+  allowedStyles: { '*': { color: [/^red$/] } },
+});
+console.log(JSON.stringify({ before, plain, afterPlain, styled, after: loaded() }));
+`;
+
+describe('sanitize-html with the postcss patch', () => {
+  it('loads postcss only to parse a style attribute it allows, and still filters styles', async () => {
+    const { stdout } = await run(process.execPath, ['-e', SANITIZE_PROBE], { timeout: 30_000 });
+    expect(JSON.parse(stdout.trim())).toEqual({
+      before: false,
+      plain: '<p>x</p>',
+      afterPlain: false,
+      styled: '<span style="color:red">x</span>',
+      after: true,
+    });
   });
 });
