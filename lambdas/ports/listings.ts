@@ -82,7 +82,7 @@ export interface ListingStore {
     items: ReadonlyArray<{ listing: FoundListing; order: number }>,
     now: string,
     /** The vendor had no listing when the crawl began: what it finds is not announced as new to the change feed. */
-    options?: { fresh?: boolean },
+    options?: { firstCrawl?: boolean },
   ): Promise<{ created: number }>;
   /** One collection page's product URLs as `crawl` read it (one item per page: a re-read overwrites it). */
   putMemberPage(crawl: string, collection: string, seq: string, n: number, urls: readonly string[]): Promise<void>;

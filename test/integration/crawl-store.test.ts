@@ -99,12 +99,12 @@ describe('listing store', () => {
     const vendor = 'twice.test';
     const crawlId = 'crawl-twice-test-000000000001';
     const items = Array.from({ length: 30 }, (_, i) => ({ listing: listing(vendor, i), order: i }));
-    await crawlOf(deps).store.upsert(vendor, 'Twice', crawlId, items, iso(), { fresh: true });
+    await crawlOf(deps).store.upsert(vendor, 'Twice', crawlId, items, iso(), { firstCrawl: true });
     await crawlOf(deps).catalog.rebuild({ vendor, displayName: 'Twice', crawlId, complete: true, maxListings: null });
     const first = (await crawlOf(deps).catalog.listings({ vendor, page: 1, pageSize: 100 })).items;
     tick(5_000);
     // SQS delivers the batch again, and this delivery ends after the first (and the crawl) did.
-    await crawlOf(deps).store.upsert(vendor, 'Twice', crawlId, items, iso(), { fresh: true });
+    await crawlOf(deps).store.upsert(vendor, 'Twice', crawlId, items, iso(), { firstCrawl: true });
     const again = new Map(
       (await crawlOf(deps).catalog.listings({ vendor, page: 1, pageSize: 100 })).items.map((l) => [l.url, l]),
     );

@@ -223,7 +223,7 @@ export function dynamoListingStore(
       const heads = await observe(
         vendor,
         unique.map(({ listing }) => ({ url: listing.url, listing, before: existing.get(listing.url) })),
-        !options.fresh,
+        !options.firstCrawl,
       );
       const puts = unique.map(({ listing, order }, i) => {
         const before = existing.get(listing.url);

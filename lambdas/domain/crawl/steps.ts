@@ -274,7 +274,7 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
           const items = fresh.map((listing, k) => ({ listing, order: task.order + k }));
           const previous = writing;
           writing = previous.then(() =>
-            store.upsert(plan.vendor, plan.displayName, crawlId, items, stamp, { fresh: plan.fresh === true }).then(
+            store.upsert(plan.vendor, plan.displayName, crawlId, items, stamp, { firstCrawl: plan.fresh === true }).then(
               () => undefined,
               (error) => {
                 writeFailure ??= error;
