@@ -3,70 +3,26 @@
 // whose modules are chunks of the bundle (an extraction through Step Functions, SQS and the
 // extract worker against the store simulator), with import.meta.url still each source file's.
 import '../../lambdas/local/polyfills';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerModules, registeredModule } from '../../lambdas/local/modules';
 import { startStoreSimulator, type StoreSimulator } from '../stores';
+import { exitOf, killLocalProcesses, startLocalProcess } from '../e2e/helpers/local-process';
 
 const CACHE = join(process.cwd(), 'node_modules', '.cache', 'pds-local');
 const KEY = 'launcher-test-key-0123456789';
-const children = new Set<ChildProcess>();
+const PHASES = /^startup phases (\{.*\})$/m;
 let sim: StoreSimulator;
 
 beforeAll(async () => {
   sim = await startStoreSimulator({ productsPerStore: 5 });
 });
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  killLocalProcesses();
   await sim?.close();
 });
-
-function launch(dataDir: string, env: Record<string, string>, maxMs = 120_000) {
-  const child = spawn(process.execPath, ['bin/start.mjs'], {
-    cwd: process.cwd(),
-    env: { ...process.env, PORT: '0', PDS_DATA_DIR: dataDir, PDS_STARTUP_PHASES: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  let output = '';
-  const ready = new Promise<{ url: string; phases: Record<string, number> }>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`no ready line within ${maxMs} ms:\n${output}`));
-    }, maxMs);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = /^ready (http:\/\/127\.0\.0\.1:\d+) in \d+ ms/m.exec(output)?.[1];
-      const phases = /^startup phases (\{.*\})$/m.exec(output)?.[1];
-      if (url && phases) {
-        clearTimeout(timer);
-        resolve({ url, phases: JSON.parse(phases) });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code} before ready:\n${output}`));
-    });
-  });
-  return { child, ready, output: () => output };
-}
-
-function stopped(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve, reject) => {
-    if (child.exitCode !== null) return resolve(child.exitCode);
-    const timer = setTimeout(() => reject(new Error('did not exit after SIGTERM')), 30_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve(code);
-    });
-    child.kill('SIGTERM');
-  });
-}
 
 describe('module registry', () => {
   it('answers a registered path with or without extension, and its index, and nothing else', async () => {
@@ -82,12 +38,19 @@ describe('module registry', () => {
 describe('npm start from the cached bundle (bin/start.mjs)', () => {
   it('serves routes and runs an extraction through the bundled workers and state machine', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'pds-launch-'));
-    const started = launch(dataDir, {
-      PDS_BOOTSTRAP_KEYS: `${KEY}:launcher-org`,
-      PDS_RESOLVE: sim.resolveEnv,
-      PDS_CRAWL_DELAY_MS: '0',
+    const started = await startLocalProcess({
+      env: {
+        PDS_DATA_DIR: dataDir,
+        PDS_STARTUP_PHASES: '1',
+        PDS_BOOTSTRAP_KEYS: `${KEY}:launcher-org`,
+        PDS_RESOLVE: sim.resolveEnv,
+        PDS_CRAWL_DELAY_MS: '0',
+      },
+      until: PHASES,
+      maxMs: 120_000,
     });
-    const { url, phases } = await started.ready;
+    const { url } = started;
+    const phases = JSON.parse(PHASES.exec(started.output())![1]!) as Record<string, number>;
     // The phases the start-up bench prints: the launcher's (node, fingerprint, build) and the service's.
     expect(Object.keys(phases)).toEqual(expect.arrayContaining(['node', 'fingerprint', 'build', 'modules', 'engines']));
     const bundles = readdirSync(CACHE).filter((name) => name.startsWith('bundle-'));
@@ -119,7 +82,9 @@ describe('npm start from the cached bundle (bin/start.mjs)', () => {
 
     const runtime = JSON.parse(readFileSync(join(dataDir, 'runtime.json'), 'utf8')) as { pid: number };
     expect(runtime.pid).toBe(started.child.pid);
-    expect(await stopped(started.child)).toBe(0);
+    started.child.kill('SIGTERM');
+    await exitOf(started.child);
+    expect(started.child.exitCode).toBe(0);
     expect(started.output()).not.toMatch(/Worker module not found|exports no handler|schedule .*:/);
   });
 });

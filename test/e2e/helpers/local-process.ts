@@ -21,6 +21,8 @@ export interface LocalProcessOptions {
   wrapped?: boolean;
   /** Bound on the wait for the ready line. */
   maxMs?: number;
+  /** A line it must also have printed before it counts as started (e.g. its start-up phases). */
+  until?: RegExp;
 }
 
 const READY = /^ready (http:\/\/127\.0\.0\.1:\d+) in \d+ ms/m;
@@ -31,6 +33,7 @@ export function startLocalProcess({
   env,
   wrapped = false,
   maxMs = 90_000,
+  until,
 }: LocalProcessOptions): Promise<LocalProcess> {
   const node = [process.execPath, 'bin/start.mjs'];
   const merged: NodeJS.ProcessEnv = { ...process.env, ...env, PORT: '0' };
@@ -55,7 +58,7 @@ export function startLocalProcess({
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const ready = READY.exec(output);
-      if (!ready) return;
+      if (!ready || (until && !until.test(output))) return;
       clearTimeout(timer);
       const pid = wrapped ? Number(/node-pid (\d+)/.exec(output)?.[1]) : child.pid!;
       resolve({ child, url: ready[1]!, pid, output: () => output });
