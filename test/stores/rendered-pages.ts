@@ -8,7 +8,7 @@
 // | spa-fetch.test | an empty `#root` | the same host's JSON endpoint `/api/items/<handle>` (fetch) |
 // | spa-hydrate.test | title, description and images (server-rendered), no price and no SKU | hydration data `window.__INITIAL_STATE__` (the price only there) |
 // | spa-hostile.test | an empty `#root` | inline JSON; first it tries the loopback canary (fetch, image, websocket) and the metadata address |
-// | spa-never-settles.test | an empty `#root` | none: the script polls `/api/poll` forever, one request always in flight |
+// | spa-never-settles.test | an empty `#root` | none: the script long-polls `/api/poll` forever (each answer held 1 s), one request always in flight |
 // | spa-loop.test | an empty `#root` | none: the script loops forever |
 //
 // The data keys are the app's own (`name`, `amount`, `ccy`, ...), not a schema any HTML reader
@@ -60,7 +60,11 @@ interface Reply {
   status: number;
   headers: Record<string, string>;
   body: string;
+  holdMs?: number;
 }
+
+/** How long the simulator holds a long poll's answer (the page re-polls as each one ends). */
+const POLL_HOLD_MS = 1000;
 
 const esc = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -161,7 +165,9 @@ export function renderedRoute(
   const { pathname } = url;
   if (pathname === '/static/app.js')
     return { status: 200, headers: { 'content-type': 'text/javascript; charset=utf-8' }, body: APP_JS };
-  if (pathname === '/api/poll') return json({ ok: true });
+  // A long poll, as such pages do it: the server holds each answer, so a request is in flight
+  // even while a loaded machine stalls the page's script (an instant answer left a gap each time).
+  if (pathname === '/api/poll') return { ...json({ ok: true }), holdMs: POLL_HOLD_MS };
   const item = /^\/api\/items\/([^/]+)$/.exec(pathname);
   if (item) {
     const index = productIndex(`/products/${item[1]}`);

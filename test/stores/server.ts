@@ -100,7 +100,13 @@ export interface StoreSimulator {
   close(): Promise<void>;
 }
 
-type Reply = { status: number; headers?: Record<string, string | string[]>; body?: string | Buffer };
+type Reply = {
+  status: number;
+  headers?: Record<string, string | string[]>;
+  body?: string | Buffer;
+  /** A long poll's answer: sent after this long. */
+  holdMs?: number;
+};
 
 const html = (body: string, status = 200, headers: Record<string, string | string[]> = {}): Reply => ({
   status,
@@ -484,7 +490,7 @@ export async function startStoreSimulator(options: StoreSimulatorOptions = {}): 
     const delay =
       store.behaviour === 'slow' && url.pathname !== '/robots.txt'
         ? Number(url.searchParams.get('delay_ms') ?? slowDelayMs)
-        : 0;
+        : (reply.holdMs ?? 0);
     if (delay > 0) {
       const timer = setTimeout(() => {
         timers.delete(timer);
