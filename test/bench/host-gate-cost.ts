@@ -7,7 +7,7 @@
 // extract-throughput measures the spacing-0 case inside a real run; with the default delay add
 // (calls per fetch here x 1000) in place of its HOSTGATE calls.
 import { dynamoHostGate } from '../../lambdas/adapters/dynamodb/host-gate';
-import { virtualTable, virtualTime } from '../fakes/virtual-table';
+import { countingTable, laneRun, virtualTime } from '../fakes/virtual-table';
 
 const T0 = 1_800_000_000_000;
 const HOLD_MS = 300;
@@ -15,39 +15,17 @@ const PARSE_MS = 20;
 
 async function callsPerFetch(workers: number, fetches: number, spacingMs: number, lanes: number) {
   const time = virtualTime(T0);
-  const table = virtualTable(() => 8);
-  let calls = 0;
-  const counted = {
-    send: (command: never) => {
-      calls++;
-      return table.send(command);
-    },
-  } as unknown as typeof table;
-  const gates = Array.from({ length: workers }, () => dynamoHostGate(counted, 'pds', { clock: time.now }));
-  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-  let done = 0;
-  time.install();
-  const running = Promise.all(
-    gates.map(async (gate) => {
-      let left = fetches / workers;
-      await Promise.all(
-        Array.from({ length: lanes }, async () => {
-          while (left > 0) {
-            left--;
-            const release = await gate.acquire('shop.test', { spacingMs, concurrency: 2 });
-            await sleep(HOLD_MS);
-            release();
-            done++;
-            await sleep(PARSE_MS);
-          }
-        }),
-      );
-    }),
-  );
-  await time.run(T0 + 3_600_000);
-  await running;
-  time.uninstall();
-  return { perFetch: calls / done, seconds: (time.now() - T0) / 1000 };
+  const { table, calls } = countingTable(() => 8);
+  const gates = Array.from({ length: workers }, () => dynamoHostGate(table, 'pds', { clock: time.now }));
+  const starts = await laneRun(time, gates, {
+    host: 'shop.test',
+    policy: { spacingMs, concurrency: 2 },
+    lanes,
+    perGate: fetches / workers,
+    holdMs: HOLD_MS,
+    parseMs: PARSE_MS,
+  });
+  return { perFetch: calls.length / starts.length, seconds: (time.now() - T0) / 1000 };
 }
 
 export default async function main(): Promise<void> {

@@ -73,6 +73,66 @@ export function virtualTable(latency: () => number): DynamoDBDocumentClient {
   return { send } as unknown as DynamoDBDocumentClient;
 }
 
+/** A virtual table that notes each call it answers: 'write' (an update) or 'read'. */
+export function countingTable(latency: () => number): { table: DynamoDBDocumentClient; calls: string[] } {
+  const table = virtualTable(latency);
+  const calls: string[] = [];
+  const send = (command: { input: { UpdateExpression?: string } }) => {
+    calls.push(command.input.UpdateExpression ? 'write' : 'read');
+    return table.send(command as never);
+  };
+  return { table: { send } as unknown as DynamoDBDocumentClient, calls };
+}
+
+/** What laneRun needs of a gate (the port's acquire). */
+interface Gate {
+  acquire(host: string, policy: { spacingMs: number; concurrency: number }): Promise<() => void>;
+}
+
+/**
+ * Pages of one host fetched on virtual time: each gate (a worker) takes `perGate` turns over its
+ * `lanes` lanes; a lane takes a turn, holds it `holdMs` (the fetch), releases it and parses for
+ * `parseMs` before its next turn. Returns the instants of the turns, in order.
+ */
+export async function laneRun(
+  time: ReturnType<typeof virtualTime>,
+  gates: Gate[],
+  run: {
+    host: string;
+    policy: { spacingMs: number; concurrency: number };
+    lanes: number;
+    perGate: number;
+    holdMs: number;
+    parseMs: number;
+  },
+): Promise<number[]> {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const starts: number[] = [];
+  time.install();
+  try {
+    const running = Promise.all(
+      gates.flatMap((gate) => {
+        let left = run.perGate;
+        return Array.from({ length: run.lanes }, async () => {
+          while (left > 0) {
+            left--;
+            const release = await gate.acquire(run.host, run.policy);
+            starts.push(time.now());
+            await sleep(run.holdMs);
+            release();
+            await sleep(run.parseMs);
+          }
+        });
+      }),
+    );
+    await time.run(time.now() + 3_600_000);
+    await running;
+  } finally {
+    time.uninstall();
+  }
+  return starts.sort((a, b) => a - b);
+}
+
 function update(items: Map<string, Item>, key: string, input: UpdateCommand['input']) {
   const names = input.ExpressionAttributeNames ?? {};
   const values = (input.ExpressionAttributeValues ?? {}) as Item;
