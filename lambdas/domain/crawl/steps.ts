@@ -274,12 +274,14 @@ export function createCrawlSteps(deps: CrawlStepsDeps) {
           const items = fresh.map((listing, k) => ({ listing, order: task.order + k }));
           const previous = writing;
           writing = previous.then(() =>
-            store.upsert(plan.vendor, plan.displayName, crawlId, items, stamp, { firstCrawl: plan.fresh === true }).then(
-              () => undefined,
-              (error) => {
-                writeFailure ??= error;
-              },
-            ),
+            store
+              .upsert(plan.vendor, plan.displayName, crawlId, items, stamp, { firstCrawl: plan.fresh === true })
+              .then(
+                () => undefined,
+                (error) => {
+                  writeFailure ??= error;
+                },
+              ),
           );
           listingsFound += fresh.length;
         }
