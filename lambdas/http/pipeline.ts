@@ -186,13 +186,19 @@ const requestLine = (): Middleware => {
       ms: Date.now() - state.startedAt,
       ...(state.principal ? { org: state.principal.org } : {}),
       ...(error ? { code: answeredError(error).code } : {}),
-      ...(error && !(error instanceof AppError) && !malformedJson(error)
-        ? { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }
-        : {}),
+      ...(logCause(error) ? { error: logCause(error) } : {}),
     });
   };
   return { after: finish, onError: finish };
 };
+
+/** What the log line says of a failure's real cause: an unexpected error's, or a server error's underlying one (a store failure's). */
+function logCause(error: unknown): string | undefined {
+  if (!error || malformedJson(error)) return undefined;
+  const cause = error instanceof AppError ? (error.status >= 500 ? error.cause : undefined) : error;
+  if (cause === undefined) return undefined;
+  return cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
+}
 
 /** Any failure as the AppError the client is told about. */
 const answeredError = (error: unknown): AppError => malformedJson(error) ?? toAppError(error);

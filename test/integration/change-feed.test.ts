@@ -139,6 +139,22 @@ describe('change logs', () => {
     expect((await everything(vendor, new Date(clock + 1).toISOString())).length).toBe(0);
     expect((await everything(vendor, middle)).filter((e) => !e.variant)).toHaveLength(9);
   });
+  it('reads nothing, and fails nothing, from a start the feed has not reached (a grant just made, a time to come)', async () => {
+    // The feed reads up to a second ago: a start after that (an organization granted its vendor
+    // a moment ago, or `since` in the future) is an empty page, not a query DynamoDB refuses
+    // (BETWEEN with its lower bound above its upper one).
+    const feed = dynamoChangeFeed(clients.documents, engines.tableName, now);
+    const store = dynamoProductStore(clients.documents, engines.tableName, feed);
+    const vendor = 'fresh-grant.example';
+    await store.putRecords([record(vendor, `https://${vendor}/p/1`, 30, [true])]);
+    clock += 10;
+    await store.put(record(vendor, `https://${vendor}/p/1`, 20, [true]));
+    for (const start of [new Date(clock - 100).toISOString(), new Date(clock + 86_400_000).toISOString()]) {
+      const read = await feed.read({ partitions: [{ vendor, start, cursors: {} }], limit: 5 });
+      expect(read).toEqual({ entries: [], cursors: {}, more: false });
+    }
+  });
+
   it('grants an organization its vendors once: the first time stays, a job returning to them reads them in one call', async () => {
     const feed = dynamoChangeFeed(clients.documents, engines.tableName, now);
     const sent: string[] = [];

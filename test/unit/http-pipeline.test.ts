@@ -6,6 +6,7 @@ import { defineRoute, presentedKey } from '../../lambdas/http/pipeline';
 import { errorBody } from '../../lambdas/http/render';
 import { setRequestLogSink, type RequestLogLine } from '../../lambdas/http/log';
 import { AppError } from '../../lambdas/domain/errors';
+import { storeFailure } from '../../lambdas/adapters/dynamodb/keys';
 import { routesForPath, matchRoute } from '../../lambdas/http/match';
 import { handler as fallback } from '../../lambdas/http/public/fallback';
 import { enableTracing } from '../../lambdas/observability/tracing';
@@ -42,6 +43,32 @@ describe('pipeline', () => {
     expect(logs).toHaveLength(1);
     expect(logs[0]).toMatchObject({ requestId: 'req-123', operationId: 'health', status: 500, code: 'INTERNAL_ERROR' });
     expect(logs[0].error).toContain('ECONNREFUSED');
+  });
+
+  it("logs a store failure's underlying error with its 500, and never answers it", async () => {
+    const logs: RequestLogLine[] = [];
+    setRequestLogSink((line) => logs.push(line));
+    const refused = Object.assign(new Error('Invalid KeyConditionExpression: table pds-secret'), {
+      name: 'ValidationException',
+    });
+    const failing = defineRoute('health', () => {
+      throw storeFailure(refused);
+    });
+    const result = await invoke(failing, event('/health'));
+    expect(result.statusCode).toBe(500);
+    expect(result.body).not.toContain('pds-secret');
+    expect(logs[0]).toMatchObject({
+      status: 500,
+      code: 'DB_ERROR',
+      error: 'ValidationException: Invalid KeyConditionExpression: table pds-secret',
+    });
+    // A client error keeps no cause in its line (nothing unexpected happened).
+    const invalid = defineRoute('health', () => {
+      throw Object.assign(new AppError('INVALID_PARAMETER', 'bad'), { cause: refused });
+    });
+    await invoke(invalid, event('/health'));
+    expect(logs[1]).toMatchObject({ status: 400, code: 'INVALID_PARAMETER' });
+    expect(logs[1].error).toBeUndefined();
   });
 
   it('answers public routes without a key and sets JSON headers', async () => {

@@ -21,13 +21,17 @@ export const deadline = (ms = READ_TIMEOUT_MS) => ({ abortSignal: AbortSignal.ti
 export const isConditionalFailure = (error: unknown): boolean =>
   (error as { name?: string } | null)?.name === 'ConditionalCheckFailedException';
 
-/** Store failures as domain errors; the message never carries the SDK's internals. */
+/**
+ * Store failures as domain errors; the message never carries the SDK's internals, which stay on
+ * the error as its `cause` for the request's log line (lambdas/http/pipeline.ts).
+ */
 export function storeFailure(error: unknown): AppError {
   if (error instanceof AppError) return error;
   const e = error as { name?: string; code?: string; message?: string } | null;
   const name = `${e?.name ?? ''} ${e?.code ?? ''}`;
-  if (/Timeout|TimedOut|ETIMEDOUT|AbortError/i.test(name)) {
-    return new AppError('DB_TIMEOUT', 'The database did not answer in time', {}, 'Retry the request in a few seconds');
-  }
-  return new AppError('DB_ERROR', 'The database request failed', {}, 'Retry later; the failure was logged');
+  const failure = /Timeout|TimedOut|ETIMEDOUT|AbortError/i.test(name)
+    ? new AppError('DB_TIMEOUT', 'The database did not answer in time', {}, 'Retry the request in a few seconds')
+    : new AppError('DB_ERROR', 'The database request failed', {}, 'Retry later; the failure was logged');
+  failure.cause = error;
+  return failure;
 }
