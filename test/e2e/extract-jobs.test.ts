@@ -269,6 +269,12 @@ describe('v1 /v1/products', () => {
       has_next: false,
       has_prev: true,
     });
+    // The last page a caller may ask for, in each family: empty pages, not a failed query.
+    const last = await call('GET', `/v1/products/${executionId}?page=1000000&limit=50`);
+    expect(last.status).toBe(200);
+    expect(last.body.results.products).toEqual([]);
+    const lastV2 = await call('GET', `/v2/extract/${executionId}?page=1000000&page_size=100`);
+    expect(lastV2.status, JSON.stringify(lastV2.body)).toBe(200);
   });
 
   it('lists executions most recent first with `processing` for unfinished ones, filters by status, bounds limit', async () => {

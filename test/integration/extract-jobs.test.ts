@@ -685,6 +685,9 @@ describe('the batch claim decides which products are new', () => {
       entries.map((e) => [e.index, e.state, e.result?.outcome ?? null]),
     );
     expect(await store.range(executionId, 95, 10)).toEqual(entries.slice(95, 105));
+    // Past the end, up to the last page a caller may ask for (page 1,000,000 of 100): nothing, not a failed query.
+    expect(await store.range(executionId, 250, 10)).toEqual([]);
+    expect(await store.range(executionId, 999_999 * 100, 100)).toEqual([]);
     expect(await store.get(executionId, [249, 0, 150])).toEqual([entries[0], entries[150], entries[249]]);
 
     // A planned entry is recorded once (it has no item of its own until then), never twice.

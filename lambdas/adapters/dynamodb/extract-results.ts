@@ -50,6 +50,8 @@ const RESULT_GZIP = { level: 1 };
 /** Claims keep their results below this (DynamoDB items stop at 400 KB; room left for keys). */
 const CLAIM_RESULTS_LIMIT = 350 * 1024;
 const MAX_ENTRIES = 200_000;
+/** The largest entry index the keys hold (seven digits, schema.ts urlIndexPart). */
+const LAST_INDEX = 9_999_999;
 /** BatchWriteItem calls at once when writing entries (an execution's 1000 pending entries at start). */
 const WRITE_LANES = 4;
 /** Claims are written once and read rarely: the fastest gzip level (about 3x level 6's speed, a little larger). */
@@ -274,10 +276,12 @@ export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tabl
    * [from, from + limit) and the entry items from `from` on, read at once and merged.
    */
   async function readRange(executionId: string, from: number, limit: number): Promise<UrlEntry[]> {
-    const lastChunk = chunkOf(Math.min(from + limit - 1, 9_999_999));
+    // Past the last index the keys can hold (a far page): nothing, rather than a BETWEEN DynamoDB refuses.
+    if (from > LAST_INDEX) return [];
+    const lastChunk = chunkOf(Math.min(from + limit - 1, LAST_INDEX));
     const [plans, items, claims] = await Promise.all([
       queryBetween(executionId, planSk(chunkOf(from)), planSk(lastChunk)),
-      queryBetween(executionId, sk(from), sk(9_999_999), { limit }),
+      queryBetween(executionId, sk(from), sk(LAST_INDEX), { limit }),
       claimOutlines(executionId),
     ]);
     const inRange = mergeEntries([...plans, ...items])
@@ -489,7 +493,7 @@ export function dynamoExtractResultStore(documents: DynamoDBDocumentClient, tabl
     async outlines(executionId) {
       // The claims' outcomes, the plan items and the entries' own items (without their results)
       // in one paged Query: BATCH# < EXEC (the execution item, ignored) < PLAN# < URL#.
-      const items = await queryBetween(executionId, CLAIM_PREFIX, sk(9_999_999), {
+      const items = await queryBetween(executionId, CLAIM_PREFIX, sk(LAST_INDEX), {
         projection: 'sk, #index, #input, #url, dup_of, #state, outcome, entries_gz, batch_id, #outcomes',
         // Plan, claim and entry items together may outnumber the entries.
         limit: 2 * MAX_ENTRIES,
