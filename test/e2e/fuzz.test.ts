@@ -21,6 +21,8 @@ const FUZZ_HOST = 'fuzz.example';
 type Schema = Record<string, any>;
 let service: LocalService;
 let doc: Schema;
+/** Executions that exist and have ended (the fuzz host refuses every connection), for the path parameters. */
+const seeded = { extract: '', crawl: '' };
 
 /** A loopback port nobody listens on: every outbound fetch of the fuzz host is refused at once. */
 const closedPort = () =>
@@ -47,7 +49,24 @@ beforeAll(async () => {
     log: () => undefined,
   });
   doc = (await (await fetch(`${service.url}/openapi.json`)).json()) as Schema;
-}, 60_000);
+  // State for the reads to reach past their 404s: an ended extraction (its results pages) and
+  // crawl, and the fuzz host granted to the organization (its change feed).
+  seeded.extract = await ended('/v2/extract', { urls: [`https://${FUZZ_HOST}/products/p-1`] });
+  seeded.crawl = await ended('/v2/crawl', { vendor: FUZZ_HOST });
+}, 90_000);
+
+/** Starts an execution and waits (bounded) until it has ended; its id. */
+async function ended(path: string, body: unknown): Promise<string> {
+  const headers = { 'x-api-key': KEY, 'content-type': 'application/json' };
+  const started = await fetch(`${service.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+  const { execution_id: id } = (await started.json()) as { execution_id: string };
+  for (let poll = 0; poll < 200; poll++) {
+    const { status } = (await (await fetch(`${service.url}${path}/${id}`, { headers })).json()) as { status: string };
+    if (status === 'completed' || status === 'failed') return id;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${path} ${id} did not end`);
+}
 
 afterAll(async () => {
   setRequestLogSink(null);
@@ -96,6 +115,14 @@ function sample(schemaIn: Schema | undefined, name = ''): unknown {
   }
 }
 
+/** A parameter's accepted extremes: its bounds, or times long past and to come. */
+function edgesOf(schema: Schema | undefined): string[] {
+  if (!schema) return [];
+  const bounds = [schema.minimum, schema.maximum].filter((v) => typeof v === 'number').map(String);
+  const times = schema.format === 'date-time' ? ['1970-01-01T00:00:00Z', '2099-12-31T23:59:59Z'] : [];
+  return [...bounds, ...times];
+}
+
 const deepArray = (depth: number) => `${'['.repeat(depth)}1${']'.repeat(depth)}`;
 const WRONG_VALUES: Array<[string, unknown]> = [
   ['number', 12345],
@@ -127,10 +154,14 @@ function casesFor(template: string, method: string, operation: Schema): Case[] {
   const parameters: Schema[] = operation.parameters ?? [];
   const pathParams = parameters.filter((p) => p.in === 'path');
   const queryParams = parameters.filter((p) => p.in === 'query');
+  // An execution id of the path's kind that exists (a made-up one for other kinds).
+  const real = /\/crawl\//.test(template)
+    ? seeded.crawl
+    : /\/(extract|products)\//.test(template)
+      ? seeded.extract
+      : 'extract-urls-00000000-0000-4000-8000-000000000000';
   const fill = (values: Record<string, string>) =>
-    template.replace(/\{(\w+)\}/g, (_, name) =>
-      encodeURIComponent(values[name] ?? 'extract-urls-00000000-0000-4000-8000-000000000000'),
-    );
+    template.replace(/\{(\w+)\}/g, (_, name) => encodeURIComponent(values[name] ?? real));
   const baseQuery: Record<string, string> = Object.fromEntries(
     queryParams.filter((p) => p.required).map((p) => [p.name, String(sample(p.schema, p.name))]),
   );
@@ -184,6 +215,7 @@ function casesFor(template: string, method: string, operation: Schema): Case[] {
       '{"a":1}',
       'true',
       '__proto__',
+      ...edgesOf(resolveRef(param.schema)),
     ]) {
       add(`query ${param.name}=${value.slice(0, 20)}`, {
         path: fill({}) + qs({ ...baseQuery, [param.name]: value }),
