@@ -91,6 +91,28 @@ const within = <T>(promise: Promise<T>, ms: number): Promise<boolean> =>
     new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref()),
   ]);
 
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+/**
+ * Resolves when the page's renderer is idle (its queued tasks done), or after a second of a
+ * renderer that never idles; at once for a page that closed. Bounded for a page stuck in a
+ * script: the evaluation waits behind it until the page's budget closes the page.
+ */
+/** What rendererIdle calls in the page (a browser global, not Node's). */
+interface PageGlobals {
+  requestIdleCallback(callback: () => void, options: { timeout: number }): void;
+}
+
+const rendererIdle = (page: Page): Promise<void> =>
+  page
+    .evaluate(
+      () =>
+        new Promise<void>((resolve) =>
+          (globalThis as unknown as PageGlobals).requestIdleCallback(() => resolve(), { timeout: 1000 }),
+        ),
+    )
+    .catch(() => undefined);
+
 function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
@@ -247,26 +269,34 @@ export function createBrowserRenderer(options: BrowserRendererOptions): BrowserR
     };
   }
 
-  /** Resolves once no request has been in flight for settleMs. */
-  function settled(page: Page): Promise<void> {
+  /**
+   * Resolves once no request has been in flight for settleMs and the page's renderer has since
+   * been idle with nothing new requested. The network alone is not enough: a renderer short of
+   * CPU may still hold a finished response's handler (the one that renders the product, or asks
+   * for more) in its queue; the idle callback runs only after that work.
+   */
+  async function settled(page: Page): Promise<void> {
     let inFlight = 0;
+    let requests = 0;
     let quietSince = Date.now();
-    const started = () => inFlight++;
+    page.on('request', () => {
+      inFlight++;
+      requests++;
+    });
     const ended = () => {
       inFlight = Math.max(0, inFlight - 1);
       if (inFlight === 0) quietSince = Date.now();
     };
-    page.on('request', started);
     page.on('requestfinished', ended);
     page.on('requestfailed', ended);
-    return new Promise((resolve) => {
-      const check = () => {
-        if (page.isClosed()) return resolve();
-        if (inFlight === 0 && Date.now() - quietSince >= settleMs) return resolve();
-        setTimeout(check, 50).unref();
-      };
-      check();
-    });
+    // Bounded by the page's budget (the caller races it): a page that never settles ends there.
+    while (!page.isClosed()) {
+      if (inFlight === 0 && Date.now() - quietSince >= settleMs) {
+        const before = requests;
+        await rendererIdle(page);
+        if (inFlight === 0 && requests === before) return;
+      } else await pause(50);
+    }
   }
 
   async function renderIn(
