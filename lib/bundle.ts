@@ -1,10 +1,10 @@
 // How every Lambda is bundled: esbuild's own options, no plugins. The stack's assets
-// (lib/node-function.ts, one entry each), the bundle test and the cold-start bench (every function
-// in one build) use this one function, so what the tests load is what deploys. An asset is its
-// entry (index.mjs) and the chunks it imports (chunks/): what a function reaches only through a
-// dynamic import() (the OpenSearch client in snapshot mode, the browser, the tracer, the
-// enrichment's taxonomy, the SDK's unused credential providers) is a chunk of its own, read when
-// first imported, not at every cold start.
+// (lib/node-function.ts, one entry each), the bundle test and the cold-start bench use this one
+// function, so what the tests load is what deploys. An asset is its entry (index.mjs) and the
+// chunks it imports (chunks/): what a function reaches only through a dynamic import() (the
+// OpenSearch client in snapshot mode, the browser, the tracer, the enrichment's taxonomy, the
+// remote renderer's Lambda client, Powertools' idempotency, the SDK's unused credential
+// providers) is a chunk of its own, read when first imported, not at every cold start.
 import { fileURLToPath } from 'node:url';
 import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
 
@@ -72,9 +72,8 @@ export const assetBytes = (metafile: Metafile, entryOutput: string): number =>
 /**
  * Bundles each entry into `<outdir>/<name>.mjs` (a name may hold slashes: `vendors/index`). The
  * AWS SDK is bundled unless `external` says otherwise: the pinned versions the tests ran against,
- * and about half the init of loading the runtime's own copy (`npm run bench -- cold-start` builds
- * both: median init CPU 224 vs 419 ms for routes, 156 vs 371 ms for workers, for ~0.4 MB more per
- * asset). One build for many entries parses each shared module once.
+ * and about half the init of loading the runtime's own copy for ~0.5 MB more per asset
+ * (`npm run bench -- cold-start` builds both; figures in docs/benchmarks.md).
  */
 export function bundleFunctions(
   entries: Record<string, string>,

@@ -176,6 +176,7 @@ const requestLine = (): Middleware => {
     const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
     if (!requestLogWanted(level)) return;
     const { error } = request;
+    const cause = logCause(error);
     logRequest({
       level,
       requestId: state.requestId,
@@ -186,7 +187,7 @@ const requestLine = (): Middleware => {
       ms: Date.now() - state.startedAt,
       ...(state.principal ? { org: state.principal.org } : {}),
       ...(error ? { code: answeredError(error).code } : {}),
-      ...(logCause(error) ? { error: logCause(error) } : {}),
+      ...(cause ? { error: cause } : {}),
     });
   };
   return { after: finish, onError: finish };

@@ -1,10 +1,11 @@
 // `npm run bench -- cold-start`: every Lambda of the topology bundled the way the stack deploys it
-// (lib/bundle.ts: esbuild, an ESM entry and its chunks, the AWS SDK inside), beside the same function built
-// against the Lambda runtime's SDK (`@aws-sdk/*` and `@smithy/*` external, loaded from
-// node_modules as the runtime loads its own copy), in one build each. Per function: the asset's
-// bytes (entry and chunks) and module init time (wall and CPU) and RSS, each the median of COLD_START_RUNS imports
-// in fresh Node processes, the two builds taking turns. Each function is built on its own, as deployed. Budget: every asset under 5 MB, init
-// under 250 ms (p50); rows over are flagged. COLD_START_ONLY=<substring> limits the functions.
+// (lib/bundle.ts: esbuild, an ESM entry and its chunks, the AWS SDK inside), beside the same
+// function built against the Lambda runtime's SDK (`@aws-sdk/*` and `@smithy/*` external, loaded
+// from node_modules as the runtime loads its own copy); each function built on its own, as
+// deployed. Per function: the asset's bytes (entry and chunks) and module init time (wall and CPU)
+// and RSS, each the median of COLD_START_RUNS imports in fresh Node processes, the two builds
+// taking turns. Budget: every asset under 5 MB, init under 250 ms (p50); rows over are flagged.
+// COLD_START_ONLY=<substring> limits the functions.
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';

@@ -93,16 +93,16 @@ const within = <T>(promise: Promise<T>, ms: number): Promise<boolean> =>
 
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
-/**
- * Resolves when the page's renderer is idle (its queued tasks done), or after a second of a
- * renderer that never idles; at once for a page that closed. Bounded for a page stuck in a
- * script: the evaluation waits behind it until the page's budget closes the page.
- */
 /** What rendererIdle calls in the page (a browser global, not Node's). */
 interface PageGlobals {
   requestIdleCallback(callback: () => void, options: { timeout: number }): void;
 }
 
+/**
+ * Resolves when the page's renderer is idle (its queued tasks done), or after a second of a
+ * renderer that never idles; at once for a page that closed. Bounded for a page stuck in a
+ * script: the evaluation waits behind it until the page's budget closes the page.
+ */
 const rendererIdle = (page: Page): Promise<void> =>
   page
     .evaluate(
